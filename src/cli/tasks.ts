@@ -1,0 +1,26 @@
+// `npm run tasks -- <verify FILE.jsonl | stats>`: dispatcher for the curriculum and sandbox task commands.
+const [sub, ...rest] = process.argv.slice(2);
+
+async function main(): Promise<number> {
+  switch (sub) {
+    case 'verify': {
+      const { verifyCommand } = await import('./tasks-verify');
+      return verifyCommand(rest);
+    }
+    case 'stats': {
+      const { statsCommand } = await import('./tasks-stats');
+      return statsCommand(rest);
+    }
+    default:
+      console.error('usage: npm run tasks -- verify FILE.jsonl | stats');
+      return 2;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  },
+);

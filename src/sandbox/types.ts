@@ -1,0 +1,70 @@
+// The sandbox's typed contract: judge requests and per-test verdicts, extraction and ground-truth validation.
+export type TestStatus = 'passed' | 'failed' | 'error' | 'timeout';
+
+export interface TestVerdict {
+  status: TestStatus;
+  /** For `error`: the Python exception type (e.g. "ZeroDivisionError", "MemoryError", "RecursionError"). */
+  errorType?: string;
+  message?: string;
+}
+
+export interface JudgeRequest {
+  /** Candidate source: must define `entryPoint`. */
+  code: string;
+  entryPoint: string;
+  /** Each an `assert <call> == <expected>` statement. */
+  tests: string[];
+  /** Per-test wall-clock budget; default 1000 ms. */
+  timeoutMs?: number;
+  setupCode?: string;
+}
+
+export interface JudgeResult {
+  /** Set when the candidate does not compile or fails at import/definition time; then every verdict is `error`. */
+  compileError?: string;
+  verdicts: TestVerdict[];
+  /** Captured output, capped. */
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+}
+
+export interface ExtractedTest {
+  /** Normalised by ast.unparse: `assert f(1, 2) == 3`. */
+  text: string;
+  /** The call expression, `f(1, 2)`. */
+  call: string;
+  /** The expected expression, `3`. */
+  expected: string;
+}
+
+export interface RejectedLine {
+  line: string;
+  reason: string;
+}
+
+export interface Extraction {
+  tests: ExtractedTest[];
+  rejected: RejectedLine[];
+}
+
+export interface ValidatedTest extends ExtractedTest {
+  /** The call ran on the ground truth without raising (within the timeout). */
+  callOk: boolean;
+  /** callOk and `expected` equals the ground-truth output. */
+  valid: boolean;
+  /** repr() of the ground-truth output when callOk: a Python literal usable as an expected value. */
+  gtOutput?: string;
+  /** Why it is invalid. */
+  reason?: string;
+}
+
+/** What the trainer needs from a sandbox; the Pyodide pool implements it in Node and the browser. */
+export interface Sandbox {
+  judge(req: JudgeRequest): Promise<JudgeResult>;
+  /** Parse the tester's raw text with Python's `ast`, keep `assert <call to entryPoint> == <expr>`, dedupe, first K. */
+  extract(raw: string, entryPoint: string, k: number): Promise<Extraction>;
+  /** Run each test's call on the ground truth; record its output; mark valid/invalid. */
+  validate(groundTruth: string, entryPoint: string, tests: ExtractedTest[], timeoutMs?: number, setupCode?: string): Promise<ValidatedTest[]>;
+  close(): Promise<void>;
+}
