@@ -1,0 +1,198 @@
+// The one typed training config: grouped, commented defaults and the named presets (paper, tiny, micro).
+import type { Mode } from './metrics';
+
+export type LossType = 'grpo' | 'dr_grpo' | 'dapo';
+export type ScaleRewards = 'group' | 'batch' | 'none';
+export type PresetName = 'paper' | 'tiny' | 'micro';
+
+export interface TrainConfig {
+  preset: PresetName;
+  mode: Mode;
+  seed: number;
+  /** Model preset name (src/model/config.ts) and where to load weights from ('' = fresh init). */
+  model: { preset: string; coderCheckpoint: string; testerCheckpoint: string };
+
+  rollout: {
+    /** M: coder candidates per problem (TRL: num_generations). */
+    num_generations: number;
+    /** N: tester rollouts per candidate. */
+    tester_generations: number;
+    /** K: tests per group (extraction keeps the first K). */
+    tests_per_group: number;
+    /** Problems per training step. */
+    problems_per_step: number;
+    max_prompt_length: number;
+    max_completion_length: number;
+    max_test_completion_length: number;
+    temperature: number;
+    top_p: number;
+    /** Rollouts run on quantized copies of the learner ('none' = fp32). */
+    rollout_quant: 'int8' | 'int4' | 'none';
+  };
+
+  reward: {
+    /** α: weight of validity in the tester reward r_T = α·v + (1−α)·a. */
+    alpha: number;
+    /** Penalty on the tester reward when its output has non-printable characters. */
+    nonprintable_penalty: number;
+    /** golden mode: reward the coder on the problem's public tests or its hidden tests. */
+    golden_tests: 'public' | 'hidden';
+    /** Per-test sandbox timeout. */
+    timeout_ms: number;
+  };
+
+  mistake_book: {
+    enabled: boolean;
+    /** Replay the top-k tests by frequency for the problem. */
+    replay_top_k: number;
+  };
+
+  grpo: {
+    epsilon_low: number;
+    epsilon_high: number;
+    /** Dual-clip constant c (verl); applies to negative advantages. */
+    dual_clip_c: number;
+    /** KL coefficient to the reference policy (k3 estimator). */
+    beta: number;
+    loss_type: LossType;
+    scale_rewards: ScaleRewards;
+    /** Train the tester only on the candidate whose tester rewards vary most (published), or on all candidates. */
+    tester_candidates: 'max-variance' | 'all';
+    /** Truncated importance-sampling cap between rollout (quantized) and learner policies. */
+    is_cap: number;
+  };
+
+  optim: {
+    lr: number;
+    tester_lr: number;
+    beta1: number;
+    beta2: number;
+    eps: number;
+    weight_decay: number;
+    max_grad_norm: number;
+  };
+
+  run: {
+    /** Save a checkpoint every n steps (and at the end). */
+    checkpoint_every: number;
+    /** Stop after this many consecutive non-finite steps. */
+    max_bad_steps: number;
+  };
+}
+
+const PAPER: TrainConfig = {
+  preset: 'paper',
+  mode: 'code-a1',
+  seed: 1,
+  model: { preset: 'small', coderCheckpoint: '', testerCheckpoint: '' },
+  rollout: {
+    num_generations: 8,
+    tester_generations: 8,
+    tests_per_group: 8,
+    problems_per_step: 32,
+    max_prompt_length: 1024,
+    max_completion_length: 1024,
+    max_test_completion_length: 1024,
+    temperature: 1.0,
+    top_p: 1.0,
+    rollout_quant: 'none',
+  },
+  reward: { alpha: 0.5, nonprintable_penalty: 0.1, golden_tests: 'public', timeout_ms: 1000 },
+  mistake_book: { enabled: true, replay_top_k: 4 },
+  grpo: {
+    epsilon_low: 0.2,
+    epsilon_high: 0.28,
+    dual_clip_c: 10,
+    beta: 0.001,
+    loss_type: 'dapo',
+    scale_rewards: 'group',
+    tester_candidates: 'max-variance',
+    is_cap: 2,
+  },
+  optim: { lr: 1e-6, tester_lr: 1e-6, beta1: 0.9, beta2: 0.999, eps: 1e-8, weight_decay: 0.01, max_grad_norm: 1.0 },
+  run: { checkpoint_every: 10, max_bad_steps: 3 },
+};
+
+/** Sized for this 2-core CPU (SwiftShader): a step in tens of seconds on the shipped tiny models. */
+const TINY: TrainConfig = {
+  ...PAPER,
+  preset: 'tiny',
+  model: { preset: 'tiny', coderCheckpoint: 'models/coder', testerCheckpoint: 'models/tester' },
+  rollout: {
+    ...PAPER.rollout,
+    num_generations: 4,
+    tester_generations: 2,
+    tests_per_group: 4,
+    problems_per_step: 4,
+    max_prompt_length: 256,
+    max_completion_length: 128,
+    max_test_completion_length: 96,
+    temperature: 1.0,
+    rollout_quant: 'int8',
+  },
+  // Tiny models tolerate (and need) a far larger step than 7B ones.
+  optim: { ...PAPER.optim, lr: 2e-4, tester_lr: 1e-4 },
+  run: { checkpoint_every: 5, max_bad_steps: 3 },
+};
+
+/** Tests and CI: random-init micro models, a couple of sequences, seconds per step. */
+const MICRO: TrainConfig = {
+  ...TINY,
+  preset: 'micro',
+  model: { preset: 'micro', coderCheckpoint: '', testerCheckpoint: '' },
+  rollout: {
+    ...TINY.rollout,
+    num_generations: 2,
+    tester_generations: 2,
+    tests_per_group: 2,
+    problems_per_step: 1,
+    max_prompt_length: 192,
+    max_completion_length: 24,
+    max_test_completion_length: 24,
+  },
+  optim: { ...TINY.optim, lr: 1e-3, tester_lr: 1e-3 },
+  run: { checkpoint_every: 1, max_bad_steps: 3 },
+};
+
+export const PRESETS: Record<PresetName, TrainConfig> = { paper: PAPER, tiny: TINY, micro: MICRO };
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+function merge<T>(base: T, over: DeepPartial<T> | undefined): T {
+  if (!over) return structuredClone(base);
+  const out = structuredClone(base) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(over)) {
+    if (v === undefined) continue;
+    const cur = out[k];
+    out[k] = cur && typeof cur === 'object' && typeof v === 'object' ? merge(cur, v as DeepPartial<typeof cur>) : v;
+  }
+  return out as T;
+}
+
+export function presetConfig(name: PresetName, overrides?: DeepPartial<TrainConfig>): TrainConfig {
+  const base = PRESETS[name];
+  if (!base) throw new Error(`unknown preset '${name}' (expected one of ${Object.keys(PRESETS).join(', ')})`);
+  return validateConfig(merge(base, overrides));
+}
+
+/** Throws a clear error for out-of-range values (bad input never starts a run). */
+export function validateConfig(c: TrainConfig): TrainConfig {
+  const bad = (msg: string) => {
+    throw new Error(`invalid config: ${msg}`);
+  };
+  const posInt = (v: number, name: string) => (Number.isInteger(v) && v > 0) || bad(`${name} must be a positive integer, got ${v}`);
+  if (!['code-a1', 'golden', 'self-play'].includes(c.mode)) bad(`mode '${c.mode}'`);
+  posInt(c.rollout.num_generations, 'rollout.num_generations');
+  posInt(c.rollout.tester_generations, 'rollout.tester_generations');
+  posInt(c.rollout.tests_per_group, 'rollout.tests_per_group');
+  posInt(c.rollout.problems_per_step, 'rollout.problems_per_step');
+  posInt(c.rollout.max_completion_length, 'rollout.max_completion_length');
+  if (!(c.reward.alpha >= 0 && c.reward.alpha <= 1)) bad(`reward.alpha must be in [0, 1], got ${c.reward.alpha}`);
+  if (!(c.rollout.temperature >= 0)) bad('rollout.temperature must be >= 0');
+  if (!(c.rollout.top_p > 0 && c.rollout.top_p <= 1)) bad('rollout.top_p must be in (0, 1]');
+  if (!(c.optim.lr > 0)) bad('optim.lr must be > 0');
+  if (!['grpo', 'dr_grpo', 'dapo'].includes(c.grpo.loss_type)) bad(`grpo.loss_type '${c.grpo.loss_type}'`);
+  if (!['group', 'batch', 'none'].includes(c.grpo.scale_rewards)) bad(`grpo.scale_rewards '${c.grpo.scale_rewards}'`);
+  if (!Number.isInteger(c.seed)) bad('seed must be an integer');
+  return c;
+}
