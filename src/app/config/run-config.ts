@@ -1,0 +1,75 @@
+// The UI's view of a run config: preset + mode + seed + a few hyperparameter overrides, each with a one-line explanation.
+import type { Mode } from '../../rl/metrics';
+
+export type PresetName = 'micro' | 'tiny' | 'paper';
+export const PRESETS: readonly PresetName[] = ['micro', 'tiny', 'paper'];
+export const MODES: readonly Mode[] = ['code-a1', 'golden', 'self-play'];
+
+export const PRESET_NOTES: Record<PresetName, string> = {
+  micro: 'Smallest models and batches: for tests and quick demos (seconds per step on a CPU).',
+  tiny: 'The embedded default, sized for a laptop GPU.',
+  paper: 'The published values (M = N = K = 8, α = 0.5); needs a real GPU and much patience.',
+};
+
+export const MODE_NOTES: Record<Mode, string> = {
+  'code-a1': 'A separate white-box Tester attacks each candidate; its tests are validated on the ground truth.',
+  golden: 'Baseline: the Coder is rewarded on the problem’s own tests; no Tester is trained.',
+  'self-play': 'Baseline: one model writes both the code and its tests, so it can collude with itself.',
+};
+
+export interface HyperParam {
+  /** Stable short name used in the URL and in the overrides map. */
+  key: string;
+  label: string;
+  /** One line: what it does and why it matters. */
+  explain: string;
+  integer: boolean;
+  min: number;
+  max: number;
+}
+
+export const HYPERPARAMS: readonly HyperParam[] = [
+  { key: 'M', label: 'M', integer: true, min: 1, max: 64, explain: 'Candidates the Coder samples per problem; they form the Coder’s GRPO group.' },
+  { key: 'N', label: 'N', integer: true, min: 1, max: 64, explain: 'Tester rollouts per candidate; they form the Tester’s GRPO group.' },
+  { key: 'K', label: 'K', integer: true, min: 1, max: 64, explain: 'Tests per tester rollout; validity and adversarial rewards are counted out of K.' },
+  { key: 'alpha', label: 'α', integer: false, min: 0, max: 1, explain: 'Tester reward = α·validity + (1−α)·adversarial; lower α pushes harder attacks.' },
+  { key: 'replayTopK', label: 'replay top-k', integer: true, min: 0, max: 64, explain: 'Mistake Book tests replayed per problem (highest frequency first) so old failures stay fixed.' },
+  { key: 'problemsPerStep', label: 'problems / step', integer: true, min: 1, max: 256, explain: 'Problems in each step’s batch; more gives steadier gradients and slower steps.' },
+  { key: 'lr', label: 'learning rate', integer: false, min: 0, max: 1, explain: 'AdamW step size for both models; too high and the policy collapses.' },
+  { key: 'beta', label: 'β (KL)', integer: false, min: 0, max: 10, explain: 'Weight of the KL penalty to the reference policy; keeps the models near where they started.' },
+  { key: 'epsilonLow', label: 'ε low', integer: false, min: 0, max: 1, explain: 'Lower clip of the importance ratio; limits how far one update can push a token down.' },
+  { key: 'epsilonHigh', label: 'ε high', integer: false, min: 0, max: 1, explain: 'Upper clip (DAPO clip-higher); a wider range keeps rare good tokens growing.' },
+  { key: 'temperature', label: 'temperature', integer: false, min: 0, max: 4, explain: 'Sampling temperature for rollouts; higher explores more, lower repeats itself.' },
+];
+
+const BY_KEY = new Map(HYPERPARAMS.map((h) => [h.key, h]));
+export function hyperParam(key: string): HyperParam | undefined {
+  return BY_KEY.get(key);
+}
+
+export interface RunConfigUi {
+  preset: PresetName;
+  mode: Mode;
+  seed: number;
+  /** Only the hyperparameters the user changed; the rest come from the preset. */
+  overrides: Record<string, number>;
+}
+
+export const DEFAULT_RUN_CONFIG: RunConfigUi = { preset: 'micro', mode: 'code-a1', seed: 1, overrides: {} };
+
+/** Why a value is not acceptable for this hyperparameter, or null when it is. */
+export function checkHyperValue(key: string, value: number): string | null {
+  const h = BY_KEY.get(key);
+  if (!h) return `unknown hyperparameter '${key}'`;
+  if (!Number.isFinite(value)) return `${h.label} must be a finite number`;
+  if (h.integer && !Number.isInteger(value)) return `${h.label} must be an integer`;
+  if (value < h.min || value > h.max) return `${h.label} must be between ${h.min} and ${h.max}`;
+  return null;
+}
+
+export function isPreset(s: string): s is PresetName {
+  return (PRESETS as readonly string[]).includes(s);
+}
+export function isMode(s: string): s is Mode {
+  return (MODES as readonly string[]).includes(s);
+}

@@ -1,0 +1,53 @@
+// URL config codec: roundtrip on random configs, and bad values reported (not silently applied).
+import { describe, expect, it } from 'vitest';
+import { freshSeed, mulberry32 } from '../../testing/random';
+import { decodeConfigHash, encodeConfigHash } from './url-codec';
+import { HYPERPARAMS, MODES, PRESETS, type RunConfigUi } from './run-config';
+
+function randomConfig(rng: () => number): RunConfigUi {
+  const overrides: Record<string, number> = {};
+  for (const h of HYPERPARAMS) {
+    if (rng() < 0.5) continue;
+    const v = h.min + rng() * (h.max - h.min);
+    overrides[h.key] = h.integer ? Math.round(v) : v;
+  }
+  return {
+    preset: PRESETS[Math.floor(rng() * PRESETS.length)],
+    mode: MODES[Math.floor(rng() * MODES.length)],
+    seed: Math.floor(rng() * 1e9),
+    overrides,
+  };
+}
+
+describe('config URL codec', () => {
+  it('roundtrips random configs exactly', () => {
+    const seed = freshSeed();
+    console.log('url-codec seed', seed);
+    const rng = mulberry32(seed);
+    for (let i = 0; i < 200; i++) {
+      const cfg = randomConfig(rng);
+      const hash = encodeConfigHash(cfg);
+      const back = decodeConfigHash(hash);
+      expect(back.problems).toEqual([]);
+      expect(back.present).toBe(true);
+      expect(back.config).toEqual(cfg);
+    }
+  });
+
+  it('reports bad values and keeps the defaults for them', () => {
+    const d = decodeConfigHash('#preset=huge&mode=golden&seed=-3&M=2.5&lr=abc&K=4&bogus=1');
+    expect(d.config.preset).toBe('micro');
+    expect(d.config.mode).toBe('golden');
+    expect(d.config.seed).toBe(1);
+    expect(d.config.overrides).toEqual({ K: 4 });
+    expect(d.problems).toHaveLength(5);
+    expect(d.problems.join('\n')).toMatch(/preset 'huge'/);
+    expect(d.problems.join('\n')).toMatch(/M must be an integer/);
+    expect(d.problems.join('\n')).toMatch(/unknown hyperparameter 'bogus'/);
+  });
+
+  it('an empty hash means no config', () => {
+    expect(decodeConfigHash('').present).toBe(false);
+    expect(decodeConfigHash('#').present).toBe(false);
+  });
+});

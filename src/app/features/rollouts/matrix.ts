@@ -1,0 +1,61 @@
+// Pure views of one problem's rollout: the tests × candidates pass/fail matrix, and per-candidate test lists.
+import type { RolloutRecord, TestRecord } from '../../../rl/records';
+
+/** Cell: 1 passed, 0 failed, null when the test was not run against that candidate. */
+export type Cell = 0 | 1 | null;
+
+export interface MatrixRow {
+  test: string;
+  valid: boolean;
+  callOk: boolean;
+  replay: boolean;
+  cells: Cell[];
+}
+
+/** Rows are the distinct tests (by text) aimed at any candidate; columns are the candidates in order. */
+export function passMatrix(r: RolloutRecord): MatrixRow[] {
+  const rows = new Map<string, MatrixRow>();
+  const n = r.candidates.length;
+  r.candidates.forEach((c, ci) => {
+    for (const tr of c.testerRollouts) {
+      tr.tests.forEach((t: TestRecord, ti) => {
+        let row = rows.get(t.text);
+        if (!row) {
+          row = { test: t.text, valid: t.valid, callOk: t.callOk, replay: !!t.replay, cells: new Array<Cell>(n).fill(null) };
+          rows.set(t.text, row);
+        }
+        const passed = tr.passed[ti];
+        if (passed === undefined) return;
+        // A test aimed at the same candidate twice (two tester rollouts) counts as failed if it ever failed.
+        const prev = row.cells[ci];
+        row.cells[ci] = prev === 0 ? 0 : passed ? 1 : 0;
+      });
+    }
+  });
+  // Valid tests first, then by how many candidates they break (the most discriminating on top).
+  return [...rows.values()].sort((a, b) => Number(b.valid) - Number(a.valid) || fails(b) - fails(a));
+}
+
+function fails(r: MatrixRow): number {
+  return r.cells.filter((c) => c === 0).length;
+}
+
+export interface CandidateTestSummary {
+  total: number;
+  valid: number;
+  invalid: number;
+  passed: number;
+}
+
+export function candidateTestSummary(r: RolloutRecord, ci: number): CandidateTestSummary {
+  const s: CandidateTestSummary = { total: 0, valid: 0, invalid: 0, passed: 0 };
+  for (const tr of r.candidates[ci]?.testerRollouts ?? []) {
+    tr.tests.forEach((t, i) => {
+      s.total++;
+      if (t.valid) s.valid++;
+      else s.invalid++;
+      if (tr.passed[i]) s.passed++;
+    });
+  }
+  return s;
+}

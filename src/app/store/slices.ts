@@ -1,0 +1,112 @@
+// The store's slices. Actions replace arrays rather than mutating them, so subscribers can compare by reference.
+import { DEFAULT_RUN_CONFIG } from '../config/run-config';
+import { PHASES } from '../../rl/records';
+import type { EvalSlice, MetricsSlice, MistakeBookSlice, ModelSlice, PerfSlice, RolloutsSlice, RunSlice, Slice, UiSlice } from './types';
+
+/** Rollout steps kept in memory; each can hold M×N test groups per problem. */
+export const ROLLOUT_STEPS_KEPT = 50;
+
+export const createRunSlice: Slice<RunSlice> = (set) => ({
+  runId: null,
+  config: DEFAULT_RUN_CONFIG,
+  status: 'idle',
+  step: 0,
+  stepThrough: false,
+  currentPhase: null,
+  phaseEvents: [],
+  message: null,
+  checkpointStep: null,
+  setConfig: (config) => set({ config }),
+  setStatus: (status, message = null) => set({ status, message }),
+  setStepThrough: (stepThrough) => set({ stepThrough }),
+  beginRun: (runId, config) =>
+    set((s) => ({
+      runId,
+      config,
+      step: 0,
+      currentPhase: null,
+      phaseEvents: [],
+      checkpointStep: null,
+      message: null,
+      series: [{ id: runId, label: runLabel(config), mode: config.mode, metrics: [] }, ...s.series.filter((r) => r.id !== runId && r.id !== s.runId)],
+      rolloutSteps: [],
+      selectedStep: null,
+      mistakes: [],
+      evals: [],
+    })),
+  onPhase: (e) =>
+    set((s) => {
+      // A new step starts with its first phase: drop the previous step's events.
+      const events = e.phase === PHASES[0] ? [] : s.phaseEvents.filter((p) => p.step === e.step);
+      const next = PHASES[PHASES.indexOf(e.phase) + 1] ?? null;
+      return { phaseEvents: [...events, e], currentPhase: next };
+    }),
+  setCurrentPhase: (currentPhase) => set({ currentPhase }),
+  setCheckpointStep: (checkpointStep) => set({ checkpointStep }),
+});
+
+export function runLabel(c: { preset: string; mode: string; seed: number }): string {
+  return `${c.mode} · ${c.preset} · seed ${c.seed}`;
+}
+
+export const createMetricsSlice: Slice<MetricsSlice> = (set) => ({
+  series: [],
+  hidden: [],
+  appendMetrics: (runId, m) =>
+    set((s) => {
+      const i = s.series.findIndex((r) => r.id === runId);
+      if (i < 0) return {};
+      const r = s.series[i];
+      // A resumed or replayed step replaces the record with the same step number.
+      const metrics = r.metrics.length && r.metrics[r.metrics.length - 1].step >= m.step ? [...r.metrics.filter((x) => x.step < m.step), m] : [...r.metrics, m];
+      const series = s.series.slice();
+      series[i] = { ...r, metrics };
+      return runId === s.runId ? { series, step: m.step } : { series };
+    }),
+  setSeries: (r) => set((s) => ({ series: s.series.some((x) => x.id === r.id) ? s.series.map((x) => (x.id === r.id ? r : x)) : [...s.series, r] })),
+  removeSeries: (id) => set((s) => ({ series: s.series.filter((x) => x.id !== id), hidden: s.hidden.filter((h) => h !== id) })),
+  toggleSeries: (id) => set((s) => ({ hidden: s.hidden.includes(id) ? s.hidden.filter((h) => h !== id) : [...s.hidden, id] })),
+});
+
+export const createRolloutsSlice: Slice<RolloutsSlice> = (set) => ({
+  rolloutSteps: [],
+  selectedStep: null,
+  selectedProblem: 0,
+  addRollouts: (step, rollouts) =>
+    set((s) => ({ rolloutSteps: [...s.rolloutSteps.filter((r) => r.step !== step), { step, rollouts }].sort((a, b) => a.step - b.step).slice(-ROLLOUT_STEPS_KEPT) })),
+  selectRollout: (selectedStep, selectedProblem = 0) => set({ selectedStep, selectedProblem }),
+});
+
+export const createMistakeBookSlice: Slice<MistakeBookSlice> = (set) => ({
+  mistakes: [],
+  mistakeQuery: '',
+  mistakeMinFrequency: 1,
+  setMistakes: (mistakes) => set({ mistakes }),
+  setMistakeFilter: (mistakeQuery, mistakeMinFrequency) => set({ mistakeQuery, mistakeMinFrequency }),
+});
+
+export const createEvalSlice: Slice<EvalSlice> = (set) => ({
+  evals: [],
+  evalRunning: false,
+  addEval: (r) => set((s) => ({ evals: [...s.evals, r] })),
+  setEvalRunning: (evalRunning) => set({ evalRunning }),
+});
+
+export const createPerfSlice: Slice<PerfSlice> = (set) => ({
+  perf: { kernelTimes: [], gpuBytes: 0, sandboxCalls: 0, sandboxMs: 0, profiling: false },
+  setPerf: (p) => set((s) => ({ perf: { ...s.perf, ...p } })),
+});
+
+export const createModelSlice: Slice<ModelSlice> = (set) => ({
+  modelSource: 'preset initialisation',
+  checkpoints: [],
+  setModelSource: (modelSource) => set({ modelSource }),
+  setCheckpoints: (checkpoints) => set({ checkpoints }),
+});
+
+export const createUiSlice: Slice<UiSlice> = (set) => ({
+  tab: 'charts',
+  banner: null,
+  setTab: (tab) => set({ tab }),
+  setBanner: (banner) => set({ banner }),
+});

@@ -1,0 +1,128 @@
+// The lab store's shape: one zustand store built from slices (run, metrics, rollouts, mistakeBook, eval, perf, model, ui).
+import type { StateCreator } from 'zustand';
+import type { StepMetrics } from '../../rl/metrics';
+import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/records';
+import type { RunConfigUi } from '../config/run-config';
+
+export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stepping' | 'error' | 'device-lost';
+
+export interface RunSlice {
+  runId: string | null;
+  config: RunConfigUi;
+  status: RunStatus;
+  /** Steps completed in the current run. */
+  step: number;
+  /** Phase-by-phase teaching mode: the worker waits before each phase until told to go on. */
+  stepThrough: boolean;
+  /** The phase now running (or waiting to run in step-through mode), and what each finished phase of this step said. */
+  currentPhase: Phase | null;
+  phaseEvents: PhaseEvent[];
+  message: string | null;
+  /** Step of the last checkpoint saved to storage (resume point after a device loss or a reload). */
+  checkpointStep: number | null;
+  setConfig(c: RunConfigUi): void;
+  setStatus(s: RunStatus, message?: string | null): void;
+  setStepThrough(on: boolean): void;
+  beginRun(runId: string, config: RunConfigUi): void;
+  onPhase(e: PhaseEvent): void;
+  setCurrentPhase(p: Phase | null): void;
+  setCheckpointStep(step: number): void;
+}
+
+export interface RunSeries {
+  id: string;
+  label: string;
+  mode: StepMetrics['mode'];
+  metrics: StepMetrics[];
+}
+
+export interface MetricsSlice {
+  /** The live run first, then runs added for comparison; charts overlay the visible ones. */
+  series: RunSeries[];
+  hidden: string[];
+  appendMetrics(runId: string, m: StepMetrics): void;
+  setSeries(s: RunSeries): void;
+  removeSeries(id: string): void;
+  toggleSeries(id: string): void;
+}
+
+export interface RolloutsSlice {
+  /** Rollouts of the most recent steps (older ones are dropped to bound memory), newest last. */
+  rolloutSteps: { step: number; rollouts: RolloutRecord[] }[];
+  selectedStep: number | null;
+  selectedProblem: number;
+  addRollouts(step: number, rollouts: RolloutRecord[]): void;
+  selectRollout(step: number | null, problem?: number): void;
+}
+
+export interface MistakeBookSlice {
+  mistakes: MistakeEntry[];
+  mistakeQuery: string;
+  mistakeMinFrequency: number;
+  setMistakes(m: MistakeEntry[]): void;
+  setMistakeFilter(query: string, minFrequency: number): void;
+}
+
+export interface EvalReport {
+  label: string;
+  step: number;
+  /** Held-out coder pass@1 on hidden tests. */
+  passAt1: number;
+  testerValidity?: number;
+  mutationScore?: number;
+  /** pass@1 when the candidate passing most generated valid tests is picked (CodeT-style). */
+  codetPassAt1?: number;
+}
+
+export interface EvalSlice {
+  evals: EvalReport[];
+  evalRunning: boolean;
+  addEval(r: EvalReport): void;
+  setEvalRunning(on: boolean): void;
+}
+
+export interface KernelTime {
+  family: string;
+  ms: number;
+  dispatches: number;
+}
+
+export interface PerfSample {
+  kernelTimes: KernelTime[];
+  gpuBytes: number;
+  sandboxCalls: number;
+  sandboxMs: number;
+  profiling: boolean;
+}
+
+export interface PerfSlice {
+  perf: PerfSample;
+  setPerf(p: Partial<PerfSample>): void;
+}
+
+export interface CheckpointInfo {
+  name: string;
+  step: number;
+  bytes: number;
+}
+
+export interface ModelSlice {
+  /** Where the models came from: a shipped checkpoint, user files, or the preset's fresh init. */
+  modelSource: string;
+  checkpoints: CheckpointInfo[];
+  setModelSource(s: string): void;
+  setCheckpoints(c: CheckpointInfo[]): void;
+}
+
+export type Tab = 'charts' | 'rollouts' | 'mistakes' | 'steps' | 'eval' | 'perf' | 'model';
+
+export interface UiSlice {
+  tab: Tab;
+  /** User-facing error shown in a banner (e.g. a rejected import), with a kind so tests can find it. */
+  banner: { kind: 'error' | 'info'; text: string } | null;
+  setTab(t: Tab): void;
+  setBanner(b: UiSlice['banner']): void;
+}
+
+export type LabState = RunSlice & MetricsSlice & RolloutsSlice & MistakeBookSlice & EvalSlice & PerfSlice & ModelSlice & UiSlice;
+export type Slice<T> = StateCreator<LabState, [], [], T>;
