@@ -1,0 +1,47 @@
+// Masked cross-entropy, per row: loss[t] = mask[t] * (lse_t - logits[t, target_t]), and lse_t for the backward.
+// One workgroup per row with an online (max, sum) over a strided slice of the vocabulary.
+struct U { T: u32, V: u32, _p0: u32, _p1: u32 }
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var<storage, read> logits: array<f32>;
+@group(0) @binding(2) var<storage, read> targets: array<u32>;
+@group(0) @binding(3) var<storage, read> mask: array<f32>;
+@group(0) @binding(4) var<storage, read_write> loss: array<f32>;
+@group(0) @binding(5) var<storage, read_write> lse: array<f32>;
+
+override WG: u32 = 256; // power of two
+const NEG_BIG: f32 = -3.0e38;
+
+var<workgroup> smM: array<f32, WG>;
+var<workgroup> smS: array<f32, WG>;
+
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let row = wid.x + wid.y * nwg.x;
+  if (row >= u.T) { return; } // uniform per workgroup
+  let base = row * u.V;
+  var m = NEG_BIG;
+  var s = 0.0;
+  for (var v = lid; v < u.V; v += WG) {
+    let z = logits[base + v];
+    if (z > m) { s = s * exp(m - z) + 1.0; m = z; } else { s += exp(z - m); }
+  }
+  smM[lid] = m;
+  smS[lid] = s;
+  workgroupBarrier();
+  for (var stride = WG / 2u; stride > 0u; stride >>= 1u) {
+    if (lid < stride) {
+      let m2 = max(smM[lid], smM[lid + stride]);
+      smS[lid] = smS[lid] * exp(smM[lid] - m2) + smS[lid + stride] * exp(smM[lid + stride] - m2);
+      smM[lid] = m2;
+    }
+    workgroupBarrier();
+  }
+  if (lid == 0u) {
+    let l = smM[0] + log(smS[0]);
+    lse[row] = l;
+    let w = mask[row];
+    // select, not multiply: a masked pad row must not leak a NaN/inf from garbage logits into the sum.
+    loss[row] = select(0.0, w * (l - logits[base + min(targets[row], u.V - 1u)]), w != 0.0);
+  }
+}
