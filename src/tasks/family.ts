@@ -1,0 +1,134 @@
+// A problem family: a parameterised Python task with a TS mirror of its reference logic, solution styles and mutants.
+import type { BugKind, Mutant, Problem, Split } from './types';
+import { type Py, pyAssert, pyCall, pyRepr } from './pyrepr';
+import { Rng } from './rng';
+
+export type Category = 'lists' | 'strings' | 'numbers' | 'dicts' | 'sorting';
+
+/** A bug mutant: a realistic small edit of a correct solution; `body` gets (params, function name). */
+export interface MutantSpec<P> {
+  kind: BugKind;
+  body: (p: P, fn: string) => string;
+}
+
+/**
+ * A family's definition. `A` is the argument tuple of the entry point, `P` the instance parameters
+ * (constants, thresholds, variants). `ref` mirrors the reference solution in TS so expected values are
+ * computed without Python; the sandbox test checks the mirror against the Python styles on every hidden test.
+ */
+export interface FamilySpec<P, A extends Py[]> {
+  name: string;
+  category: Category;
+  /** Function names an instance may use (the entry point). */
+  names: readonly string[];
+  params: (r: Rng) => P;
+  /** Everything after `def name`: `(nums: list[int]) -> int`. */
+  sig: (p: P) => string;
+  /** One or two docstring sentences (no examples). */
+  doc: (p: P) => string;
+  /** One or two docstring examples. */
+  examples: (p: P) => A[];
+  /** Edge-case inputs (empty, duplicates, negatives, boundaries): always among the hidden tests. */
+  edge: (p: P) => A[];
+  random: (p: P, r: Rng) => A;
+  ref: (p: P, ...args: A) => Py;
+  /** Correct bodies (indented or not: they are re-indented to 4 spaces). */
+  styles: ((p: P, fn: string) => string)[];
+  mutants: MutantSpec<P>[];
+}
+
+/** One concrete problem plus what the tests and corpora need to go with it. */
+export interface Instance {
+  problem: Problem;
+  /** Complete correct programs (the reference is styles[0]). */
+  styles: string[];
+  mutants: Mutant[];
+  /** Inputs the family considers edge cases for this instance. */
+  edgeArgs: Py[][];
+  /** A fresh random argument tuple. */
+  randomArgs: (r: Rng) => Py[];
+  /** `assert fn(args) == reference(args)`. */
+  assertFor: (args: Py[]) => string;
+  /** repr of the reference output. */
+  expectedRepr: (args: Py[]) => string;
+}
+
+export interface Family {
+  name: string;
+  category: Category;
+  styleCount: number;
+  mutantCount: number;
+  /** A parameter key identifying the instance (function name + params) and the instance itself. */
+  instantiate: (seed: number, index: number) => { key: string; make: (id: string, split: Split) => Instance };
+}
+
+/** Remove the common indentation of a template-literal body and indent it by four spaces. */
+export function indentBody(body: string): string {
+  const lines = body.replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
+  const ind = Math.min(...lines.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
+  return lines.map((l) => (l.trim() ? '    ' + l.slice(ind) : '')).join('\n');
+}
+
+export const HIDDEN_TESTS_TARGET = 24;
+
+export function defineFamily<P, A extends Py[]>(spec: FamilySpec<P, A>): Family {
+  if (spec.styles.length < 2) throw new Error(`${spec.name}: needs at least 2 solution styles`);
+  if (spec.mutants.length < 3) throw new Error(`${spec.name}: needs at least 3 mutants`);
+  return {
+    name: spec.name,
+    category: spec.category,
+    styleCount: spec.styles.length,
+    mutantCount: spec.mutants.length,
+    instantiate(seed, index) {
+      const r = Rng.from(seed, spec.name, index);
+      const fn = r.pick(spec.names);
+      const p = spec.params(r);
+      const key = `${fn}|${JSON.stringify(p)}`;
+      const make = (id: string, split: Split): Instance => {
+        const header = `def ${fn}${spec.sig(p)}:`;
+        const program = (body: string): string => `${header}\n${indentBody(body)}\n`;
+        const ref = (args: Py[]): Py => spec.ref(p, ...(args as A));
+        const exampleArgs = spec.examples(p);
+        const docLines = spec.doc(p).split('\n').map((l) => `    ${l}`);
+        for (const a of exampleArgs) docLines.push(`    >>> ${pyCall(fn, a)}`, `    ${pyRepr(ref(a))}`);
+        const prompt = `${header}\n    """${docLines.join('\n').trimStart()}\n    """\n`;
+        // Hidden tests: every edge case, then random inputs until the target count (deduplicated by text).
+        const tests = new Set<string>();
+        const edgeArgs = spec.edge(p);
+        for (const a of edgeArgs) tests.add(pyAssert(fn, a, ref(a)));
+        const tr = Rng.from(seed, spec.name, index, 'hidden');
+        for (let tries = 0; tests.size < HIDDEN_TESTS_TARGET && tries < 400; tries++) {
+          const a = spec.random(p, tr);
+          tests.add(pyAssert(fn, a, ref(a)));
+        }
+        const styles = spec.styles.map((s) => program(s(p, fn)));
+        const mutants: Mutant[] = spec.mutants.map((m, j) => ({
+          id: `${id}#m${j}`,
+          problemId: id,
+          kind: m.kind,
+          code: program(m.body(p, fn)),
+        }));
+        return {
+          problem: {
+            id,
+            family: spec.name,
+            prompt,
+            entryPoint: fn,
+            solution: styles[0],
+            hiddenTests: [...tests],
+            publicTests: exampleArgs.map((a) => pyAssert(fn, a, ref(a))),
+            split,
+            source: 'generated',
+          },
+          styles,
+          mutants,
+          edgeArgs,
+          randomArgs: (rr) => spec.random(p, rr),
+          assertFor: (args) => pyAssert(fn, args, ref(args)),
+          expectedRepr: (args) => pyRepr(ref(args)),
+        };
+      };
+      return { key, make };
+    },
+  };
+}

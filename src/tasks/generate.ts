@@ -1,0 +1,71 @@
+// The built-in curriculum: deterministic instances of every family, with train / held-out / held-out-family splits.
+import type { Problem, Split } from './types';
+import type { Family, Instance } from './family';
+import { FAMILIES } from './families/index';
+import { Rng } from './rng';
+
+/** Families never seen in training: they measure generalisation to new task kinds (one or two per category). */
+export const HELDOUT_FAMILIES: readonly string[] = [
+  'alternating_sum',
+  'caesar_shift',
+  'reverse_integer',
+  'invert_dict',
+  'kth_smallest',
+  'first_unique_index',
+];
+
+export interface CurriculumOptions {
+  /** Everything (parameters, tests, splits) derives from this seed. */
+  seed?: number;
+  /** Distinct instances per family (fewer when a family's parameter space is smaller). */
+  perFamily?: number;
+  /** Share of each training family's instances held out by instance. */
+  heldoutFraction?: number;
+  /** Restrict to these families (by name). */
+  families?: readonly string[];
+}
+
+export const DEFAULT_SEED = 20260311;
+export const DEFAULT_PER_FAMILY = 60;
+
+export function familyByName(name: string): Family {
+  const f = FAMILIES.find((x) => x.name === name);
+  if (!f) throw new Error(`unknown family "${name}"`);
+  return f;
+}
+
+/** Instances of one family, distinct by (function name, parameters), in a seed-determined order. */
+export function familyInstances(family: Family, opts: CurriculumOptions = {}): Instance[] {
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const want = opts.perFamily ?? DEFAULT_PER_FAMILY;
+  const frac = opts.heldoutFraction ?? 0.2;
+  const found: { key: string; make: (id: string, split: Split) => Instance }[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; found.length < want && i < want * 20; i++) {
+    const inst = family.instantiate(seed, i);
+    if (seen.has(inst.key)) continue;
+    seen.add(inst.key);
+    found.push(inst);
+  }
+  const wholeOut = HELDOUT_FAMILIES.includes(family.name);
+  // Exactly round(frac * n) instances held out, chosen by a seeded shuffle so the split is stable.
+  const order = Rng.from(seed, 'split', family.name).shuffle(found.map((_, i) => i));
+  const heldout = new Set(order.slice(0, Math.round(frac * found.length)));
+  return found.map((f, i) => {
+    const split: Split = wholeOut ? 'heldout-family' : heldout.has(i) ? 'heldout' : 'train';
+    return f.make(`${family.name}/${String(i).padStart(4, '0')}`, split);
+  });
+}
+
+export function generateCurriculum(opts: CurriculumOptions = {}): Instance[] {
+  const fams = opts.families ? opts.families.map(familyByName) : FAMILIES;
+  return fams.flatMap((f) => familyInstances(f, opts));
+}
+
+export function generateProblems(opts: CurriculumOptions = {}): Problem[] {
+  return generateCurriculum(opts).map((i) => i.problem);
+}
+
+export function problemsBySplit(problems: readonly Problem[], split: Split): Problem[] {
+  return problems.filter((p) => p.split === split);
+}
