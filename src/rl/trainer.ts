@@ -1,0 +1,402 @@
+// The Code-A1 training step (DESIGN.md "The method"), with the golden and self-play baselines in the same runner.
+//
+// Departures from the published run, all for this tiny CPU setting:
+// - Groups whose rewards all tie carry no GRPO signal and are left out of the update (DAPO dynamic sampling);
+//   they still count in `frac_reward_zero_std`.
+// - A replayed test's frequency moves by (#compiling candidates that fail it) − (#that pass it).
+import type { Problem } from '../tasks/types';
+import type { Sandbox } from '../sandbox/types';
+import type { TrainConfig } from './config';
+import type { StepMetrics } from './metrics';
+import type { Phase, PhaseEvent, RolloutRecord, StepOutput } from './records';
+import type { Generation, GrpoItem, GrpoSettings, Policy, UpdateStats } from './policy';
+import { MistakeBook, type MistakeBookState } from './mistake-book';
+import { Rng, deriveSeed } from './rng';
+import { cleanCompletion, coderPrompt, testerPrompt } from './prompts';
+import { SPECIAL_TOKENS } from '../model/special-tokens';
+import { executeCandidate, extractAndValidate, type JudgedCandidate } from './judging';
+import { coderReward, goldenReward, testerReward, type TesterReward } from './rewards';
+import { groupAdvantages, maxVarianceGroup, meanStd } from './grpo';
+
+export interface TrainerDeps {
+  sandbox: Sandbox;
+  coder: Policy;
+  /** The Tester; in self-play mode pass the coder itself (one model writes code and tests). */
+  tester: Policy;
+  /** Training problems to draw from. */
+  problems: Problem[];
+}
+
+export interface TrainerState {
+  step: number;
+  rngState: number;
+  badSteps: number;
+  book: MistakeBookState;
+}
+
+export interface StepHooks {
+  /** Awaited before each phase starts (step-through mode pauses here). */
+  beforePhase?: (phase: Phase) => Promise<void>;
+  onPhase?: (e: PhaseEvent) => void;
+  onProgress?: (phase: Phase, done: number, total: number) => void;
+}
+
+export class TrainingHalted extends Error {
+  constructor(msg: string) {
+    super(msg);
+    this.name = 'TrainingHalted';
+  }
+}
+
+export class Trainer {
+  readonly book: MistakeBook;
+  private rng: Rng;
+  step: number;
+  badSteps: number;
+
+  constructor(
+    readonly config: TrainConfig,
+    readonly deps: TrainerDeps,
+    state?: TrainerState,
+  ) {
+    if (!deps.problems.length) throw new Error('Trainer: no training problems');
+    this.step = state?.step ?? 0;
+    this.badSteps = state?.badSteps ?? 0;
+    this.rng = new Rng(state?.rngState ?? deriveSeed(config.seed, 'problems'));
+    this.book = state ? MistakeBook.fromState(state.book) : new MistakeBook();
+  }
+
+  state(): TrainerState {
+    return { step: this.step, rngState: this.rng.state, badSteps: this.badSteps, book: this.book.state() };
+  }
+
+  private grpoSettings(lr: number): GrpoSettings {
+    const { grpo, optim, rollout } = this.config;
+    return {
+      lr,
+      epsilon_low: grpo.epsilon_low,
+      epsilon_high: grpo.epsilon_high,
+      dual_clip_c: grpo.dual_clip_c,
+      beta: grpo.beta,
+      loss_type: grpo.loss_type,
+      max_completion_length: rollout.max_completion_length,
+      is_cap: grpo.is_cap,
+      max_grad_norm: optim.max_grad_norm,
+      weight_decay: optim.weight_decay,
+      beta1: optim.beta1,
+      beta2: optim.beta2,
+      eps: optim.eps,
+    };
+  }
+
+  /** One full training step. Throws TrainingHalted after `max_bad_steps` consecutive non-finite updates. */
+  async runStep(hooks: StepHooks = {}): Promise<StepOutput> {
+    const cfg = this.config;
+    const { sandbox, coder } = this.deps;
+    const tester = cfg.mode === 'self-play' ? coder : this.deps.tester;
+    const step = this.step;
+    const { num_generations: M, tester_generations: N, tests_per_group: K } = cfg.rollout;
+    const t0 = performance.now();
+    let tRollout = 0;
+    let tSandbox = 0;
+    const phase = async <T>(p: Phase, kind: 'rollout' | 'sandbox' | 'other', fn: () => Promise<T>, summary: (r: T) => string) => {
+      await hooks.beforePhase?.(p);
+      const s = performance.now();
+      const r = await fn();
+      const dt = (performance.now() - s) / 1000;
+      if (kind === 'rollout') tRollout += dt;
+      if (kind === 'sandbox') tSandbox += dt;
+      hooks.onPhase?.({ step, phase: p, summary: summary(r) });
+      return r;
+    };
+
+    const problems = this.rng.sample(this.deps.problems.length, cfg.rollout.problems_per_step).map((i) => this.deps.problems[i]);
+    const stop = [SPECIAL_TOKENS.end, SPECIAL_TOKENS.eos];
+
+    // 1. Coder rollout: M candidates per problem.
+    const coderGens = await phase(
+      'coder-rollout',
+      'rollout',
+      () =>
+        coder.generate(
+          problems.flatMap((p) => Array<string>(M).fill(coderPrompt(p.prompt))),
+          {
+            maxNewTokens: cfg.rollout.max_completion_length,
+            temperature: cfg.rollout.temperature,
+            topP: cfg.rollout.top_p,
+            seed: deriveSeed(cfg.seed, step, 'coder'),
+            stop,
+            onProgress: (d, t) => hooks.onProgress?.('coder-rollout', d, t),
+          },
+        ),
+      (g) => `${g.length} candidates for ${problems.length} problem(s)`,
+    );
+    const candidates = coderGens.map((g) => cleanCompletion(g.text));
+
+    // 2. White-box tester rollout: N test groups per candidate (none in golden mode).
+    const testerGens: Generation[] =
+      cfg.mode === 'golden'
+        ? []
+        : await phase(
+            'tester-rollout',
+            'rollout',
+            () =>
+              tester.generate(
+                problems.flatMap((p, pi) =>
+                  candidates.slice(pi * M, (pi + 1) * M).flatMap((c) => Array<string>(N).fill(testerPrompt(p.prompt, c, K))),
+                ),
+                {
+                  maxNewTokens: cfg.rollout.max_test_completion_length,
+                  temperature: cfg.rollout.temperature,
+                  topP: cfg.rollout.top_p,
+                  seed: deriveSeed(cfg.seed, step, 'tester'),
+                  stop,
+                  onProgress: (d, t) => hooks.onProgress?.('tester-rollout', d, t),
+                },
+              ),
+            (g) => `${g.length} test groups (${N} per candidate)`,
+          );
+    const testerTexts = testerGens.map((g) => cleanCompletion(g.text));
+
+    // 3–4. Extraction and ground-truth validation of every test group.
+    const validated = await phase(
+      'validation',
+      'sandbox',
+      () =>
+        Promise.all(
+          testerTexts.map((raw, i) =>
+            extractAndValidate(sandbox, problems[Math.floor(i / (M * N))], raw, K, cfg.reward.timeout_ms).then((v) => ({ raw, ...v })),
+          ),
+        ),
+      (v) => {
+        const tests = v.flatMap((x) => x.tests);
+        return `${tests.length} tests extracted, ${tests.filter((t) => t.valid).length} valid on the ground truth`;
+      },
+    );
+
+    // 5. Execution: each candidate against its attacks + Mistake Book replays (+ hidden tests, for the record only).
+    const replays = problems.map((p) => (cfg.mistake_book.enabled && cfg.mode !== 'golden' ? this.book.replay(p.id, cfg.mistake_book.replay_top_k) : []));
+    const judged: JudgedCandidate[] = await phase(
+      'execution',
+      'sandbox',
+      () =>
+        Promise.all(
+          candidates.map((code, ci) => {
+            const pi = Math.floor(ci / M);
+            const p = problems[pi];
+            if (cfg.mode === 'golden') {
+              const golden = cfg.reward.golden_tests === 'public' ? p.publicTests : p.hiddenTests;
+              const rollout = { raw: '', tests: golden.map((text) => goldenTest(text)) };
+              return executeCandidate(sandbox, p, code, [rollout], [], cfg.reward.timeout_ms);
+            }
+            return executeCandidate(sandbox, p, code, validated.slice(ci * N, (ci + 1) * N), replays[pi], cfg.reward.timeout_ms);
+          }),
+        ),
+      (j) => `${j.filter((c) => c.compiles).length}/${j.length} candidates compile; mean hidden pass ${mean(j.map((c) => c.hiddenPassRate)).toFixed(2)}`,
+    );
+
+    // 6. Rewards.
+    const { coderRewards, testerRewards } = await phase(
+      'rewards',
+      'other',
+      async () => {
+        const coderRewards = judged.map((c) => {
+          if (cfg.mode === 'golden') {
+            const o = c.rollouts[0].outcome;
+            return goldenReward(c.compiles, o.numValidInput - o.numValidInputFailed, o.numValidInput);
+          }
+          return coderReward(c.compiles, c.rollouts.map((r) => r.outcome), c.replay);
+        });
+        const testerRewards: TesterReward[][] =
+          cfg.mode === 'golden'
+            ? []
+            : judged.map((c) =>
+                c.rollouts.map((r) => testerReward(r.outcome, K, cfg.reward.alpha, c.compiles, cfg.reward.nonprintable_penalty, c.replay.numReplayed ? c.replay : undefined)),
+              );
+        return { coderRewards, testerRewards };
+      },
+      (r) => `coder reward ${mean(r.coderRewards).toFixed(3)}; tester reward ${mean(r.testerRewards.flat().map((t) => t.reward)).toFixed(3)}`,
+    );
+
+    // 7. Mistake Book update.
+    await phase(
+      'mistake-book',
+      'other',
+      async () => {
+        if (cfg.mode === 'golden' || !cfg.mistake_book.enabled) return;
+        judged.forEach((c, ci) => {
+          if (!c.compiles) return;
+          const p = problems[Math.floor(ci / M)];
+          for (const r of c.rollouts) r.attacks.forEach((a, i) => !r.passed[i] && this.book.recordBreak(p.id, a, step));
+        });
+        problems.forEach((p, pi) => {
+          const group = judged.slice(pi * M, (pi + 1) * M).filter((c) => c.compiles);
+          replays[pi].forEach((test, ti) => {
+            const passed = group.filter((c) => c.replayPassed[ti]).length;
+            this.book.recordReplay(p.id, test, step, passed, group.length - passed);
+          });
+        });
+        this.book.endStep(step);
+      },
+      () => `Mistake Book holds ${this.book.size} tests`,
+    );
+
+    // 8. GRPO update of both models.
+    const coderAdv = groupAdvantages(chunk(coderRewards, M), cfg.grpo.scale_rewards);
+    const testerGroups = testerRewards.map((g) => g.map((t) => t.reward));
+    const testerAdv = groupAdvantages(testerGroups, cfg.grpo.scale_rewards);
+    const tUpdate0 = performance.now();
+    const { coderStats, testerStats } = await phase(
+      'update',
+      'other',
+      async () => {
+        const coderItems = itemsFor(coderGens, coderAdv.advantages, M);
+        let testerItems: GrpoItem[] = [];
+        if (cfg.mode !== 'golden') {
+          const chosen = new Set<number>();
+          problems.forEach((_, pi) => {
+            const idx = Array.from({ length: M }, (_, j) => pi * M + j);
+            if (cfg.grpo.tester_candidates === 'all') idx.forEach((i) => chosen.add(i));
+            else chosen.add(idx[maxVarianceGroup(idx.map((i) => testerGroups[i]))]);
+          });
+          testerItems = itemsFor(testerGens, testerAdv.advantages, N, (g) => chosen.has(g));
+        }
+        if (cfg.mode === 'self-play') {
+          const s = await updateOrIdle(coder, [...coderItems, ...testerItems], this.grpoSettings(cfg.optim.lr));
+          return { coderStats: s, testerStats: s };
+        }
+        const coderStats = await updateOrIdle(coder, coderItems, this.grpoSettings(cfg.optim.lr));
+        const testerStats = cfg.mode === 'golden' ? idleStats() : await updateOrIdle(tester, testerItems, this.grpoSettings(cfg.optim.tester_lr));
+        return { coderStats, testerStats };
+      },
+      (s) => `coder loss ${s.coderStats.loss.toFixed(4)} (${s.coderStats.tokens} tokens); tester loss ${s.testerStats.loss.toFixed(4)}`,
+    );
+    const tUpdate = (performance.now() - tUpdate0) / 1000;
+
+    const skipped = coderStats.skipped || testerStats.skipped;
+    this.badSteps = skipped ? this.badSteps + 1 : 0;
+    this.step++;
+
+    const genTokens = [...coderGens, ...testerGens].reduce((a, g) => a + g.completionTokens.length, 0);
+    const allTester = testerRewards.flat();
+    const allTests = validated.flatMap((v) => v.tests);
+    const replayRuns = judged.filter((c) => c.compiles).flatMap((c) => c.replayPassed);
+    const cr = meanStd(coderRewards);
+    const tr = meanStd(allTester.map((t) => t.reward));
+    const metrics: StepMetrics = {
+      step,
+      mode: cfg.mode,
+      time: Date.now(),
+      ...(skipped ? { skipped: true } : {}),
+      'coder/reward_mean': cr.mean,
+      'coder/reward_std': cr.std,
+      'coder/pass_rate': mean(judged.flatMap((c) => c.rollouts.flatMap((r) => r.passed.map(Number)))),
+      'tester/reward_mean': tr.mean,
+      'tester/reward_std': tr.std,
+      'tester/validity_mean': mean(allTester.map((t) => t.validity)),
+      'tester/adversarial_mean': mean(allTester.map((t) => t.adversarial)),
+      'tester/valid_test_rate': allTests.length ? allTests.filter((t) => t.valid).length / allTests.length : 0,
+      'mistake_book/size': this.book.size,
+      'mistake_book/replay_pass_rate': replayRuns.length ? replayRuns.filter(Boolean).length / replayRuns.length : 0,
+      'coder/loss': coderStats.loss,
+      'coder/kl': coderStats.kl,
+      'coder/entropy': coderStats.entropy,
+      'coder/clip_ratio/low_mean': coderStats.clipLow,
+      'coder/clip_ratio/high_mean': coderStats.clipHigh,
+      'coder/frac_reward_zero_std': coderAdv.fracZeroStd,
+      'coder/grad_norm': coderStats.gradNorm,
+      'tester/loss': testerStats.loss,
+      'tester/kl': testerStats.kl,
+      'tester/entropy': testerStats.entropy,
+      'tester/clip_ratio/low_mean': testerStats.clipLow,
+      'tester/clip_ratio/high_mean': testerStats.clipHigh,
+      'tester/frac_reward_zero_std': testerAdv.fracZeroStd,
+      'tester/grad_norm': testerStats.gradNorm,
+      'completions/coder_mean_length': mean(coderGens.map((g) => g.completionTokens.length)),
+      'completions/tester_mean_length': mean(testerGens.map((g) => g.completionTokens.length)),
+      'rollout/mismatch_kl': mean([coderStats, testerStats].filter((s) => s.tokens > 0).map((s) => s.mismatchKl)),
+      'perf/tokens_per_s': tRollout > 0 ? genTokens / tRollout : 0,
+      'time/rollout_s': tRollout,
+      'time/sandbox_s': tSandbox,
+      'time/update_s': tUpdate,
+      'time/step_s': (performance.now() - t0) / 1000,
+    };
+
+    const rollouts: RolloutRecord[] = problems.map((p, pi) => ({
+      step,
+      mode: cfg.mode,
+      problemId: p.id,
+      prompt: p.prompt,
+      entryPoint: p.entryPoint,
+      replays: replays[pi],
+      candidates: judged.slice(pi * M, (pi + 1) * M).map((c, j) => {
+        const ci = pi * M + j;
+        return {
+          code: c.code,
+          compiles: c.compiles,
+          reward: coderRewards[ci],
+          advantage: coderAdv.advantages[pi][j],
+          hiddenPassRate: c.hiddenPassRate,
+          testerRollouts:
+            cfg.mode === 'golden'
+              ? []
+              : c.rollouts.map((r, ri) => ({
+                  raw: r.raw,
+                  tests: r.tests.map((t) => ({ text: t.text, valid: t.valid, callOk: t.callOk })),
+                  passed: r.passed,
+                  validity: testerRewards[ci][ri].validity,
+                  adversarial: testerRewards[ci][ri].adversarial,
+                  reward: testerRewards[ci][ri].reward,
+                  advantage: testerAdv.advantages[ci][ri],
+                })),
+        };
+      }),
+    }));
+
+    if (this.badSteps >= cfg.run.max_bad_steps) {
+      throw new TrainingHalted(
+        `stopping: ${this.badSteps} consecutive steps had a non-finite loss or gradient (last at step ${step}); the last good checkpoint is kept`,
+      );
+    }
+    return { metrics, rollouts };
+  }
+}
+
+/** A golden test is already correct: treat it as a valid-input test whose attack form is itself. */
+function goldenTest(text: string) {
+  const m = /^assert\s+(.*?)\s*==\s*(.*)$/s.exec(text.trim());
+  const call = m ? m[1] : text;
+  const expected = m ? m[2] : 'True';
+  return { text, call, expected, callOk: true, valid: true, gtOutput: expected };
+}
+
+function itemsFor(gens: Generation[], adv: number[][], groupSize: number, keepGroup: (g: number) => boolean = () => true): GrpoItem[] {
+  const items: GrpoItem[] = [];
+  adv.forEach((group, gi) => {
+    if (!keepGroup(gi) || group.every((a) => a === 0)) return;
+    group.forEach((a, j) => {
+      const g = gens[gi * groupSize + j];
+      items.push({ promptTokens: g.promptTokens, completionTokens: g.completionTokens, rolloutLogprobs: g.rolloutLogprobs, advantage: a });
+    });
+  });
+  return items;
+}
+
+async function updateOrIdle(policy: Policy, items: GrpoItem[], s: GrpoSettings): Promise<UpdateStats> {
+  return items.length ? policy.grpoUpdate(items, s) : idleStats();
+}
+
+function idleStats(): UpdateStats {
+  return { loss: 0, kl: 0, entropy: 0, clipLow: 0, clipHigh: 0, gradNorm: 0, mismatchKl: 0, skipped: false, tokens: 0 };
+}
+
+function chunk<T>(xs: T[], n: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out;
+}
+
+function mean(xs: number[]): number {
+  const f = xs.filter(Number.isFinite);
+  return f.length ? f.reduce((a, b) => a + b, 0) / f.length : 0;
+}
