@@ -87,7 +87,9 @@ export class RunDir {
   /** The last committed step, with metrics trimmed to it (rewriting metrics.jsonl if a crash left extra lines). */
   async loadCommitted(): Promise<Committed | undefined> {
     const config = await this.readConfig();
-    const s = await this.store.read('latest/state.json');
+    // A crash inside promote() can leave only latest.old/: it holds the last committed step.
+    const base = (await this.store.read('latest/state.json')) ? 'latest/' : 'latest.old/';
+    const s = await this.store.read(base + 'state.json');
     if (!config || !s) return undefined;
     const state = JSON.parse(dec.decode(s)) as TrainerState;
     const all = await this.readMetrics();
@@ -95,8 +97,8 @@ export class RunDir {
     if (metrics.length !== all.length) {
       await this.store.write('metrics.jsonl', enc.encode(metrics.map((m) => JSON.stringify(m) + '\n').join('')));
     }
-    const coder = await this.readFiles('latest/coder/');
-    if (!coder) throw new Error('run is missing latest/coder/ checkpoint files');
-    return { config, state, metrics, coder, tester: await this.readFiles('latest/tester/') };
+    const coder = await this.readFiles(base + 'coder/');
+    if (!coder) throw new Error(`run is missing ${base}coder/ checkpoint files`);
+    return { config, state, metrics, coder, tester: await this.readFiles(base + 'tester/') };
   }
 }
