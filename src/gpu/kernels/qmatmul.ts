@@ -1,0 +1,106 @@
+// Quantized-weight matmul launcher (y = x · dequant(W)ᵀ, W in [out, in] layout), upload helper and CPU reference.
+import source from '../../../shaders/qmatmul.wgsl?raw';
+import { ceilDiv, Kernel } from '../launcher';
+import type { Gpu } from '../runtime';
+import { splitOperand, type Operand } from './matmul';
+import { dequantize, scalesPerRow, wordsPerRow, type QuantFormat, type QuantizedTensor } from '../../model/quant';
+
+type QUniform = 'M' | 'N' | 'K' | 'wordsPerRow' | 'scalesPerRow' | 'xOff' | 'yOff' | 'beta';
+
+const kernel = new Kernel<QUniform>({
+  family: 'qmatmul',
+  source,
+  uniforms: [
+    ['M', 'u32'],
+    ['N', 'u32'],
+    ['K', 'u32'],
+    ['wordsPerRow', 'u32'],
+    ['scalesPerRow', 'u32'],
+    ['xOff', 'u32'],
+    ['yOff', 'u32'],
+    ['beta', 'f32'],
+  ],
+});
+
+const FORMAT_ID: Record<QuantFormat, number> = { 'int8-row': 0, 'int8-b32': 1, 'int4-b32': 2 };
+
+/** A quantized [rows = out, cols = in] weight on the GPU: codes and scales as two storage buffers. */
+export interface GpuQuantized {
+  format: QuantFormat;
+  rows: number;
+  cols: number;
+  data: GPUBuffer;
+  scales: GPUBuffer;
+}
+
+export function uploadQuantized(gpu: Gpu, q: QuantizedTensor, label = 'qweight'): GpuQuantized {
+  return {
+    format: q.format,
+    rows: q.rows,
+    cols: q.cols,
+    data: gpu.buffer(`${label}.codes`, q.data),
+    scales: gpu.buffer(`${label}.scales`, q.scales),
+  };
+}
+
+/** Re-uploads new codes and scales (after re-quantizing updated masters) into the existing buffers. */
+export function updateQuantized(gpu: Gpu, dst: GpuQuantized, q: QuantizedTensor): void {
+  if (q.format !== dst.format || q.rows !== dst.rows || q.cols !== dst.cols) {
+    throw new Error(`updateQuantized: ${q.format} ${q.rows}x${q.cols} does not match ${dst.format} ${dst.rows}x${dst.cols}`);
+  }
+  gpu.write(dst.data, q.data);
+  gpu.write(dst.scales, q.scales);
+}
+
+export interface QMatmulArgs {
+  /** x is [M, K = w.cols] row-major. */
+  x: Operand;
+  w: GpuQuantized;
+  /** y is [M, N = w.rows] row-major. */
+  y: Operand;
+  M: number;
+  /** y += x·Wᵀ instead of y = x·Wᵀ (e.g. straight into a residual stream). */
+  accumulate?: boolean;
+  /** Rows of x per invocation (1, 2 or 4); default picks by M. */
+  tm?: 1 | 2 | 4;
+  wg?: number;
+}
+
+/** Records y = x · dequant(W)ᵀ. Nothing is submitted. */
+export function qmatmul(gpu: Gpu, args: QMatmulArgs): void {
+  const { w, M, accumulate = false } = args;
+  const N = w.rows;
+  const K = w.cols;
+  const x = splitOperand(args.x);
+  const y = splitOperand(args.y);
+  if ((x.offset + M * K) * 4 > x.buffer.size) throw new Error(`qmatmul: x '${x.buffer.label}' too small for ${M}x${K} at offset ${x.offset}`);
+  if ((y.offset + M * N) * 4 > y.buffer.size) throw new Error(`qmatmul: y '${y.buffer.label}' too small for ${M}x${N} at offset ${y.offset}`);
+  const wpr = wordsPerRow(w.format, K);
+  const spr = scalesPerRow(w.format, K);
+  if (w.data.size < N * wpr * 4 || w.scales.size < N * spr * 4) throw new Error(`qmatmul: '${w.data.label}' smaller than its ${N}x${K} ${w.format} shape`);
+  if (M === 0 || N === 0 || K === 0) return;
+  const tm = args.tm ?? (M >= 4 ? 4 : M >= 2 ? 2 : 1);
+  const wg = args.wg ?? 64;
+  kernel.dispatch(gpu, {
+    buffers: [x.buffer, w.data, w.scales, y.buffer],
+    uniforms: { M, N, K, wordsPerRow: wpr, scalesPerRow: spr, xOff: x.offset, yOff: y.offset, beta: accumulate ? 1 : 0 },
+    workgroups: [ceilDiv(ceilDiv(N, 4), wg), ceilDiv(M, tm)],
+    overrides: { FORMAT: FORMAT_ID[w.format], TM: tm, WG: wg },
+  });
+}
+
+/** CPU reference: dequantize with src/model/quant.ts, then a plain float64-accumulated x · Wᵀ. */
+export function qmatmulRef(x: Float32Array, q: QuantizedTensor, M: number, y0?: Float32Array): Float32Array {
+  const W = dequantize(q);
+  const N = q.rows;
+  const K = q.cols;
+  const out = new Float32Array(M * N);
+  for (let i = 0; i < M; i++) {
+    for (let j = 0; j < N; j++) {
+      let acc = 0;
+      for (let k = 0; k < K; k++) acc += x[i * K + k] * W[j * K + k];
+      out[i * N + j] = acc + (y0 ? y0[i * N + j] : 0);
+    }
+  }
+  return out;
+}
