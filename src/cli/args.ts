@@ -1,0 +1,47 @@
+// Minimal `--key value` / `--flag` argument parsing for the CLIs, with clear errors for unknown options.
+export type Args = Record<string, string | boolean>;
+
+export function parseArgs(argv: string[], known: Record<string, 'string' | 'boolean'>): Args {
+  const out: Args = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) throw new Error(`unexpected argument '${a}'`);
+    const [k, inline] = a.slice(2).split(/=(.*)/s, 2);
+    const kind = known[k];
+    if (!kind) throw new Error(`unknown option --${k} (known: ${Object.keys(known).map((x) => '--' + x).join(', ')})`);
+    if (kind === 'boolean') out[k] = true;
+    else {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new Error(`option --${k} needs a value`);
+      // Repeated string options accumulate (e.g. several --set a.b=1).
+      out[k] = out[k] === undefined ? v : `${out[k]}\n${v}`;
+    }
+  }
+  return out;
+}
+
+export function intArg(args: Args, key: string, fallback: number): number {
+  const v = args[key];
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new Error(`--${key} must be an integer, got '${v}'`);
+  return n;
+}
+
+/** `--set a.b=1 --set c=x` → nested overrides (numbers and booleans parsed). */
+export function setOverrides(args: Args): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const raw = typeof args.set === 'string' ? args.set.split('\n') : [];
+  for (const kv of raw) {
+    const m = /^([\w.]+)=(.*)$/.exec(kv);
+    if (!m) throw new Error(`--set expects key.path=value, got '${kv}'`);
+    const path = m[1].split('.');
+    let v: unknown = m[2];
+    if (m[2] === 'true' || m[2] === 'false') v = m[2] === 'true';
+    else if (m[2] !== '' && !Number.isNaN(Number(m[2]))) v = Number(m[2]);
+    let o = out;
+    path.slice(0, -1).forEach((p) => (o = (o[p] ??= {}) as Record<string, unknown>));
+    o[path[path.length - 1]] = v;
+  }
+  return out;
+}

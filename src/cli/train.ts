@@ -1,0 +1,102 @@
+// `npm run train -- --preset tiny --mode code-a1 --steps 50 --seed 1 --out runs/NAME` (or `--resume runs/NAME`):
+// headless Code-A1 / golden / self-play training with a progress bar, a compact line per step, and crash-safe runs.
+import { parseArgs, intArg, setOverrides } from './args';
+import { Progress } from './progress';
+import { presetConfig, type DeepPartial, type PresetName, type TrainConfig } from '../rl/config';
+import type { Mode } from '../rl/metrics';
+import { RunDir } from '../rl/run-store';
+import { NodeRunStore } from '../rl/run-store-node';
+import { Trainer, TrainingHalted } from '../rl/trainer';
+import { formatStepLine } from '../rl/format';
+import { openNodeLab } from './lab-node';
+
+const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play] [--steps N]
+                        [--seed S] [--out runs/NAME | --resume runs/NAME] [--set group.key=value ...]`;
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2), {
+    preset: 'string',
+    mode: 'string',
+    steps: 'string',
+    seed: 'string',
+    out: 'string',
+    resume: 'string',
+    set: 'string',
+    help: 'boolean',
+  });
+  if (args.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const resumeDir = typeof args.resume === 'string' ? args.resume : undefined;
+  const outDir = resumeDir ?? (typeof args.out === 'string' ? args.out : `runs/${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const run = new RunDir(new NodeRunStore(outDir));
+  const committed = resumeDir ? await run.loadCommitted() : undefined;
+  if (resumeDir && !committed) {
+    const cfg = await run.readConfig();
+    if (!cfg) throw new Error(`--resume ${resumeDir}: no config.json there (is it a run directory?)`);
+  }
+
+  let config: TrainConfig;
+  if (committed) config = committed.config;
+  else if (resumeDir) config = (await run.readConfig())!;
+  else {
+    const overrides = setOverrides(args) as DeepPartial<TrainConfig>;
+    if (args.mode) overrides.mode = args.mode as Mode;
+    if (args.seed !== undefined) overrides.seed = intArg(args, 'seed', 1);
+    config = presetConfig(((args.preset as string) ?? 'tiny') as PresetName, overrides);
+    await run.init(config);
+  }
+  const steps = intArg(args, 'steps', 20);
+  const progress = new Progress();
+  console.log(`run ${outDir}: preset ${config.preset}, mode ${config.mode}, seed ${config.seed}${committed ? `, resuming at step ${committed.state.step}` : ''}`);
+
+  const lab = await openNodeLab(config, committed, (msg) => console.log(msg));
+  const trainer = new Trainer(config, { sandbox: lab.sandbox, coder: lab.coder, tester: lab.tester, problems: lab.trainProblems }, committed?.state);
+  let code = 0;
+  try {
+    const target = trainer.step + steps;
+    while (trainer.step < target) {
+      let out;
+      try {
+        out = await trainer.runStep({
+          onPhase: (e) => progress.update(`step ${e.step} ${e.phase}`, 1, 1),
+          onProgress: (phase, d, t) => progress.update(`step ${trainer.step} ${phase}`, d, t),
+        });
+      } catch (e) {
+        if (e instanceof TrainingHalted) {
+          progress.clear();
+          console.error(e.message);
+          code = 3;
+          break;
+        }
+        throw e;
+      }
+      progress.clear();
+      const m = out.metrics;
+      if (m.skipped) console.log(`step ${m.step}: non-finite loss or gradient; update skipped (${trainer.badSteps} in a row)`);
+      const keep = trainer.step % config.run.checkpoint_every === 0 || trainer.step === target;
+      await run.commitStep(
+        trainer.state(),
+        m,
+        await lab.coder.save(),
+        config.mode === 'code-a1' ? await lab.tester.save() : undefined,
+        keep,
+      );
+      await run.store.write(`rollouts/step-${String(m.step).padStart(5, '0')}.json`, new TextEncoder().encode(JSON.stringify(out.rollouts)));
+      console.log(formatStepLine(m));
+    }
+  } finally {
+    await lab.close();
+  }
+  console.log(`done: ${trainer.step} steps in ${outDir} (metrics.jsonl, mistake-book.json, latest/, checkpoints/)`);
+  return code;
+}
+
+main().then(
+  (c) => process.exit(c),
+  (e) => {
+    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+    process.exit(1);
+  },
+);

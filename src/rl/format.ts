@@ -1,0 +1,20 @@
+// One compact, fixed-width line per training step, shared by the CLI and the UI's log.
+import type { StepMetrics } from './metrics';
+
+const f = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : String(x));
+
+export function formatStepLine(m: StepMetrics): string {
+  return [
+    `step ${String(m.step).padStart(4)}`,
+    `coder r ${f(m['coder/reward_mean'])}±${f(m['coder/reward_std'], 2)}`,
+    `tester r ${f(m['tester/reward_mean'])} (v ${f(m['tester/validity_mean'], 2)} a ${f(m['tester/adversarial_mean'], 2)})`,
+    `book ${m['mistake_book/size']}`,
+    `kl ${m['coder/kl'].toExponential(1)}`,
+    `ent ${f(m['coder/entropy'], 2)}`,
+    `${f(m['perf/tokens_per_s'], 0)} tok/s`,
+    `t ${f(m['time/rollout_s'], 1)}/${f(m['time/sandbox_s'], 1)}/${f(m['time/update_s'], 1)}s`,
+    m.skipped ? 'SKIPPED' : '',
+  ]
+    .filter(Boolean)
+    .join(' | ');
+}
