@@ -1,0 +1,157 @@
+// GRPO loss kernels against the float64 CPU reference (stats and dL/dlogp), and the reference's analytic gradient
+// against finite differences of its loss, for every loss_type, with dual-clip, IS truncation, KL, prompts and pads.
+import { describe, expect, it } from 'vitest';
+import { sharedNodeGpu } from '../node';
+import {
+  decodeGrpoStats,
+  grpoLoss,
+  grpoLossBackwardRef,
+  grpoLossForwardRef,
+  GRPO_STATS,
+  type GrpoLossConfig,
+  type GrpoLossInputs,
+  type GrpoLossOptions,
+  type GrpoLossShape,
+  type GrpoLossType,
+} from './grpo-loss';
+import { freshSeed, maxAbsDiff, mulberry32 } from '../../testing/random';
+
+const seed = freshSeed();
+const rng = mulberry32(seed);
+const noise = (scale: number) => (rng() * 2 - 1) * scale;
+
+/** Sequences with a random prompt, completion and pad part; the last has no completion tokens at all.
+ * Advantages alternate in sign so both clip sides and the dual clip (A < 0) are exercised. */
+function makeInputs(shape: GrpoLossShape, withRef: boolean, withRollout: boolean): GrpoLossInputs<Float32Array> {
+  const T = shape.B * shape.S;
+  const mask = new Float32Array(T);
+  const logp = new Float32Array(T);
+  for (let b = 0; b < shape.B; b++) {
+    const prompt = Math.floor(rng() * shape.S * 0.4);
+    const len = b === shape.B - 1 ? 0 : 2 + Math.floor(rng() * (shape.S - prompt - 2));
+    for (let s = 0; s < shape.S; s++) {
+      const t = b * shape.S + s;
+      mask[t] = s >= prompt && s < prompt + len ? 1 : 0;
+      // Garbage at pad positions must not reach the loss.
+      logp[t] = s >= prompt + len && s % 3 === 0 ? NaN : -rng() * 4;
+    }
+  }
+  const oldLogp = logp.map((x) => x + noise(0.7));
+  // Sequence 0 (A < 0) surely holds one dual-clipped (ratio e > c) and one low-clipped (ratio e^-0.6) token.
+  const first = mask.indexOf(1);
+  oldLogp[first] = logp[first] - 1;
+  oldLogp[first + 1] = logp[first + 1] + 0.6;
+  return {
+    logp,
+    oldLogp,
+    refLogp: withRef ? logp.map((x) => x + noise(0.5)) : null,
+    rolloutLogp: withRollout ? oldLogp.map((x) => x + noise(0.4)) : null,
+    advantages: new Float32Array(shape.B).map((_, b) => (b % 2 ? 1 : -1) * (0.3 + rng() * 2)),
+    mask,
+  };
+}
+
+const config = (loss_type: GrpoLossType, S: number): GrpoLossConfig => ({
+  epsilon_low: 0.2,
+  epsilon_high: 0.28,
+  dual_clip_c: 1.6, // low enough that random ratios trigger the dual clip
+  beta: 0.04,
+  loss_type,
+  max_completion_length: S,
+  is_cap: 1.15,
+});
+
+async function runGpu(x: GrpoLossInputs<Float32Array>, shape: GrpoLossShape, c: GrpoLossConfig, o: GrpoLossOptions) {
+  const gpu = await sharedNodeGpu();
+  const T = shape.B * shape.S;
+  const buf = (name: string, a: Float32Array | null) => (a ? gpu.buffer(name, a) : null);
+  const inputs = {
+    logp: gpu.buffer('logp', x.logp),
+    oldLogp: gpu.buffer('old', x.oldLogp),
+    refLogp: buf('ref', x.refLogp),
+    rolloutLogp: buf('rollout', x.rolloutLogp),
+    advantages: gpu.buffer('adv', x.advantages),
+    mask: gpu.buffer('mask', x.mask),
+  };
+  const dlogp = gpu.buffer('dlogp', T * 4);
+  const stats = gpu.buffer('stats', 8 * 4);
+  grpoLoss(gpu, dlogp, stats, inputs, shape, c, o);
+  const out = { stats: decodeGrpoStats(await gpu.readF32(stats, 8)), dlogp: await gpu.readF32(dlogp, T) };
+  [dlogp, stats, ...Object.values(inputs)].forEach((b) => b?.destroy());
+  return out;
+}
+
+function finiteDiff(x: GrpoLossInputs<Float32Array>, shape: GrpoLossShape, c: GrpoLossConfig, o: GrpoLossOptions): Float64Array {
+  const lp = Array.from(x.logp, Number);
+  const f = (v: number[]) => grpoLossForwardRef({ ...x, logp: v }, shape, c, o).loss;
+  const h = 1e-6;
+  const stride = Math.max(1, Math.floor(lp.length / 150)); // a sample of tokens keeps the O(T²) check fast
+  return Float64Array.from(lp, (_, t) => {
+    if (x.mask[t] === 0 || t % stride !== 0) return NaN;
+    const p = lp.slice();
+    const m = lp.slice();
+    p[t] += h;
+    m[t] -= h;
+    return (f(p) - f(m)) / (2 * h);
+  });
+}
+
+describe(`grpo loss (seed ${seed})`, () => {
+  const cases: { shape: GrpoLossShape; ref: boolean; roll: boolean; o: GrpoLossOptions }[] = [
+    { shape: { B: 6, S: 37 }, ref: true, roll: true, o: {} },
+    { shape: { B: 3, S: 41 }, ref: false, roll: false, o: { lossScale: 0.25 } },
+    { shape: { B: 3, S: 700 }, ref: true, roll: true, o: { normTokens: 500 } },
+  ];
+  for (const lossType of ['grpo', 'dr_grpo', 'dapo'] as GrpoLossType[]) {
+    for (const k of cases) {
+      it(`${lossType} B=${k.shape.B} S=${k.shape.S} ref=${k.ref} rollout=${k.roll} ${JSON.stringify(k.o)}`, async () => {
+        const x = makeInputs(k.shape, k.ref, k.roll);
+        const c = config(lossType, k.shape.S);
+        const want = grpoLossForwardRef(x, k.shape, c, k.o);
+        const wantGrad = grpoLossBackwardRef(x, k.shape, c, k.o);
+        const got = await runGpu(x, k.shape, c, k.o);
+        const statDiff = Math.max(...GRPO_STATS.map((s) => Math.abs(got.stats[s] - want[s]) / Math.max(1, Math.abs(want[s]))));
+        const gradScale = Math.max(...wantGrad.map(Math.abs));
+        const gradDiff = maxAbsDiff(got.dlogp, wantGrad) / gradScale;
+        const fd = finiteDiff(x, k.shape, c, k.o);
+        const sampled = [...fd.keys()].filter((t) => !Number.isNaN(fd[t]));
+        const fdDiff = maxAbsDiff(sampled.map((t) => fd[t]), sampled.map((t) => wantGrad[t])) / gradScale;
+        console.log(
+          `grpo ${lossType} B=${k.shape.B} S=${k.shape.S}: loss ${want.loss.toFixed(5)} stats rel diff ${statDiff.toExponential(2)}, ` +
+            `dlogp max abs diff/scale ${gradDiff.toExponential(2)}, ref vs finite diff ${fdDiff.toExponential(2)}; ` +
+            `dual ${want.dual_clip.toFixed(3)} low ${want.low_clip.toFixed(3)} high ${want.high_clip.toFixed(3)} is ${want.is_weight.toFixed(3)}`,
+        );
+        expect(statDiff).toBeLessThan(2e-5);
+        expect(gradDiff).toBeLessThan(2e-5);
+        expect(fdDiff).toBeLessThan(1e-5);
+        expect(Number.isFinite(got.stats.loss)).toBe(true);
+        // The clip branches under test are really exercised.
+        expect(want.dual_clip).toBeGreaterThan(0);
+        expect(want.low_clip + want.high_clip).toBeGreaterThan(0);
+        if (k.roll) expect(want.is_weight).toBeLessThan(1.15);
+      });
+    }
+  }
+
+  it('dual-clip caps the loss of a negative-advantage token at -c·A with zero gradient', async () => {
+    const shape = { B: 1, S: 3 };
+    const x: GrpoLossInputs<Float32Array> = {
+      logp: new Float32Array([-1, -1, -1]),
+      oldLogp: new Float32Array([-3, -1.1, -0.9]), // ratios e^2 (beyond c), ~1.1, ~0.9
+      refLogp: null,
+      rolloutLogp: null,
+      advantages: new Float32Array([-0.5]),
+      mask: new Float32Array([1, 1, 1]),
+    };
+    const c = { ...config('dapo', 3), dual_clip_c: 3, beta: 0 };
+    const got = await runGpu(x, shape, c, {});
+    const r1 = Math.exp(0.1);
+    const r2 = Math.exp(-0.1);
+    const want = (0.5 * 3 + 0.5 * r1 + 0.5 * r2) / 3;
+    console.log(`grpo dual-clip example: loss ${got.stats.loss} want ${want}`);
+    expect(Math.abs(got.stats.loss - want)).toBeLessThan(1e-5);
+    expect(got.dlogp[0]).toBe(0);
+    expect(Math.abs(got.dlogp[1] - (0.5 * r1) / 3)).toBeLessThan(1e-6);
+    expect(got.stats.dual_clip).toBeCloseTo(1 / 3, 6);
+  });
+});
