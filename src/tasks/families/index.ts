@@ -2,5 +2,8 @@
 import type { Family } from '../family';
 import * as listsA from './lists-a';
 import * as listsB from './lists-b';
+import * as stringsA from './strings-a';
+import * as stringsB from './strings-b';
+import * as numbers from './numbers';
 
-export const FAMILIES: Family[] = [...Object.values(listsA), ...Object.values(listsB)];
+export const FAMILIES: Family[] = [listsA, listsB, stringsA, stringsB, numbers].flatMap((m) => Object.values(m));
