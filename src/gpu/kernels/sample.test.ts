@@ -95,7 +95,7 @@ describe('sample', () => {
     for (const t of got.tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
     let worst = 0;
     let chi2 = 0;
-    for (const [t, c] of counts) expect(pr.probs.has(t), `token ${t} is outside the top-k/top-p set`).toBe(true);
+    for (const t of counts.keys()) expect(pr.probs.has(t), `token ${t} is outside the top-k/top-p set`).toBe(true);
     for (const [t, q] of pr.probs) {
       const c = counts.get(t) ?? 0;
       const sd = Math.sqrt((N * q * (1 - q)) || 1);
