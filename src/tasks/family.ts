@@ -71,7 +71,20 @@ export function indentBody(body: string): string {
 
 export const HIDDEN_TESTS_TARGET = 24;
 
-export function defineFamily<P, A extends Py[]>(spec: FamilySpec<P, A>): Family {
+/**
+ * Curried so the argument tuple is given explicitly and the parameters are inferred:
+ * `defineFamily<[nums: number[]]>()({ ... })`.
+ */
+export function defineFamily<A extends Py[]>(): <P>(spec: FamilySpec<P, A>) => Family {
+  return (spec) => buildFamily(spec);
+}
+
+/** Wrap single arguments as one-element argument tuples. */
+export function one<T>(xs: readonly T[]): [T][] {
+  return xs.map((x): [T] => [x]);
+}
+
+function buildFamily<P, A extends Py[]>(spec: FamilySpec<P, A>): Family {
   if (spec.styles.length < 2) throw new Error(`${spec.name}: needs at least 2 solution styles`);
   if (spec.mutants.length < 3) throw new Error(`${spec.name}: needs at least 3 mutants`);
   return {

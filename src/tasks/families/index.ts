@@ -4,6 +4,7 @@ import * as listsA from './lists-a';
 import * as listsB from './lists-b';
 import * as stringsA from './strings-a';
 import * as stringsB from './strings-b';
-import * as numbers from './numbers';
+import * as numbersA from './numbers-a';
+import * as numbersB from './numbers-b';
 
-export const FAMILIES: Family[] = [listsA, listsB, stringsA, stringsB, numbers].flatMap((m) => Object.values(m));
+export const FAMILIES: Family[] = [listsA, listsB, stringsA, stringsB, numbersA, numbersB].flatMap((m) => Object.values(m));

@@ -6,7 +6,7 @@ const list = (r: Rng, lo = -9, hi = 9, max = 8): number[] => r.ints(r.int(0, max
 
 const cmpWord = { '>': 'greater than', '<': 'less than' } as const;
 
-export const countItems = defineFamily({
+export const countItems = defineFamily<[nums: number[]]>()({
   name: 'count_items',
   category: 'lists',
   names: ['count_items', 'count_nums', 'tally', 'count_matching', 'how_many'],
@@ -42,7 +42,7 @@ export const countItems = defineFamily({
   ],
 });
 
-export const sumMultiples = defineFamily({
+export const sumMultiples = defineFamily<[nums: number[]]>()({
   name: 'sum_multiples',
   category: 'lists',
   names: ['sum_multiples', 'sum_divisible', 'multiple_sum', 'add_multiples', 'total_multiples'],
@@ -87,7 +87,7 @@ export const sumMultiples = defineFamily({
   ],
 });
 
-export const runningBalance = defineFamily({
+export const runningBalance = defineFamily<[changes: number[]]>()({
   name: 'running_balance',
   category: 'lists',
   names: ['running_balance', 'balances', 'balance_history', 'track_balance'],
@@ -150,7 +150,7 @@ export const runningBalance = defineFamily({
   ],
 });
 
-export const maxGap = defineFamily({
+export const maxGap = defineFamily<[nums: number[]]>()({
   name: 'max_gap',
   category: 'lists',
   names: ['max_gap', 'largest_step', 'biggest_jump', 'max_neighbor_diff'],
@@ -206,7 +206,7 @@ export const maxGap = defineFamily({
   ],
 });
 
-export const secondLargest = defineFamily({
+export const secondLargest = defineFamily<[nums: number[]]>()({
   name: 'second_largest',
   category: 'lists',
   names: ['second_largest', 'runner_up', 'second_best', 'next_largest', 'second_max'],
@@ -261,7 +261,7 @@ export const secondLargest = defineFamily({
   ],
 });
 
-export const dedupeKeepOrder = defineFamily({
+export const dedupeKeepOrder = defineFamily<[nums: number[]]>()({
   name: 'dedupe_keep_order',
   category: 'lists',
   names: ['dedupe', 'unique_in_order', 'remove_duplicates', 'distinct_items', 'first_occurrences'],

@@ -5,7 +5,7 @@ import type { Rng } from '../rng';
 const list = (r: Rng, lo = -9, hi = 9, max = 8): number[] => r.ints(r.int(0, max), lo, hi);
 const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
 
-export const rotateLeft = defineFamily({
+export const rotateLeft = defineFamily<[items: number[]]>()({
   name: 'rotate_left',
   category: 'lists',
   names: ['rotate_left', 'rotate', 'shift_left', 'cycle_left'],
@@ -59,7 +59,7 @@ export const rotateLeft = defineFamily({
   ],
 });
 
-export const chunkSums = defineFamily({
+export const chunkSums = defineFamily<[nums: number[]]>()({
   name: 'chunk_sums',
   category: 'lists',
   names: ['chunk_sums', 'group_totals', 'block_sums', 'batch_sums'],
@@ -103,7 +103,7 @@ export const chunkSums = defineFamily({
   ],
 });
 
-export const maxSubarray = defineFamily({
+export const maxSubarray = defineFamily<[nums: number[]]>()({
   name: 'max_subarray',
   category: 'lists',
   names: ['max_subarray', 'best_run_sum', 'max_window_sum', 'largest_sum'],
@@ -159,7 +159,7 @@ export const maxSubarray = defineFamily({
   ],
 });
 
-export const longestRun = defineFamily({
+export const longestRun = defineFamily<[nums: number[]]>()({
   name: 'longest_run',
   category: 'lists',
   names: ['longest_run', 'longest_streak', 'max_run_length', 'longest_climb'],
@@ -244,7 +244,7 @@ function op(rel: 'increasing' | 'equal' | 'non-decreasing'): string {
   return rel === 'increasing' ? '>' : rel === 'equal' ? '==' : '>=';
 }
 
-export const firstIndexOver = defineFamily({
+export const firstIndexOver = defineFamily<[nums: number[]]>()({
   name: 'first_index_over',
   category: 'lists',
   names: ['first_index_over', 'find_first', 'first_above', 'index_of_first'],
@@ -301,7 +301,7 @@ export const firstIndexOver = defineFamily({
   ],
 });
 
-export const alternatingSum = defineFamily({
+export const alternatingSum = defineFamily<[nums: number[]]>()({
   name: 'alternating_sum',
   category: 'lists',
   names: ['alternating_sum', 'alt_sum', 'plus_minus_sum', 'signed_sum'],
@@ -336,7 +336,7 @@ export const alternatingSum = defineFamily({
   ],
 });
 
-export const clampValues = defineFamily({
+export const clampValues = defineFamily<[nums: number[]]>()({
   name: 'clamp_values',
   category: 'lists',
   names: ['clamp_values', 'clip_all', 'bound_values', 'limit_range'],

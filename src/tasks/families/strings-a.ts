@@ -1,12 +1,12 @@
 // String families, part one: counting characters, reversing words, palindromes, character runs, removal, Caesar shifts.
-import { defineFamily } from '../family';
+import { defineFamily, one } from '../family';
 import type { Rng } from '../rng';
 
 /** Words over a small alphabet so repeats and edge cases are common; optional capitals and spaces. */
 const text = (r: Rng, alphabet: string, max = 10): string => r.word(r.int(0, max), alphabet);
 const count = (s: string, pred: (c: string) => boolean): number => [...s].filter(pred).length;
 
-export const countCharsIn = defineFamily({
+export const countCharsIn = defineFamily<[s: string]>()({
   name: 'count_chars_in',
   category: 'strings',
   names: ['count_chars', 'count_letters', 'letter_count', 'count_special', 'tally_chars'],
@@ -14,7 +14,7 @@ export const countCharsIn = defineFamily({
   sig: () => '(s: str) -> int',
   doc: (p) => `Return how many characters of s are one of '${p.chars}', ignoring case.`,
   examples: (p) => [[`${p.chars[0]}x${p.chars[1].toUpperCase()}${p.chars[0]}`]],
-  edge: (p) => ['', p.chars[0], p.chars[0].toUpperCase(), `${p.chars[1]}${p.chars[1]}${p.chars[1]}`, '#-', `${p.chars[0]}${p.chars[1].toUpperCase()}`, ` ${p.chars}`].map((s) => [s]),
+  edge: (p) => one(['', p.chars[0], p.chars[0].toUpperCase(), `${p.chars[1]}${p.chars[1]}${p.chars[1]}`, '#-', `${p.chars[0]}${p.chars[1].toUpperCase()}`, ` ${p.chars}`]),
   random: (p, r) => [text(r, `${p.chars}${p.chars.toUpperCase()}xyz `)],
   ref: (p, s) => count(s.toLowerCase(), (c) => p.chars.includes(c)),
   styles: [
@@ -33,7 +33,7 @@ export const countCharsIn = defineFamily({
   ],
 });
 
-export const reverseWords = defineFamily({
+export const reverseWords = defineFamily<[s: string]>()({
   name: 'reverse_words',
   category: 'strings',
   names: ['reverse_words', 'flip_words', 'words_backwards', 'reverse_order'],
@@ -41,7 +41,7 @@ export const reverseWords = defineFamily({
   sig: () => '(s: str) -> str',
   doc: (p) => `Words in s are separated by one or more spaces. Return the words in reverse order, joined by '${p.sep}'.`,
   examples: () => [['the quick  fox']],
-  edge: () => ['', 'one', 'a b', '  lead', 'trail  ', 'x  y   z', 'same same', 'ab cd ef gh'].map((s) => [s]),
+  edge: () => one(['', 'one', 'a b', '  lead', 'trail  ', 'x  y   z', 'same same', 'ab cd ef gh']),
   random: (_p, r) => [Array.from({ length: r.int(0, 5) }, () => r.word(r.int(1, 4), 'abcde')).join(r.pick([' ', '  ']))],
   ref: (p, s) => s.split(' ').filter((w) => w).reverse().join(p.sep),
   styles: [
@@ -58,7 +58,7 @@ export const reverseWords = defineFamily({
   ],
 });
 
-export const isPalindrome = defineFamily({
+export const isPalindrome = defineFamily<[s: string]>()({
   name: 'is_palindrome',
   category: 'strings',
   names: ['is_palindrome', 'reads_same_backwards', 'palindrome_check', 'is_mirror'],
@@ -66,7 +66,7 @@ export const isPalindrome = defineFamily({
   sig: () => '(s: str) -> bool',
   doc: (p) => `Return True if s reads the same forwards and backwards${p.ignore === 'nothing' ? '' : `, ignoring ${p.ignore}`}.`,
   examples: () => [['abA'], ['nolo n']],
-  edge: () => ['', 'a', 'ab', 'aa', 'Aa', 'a a', 'A b a', 'abca', 'abcba', 'ab a', 'Ab a', 'xyzzyx'].map((s) => [s]),
+  edge: () => one(['', 'a', 'ab', 'aa', 'Aa', 'a a', 'A b a', 'abca', 'abcba', 'ab a', 'Ab a', 'xyzzyx']),
   random: (_p, r) => {
     const half = r.word(r.int(0, 4), 'abAB ');
     return [r.bool(0.6) ? half + (r.bool() ? r.word(1, 'ab') : '') + [...half].reverse().join('') : half + r.word(r.int(0, 3), 'abAB ')];
@@ -116,7 +116,7 @@ export const isPalindrome = defineFamily({
   ],
 });
 
-export const longestCharRun = defineFamily({
+export const longestCharRun = defineFamily<[s: string]>()({
   name: 'longest_char_run',
   category: 'strings',
   names: ['longest_char_run', 'max_repeat', 'longest_repeat', 'run_length_max', 'longest_block'],
@@ -124,7 +124,7 @@ export const longestCharRun = defineFamily({
   sig: () => '(s: str) -> int',
   doc: (p) => `Return the length of the longest run of the same character in s${p.ci ? ', ignoring case' : ''} (0 for an empty string).`,
   examples: () => [['abbbcc']],
-  edge: () => ['', 'a', 'ab', 'aa', 'aA', 'abcc', 'aabbb', 'aaab', 'xyxy', 'AaAb'].map((s) => [s]),
+  edge: () => one(['', 'a', 'ab', 'aa', 'aA', 'abcc', 'aabbb', 'aaab', 'xyxy', 'AaAb']),
   random: (_p, r) => [text(r, 'aabbA', 9)],
   ref: (p, s) => {
     const t = p.ci ? s.toLowerCase() : s;
@@ -193,7 +193,7 @@ export const longestCharRun = defineFamily({
   ],
 });
 
-export const removeChar = defineFamily({
+export const removeChar = defineFamily<[s: string]>()({
   name: 'remove_char',
   category: 'strings',
   names: ['remove_char', 'strip_letter', 'drop_char', 'delete_letter', 'without_char'],
@@ -201,7 +201,7 @@ export const removeChar = defineFamily({
   sig: () => '(s: str) -> str',
   doc: (p) => `Return s with every '${p.c}'${p.both ? ` and '${p.c.toUpperCase()}'` : ''} removed.`,
   examples: (p) => [[`x${p.c}y${p.c}${p.c}`]],
-  edge: (p) => ['', p.c, `${p.c}${p.c}${p.c}`, p.c.toUpperCase(), `a${p.c}`.replace(/^./, p.c === 'a' ? 'b' : 'a'), `${p.c}${p.c.toUpperCase()}z${p.c}`, 'zz'].map((s) => [s]),
+  edge: (p) => one(['', p.c, `${p.c}${p.c}${p.c}`, p.c.toUpperCase(), `a${p.c}`.replace(/^./, p.c === 'a' ? 'b' : 'a'), `${p.c}${p.c.toUpperCase()}z${p.c}`, 'zz']),
   random: (p, r) => [text(r, `${p.c}${p.c}${p.c.toUpperCase()}xyz`, 9)],
   ref: (p, s) => [...s].filter((ch) => ch !== p.c && !(p.both && ch === p.c.toUpperCase())).join(''),
   styles: [
@@ -215,7 +215,7 @@ export const removeChar = defineFamily({
   ],
 });
 
-export const caesarShift = defineFamily({
+export const caesarShift = defineFamily<[s: string]>()({
   name: 'caesar_shift',
   category: 'strings',
   names: ['caesar_shift', 'shift_letters', 'rotate_letters', 'encode'],
@@ -223,7 +223,7 @@ export const caesarShift = defineFamily({
   sig: () => '(s: str) -> str',
   doc: (p) => `Shift every lowercase letter in s forward by ${p.k} places in the alphabet, wrapping from 'z' to 'a'.\nOther characters are unchanged.`,
   examples: () => [['abc xyz']],
-  edge: (p) => ['', 'a', 'z', String.fromCharCode(122 - p.k + 1), 'A', ' !', 'zz', 'hello world', 'Zz9'].map((s) => [s]),
+  edge: (p) => one(['', 'a', 'z', String.fromCharCode(122 - p.k + 1), 'A', ' !', 'zz', 'hello world', 'Zz9']),
   random: (_p, r) => [text(r, 'abcxyzmnA ', 9)],
   ref: (p, s) => [...s].map((c) => (c >= 'a' && c <= 'z' ? String.fromCharCode(((c.charCodeAt(0) - 97 + p.k) % 26) + 97) : c)).join(''),
   styles: [

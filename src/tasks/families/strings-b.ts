@@ -1,12 +1,12 @@
 // String families, part two: first unique character, longest word, word counts, anagrams, acronyms, run-length codes.
-import { defineFamily } from '../family';
+import { defineFamily, one } from '../family';
 import type { Rng } from '../rng';
 
 const text = (r: Rng, alphabet: string, max = 10): string => r.word(r.int(0, max), alphabet);
 const sentence = (r: Rng, maxWords = 5, alphabet = 'abcde'): string =>
   Array.from({ length: r.int(0, maxWords) }, () => r.word(r.int(1, 6), alphabet)).join(r.pick([' ', ' ', '  ']));
 
-export const firstUniqueIndex = defineFamily({
+export const firstUniqueIndex = defineFamily<[s: string]>()({
   name: 'first_unique_index',
   category: 'strings',
   names: ['first_unique_index', 'first_single', 'first_nonrepeating', 'unique_char_pos'],
@@ -14,7 +14,7 @@ export const firstUniqueIndex = defineFamily({
   sig: (p) => `(s: str) -> ${p.d === null ? 'int | None' : 'int'}`,
   doc: (p) => `Return the index of the first character that appears exactly once in s, or ${p.d === null ? 'None' : p.d} if there is none.`,
   examples: () => [['aabcb']],
-  edge: () => ['', 'a', 'aa', 'ab', 'aba', 'abab', 'aabb', 'abcab', 'xx y', 'abba c'].map((s) => [s]),
+  edge: () => one(['', 'a', 'aa', 'ab', 'aba', 'abab', 'aabb', 'abcab', 'xx y', 'abba c']),
   random: (_p, r) => [text(r, 'aabbcd', 8)],
   ref: (p, s) => {
     for (let i = 0; i < s.length; i++) if (s.indexOf(s[i]) === s.lastIndexOf(s[i])) return i;
@@ -63,7 +63,7 @@ export const firstUniqueIndex = defineFamily({
   ],
 });
 
-export const longestWord = defineFamily({
+export const longestWord = defineFamily<[s: string]>()({
   name: 'longest_word',
   category: 'strings',
   names: ['longest_word', 'biggest_word', 'longest_token', 'widest_word', 'max_word'],
@@ -71,7 +71,7 @@ export const longestWord = defineFamily({
   sig: () => '(s: str) -> str',
   doc: (p) => `Return the longest word in s (words are separated by spaces). On a tie return the ${p.tie} one; return '' if there are no words.`,
   examples: () => [['hi there you']],
-  edge: () => ['', 'a', 'ab cd', 'a bb', 'bb a', 'x  yy', 'abc de fgh', '  ', 'one three five'].map((s) => [s]),
+  edge: () => one(['', 'a', 'ab cd', 'a bb', 'bb a', 'x  yy', 'abc de fgh', '  ', 'one three five']),
   random: (_p, r) => [sentence(r)],
   ref: (p, s) => {
     let best = '';
@@ -127,7 +127,7 @@ export const longestWord = defineFamily({
   ],
 });
 
-export const countLongWords = defineFamily({
+export const countLongWords = defineFamily<[s: string]>()({
   name: 'count_long_words',
   category: 'strings',
   names: ['count_long_words', 'long_word_count', 'count_big_words', 'num_long_words', 'count_words_at_least'],
@@ -135,7 +135,7 @@ export const countLongWords = defineFamily({
   sig: () => '(s: str) -> int',
   doc: (p) => `Return how many ${p.distinct ? 'different ' : ''}words in s have at least ${p.k} letters (words are separated by spaces).`,
   examples: (p) => [[`${'a'.repeat(p.k)} b ${'c'.repeat(p.k + 1)}`]],
-  edge: (p) => ['', 'a'.repeat(p.k), 'a'.repeat(p.k - 1), `${'a'.repeat(p.k)} ${'a'.repeat(p.k)}`, `${'b'.repeat(p.k + 1)}  ${'c'.repeat(p.k + 2)}`, `x ${'d'.repeat(p.k)}`, `${'e'.repeat(p.k)} y`, '   '].map((s) => [s]),
+  edge: (p) => one(['', 'a'.repeat(p.k), 'a'.repeat(p.k - 1), `${'a'.repeat(p.k)} ${'a'.repeat(p.k)}`, `${'b'.repeat(p.k + 1)}  ${'c'.repeat(p.k + 2)}`, `x ${'d'.repeat(p.k)}`, `${'e'.repeat(p.k)} y`, '   ']),
   random: (_p, r) => [sentence(r, 6, 'aab')],
   ref: (p, s) => {
     const ws = s.split(' ').filter((w) => w.length >= p.k);
@@ -157,7 +157,7 @@ export const countLongWords = defineFamily({
   ],
 });
 
-export const isAnagram = defineFamily({
+export const isAnagram = defineFamily<[a: string, b: string]>()({
   name: 'is_anagram',
   category: 'strings',
   names: ['is_anagram', 'same_letters', 'anagrams', 'is_rearrangement'],
@@ -191,7 +191,7 @@ export const isAnagram = defineFamily({
   ],
 });
 
-export const acronym = defineFamily({
+export const acronym = defineFamily<[s: string]>()({
   name: 'acronym',
   category: 'strings',
   names: ['acronym', 'initials', 'first_letters', 'abbreviate', 'make_acronym'],
@@ -199,7 +199,7 @@ export const acronym = defineFamily({
   sig: () => '(s: str) -> str',
   doc: (p) => `Return the first letter of each word in s${p.upper ? ', upper-cased,' : ''} joined by '${p.joiner}'. Words are separated by spaces.`,
   examples: () => [['portable network graphics']],
-  edge: () => ['', 'a', 'hello', 'ab cd', 'x  y', ' lead', 'Mixed case Words', 'a a a'].map((s) => [s]),
+  edge: () => one(['', 'a', 'hello', 'ab cd', 'x  y', ' lead', 'Mixed case Words', 'a a a']),
   random: (_p, r) => [sentence(r, 5, 'abcdeAB')],
   ref: (p, s) => s.split(' ').filter((w) => w).map((w) => (p.upper ? w[0].toUpperCase() : w[0])).join(p.joiner),
   styles: [
@@ -217,7 +217,7 @@ export const acronym = defineFamily({
   ],
 });
 
-export const runLengthEncode = defineFamily({
+export const runLengthEncode = defineFamily<[s: string]>()({
   name: 'run_length_encode',
   category: 'strings',
   names: ['run_length_encode', 'compress', 'rle', 'encode_runs', 'squeeze_counts'],
@@ -228,7 +228,7 @@ export const runLengthEncode = defineFamily({
       ? "Replace each run of a repeated character by the character and the run length; runs of length 1 stay as the bare character.\nFor example 'aaab' becomes 'a3b'."
       : "Replace each run of a repeated character by the character and the run length.\nFor example 'aaab' becomes 'a3b1'.",
   examples: () => [['aabccc']],
-  edge: () => ['', 'a', 'aa', 'ab', 'aab', 'abb', 'abab', 'aaaaaaaaaaaa', 'aAa'].map((s) => [s]),
+  edge: () => one(['', 'a', 'aa', 'ab', 'aab', 'abb', 'abab', 'aaaaaaaaaaaa', 'aAa']),
   random: (_p, r) => [text(r, 'aabbc', 10)],
   ref: (p, s) => {
     let out = '';
