@@ -1,0 +1,112 @@
+// Causal grouped-query self-attention for training / prefill: forward (saving logsumexp) and backward (dq, dk, dv).
+//
+// Layout (row-major, T = B·S tokens, B sequences each padded to length S):
+//   q, out, dq, dout: [T, Hq, Dh]    k, v, dk, dv: [T, Hkv, Dh]    lse: [T, Hq]
+// Hq is a multiple of Hkv (query head h uses kv head floor(h / (Hq/Hkv))); Dh % 4 == 0 and Dh <= 128.
+// Scale 1/sqrt(Dh). Row t of sequence b = floor(t / S) attends to keys b·S .. t whose keyMask entry is non-zero
+// (keyMask [T] may be u32 0/1 or f32 0.0/1.0; null = all valid), so left-padded rollouts never attend to pads.
+// A query with no valid key (a left pad) outputs 0 and lse = -3e38; its gradient is 0.
+// The backward runs two passes so no float atomics are needed: per query (D = Σ dO·O and dq), then per key
+// (dk, dv summed over the later queries and the group's query heads).
+import forwardSource from '../../../shaders/attention.wgsl?raw';
+import backwardQSource from '../../../shaders/attention_backward_q.wgsl?raw';
+import backwardKvSource from '../../../shaders/attention_backward_kv.wgsl?raw';
+import { Kernel, type ScalarType } from '../launcher';
+import type { Gpu } from '../runtime';
+import { grid1d } from './grid';
+
+export interface AttentionShape {
+  B: number;
+  S: number;
+  Hq: number;
+  Hkv: number;
+  Dh: number;
+}
+
+type UName = 'B' | 'S' | 'Hq' | 'Hkv' | 'Dh' | 'hasMask' | 'scale' | '_pad';
+const uniforms: ReadonlyArray<readonly [UName, ScalarType]> = [
+  ['B', 'u32'],
+  ['S', 'u32'],
+  ['Hq', 'u32'],
+  ['Hkv', 'u32'],
+  ['Dh', 'u32'],
+  ['hasMask', 'u32'],
+  ['scale', 'f32'],
+  ['_pad', 'u32'],
+];
+const forwardKernel = new Kernel({ family: 'attention', source: forwardSource, uniforms });
+const backwardQKernel = new Kernel({ family: 'attention', source: backwardQSource, uniforms });
+const backwardKvKernel = new Kernel({ family: 'attention', source: backwardKvSource, uniforms });
+const WG = 64;
+
+const dummies = new WeakMap<Gpu, GPUBuffer>();
+export function attentionDummy(gpu: Gpu): GPUBuffer {
+  let b = dummies.get(gpu);
+  if (!b) dummies.set(gpu, (b = gpu.buffer('attention.dummy', 16)));
+  return b;
+}
+
+export function checkAttentionShape(s: { Hq: number; Hkv: number; Dh: number }, maxDh = 128): void {
+  if (s.Hq % s.Hkv !== 0) throw new Error(`attention: Hq=${s.Hq} is not a multiple of Hkv=${s.Hkv}`);
+  if (s.Dh % 4 !== 0 || s.Dh > maxDh) throw new Error(`attention: Dh=${s.Dh} must be a multiple of 4 and <= ${maxDh}`);
+}
+
+function uniformValues(s: AttentionShape, mask: GPUBuffer | null): Record<UName, number> {
+  checkAttentionShape(s);
+  return { B: s.B, S: s.S, Hq: s.Hq, Hkv: s.Hkv, Dh: s.Dh, hasMask: mask ? 1 : 0, scale: 1 / Math.sqrt(s.Dh), _pad: 0 };
+}
+
+/** out [T, Hq, Dh], lse [T, Hq] ← q, k, v, keyMask [T] | null. */
+export function attentionForward(
+  gpu: Gpu,
+  out: GPUBuffer,
+  lse: GPUBuffer,
+  q: GPUBuffer,
+  k: GPUBuffer,
+  v: GPUBuffer,
+  keyMask: GPUBuffer | null,
+  shape: AttentionShape,
+): void {
+  forwardKernel.dispatch(gpu, {
+    buffers: [q, k, v, keyMask ?? attentionDummy(gpu), out, lse],
+    uniforms: uniformValues(shape, keyMask),
+    workgroups: grid1d(shape.B * shape.S * shape.Hq, WG),
+    overrides: { WG },
+  });
+}
+
+/** dq, dk, dv ← dout and the forward's q, k, v, keyMask, out, lse. Overwrites (does not accumulate). */
+export function attentionBackward(
+  gpu: Gpu,
+  dq: GPUBuffer,
+  dk: GPUBuffer,
+  dv: GPUBuffer,
+  dout: GPUBuffer,
+  q: GPUBuffer,
+  k: GPUBuffer,
+  v: GPUBuffer,
+  keyMask: GPUBuffer | null,
+  out: GPUBuffer,
+  lse: GPUBuffer,
+  shape: AttentionShape,
+): void {
+  const u = uniformValues(shape, keyMask);
+  const mask = keyMask ?? attentionDummy(gpu);
+  const T = shape.B * shape.S;
+  const dsum = gpu.temp('attention.dsum', T * shape.Hq * 4);
+  backwardQKernel.dispatch(gpu, {
+    buffers: [q, k, v, mask, out, dout, lse, dsum, dq],
+    uniforms: u,
+    workgroups: grid1d(T * shape.Hq, WG),
+    overrides: { WG },
+  });
+  backwardKvKernel.dispatch(gpu, {
+    buffers: [q, k, v, mask, dout, lse, dsum, dk, dv],
+    uniforms: u,
+    workgroups: grid1d(T * shape.Hkv, WG),
+    overrides: { WG },
+  });
+  gpu.release(dsum);
+}
+
+export { attentionForwardRef, attentionBackwardRef } from './attention-ref';
