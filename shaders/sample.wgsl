@@ -10,8 +10,8 @@ struct U {
   topP: f32,        // >= 1: off
   seed: u32,
   step: u32,        // generation step of every row in this call (rows start generating together)
-  col: u32,         // column of tokens/logprobs to write
-  cap: u32,         // row stride of tokens/logprobs
+  col: u32,         // step slot of `out` to write
+  _cap: u32,
   stop0: u32,       // stop ids (0xffffffff = none)
   stop1: u32,
   padId: u32,
@@ -20,9 +20,9 @@ struct U {
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
 @group(0) @binding(2) var<storage, read> seqIds: array<u32>;
 @group(0) @binding(3) var<storage, read_write> done: array<u32>;
-@group(0) @binding(4) var<storage, read_write> tokens: array<u32>;
-@group(0) @binding(5) var<storage, read_write> logprobs: array<f32>;
-@group(0) @binding(6) var<storage, read_write> nextTok: array<u32>;
+// [cap, 2, B]: slot c holds B token ids then B log-prob bit patterns, so a run of steps is one contiguous readback.
+@group(0) @binding(4) var<storage, read_write> out: array<u32>;
+@group(0) @binding(5) var<storage, read_write> nextTok: array<u32>;
 
 // WG >= 16 (16 digit bins are summed by 16 threads). Small on purpose: reductions below cost two barriers each, and
 // on CPU-emulated GPUs every barrier costs a switch per invocation.
@@ -203,14 +203,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let tok = allArgmax(lid, best, bestI);
 
   if (lid == 0u) {
-    let o = row * u.cap + u.col;
+    let o = u.col * 2u * u.B + row;
     if (done[row] != 0u) {
-      tokens[o] = u.padId;
-      logprobs[o] = 0.0;
+      out[o] = u.padId;
+      out[o + u.B] = 0u;
       nextTok[row] = u.padId;
     } else {
-      tokens[o] = tok;
-      logprobs[o] = logits[base + tok] * invT - m - log(zAll);
+      out[o] = tok;
+      out[o + u.B] = bitcast<u32>(logits[base + tok] * invT - m - log(zAll));
       nextTok[row] = tok;
       if (tok == u.stop0 || tok == u.stop1) { done[row] = 1u; }
     }

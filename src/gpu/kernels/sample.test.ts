@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
 import type { Gpu } from '../runtime';
-import { processRow, sampleRef, sampleTokens, type SampleParams } from './sample';
+import { advanceCounters, processRow, sampleRef, sampleTokens, unpackSampleOut, type SampleParams } from './sample';
 import { freshSeed, mulberry32, randomF32 } from '../../testing/random';
 
 interface Run {
@@ -29,16 +29,14 @@ async function runSample(
     logits: gpu.buffer('logits', logits),
     seqIds: gpu.buffer('seqIds', seqIds),
     done: gpu.buffer('done', opts.done ?? new Uint32Array(B)),
-    tokens: gpu.buffer('tokens', B * cap * 4),
-    logprobs: gpu.buffer('logprobs', B * cap * 4),
+    out: gpu.buffer('out', B * cap * 2 * 4),
     next: gpu.buffer('next', B * 4),
   };
   sampleTokens(gpu, bufs, { B, V, cap, col, step }, p, opts.stop ?? [], opts.pad ?? 0);
-  const tokAll = await gpu.readU32(bufs.tokens, B * cap);
-  const lpAll = await gpu.readF32(bufs.logprobs, B * cap);
+  const slots = unpackSampleOut(await gpu.readU32(bufs.out, B * cap * 2), B, cap);
   const run = {
-    tokens: new Uint32Array(B).map((_, r) => tokAll[r * cap + col]),
-    logprobs: new Float32Array(B).map((_, r) => lpAll[r * cap + col]),
+    tokens: slots.tokens[col],
+    logprobs: slots.logprobs[col],
     done: await gpu.readU32(bufs.done, B),
     next: await gpu.readU32(bufs.next, B),
   };
@@ -149,5 +147,18 @@ describe('sample', () => {
     expect(Array.from(got.next)).toEqual([7, 9, 3]);
     expect(got.logprobs[2]).toBe(0);
     expect(got.logprobs[0]).toBeLessThan(0);
+  });
+
+  it('advances the decode counters', async () => {
+    const gpu = await sharedNodeGpu();
+    const B = 70;
+    const p0 = new Uint32Array(B).map(() => Math.floor(rng() * 100));
+    const bufs = [p0, p0.map((x) => x + 3), p0.map((x) => x * 2)].map((a, i) => gpu.buffer(`c${i}`, a));
+    advanceCounters(gpu, bufs[0], bufs[1], bufs[2], B);
+    advanceCounters(gpu, bufs[0], bufs[1], bufs[2], B);
+    expect(Array.from(await gpu.readU32(bufs[0], B))).toEqual(Array.from(p0, (x) => x + 2));
+    expect(Array.from(await gpu.readU32(bufs[1], B))).toEqual(Array.from(p0, (x) => x + 5));
+    expect(Array.from(await gpu.readU32(bufs[2], B))).toEqual(Array.from(p0, (x) => x * 2 + 2));
+    bufs.forEach((b) => b.destroy());
   });
 });

@@ -1,6 +1,7 @@
 // Launcher and CPU reference for token sampling (temperature, top-k, top-p, Gumbel-max with a counter-based RNG).
 import source from '../../../shaders/sample.wgsl?raw';
-import { Kernel } from '../launcher';
+import advanceSource from '../../../shaders/sample_advance.wgsl?raw';
+import { ceilDiv, Kernel } from '../launcher';
 import type { Gpu } from '../runtime';
 
 /**
@@ -19,6 +20,18 @@ export interface SampleParams {
 
 export const NO_TOKEN = 0xffffffff;
 
+/** Splits slots [from, to) of a read-back `out` buffer ([cap, 2, B] u32) into per-slot token ids and log-probs. */
+export function unpackSampleOut(words: Uint32Array, B: number, slots: number): { tokens: Uint32Array[]; logprobs: Float32Array[] } {
+  const tokens: Uint32Array[] = [];
+  const logprobs: Float32Array[] = [];
+  const f = new Float32Array(words.buffer, words.byteOffset, words.length);
+  for (let c = 0; c < slots; c++) {
+    tokens.push(words.slice(c * 2 * B, c * 2 * B + B));
+    logprobs.push(f.slice(c * 2 * B + B, c * 2 * B + 2 * B));
+  }
+  return { tokens, logprobs };
+}
+
 const kernel = new Kernel({
   family: 'sample',
   source,
@@ -31,7 +44,7 @@ const kernel = new Kernel({
     ['seed', 'u32'],
     ['step', 'u32'],
     ['col', 'u32'],
-    ['cap', 'u32'],
+    ['_cap', 'u32'],
     ['stop0', 'u32'],
     ['stop1', 'u32'],
     ['padId', 'u32'],
@@ -45,9 +58,8 @@ export interface SampleBuffers {
   seqIds: GPUBuffer;
   /** [B] u32: non-zero rows are finished; they emit padId. A sampled stop id sets it. */
   done: GPUBuffer;
-  /** [B, cap] u32 and f32: column `col` is written */
-  tokens: GPUBuffer;
-  logprobs: GPUBuffer;
+  /** [cap, 2, B] u32: slot `col` gets the B token ids, then the B log-probs as f32 bit patterns (one readback). */
+  out: GPUBuffer;
   /** [B] u32: the sampled token, the next decode step's input */
   next: GPUBuffer;
 }
@@ -55,6 +67,7 @@ export interface SampleBuffers {
 export interface SampleShape {
   B: number;
   V: number;
+  /** Step slots in `out`. */
   cap: number;
   col: number;
   /** Generation step (counter of the RNG); same for every row of the call. */
@@ -77,9 +90,11 @@ export function sampleTokens(
   padId = 0,
 ): void {
   if (stopIds.length > 2) throw new Error('sample: at most two stop ids');
-  if (shape.col >= shape.cap) throw new Error(`sample: column ${shape.col} outside cap ${shape.cap}`);
+  if (shape.col >= shape.cap) throw new Error(`sample: slot ${shape.col} outside cap ${shape.cap}`);
+  if (b.out.size < shape.cap * 2 * shape.B * 4) throw new Error(`sample: out '${b.out.label}' smaller than [${shape.cap}, 2, ${shape.B}]`);
+  if (b.logits.size < shape.B * shape.V * 4) throw new Error(`sample: logits '${b.logits.label}' smaller than [${shape.B}, ${shape.V}]`);
   kernel.dispatch(gpu, {
-    buffers: [b.logits, b.seqIds, b.done, b.tokens, b.logprobs, b.next],
+    buffers: [b.logits, b.seqIds, b.done, b.out, b.next],
     uniforms: {
       B: shape.B,
       V: shape.V,
@@ -89,13 +104,34 @@ export function sampleTokens(
       seed: p.seed >>> 0,
       step: shape.step,
       col: shape.col,
-      cap: shape.cap,
+      _cap: shape.cap,
       stop0: stopIds[0] ?? NO_TOKEN,
       stop1: stopIds[1] ?? NO_TOKEN,
       padId,
     },
     workgroups: [shape.B],
     overrides: { WG },
+  });
+}
+
+const advanceKernel = new Kernel({
+  family: 'sample',
+  source: advanceSource,
+  uniforms: [
+    ['B', 'u32'],
+    ['_p0', 'u32'],
+    ['_p1', 'u32'],
+    ['_p2', 'u32'],
+  ],
+});
+
+/** positions[b]++, slots[b]++, lens[b]++ for b < B: the decode counters after one generated token. */
+export function advanceCounters(gpu: Gpu, positions: GPUBuffer, slots: GPUBuffer, lens: GPUBuffer, B: number): void {
+  advanceKernel.dispatch(gpu, {
+    buffers: [positions, slots, lens],
+    uniforms: { B, _p0: 0, _p1: 0, _p2: 0 },
+    workgroups: [ceilDiv(B, 64)],
+    overrides: { WG: 64 },
   });
 }
 
