@@ -1,5 +1,6 @@
 // Plain-loop float64 references for causal GQA attention (training/prefill and decode); see attention.ts for layouts.
 import type { AttentionShape } from './attention';
+import type { DecodeShape } from './attention-decode';
 
 type Arr = ArrayLike<number>;
 
@@ -86,14 +87,6 @@ export function attentionBackwardRef(
     }
   }
   return { dq, dk, dv };
-}
-
-export interface DecodeShape {
-  B: number;
-  Hq: number;
-  Hkv: number;
-  Dh: number;
-  maxLen: number;
 }
 
 /** Decode reference: q [B, Hq, Dh] against caches [B, Hkv, maxLen, Dh], keys 0..lens[b]-1 with keyValid [B, maxLen]. */

@@ -1,0 +1,118 @@
+// Decode-time attention for the sampler: one new query token per sequence against a KV cache, plus the cache append.
+//
+// KV-cache layout (one pair of buffers per layer): kCache, vCache f32 [B, Hkv, maxLen, Dh] row-major, i.e.
+// element (b, g, pos, d) at ((b·Hkv + g)·maxLen + pos)·Dh + d. Each head's keys are contiguous, so a decode step
+// streams them linearly.
+// Per step, for a batch of B sequences:
+//   1. attentionCacheWrite(k, v [B, 1, Hkv, Dh] = the new token's k/v rows after RoPE, startPos [B] = its position)
+//      (a prompt is appended the same way with n = prompt length, startPos = 0);
+//   2. attentionDecode(q [B, Hq, Dh], lens [B] = startPos + 1) → out [B, Hq, Dh].
+// lens u32 [B]: keys 0..lens[b]-1 are attended (the new token's own key included). keyValid [B, maxLen]
+// (u32 or f32, non-zero = valid; null = all valid) hides left-padding positions of a batched prompt; a query with
+// no valid key outputs 0. Scale 1/sqrt(Dh); Hq a multiple of Hkv; Dh <= 256.
+import decodeSource from '../../../shaders/attention_decode.wgsl?raw';
+import writeSource from '../../../shaders/attention_cache_write.wgsl?raw';
+import { Kernel } from '../launcher';
+import type { Gpu } from '../runtime';
+import { attentionDummy, checkAttentionShape } from './attention';
+import { grid1d } from './grid';
+
+export interface DecodeShape {
+  B: number;
+  Hq: number;
+  Hkv: number;
+  Dh: number;
+  maxLen: number;
+}
+
+const decodeKernel = new Kernel({
+  family: 'attention_decode',
+  source: decodeSource,
+  uniforms: [
+    ['B', 'u32'],
+    ['Hq', 'u32'],
+    ['Hkv', 'u32'],
+    ['Dh', 'u32'],
+    ['maxLen', 'u32'],
+    ['hasMask', 'u32'],
+    ['scale', 'f32'],
+    ['_pad', 'u32'],
+  ],
+});
+const writeKernel = new Kernel({
+  family: 'attention_decode',
+  source: writeSource,
+  uniforms: [
+    ['B', 'u32'],
+    ['n', 'u32'],
+    ['Hkv', 'u32'],
+    ['Dh', 'u32'],
+    ['maxLen', 'u32'],
+    ['_p0', 'u32'],
+    ['_p1', 'u32'],
+    ['_p2', 'u32'],
+  ],
+});
+const WG = 64;
+
+/** out [B, Hq, Dh] ← q [B, Hq, Dh], caches [B, Hkv, maxLen, Dh], lens u32 [B], keyValid [B, maxLen] | null. */
+export function attentionDecode(
+  gpu: Gpu,
+  out: GPUBuffer,
+  q: GPUBuffer,
+  kCache: GPUBuffer,
+  vCache: GPUBuffer,
+  lens: GPUBuffer,
+  keyValid: GPUBuffer | null,
+  shape: DecodeShape,
+): void {
+  checkAttentionShape(shape, 256);
+  decodeKernel.dispatch(gpu, {
+    buffers: [q, kCache, vCache, lens, keyValid ?? attentionDummy(gpu), out],
+    uniforms: { ...shape, hasMask: keyValid ? 1 : 0, scale: 1 / Math.sqrt(shape.Dh), _pad: 0 },
+    workgroups: grid1d(shape.B * shape.Hq, 1),
+    overrides: { WG },
+  });
+}
+
+/** caches[b, :, startPos[b] + s, :] = k/v[b, s] for s < n; k, v [B, n, Hkv, Dh]; positions >= maxLen are dropped. */
+export function attentionCacheWrite(
+  gpu: Gpu,
+  kCache: GPUBuffer,
+  vCache: GPUBuffer,
+  k: GPUBuffer,
+  v: GPUBuffer,
+  startPos: GPUBuffer,
+  shape: { B: number; n: number; Hkv: number; Dh: number; maxLen: number },
+): void {
+  writeKernel.dispatch(gpu, {
+    buffers: [k, v, startPos, kCache, vCache],
+    uniforms: { ...shape, _p0: 0, _p1: 0, _p2: 0 },
+    workgroups: grid1d(shape.B * shape.n * shape.Hkv * shape.Dh, 256),
+    overrides: { WG: 256 },
+  });
+}
+
+/** Plain-loop reference of the cache append (in place on copies of the caches). */
+export function attentionCacheWriteRef(
+  kCache: Float32Array,
+  vCache: Float32Array,
+  k: ArrayLike<number>,
+  v: ArrayLike<number>,
+  startPos: ArrayLike<number>,
+  s: { B: number; n: number; Hkv: number; Dh: number; maxLen: number },
+): void {
+  for (let b = 0; b < s.B; b++)
+    for (let t = 0; t < s.n; t++)
+      for (let g = 0; g < s.Hkv; g++)
+        for (let d = 0; d < s.Dh; d++) {
+          const pos = startPos[b] + t;
+          if (pos >= s.maxLen) continue;
+          const src = ((b * s.n + t) * s.Hkv + g) * s.Dh + d;
+          const dst = ((b * s.Hkv + g) * s.maxLen + pos) * s.Dh + d;
+          kCache[dst] = k[src];
+          vCache[dst] = v[src];
+        }
+}
+
+export { attentionDecodeRef } from './attention-ref';
