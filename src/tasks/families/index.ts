@@ -6,5 +6,7 @@ import * as stringsA from './strings-a';
 import * as stringsB from './strings-b';
 import * as numbersA from './numbers-a';
 import * as numbersB from './numbers-b';
+import * as dictsA from './dicts';
+import * as dictsB from './dicts-b';
 
-export const FAMILIES: Family[] = [listsA, listsB, stringsA, stringsB, numbersA, numbersB].flatMap((m) => Object.values(m));
+export const FAMILIES: Family[] = [listsA, listsB, stringsA, stringsB, numbersA, numbersB, dictsA, dictsB].flatMap((m) => Object.values(m));
