@@ -1,0 +1,156 @@
+// Training-step orchestration: forward, loss (SFT via xent, GRPO via logprobs + grpo-loss), backward, clip, AdamW.
+import { adamwStep, type AdamWConfig } from '../gpu/kernels/adamw';
+import { gradNorm, GRADNORM_OUT, GRADNORM_OUT_BYTES } from '../gpu/kernels/gradnorm';
+import { grpoLoss, decodeGrpoStats, GRPO_STATS, type GrpoLossConfig, type GrpoStats } from '../gpu/kernels/grpo-loss';
+import { logprobsBackward, logprobsForward } from '../gpu/kernels/logprobs';
+import { xentBackward, xentForward } from '../gpu/kernels/xent';
+import { matmul } from '../gpu/kernels/matmul';
+import { backward } from './backward';
+import { forward, releaseForward } from './forward';
+import type { GpuBatch } from './forward-batch';
+import type { GpuModel } from './model';
+
+/** Supervised loss: mean cross-entropy of batch.targets over batch.mask. */
+export interface SftLoss {
+  kind: 'sft';
+}
+
+/** GRPO token loss on batch.targets with batch.mask as the completion mask; all per-token inputs are f32 [T]. */
+export interface GrpoLoss {
+  kind: 'grpo';
+  oldLogp: GPUBuffer;
+  /** Reference-policy log-probs for the k3 KL (null when beta = 0). */
+  refLogp: GPUBuffer | null;
+  /** Rollout (sampler, maybe quantized) log-probs for truncated importance sampling; null disables it. */
+  rolloutLogp: GPUBuffer | null;
+  /** f32 [B] advantages. */
+  advantages: GPUBuffer;
+  config: GrpoLossConfig;
+  /** Sampling temperature the log-probs are taken at (TRL divides logits by it). Default 1. */
+  temperature?: number;
+  /** Multiplies loss and gradient, e.g. 1 / micro-batches when accumulating. */
+  lossScale?: number;
+  /** dapo: fixed token count for the denominator across accumulated micro-batches. */
+  normTokens?: number;
+}
+
+export type LossSpec = SftLoss | GrpoLoss;
+
+export interface LossResult {
+  /** The loss value, plus GRPO's statistics (kl, clip fractions, …) when kind = 'grpo'. */
+  loss: number;
+  grpo?: GrpoStats;
+  /** Mean token entropy over the mask (GRPO only; at the loss temperature). */
+  entropy?: number;
+}
+
+/**
+ * Records forward + loss + backward for one (micro-)batch, accumulating into model.grads (not zeroed here), and
+ * returns a small GPU buffer with the loss statistics plus a decoder for it. Nothing is read back.
+ */
+export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: LossSpec): { stats: GPUBuffer; decode: (v: Float32Array) => LossResult } {
+  const gpu = model.gpu;
+  const { T } = batch;
+  const V = model.config.vocabSize;
+  if (!batch.targets || !batch.mask) throw new Error('recordLossAndBackward: the batch needs targets and mask');
+  const fwd = forward(model, batch, true);
+  const dLogits = gpu.temp('grad.logits', T * V * 4);
+  const stats = gpu.temp('loss.stats', 16 * 4);
+  if (spec.kind === 'sft') {
+    const tokLoss = gpu.temp('xent.loss', T * 4);
+    const lse = gpu.temp('xent.lse', T * 4);
+    xentForward(gpu, tokLoss, lse, stats, fwd.logits, batch.targets, batch.mask, { T, V });
+    xentBackward(gpu, dLogits, fwd.logits, batch.targets, batch.mask, lse, stats, { T, V });
+    gpu.release(tokLoss);
+    gpu.release(lse);
+    backward(model, batch, fwd, dLogits);
+    releaseForward(gpu, fwd);
+    gpu.release(dLogits);
+    return { stats, decode: (v) => ({ loss: v[0] }) };
+  }
+  const shape = { T, V, temperature: spec.temperature ?? 1 };
+  const logp = gpu.temp('grpo.logp', T * 4);
+  const entropy = gpu.temp('grpo.entropy', T * 4);
+  const lse = gpu.temp('grpo.lse', T * 4);
+  const dLogp = gpu.temp('grpo.dlogp', T * 4);
+  logprobsForward(gpu, logp, entropy, lse, fwd.logits, batch.targets, shape);
+  grpoLoss(
+    gpu,
+    dLogp,
+    stats,
+    { logp, oldLogp: spec.oldLogp, refLogp: spec.refLogp, rolloutLogp: spec.rolloutLogp, advantages: spec.advantages, mask: batch.mask },
+    { B: batch.B, S: batch.S },
+    spec.config,
+    { lossScale: spec.lossScale, normTokens: spec.normTokens },
+  );
+  logprobsBackward(gpu, dLogits, dLogp, null, fwd.logits, batch.targets, lse, entropy, shape);
+  backward(model, batch, fwd, dLogits);
+  // Masked entropy for the metrics: mask·entropy summed by a 1×T·T×1 matmul into stats[8].
+  maskedSum(model, stats, GRPO_STATS.length, entropy, batch.mask, T);
+  for (const b of [logp, entropy, lse, dLogp, dLogits]) gpu.release(b);
+  releaseForward(gpu, fwd);
+  return {
+    stats,
+    decode: (v) => {
+      const grpo = decodeGrpoStats(v.subarray(0, GRPO_STATS.length));
+      return { loss: grpo.loss, grpo, entropy: v[GRPO_STATS.length] / Math.max(1, grpo.completion_tokens) };
+    },
+  };
+}
+
+/** out[at] = Σ_t a[t]·b[t], as a [1, T]·[T, 1] matmul (no reduction kernel of our own needed). */
+function maskedSum(model: GpuModel, out: GPUBuffer, at: number, a: GPUBuffer, b: GPUBuffer, T: number): void {
+  matmul(model.gpu, { a, b, c: { buffer: out, offset: at }, M: 1, N: 1, K: T });
+}
+
+export interface OptimConfig {
+  adamw: AdamWConfig;
+  /** Global grad-norm clip (TRL max_grad_norm); <= 0 disables clipping. */
+  maxGradNorm: number;
+}
+
+export const DEFAULT_OPTIM: OptimConfig = {
+  adamw: { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 },
+  maxGradNorm: 1.0,
+};
+
+/** Records grad-norm + clip + AdamW over the whole flat buffer and refreshes the parameter mirrors. */
+export function recordOptimizerStep(model: GpuModel, optim: OptimConfig, lr = optim.adamw.lr): GPUBuffer {
+  const gpu = model.gpu;
+  const n = model.layout.totalFloats;
+  const clip = gpu.temp('gradnorm.out', GRADNORM_OUT_BYTES);
+  gradNorm(gpu, clip, model.grads, n, optim.maxGradNorm);
+  const { m, v } = model.ensureMoments();
+  model.step++;
+  adamwStep(gpu, model.params, m, v, model.grads, clip, n, { ...optim.adamw, lr }, model.step);
+  model.refreshMirrors();
+  return clip;
+}
+
+export interface StepResult extends LossResult {
+  gradNorm: number;
+  /** The factor gradients were scaled by (1 when under the clip norm). */
+  clip: number;
+  /** True when the gradients were not finite and AdamW skipped the update. */
+  skipped: boolean;
+}
+
+/** One full training step on one batch: zero grads, loss + backward, clip, AdamW; a single small readback. */
+export async function trainStep(model: GpuModel, batch: GpuBatch, spec: LossSpec, optim: OptimConfig, lr?: number): Promise<StepResult> {
+  const gpu = model.gpu;
+  model.zeroGrads();
+  const { stats, decode } = recordLossAndBackward(model, batch, spec);
+  const clip = recordOptimizerStep(model, optim, lr);
+  // Gather both small results into one buffer so the step costs one round trip.
+  const out = gpu.temp('step.readback', 20 * 4);
+  gpu.copy(stats, 0, out, 0, 16 * 4);
+  gpu.copy(clip, 0, out, 16 * 4, GRADNORM_OUT_BYTES);
+  gpu.release(stats);
+  gpu.release(clip);
+  const v = await gpu.readF32(out, 20);
+  gpu.release(out);
+  const g = v.subarray(16);
+  const skipped = g[GRADNORM_OUT.nonFinite] !== 0;
+  if (skipped) model.step--; // AdamW did nothing; keep bias correction in step with real updates
+  return { ...decode(v.subarray(0, 16)), gradNorm: g[GRADNORM_OUT.norm], clip: g[GRADNORM_OUT.clip], skipped };
+}

@@ -1,0 +1,45 @@
+// Forward-only passes: logits, and token log-probs + entropy (old / reference policy log-probs for GRPO).
+import { logprobsForward } from '../gpu/kernels/logprobs';
+import { forward, releaseForward } from './forward';
+import type { GpuBatch } from './forward-batch';
+import type { GpuModel } from './model';
+
+export interface LogprobBuffers {
+  /** f32 [T] log p(targets[t] | tokens ≤ t) at the temperature; pooled, release with gpu.release. */
+  logp: GPUBuffer;
+  /** f32 [T] entropy of the full next-token distribution. */
+  entropy: GPUBuffer;
+}
+
+/** Records a no-grad forward and the log-prob gather; results stay on the GPU (feed them to the GRPO loss). */
+export function recordLogprobs(model: GpuModel, batch: GpuBatch, temperature = 1): LogprobBuffers {
+  if (!batch.targets) throw new Error('recordLogprobs: the batch needs targets');
+  const gpu = model.gpu;
+  const { T } = batch;
+  const fwd = forward(model, batch, false);
+  const logp = gpu.temp('logprobs.logp', T * 4);
+  const entropy = gpu.temp('logprobs.entropy', T * 4);
+  const lse = gpu.temp('logprobs.lse', T * 4);
+  logprobsForward(gpu, logp, entropy, lse, fwd.logits, batch.targets, { T, V: model.config.vocabSize, temperature });
+  gpu.release(lse);
+  releaseForward(gpu, fwd);
+  return { logp, entropy };
+}
+
+/** Host copies of the token log-probs and entropies [T]. */
+export async function computeLogprobs(model: GpuModel, batch: GpuBatch, temperature = 1): Promise<{ logp: Float32Array; entropy: Float32Array }> {
+  const { logp, entropy } = recordLogprobs(model, batch, temperature);
+  const lp = await model.gpu.readF32(logp, batch.T);
+  const en = await model.gpu.readF32(entropy, batch.T);
+  model.gpu.release(logp);
+  model.gpu.release(entropy);
+  return { logp: lp, entropy: en };
+}
+
+/** Host copy of the logits [T, V] (tests, greedy checks). */
+export async function computeLogits(model: GpuModel, batch: GpuBatch): Promise<Float32Array> {
+  const fwd = forward(model, batch, false);
+  const out = await model.gpu.readF32(fwd.logits, batch.T * model.config.vocabSize);
+  releaseForward(model.gpu, fwd);
+  return out;
+}

@@ -1,0 +1,137 @@
+// GPU forward pass over a batch [B, S] → logits [T, V], optionally keeping every activation the backward needs.
+import type { Gpu } from '../gpu/runtime';
+import { matmul } from '../gpu/kernels/matmul';
+import { rmsnormForward } from '../gpu/kernels/rmsnorm';
+import { ropeForward } from '../gpu/kernels/rope';
+import { swigluForward } from '../gpu/kernels/swiglu';
+import { embeddingForward } from '../gpu/kernels/embedding';
+import type { GpuBatch } from './forward-batch';
+import { attnForward, type AttnSaved } from './forward-attention';
+import type { GpuModel } from './model';
+import type { TensorSpec } from './layout';
+
+/** Per-layer activations saved for the backward (all pooled temps, [T, width] row-major). */
+export interface LayerActs {
+  /** Residual stream entering the layer. */
+  x: GPUBuffer;
+  rstd1: GPUBuffer;
+  h1: GPUBuffer;
+  /** q and k after RoPE; v as projected. */
+  q: GPUBuffer;
+  k: GPUBuffer;
+  v: GPUBuffer;
+  /** Attention output [T, heads·hd] and whatever the attention backward needs besides q, k, v. */
+  attn: GPUBuffer;
+  attnSaved: AttnSaved;
+  xMid: GPUBuffer;
+  rstd2: GPUBuffer;
+  h2: GPUBuffer;
+  g: GPUBuffer;
+  u: GPUBuffer;
+  a: GPUBuffer;
+}
+
+export interface Activations {
+  layers: LayerActs[];
+  /** Residual stream after the last layer, its rstd and the normed final hidden state. */
+  xFinal: GPUBuffer;
+  rstdF: GPUBuffer;
+  hf: GPUBuffer;
+}
+
+export interface ForwardResult {
+  /** [T, V] logits (pooled temp: release with releaseForward). */
+  logits: GPUBuffer;
+  acts?: Activations;
+}
+
+/** y[T, N] = x[T, K] · Wᵀ (+ bias), with W an HF [N, K] tensor inside the flat parameters. */
+export function linearForward(model: GpuModel, y: GPUBuffer, x: GPUBuffer, w: TensorSpec, bias: TensorSpec | undefined, T: number, accumulate = false): void {
+  const [N, K] = w.shape;
+  matmul(model.gpu, { a: x, b: model.p(w), c: y, M: T, N, K, transB: true, accumulate });
+  // Bias as a rank-1 update ones[T,1]·b[1,N]: reuses matmul's offset support instead of a dedicated kernel.
+  if (bias) matmul(model.gpu, { a: model.ones(T), b: model.p(bias), c: y, M: T, N, K: 1, accumulate: true });
+}
+
+/**
+ * Records the forward pass. With `keep`, every activation stays alive for `backward`; without it, the per-layer
+ * temporaries are released as soon as the next layer no longer needs them (log-probs-only / eval passes).
+ */
+export function forward(model: GpuModel, batch: GpuBatch, keep: boolean): ForwardResult {
+  const gpu = model.gpu;
+  const c = model.config;
+  const { T } = batch;
+  const H = c.hidden;
+  const qW = c.heads * c.headDim;
+  const kW = c.kvHeads * c.headDim;
+  const I = c.intermediate;
+  const f32 = (label: string, n: number) => gpu.temp(label, n * 4);
+  const layout = model.layout;
+  if (batch.S > c.maxSeqLen) throw new Error(`forward: seqLen ${batch.S} exceeds maxSeqLen ${c.maxSeqLen}`);
+
+  let x = f32('act.x0', T * H);
+  embeddingForward(gpu, x, model.mirror(layout.embed), batch.tokens, T, H, c.vocabSize);
+  const layers: LayerActs[] = [];
+  for (let l = 0; l < layout.layers.length; l++) {
+    const L = layout.layers[l];
+    const h1 = f32(`act.${l}.h1`, T * H);
+    const rstd1 = f32(`act.${l}.rstd1`, T);
+    rmsnormForward(gpu, h1, rstd1, x, model.mirror(L.inputNorm), T, H, c.rmsEps);
+    const qPre = f32(`act.${l}.qPre`, T * qW);
+    const kPre = f32(`act.${l}.kPre`, T * kW);
+    const v = f32(`act.${l}.v`, T * kW);
+    linearForward(model, qPre, h1, L.q, L.qBias, T);
+    linearForward(model, kPre, h1, L.k, L.kBias, T);
+    linearForward(model, v, h1, L.v, L.vBias, T);
+    const q = f32(`act.${l}.q`, T * qW);
+    const k = f32(`act.${l}.k`, T * kW);
+    ropeForward(gpu, q, qPre, batch.positions, model.rope, T, c.heads);
+    ropeForward(gpu, k, kPre, batch.positions, model.rope, T, c.kvHeads);
+    gpu.release(qPre);
+    gpu.release(kPre);
+    const attn = f32(`act.${l}.attn`, T * qW);
+    const attnSaved = attnForward(model, attn, q, k, v, batch);
+    // Residual: x_mid = x + attn·Woᵀ, accumulated straight into a copy of x.
+    const xMid = f32(`act.${l}.xMid`, T * H);
+    gpu.copy(x, 0, xMid, 0, T * H * 4);
+    linearForward(model, xMid, attn, L.o, undefined, T, true);
+    const h2 = f32(`act.${l}.h2`, T * H);
+    const rstd2 = f32(`act.${l}.rstd2`, T);
+    rmsnormForward(gpu, h2, rstd2, xMid, model.mirror(L.postNorm), T, H, c.rmsEps);
+    const g = f32(`act.${l}.gate`, T * I);
+    const u = f32(`act.${l}.up`, T * I);
+    linearForward(model, g, h2, L.gate, undefined, T);
+    linearForward(model, u, h2, L.up, undefined, T);
+    const a = f32(`act.${l}.swiglu`, T * I);
+    swigluForward(gpu, a, g, u, T * I);
+    const xOut = f32(`act.${l + 1}.x`, T * H);
+    gpu.copy(xMid, 0, xOut, 0, T * H * 4);
+    linearForward(model, xOut, a, L.down, undefined, T, true);
+    const acts: LayerActs = { x, rstd1, h1, q, k, v, attn, attnSaved, xMid, rstd2, h2, g, u, a };
+    if (keep) layers.push(acts);
+    else releaseLayer(gpu, acts);
+    x = xOut;
+  }
+  const hf = f32('act.hf', T * H);
+  const rstdF = f32('act.rstdF', T);
+  rmsnormForward(gpu, hf, rstdF, x, model.mirror(layout.finalNorm), T, H, c.rmsEps);
+  const logits = f32('act.logits', T * c.vocabSize);
+  linearForward(model, logits, hf, layout.lmHead, undefined, T);
+  if (!keep) {
+    [x, hf, rstdF].forEach((b) => gpu.release(b));
+    return { logits };
+  }
+  return { logits, acts: { layers, xFinal: x, rstdF, hf } };
+}
+
+function releaseLayer(gpu: Gpu, a: LayerActs): void {
+  for (const b of [a.x, a.rstd1, a.h1, a.q, a.k, a.v, a.attn, ...a.attnSaved.buffers, a.xMid, a.rstd2, a.h2, a.g, a.u, a.a]) gpu.release(b);
+}
+
+/** Returns every pooled buffer of a forward result to the pool. */
+export function releaseForward(gpu: Gpu, r: ForwardResult): void {
+  gpu.release(r.logits);
+  if (!r.acts) return;
+  for (const l of r.acts.layers) releaseLayer(gpu, l);
+  for (const b of [r.acts.xFinal, r.acts.rstdF, r.acts.hf]) gpu.release(b);
+}
