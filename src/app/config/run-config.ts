@@ -1,5 +1,6 @@
 // The UI's view of a run config: preset + mode + seed + a few hyperparameter overrides, each with a one-line explanation.
 import type { Mode } from '../../rl/metrics';
+import { PRESETS as TRAIN_PRESETS, presetConfig, type DeepPartial, type TrainConfig } from '../../rl/config';
 
 export type PresetName = 'micro' | 'tiny' | 'paper';
 export const PRESETS: readonly PresetName[] = ['micro', 'tiny', 'paper'];
@@ -20,6 +21,8 @@ export const MODE_NOTES: Record<Mode, string> = {
 export interface HyperParam {
   /** Stable short name used in the URL and in the overrides map. */
   key: string;
+  /** Dotted path into the trainer's TrainConfig (src/rl/config.ts). */
+  path: string;
   label: string;
   /** One line: what it does and why it matters. */
   explain: string;
@@ -29,17 +32,18 @@ export interface HyperParam {
 }
 
 export const HYPERPARAMS: readonly HyperParam[] = [
-  { key: 'M', label: 'M', integer: true, min: 1, max: 64, explain: 'Candidates the Coder samples per problem; they form the Coder’s GRPO group.' },
-  { key: 'N', label: 'N', integer: true, min: 1, max: 64, explain: 'Tester rollouts per candidate; they form the Tester’s GRPO group.' },
-  { key: 'K', label: 'K', integer: true, min: 1, max: 64, explain: 'Tests per tester rollout; validity and adversarial rewards are counted out of K.' },
-  { key: 'alpha', label: 'α', integer: false, min: 0, max: 1, explain: 'Tester reward = α·validity + (1−α)·adversarial; lower α pushes harder attacks.' },
-  { key: 'replayTopK', label: 'replay top-k', integer: true, min: 0, max: 64, explain: 'Mistake Book tests replayed per problem (highest frequency first) so old failures stay fixed.' },
-  { key: 'problemsPerStep', label: 'problems / step', integer: true, min: 1, max: 256, explain: 'Problems in each step’s batch; more gives steadier gradients and slower steps.' },
-  { key: 'lr', label: 'learning rate', integer: false, min: 0, max: 1, explain: 'AdamW step size for both models; too high and the policy collapses.' },
-  { key: 'beta', label: 'β (KL)', integer: false, min: 0, max: 10, explain: 'Weight of the KL penalty to the reference policy; keeps the models near where they started.' },
-  { key: 'epsilonLow', label: 'ε low', integer: false, min: 0, max: 1, explain: 'Lower clip of the importance ratio; limits how far one update can push a token down.' },
-  { key: 'epsilonHigh', label: 'ε high', integer: false, min: 0, max: 1, explain: 'Upper clip (DAPO clip-higher); a wider range keeps rare good tokens growing.' },
-  { key: 'temperature', label: 'temperature', integer: false, min: 0, max: 4, explain: 'Sampling temperature for rollouts; higher explores more, lower repeats itself.' },
+  { key: 'M', path: 'rollout.num_generations', label: 'M', integer: true, min: 1, max: 64, explain: 'Candidates the Coder samples per problem; they form the Coder’s GRPO group.' },
+  { key: 'N', path: 'rollout.tester_generations', label: 'N', integer: true, min: 1, max: 64, explain: 'Tester rollouts per candidate; they form the Tester’s GRPO group.' },
+  { key: 'K', path: 'rollout.tests_per_group', label: 'K', integer: true, min: 1, max: 64, explain: 'Tests per tester rollout; validity and adversarial rewards are counted out of K.' },
+  { key: 'alpha', path: 'reward.alpha', label: 'α', integer: false, min: 0, max: 1, explain: 'Tester reward = α·validity + (1−α)·adversarial; lower α pushes harder attacks.' },
+  { key: 'replayTopK', path: 'mistake_book.replay_top_k', label: 'replay top-k', integer: true, min: 0, max: 64, explain: 'Mistake Book tests replayed per problem (highest frequency first) so old failures stay fixed.' },
+  { key: 'problemsPerStep', path: 'rollout.problems_per_step', label: 'problems / step', integer: true, min: 1, max: 256, explain: 'Problems in each step’s batch; more gives steadier gradients and slower steps.' },
+  { key: 'lr', path: 'optim.lr', label: 'coder lr', integer: false, min: 0, max: 1, explain: 'AdamW step size for the Coder; too high and the policy collapses.' },
+  { key: 'testerLr', path: 'optim.tester_lr', label: 'tester lr', integer: false, min: 0, max: 1, explain: 'AdamW step size for the Tester (unused in golden mode; self-play uses the coder lr).' },
+  { key: 'beta', path: 'grpo.beta', label: 'β (KL)', integer: false, min: 0, max: 10, explain: 'Weight of the KL penalty to the reference policy; keeps the models near where they started.' },
+  { key: 'epsilonLow', path: 'grpo.epsilon_low', label: 'ε low', integer: false, min: 0, max: 1, explain: 'Lower clip of the importance ratio; limits how far one update can push a token down.' },
+  { key: 'epsilonHigh', path: 'grpo.epsilon_high', label: 'ε high', integer: false, min: 0, max: 1, explain: 'Upper clip (DAPO clip-higher); a wider range keeps rare good tokens growing.' },
+  { key: 'temperature', path: 'rollout.temperature', label: 'temperature', integer: false, min: 0, max: 4, explain: 'Sampling temperature for rollouts; higher explores more, lower repeats itself.' },
 ];
 
 const BY_KEY = new Map(HYPERPARAMS.map((h) => [h.key, h]));
@@ -72,4 +76,34 @@ export function isPreset(s: string): s is PresetName {
 }
 export function isMode(s: string): s is Mode {
   return (MODES as readonly string[]).includes(s);
+}
+
+function getPath(obj: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+}
+
+/** The preset's value for a hyperparameter (shown as the placeholder when not overridden). */
+export function presetValue(preset: PresetName, key: string): number | undefined {
+  const h = BY_KEY.get(key);
+  const v = h ? getPath(TRAIN_PRESETS[preset], h.path) : undefined;
+  return typeof v === 'number' ? v : undefined;
+}
+
+/** The UI config as the trainer's nested overrides. */
+export function trainOverrides(c: RunConfigUi): DeepPartial<TrainConfig> {
+  const out: Record<string, unknown> = { mode: c.mode, seed: c.seed };
+  for (const [key, value] of Object.entries(c.overrides)) {
+    const h = BY_KEY.get(key);
+    if (!h) continue;
+    const parts = h.path.split('.');
+    let o = out;
+    for (const p of parts.slice(0, -1)) o = (o[p] ??= {}) as Record<string, unknown>;
+    o[parts[parts.length - 1]] = value;
+  }
+  return out as DeepPartial<TrainConfig>;
+}
+
+/** The full TrainConfig this UI config stands for (throws the trainer's clear error for bad values). */
+export function toTrainConfig(c: RunConfigUi): TrainConfig {
+  return presetConfig(c.preset, trainOverrides(c));
 }

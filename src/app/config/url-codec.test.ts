@@ -51,3 +51,19 @@ describe('config URL codec', () => {
     expect(decodeConfigHash('#').present).toBe(false);
   });
 });
+
+describe('config → TrainConfig', () => {
+  it('every hyperparameter path exists in every preset, and overrides land there', async () => {
+    const { presetValue, toTrainConfig } = await import('./run-config');
+    for (const p of PRESETS) for (const h of HYPERPARAMS) expect(presetValue(p, h.key), `${p}.${h.path}`).toBeTypeOf('number');
+    const cfg = toTrainConfig({ preset: 'micro', mode: 'self-play', seed: 9, overrides: { M: 3, lr: 0.002, alpha: 0.25, replayTopK: 2 } });
+    expect(cfg.mode).toBe('self-play');
+    expect(cfg.seed).toBe(9);
+    expect(cfg.rollout.num_generations).toBe(3);
+    expect(cfg.optim.lr).toBe(0.002);
+    expect(cfg.reward.alpha).toBe(0.25);
+    expect(cfg.mistake_book.replay_top_k).toBe(2);
+    // Untouched values keep the preset's.
+    expect(cfg.rollout.tester_generations).toBe(presetValue('micro', 'N'));
+  });
+});

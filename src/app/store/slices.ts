@@ -16,6 +16,7 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
   phaseEvents: [],
   message: null,
   checkpointStep: null,
+  progress: null,
   setConfig: (config) => set({ config }),
   setStatus: (status, message = null) => set({ status, message }),
   setStepThrough: (stepThrough) => set({ stepThrough }),
@@ -32,14 +33,34 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
       rolloutSteps: [],
       selectedStep: null,
       mistakes: [],
+      mistakeHistory: [],
+      evals: [],
+      progress: null,
+    })),
+  clearRun: () =>
+    set((s) => ({
+      runId: null,
+      step: 0,
+      status: 'idle',
+      currentPhase: null,
+      phaseEvents: [],
+      checkpointStep: null,
+      message: null,
+      progress: null,
+      series: s.series.filter((r) => r.id !== s.runId),
+      rolloutSteps: [],
+      selectedStep: null,
+      mistakes: [],
+      mistakeHistory: [],
       evals: [],
     })),
+  setProgress: (progress) => set({ progress }),
   onPhase: (e) =>
     set((s) => {
       // A new step starts with its first phase: drop the previous step's events.
       const events = e.phase === PHASES[0] ? [] : s.phaseEvents.filter((p) => p.step === e.step);
       const next = PHASES[PHASES.indexOf(e.phase) + 1] ?? null;
-      return { phaseEvents: [...events, e], currentPhase: next };
+      return { phaseEvents: [...events, e], currentPhase: next, progress: null };
     }),
   setCurrentPhase: (currentPhase) => set({ currentPhase }),
   setCheckpointStep: (checkpointStep) => set({ checkpointStep }),
@@ -79,9 +100,10 @@ export const createRolloutsSlice: Slice<RolloutsSlice> = (set) => ({
 
 export const createMistakeBookSlice: Slice<MistakeBookSlice> = (set) => ({
   mistakes: [],
+  mistakeHistory: [],
   mistakeQuery: '',
   mistakeMinFrequency: 1,
-  setMistakes: (mistakes) => set({ mistakes }),
+  setMistakes: (mistakes, mistakeHistory) => set((s) => ({ mistakes, mistakeHistory: mistakeHistory ?? s.mistakeHistory })),
   setMistakeFilter: (mistakeQuery, mistakeMinFrequency) => set({ mistakeQuery, mistakeMinFrequency }),
 });
 

@@ -3,6 +3,7 @@ import type { StateCreator } from 'zustand';
 import type { StepMetrics } from '../../rl/metrics';
 import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/records';
 import type { RunConfigUi } from '../config/run-config';
+import type { BookHistoryPoint } from '../../rl/mistake-book';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stepping' | 'error' | 'device-lost';
 
@@ -23,7 +24,12 @@ export interface RunSlice {
   setConfig(c: RunConfigUi): void;
   setStatus(s: RunStatus, message?: string | null): void;
   setStepThrough(on: boolean): void;
+  /** Progress of the phase in progress (e.g. sequences decoded), for long phases. */
+  progress: { phase: Phase; done: number; total: number } | null;
   beginRun(runId: string, config: RunConfigUi): void;
+  /** Forget the live run (its series and records); comparison runs stay. */
+  clearRun(): void;
+  setProgress(p: RunSlice['progress']): void;
   onPhase(e: PhaseEvent): void;
   setCurrentPhase(p: Phase | null): void;
   setCheckpointStep(step: number): void;
@@ -57,9 +63,11 @@ export interface RolloutsSlice {
 
 export interface MistakeBookSlice {
   mistakes: MistakeEntry[];
+  /** Book size and churn after each step. */
+  mistakeHistory: BookHistoryPoint[];
   mistakeQuery: string;
   mistakeMinFrequency: number;
-  setMistakes(m: MistakeEntry[]): void;
+  setMistakes(m: MistakeEntry[], history?: BookHistoryPoint[]): void;
   setMistakeFilter(query: string, minFrequency: number): void;
 }
 

@@ -5,8 +5,12 @@ import { summarizeAdapter, type AdapterSummary } from '../../../gpu/device';
 
 type State = { kind: 'loading' } | { kind: 'ok'; summary: AdapterSummary } | { kind: 'missing'; reason: string };
 
-export function AdapterPanel() {
+/** `onAvailability` tells the page whether training can start (WebGPU present). */
+export function AdapterPanel({ onAvailability }: { onAvailability?: (ok: boolean) => void } = {}) {
   const [state, setState] = useState<State>({ kind: 'loading' });
+  useEffect(() => {
+    if (state.kind !== 'loading') onAvailability?.(state.kind === 'ok');
+  }, [state.kind, onAvailability]);
   useEffect(() => {
     let cancelled = false;
     (async () => {

@@ -1,0 +1,79 @@
+// UI-only specs (no training): config shared as a URL, bundle import into the charts / inspector / Mistake Book,
+// and a bad file rejected with a clear error while nothing else changes.
+import { expect, test, type Page } from '@playwright/test';
+import { sampleBundle } from '../src/app/testing/sample-bundle';
+
+async function fresh(page: Page, hash = '') {
+  await page.goto('/' + hash);
+  await page.waitForSelector('html[data-restored="true"]');
+}
+
+test('config roundtrips through the URL', async ({ page, context }) => {
+  await fresh(page, '#preset=micro&mode=golden&seed=7&M=3&lr=0.002');
+  await expect(page.getByTestId('mode')).toHaveValue('golden');
+  await expect(page.getByTestId('seed')).toHaveValue('7');
+  await expect(page.getByTestId('hp-M')).toHaveValue('3');
+  await expect(page.getByTestId('hp-lr')).toHaveValue('0.002');
+  // Editing the form updates the link.
+  await page.getByTestId('seed').fill('11');
+  await page.getByTestId('mode').selectOption('self-play');
+  await page.getByTestId('hp-K').fill('5');
+  await expect.poll(() => page.evaluate(() => location.hash)).toBe('#preset=micro&mode=self-play&seed=11&M=3&K=5&lr=0.002');
+  const url = page.url();
+  // The link opens the same config in a new page.
+  const other = await context.newPage();
+  await fresh(other, url.slice(url.indexOf('#')));
+  await expect(other.getByTestId('mode')).toHaveValue('self-play');
+  await expect(other.getByTestId('seed')).toHaveValue('11');
+  await expect(other.getByTestId('hp-K')).toHaveValue('5');
+  await expect(other.getByTestId('hp-M')).toHaveValue('3');
+  // A bad value is reported, not silently applied.
+  const bad = await context.newPage();
+  await fresh(bad, '#preset=micro&mode=golden&seed=2&M=0.5');
+  await expect(bad.getByTestId('error-banner')).toContainText('M must be an integer');
+  await expect(bad.getByTestId('hp-M')).toHaveValue('');
+  await bad.screenshot({ path: 'test-results/ui-url-error.png' });
+});
+
+test('an imported bundle fills the charts, the inspector and the Mistake Book; a bad file changes nothing', async ({ page }) => {
+  const steps = 6;
+  const { bytes } = sampleBundle(3, steps);
+  await fresh(page);
+  await page.getByTestId('import').setInputFiles({ name: 'sample.codea1', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await expect(page.getByTestId('info-banner')).toContainText('Imported sample.codea1');
+  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', String(steps));
+  await expect(page.getByTestId('chart-tester-reward')).toHaveAttribute('data-steps', String(steps));
+  await expect(page.getByTestId('run-step')).toHaveText(String(steps));
+  await page.screenshot({ path: 'test-results/ui-imported-charts.png', fullPage: true });
+
+  await page.getByTestId('tab-rollouts').click();
+  await expect(page.getByTestId('rollout-prompt')).toContainText('def add');
+  await expect(page.getByTestId('candidate-code').first()).toContainText('return a');
+  await expect(page.getByTestId('heatmap')).toBeVisible();
+  expect(await page.locator('[data-cell="pass"], [data-cell="fail"]').count()).toBeGreaterThan(0);
+  await expect(page.locator('[data-testid="test-line"][data-valid="true"]').first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/ui-imported-rollout.png', fullPage: true });
+
+  await page.getByTestId('tab-mistakes').click();
+  await expect(page.getByTestId('mistake-entry').first()).toBeVisible();
+  await page.getByTestId('mistake-search').fill('add(3,');
+  await expect(page.getByTestId('mistake-entry')).toHaveCount(1);
+  await page.getByTestId('mistake-search').fill('');
+  await page.screenshot({ path: 'test-results/ui-imported-mistakes.png', fullPage: true });
+
+  // A bad file: a clear error, and the run on screen stays as it was.
+  await page.getByTestId('tab-charts').click();
+  await page.getByTestId('import').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello, not a bundle') });
+  await expect(page.getByTestId('error-banner')).toContainText('Import of notes.txt failed: Not a valid Code-A1 Lab run bundle');
+  await page.getByTestId('import').setInputFiles({ name: 'cut.codea1', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes.subarray(0, bytes.length - 200)) });
+  await expect(page.getByTestId('error-banner')).toContainText('cut.codea1 failed');
+  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', String(steps));
+  await expect(page.getByTestId('run-step')).toHaveText(String(steps));
+  await page.screenshot({ path: 'test-results/ui-import-error.png', fullPage: true });
+
+  // A reload restores the imported run from IndexedDB.
+  await page.reload();
+  await page.waitForSelector('html[data-restored="true"]');
+  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', String(steps));
+  await expect(page.getByTestId('run-message')).toContainText(`Restored the saved run at step ${steps}`);
+});

@@ -1,0 +1,142 @@
+// Page-level actions that touch storage: restore on load, bundle export/import, runs overlaid for comparison.
+import { parseMetricsJsonl, type StepMetrics } from '../rl/metrics';
+import type { MistakeBookState } from '../rl/mistake-book';
+import type { RolloutRecord } from '../rl/records';
+import type { TrainerState } from '../rl/trainer';
+import { RunDir } from '../rl/run-store';
+import { decodeConfigHash, encodeConfigHash } from './config/url-codec';
+import type { RunConfigUi } from './config/run-config';
+import { BUNDLE_EXT, BundleError, decodeBundle, encodeBundle, type RunBundle } from './persist/bundle';
+import { IdbRunStore, currentRunId, getRunMeta, listRuns, putRunMeta, type RunMeta } from './persist/idb-run-store';
+import type { LabStore } from './store';
+import { runLabel } from './store/slices';
+import { newRunId } from './worker/client';
+
+const dec = new TextDecoder();
+
+interface StoredRun {
+  meta: RunMeta;
+  metrics: StepMetrics[];
+  state?: TrainerState;
+  rollouts: RolloutRecord[];
+}
+
+async function readStoredRun(runId: string): Promise<StoredRun | undefined> {
+  const meta = await getRunMeta(runId);
+  if (!meta) return undefined;
+  const store = new IdbRunStore(runId);
+  const dir = new RunDir(store);
+  const stateBytes = await store.read('latest/state.json');
+  const state = stateBytes ? (JSON.parse(dec.decode(stateBytes)) as TrainerState) : undefined;
+  // Only committed steps count: a line past the committed step belongs to a step that was cut off.
+  const metrics = (await dir.readMetrics()).filter((m) => state && m.step < state.step);
+  const ro = await store.read('ui/rollouts-last.json');
+  const rollouts = ro ? (JSON.parse(dec.decode(ro)) as RolloutRecord[]) : [];
+  return { meta, metrics, state, rollouts };
+}
+
+function showRun(store: LabStore, run: StoredRun, how: string): void {
+  const s = store.getState();
+  s.beginRun(run.meta.runId, run.meta.config);
+  for (const m of run.metrics) s.appendMetrics(run.meta.runId, m);
+  const book: MistakeBookState | undefined = run.state?.book;
+  s.setMistakes(book?.entries ?? [], book?.history ?? []);
+  if (run.rollouts.length) s.addRollouts(run.rollouts[0].step, run.rollouts);
+  const step = run.state?.step ?? 0;
+  store.setState({ step, checkpointStep: step || null });
+  s.setStatus('paused', `${how} at step ${step}. Start resumes it from its last checkpoint.`);
+}
+
+/** On page load: a config in the URL wins; otherwise the current run in IndexedDB is restored (paused). */
+export async function restoreOnLoad(store: LabStore): Promise<void> {
+  const fromUrl = decodeConfigHash(location.hash);
+  if (fromUrl.problems.length) store.getState().setBanner({ kind: 'error', text: `Ignored in the URL: ${fromUrl.problems.join('; ')}` });
+  let id: string | undefined;
+  try {
+    id = await currentRunId();
+  } catch (e) {
+    store.getState().setBanner({ kind: 'error', text: `Saved runs are unavailable: ${(e as Error).message}` });
+  }
+  const run = id ? await readStoredRun(id) : undefined;
+  const sameConfig = run && (!fromUrl.present || encodeConfigHash(run.meta.config) === encodeConfigHash(fromUrl.config));
+  if (run && run.state && sameConfig) {
+    showRun(store, run, 'Restored the saved run');
+  } else if (fromUrl.present) {
+    store.getState().setConfig(fromUrl.config);
+  }
+}
+
+export function syncHash(cfg: RunConfigUi): void {
+  const h = encodeConfigHash(cfg);
+  if (location.hash !== h) history.replaceState(null, '', h);
+}
+
+function download(bytes: Uint8Array, name: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export async function exportBundle(store: LabStore): Promise<void> {
+  const s = store.getState();
+  if (!s.runId) throw new Error('There is no run to export yet.');
+  const files = await new IdbRunStore(s.runId).readAll();
+  const live = s.series.find((r) => r.id === s.runId);
+  const bundle: RunBundle = {
+    name: s.runId,
+    createdAt: Date.now(),
+    config: s.config,
+    metrics: live?.metrics ?? [],
+    mistakeBook: s.mistakes,
+    rollouts: s.rolloutSteps.at(-1)?.rollouts ?? [],
+    snapshot: { files },
+  };
+  download(encodeBundle(bundle), `${s.runId}${BUNDLE_EXT}`, 'application/octet-stream');
+}
+
+/** Imports a bundle as the current run. A bad file throws BundleError before anything is written or shown. */
+export async function importBundle(store: LabStore, file: File): Promise<void> {
+  const s = store.getState();
+  if (s.status === 'running' || s.status === 'stepping' || s.status === 'starting') throw new Error('Pause the run before importing another one.');
+  const bundle = decodeBundle(new Uint8Array(await file.arrayBuffer()));
+  const files = (bundle.snapshot as { files?: Record<string, unknown> } | undefined)?.files;
+  if (!files || typeof files !== 'object' || !Object.values(files).every((f) => f instanceof Uint8Array)) {
+    throw new BundleError('it carries no run files (snapshot.files)');
+  }
+  if (!files['latest/state.json'] || !files['config.json']) throw new BundleError('it has no committed step (latest/state.json and config.json)');
+  const runId = (await getRunMeta(bundle.name)) ? newRunId() : bundle.name;
+  await new IdbRunStore(runId).replaceAll(files as Record<string, Uint8Array>);
+  const meta: RunMeta = { runId, label: runLabel(bundle.config), config: bundle.config, createdAt: bundle.createdAt, updatedAt: Date.now(), step: 0 };
+  const state = JSON.parse(dec.decode(files['latest/state.json'] as Uint8Array)) as TrainerState;
+  meta.step = state.step;
+  await putRunMeta(meta);
+  showRun(store, { meta, metrics: bundle.metrics.filter((m) => m.step < state.step), state, rollouts: bundle.rollouts }, `Imported ${file.name}`);
+}
+
+/** Adds a finished run for comparison: a bundle, or a metrics.jsonl written by `npm run train`. */
+export async function addComparison(store: LabStore, file: File): Promise<void> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let metrics: StepMetrics[];
+  let label = file.name;
+  if (file.name.endsWith('.jsonl')) {
+    metrics = parseMetricsJsonl(dec.decode(bytes));
+    if (!metrics.length || !metrics.every((m) => Number.isInteger(m.step))) throw new Error(`${file.name} holds no step records`);
+  } else {
+    const b = decodeBundle(bytes);
+    metrics = b.metrics;
+    label = `${runLabel(b.config)} (${file.name})`;
+  }
+  store.getState().setSeries({ id: `cmp:${file.name}`, label, mode: metrics[0]?.mode ?? 'code-a1', metrics });
+}
+
+/** Overlays a run saved in this browser. */
+export async function overlaySaved(store: LabStore, meta: RunMeta): Promise<void> {
+  const run = await readStoredRun(meta.runId);
+  if (!run) throw new Error(`Run ${meta.runId} is gone.`);
+  store.getState().setSeries({ id: `saved:${meta.runId}`, label: `${meta.label} (saved)`, mode: meta.config.mode, metrics: run.metrics });
+}
+
+export { listRuns };

@@ -1,0 +1,70 @@
+// A uPlot chart fed by a store subscription: new steps update the canvas directly, without React re-renders.
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { labStore } from '../../store';
+import type { LabState } from '../../store/types';
+
+export interface ChartSpec {
+  id: string;
+  title: string;
+  /** Builds [x, ...columns] and the matching series from the store; called on every relevant store change. */
+  build(s: LabState): { data: (number | null)[][]; series: uPlot.Series[] };
+  /** Store fields whose change triggers a rebuild (compared by reference). */
+  deps(s: LabState): unknown[];
+  height?: number;
+}
+
+export function UPlotChart({ spec }: { spec: ChartSpec }) {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = host.current!;
+    let plot: uPlot | null = null;
+    let shape = '';
+    const render = (s: LabState) => {
+      const { data, series } = spec.build(s);
+      const key = series.map((x) => x.label).join('|');
+      el.dataset.steps = String(data[0]?.length ?? 0);
+      if (!plot || key !== shape) {
+        plot?.destroy();
+        shape = key;
+        plot = new uPlot(
+          {
+            width: Math.max(240, el.clientWidth || 400),
+            height: spec.height ?? 170,
+            series: [{ label: 'step' }, ...series],
+            scales: { x: { time: false } },
+            axes: [{ label: 'step', size: 30, labelSize: 14 }, { size: 48 }],
+            legend: { live: true },
+            cursor: { drag: { x: true, y: false } },
+          },
+          data as uPlot.AlignedData,
+          el,
+        );
+      } else {
+        plot.setData(data as uPlot.AlignedData);
+      }
+    };
+    render(labStore.getState());
+    let prev = spec.deps(labStore.getState());
+    const unsub = labStore.subscribe((s) => {
+      const next = spec.deps(s);
+      if (next.every((v, i) => v === prev[i])) return;
+      prev = next;
+      render(s);
+    });
+    const ro = new ResizeObserver(() => plot && plot.setSize({ width: Math.max(240, el.clientWidth), height: spec.height ?? 170 }));
+    ro.observe(el);
+    return () => {
+      unsub();
+      ro.disconnect();
+      plot?.destroy();
+    };
+  }, [spec]);
+  return (
+    <figure className="chart">
+      <figcaption>{spec.title}</figcaption>
+      <div ref={host} data-testid={`chart-${spec.id}`} />
+    </figure>
+  );
+}

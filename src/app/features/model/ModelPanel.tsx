@@ -1,0 +1,108 @@
+// Model panel: which weights the run uses (shipped checkpoint, your own files, or fresh init), loading your own
+// safetensors + config + tokenizer, and downloading the trained checkpoint files.
+import { useState } from 'react';
+import { PRESETS as TRAIN_PRESETS } from '../../../rl/config';
+import { IdbRunStore } from '../../persist/idb-run-store';
+import { useLab } from '../../store';
+import type { ModelFiles } from '../../worker/protocol';
+
+/** Files picked by the user, used when the next new run starts (a resumed run keeps its own checkpoint). */
+export const userModels: { coder?: ModelFiles; tester?: ModelFiles } = {};
+
+const REQUIRED = ['.safetensors', 'config.json', 'tokenizer.json'];
+
+async function readFiles(list: FileList): Promise<ModelFiles> {
+  const out: ModelFiles = {};
+  for (const f of Array.from(list)) out[f.name] = new Uint8Array(await f.arrayBuffer());
+  const missing = REQUIRED.filter((r) => !Object.keys(out).some((n) => n.endsWith(r)));
+  if (missing.length) throw new Error(`missing ${missing.join(', ')} (pick the safetensors, config.json and tokenizer.json together)`);
+  return out;
+}
+
+export function ModelPanel() {
+  const preset = useLab((s) => s.config.preset);
+  const source = useLab((s) => s.modelSource);
+  const runId = useLab((s) => s.runId);
+  const checkpointStep = useLab((s) => s.checkpointStep);
+  const [picked, setPicked] = useState<Record<string, string>>({});
+  const [err, setErr] = useState<string | null>(null);
+  const [files, setFiles] = useState<{ name: string; bytes: number }[] | null>(null);
+  const m = TRAIN_PRESETS[preset].model;
+
+  const pick = (role: 'coder' | 'tester') => async (e: React.ChangeEvent<HTMLInputElement>) => {
+    if (!e.target.files?.length) return;
+    try {
+      userModels[role] = await readFiles(e.target.files);
+      setPicked((p) => ({ ...p, [role]: Object.keys(userModels[role]!).join(', ') }));
+      setErr(null);
+    } catch (x) {
+      delete userModels[role];
+      setErr(`${role}: ${(x as Error).message}`);
+    }
+  };
+
+  const listTrained = async () => {
+    if (!runId) return;
+    const store = new IdbRunStore(runId);
+    const names = await store.list('latest/');
+    const out = [];
+    for (const n of names) out.push({ name: n, bytes: (await store.read('latest/' + n))?.byteLength ?? 0 });
+    setFiles(out);
+  };
+
+  const download = async (name: string) => {
+    const data = await new IdbRunStore(runId!).read('latest/' + name);
+    if (!data) return;
+    const url = URL.createObjectURL(new Blob([data as Uint8Array<ArrayBuffer>]));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `${runId}-step${checkpointStep ?? 0}-${name.replace(/\//g, '-')}`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+
+  return (
+    <section className="panel" data-testid="model">
+      <dl className="kv">
+        <dt>this run’s weights</dt>
+        <dd data-testid="model-source">{source}</dd>
+        <dt>preset {preset} model</dt>
+        <dd>
+          {m.preset}; coder {m.coderCheckpoint ? <code>public/{m.coderCheckpoint}</code> : 'fresh init'}; tester {m.testerCheckpoint ? <code>public/{m.testerCheckpoint}</code> : 'fresh init'}
+        </dd>
+      </dl>
+      <h3>Use your own checkpoint</h3>
+      <p className="note">Pick the model’s safetensors, config.json and tokenizer.json together. They are used by the next new run (Reset, then Start).</p>
+      <div className="form-row">
+        <label>
+          coder <input type="file" multiple data-testid="model-coder-files" onChange={pick('coder')} />
+        </label>
+        <label>
+          tester <input type="file" multiple data-testid="model-tester-files" onChange={pick('tester')} />
+        </label>
+      </div>
+      {Object.entries(picked).map(([r, n]) => (
+        <p key={r} className="note">
+          {r}: {n}
+        </p>
+      ))}
+      {err && <p className="message error">{err}</p>}
+      <h3>Download the trained checkpoint</h3>
+      <button disabled={!runId || checkpointStep === null} onClick={() => void listTrained()}>
+        List files of the last checkpoint{checkpointStep !== null ? ` (step ${checkpointStep})` : ''}
+      </button>
+      {files && (
+        <ul data-testid="trained-files">
+          {files.map((f) => (
+            <li key={f.name}>
+              <button className="link" onClick={() => void download(f.name)}>
+                {f.name}
+              </button>{' '}
+              <span className="muted">{(f.bytes / 1024).toFixed(1)} KiB</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

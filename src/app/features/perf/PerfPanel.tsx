@@ -1,0 +1,76 @@
+// Perf panel: GPU time per kernel family, tokens/s, GPU memory in use, sandbox throughput, step time breakdown.
+import { useLab } from '../../store';
+import { client } from '../../lab';
+
+const MB = 1 << 20;
+
+export function PerfPanel() {
+  const perf = useLab((s) => s.perf);
+  const runId = useLab((s) => s.runId);
+  const live = useLab((s) => s.series.find((r) => r.id === runId));
+  const m = live?.metrics.at(-1);
+  const totalKernel = perf.kernelTimes.reduce((a, k) => a + k.ms, 0);
+  const parts = m
+    ? [
+        { name: 'rollout', s: m['time/rollout_s'], cls: 'b-rollout' },
+        { name: 'sandbox', s: m['time/sandbox_s'], cls: 'b-sandbox' },
+        { name: 'update', s: m['time/update_s'], cls: 'b-update' },
+        { name: 'other', s: Math.max(0, m['time/step_s'] - m['time/rollout_s'] - m['time/sandbox_s'] - m['time/update_s']), cls: 'b-other' },
+      ]
+    : [];
+  return (
+    <section className="panel" data-testid="perf">
+      <dl className="kv">
+        <dt>tokens / s (rollout)</dt>
+        <dd data-testid="perf-tokens">{m ? m['perf/tokens_per_s'].toFixed(1) : '–'}</dd>
+        <dt>GPU memory in pooled buffers</dt>
+        <dd data-testid="perf-gpu-mem">{(perf.gpuBytes / MB).toFixed(1)} MiB</dd>
+        <dt>sandbox</dt>
+        <dd>
+          {perf.sandboxCalls} calls, {perf.sandboxCalls ? (perf.sandboxMs / perf.sandboxCalls).toFixed(1) : '–'} ms per call
+          {m && m['time/sandbox_s'] > 0 ? ` · ${(perf.sandboxCalls / Math.max(1, live?.metrics.length ?? 1) / m['time/sandbox_s']).toFixed(1)} calls/s in the sandbox phases` : ''}
+        </dd>
+      </dl>
+      <h3>Step time (last step{m ? ` ${m.step}: ${m['time/step_s'].toFixed(2)} s` : ''})</h3>
+      {m && (
+        <div className="stack" data-testid="step-breakdown">
+          {parts.map((p) => (
+            <div key={p.name} className={`seg ${p.cls}`} style={{ flexGrow: Math.max(p.s, 1e-3) }} title={`${p.name} ${p.s.toFixed(2)} s`}>
+              {p.name} {p.s.toFixed(2)} s
+            </div>
+          ))}
+        </div>
+      )}
+      <h3>GPU time per kernel family</h3>
+      <label className="check">
+        <input type="checkbox" data-testid="profile" checked={perf.profiling} onChange={(e) => client.setProfiling(e.target.checked)} /> profile kernels (timestamp queries, one
+        pass per dispatch: slower; figures appear after the next step)
+      </label>
+      {perf.kernelTimes.length > 0 && (
+        <table className="kvtable" data-testid="kernel-times">
+          <thead>
+            <tr>
+              <th>family</th>
+              <th>ms</th>
+              <th>dispatches</th>
+              <th>share</th>
+            </tr>
+          </thead>
+          <tbody>
+            {perf.kernelTimes
+              .slice()
+              .sort((a, b) => b.ms - a.ms)
+              .map((k) => (
+                <tr key={k.family}>
+                  <td>{k.family}</td>
+                  <td>{k.ms.toFixed(2)}</td>
+                  <td>{k.dispatches}</td>
+                  <td>{((100 * k.ms) / (totalKernel || 1)).toFixed(1)}%</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+// Storage panel: export the run as one bundle file, import one, add finished runs (bundles or CLI metrics.jsonl)
+// or runs saved in this browser to the charts for comparison.
+import { useEffect, useState } from 'react';
+import { addComparison, exportBundle, importBundle, listRuns, overlaySaved } from '../../actions';
+import type { RunMeta } from '../../persist/idb-run-store';
+import { labStore, useLab } from '../../store';
+import { BUNDLE_EXT } from '../../persist/bundle';
+
+export function StoragePanel() {
+  const runId = useLab((s) => s.runId);
+  const checkpointStep = useLab((s) => s.checkpointStep);
+  const [saved, setSaved] = useState<RunMeta[]>([]);
+  useEffect(() => {
+    listRuns().then(setSaved, () => setSaved([]));
+  }, [runId, checkpointStep]);
+  const report = (what: string) => (e: unknown) => labStore.getState().setBanner({ kind: 'error', text: `${what}: ${(e as Error).message}` });
+  const ok = (text: string) => labStore.getState().setBanner({ kind: 'info', text });
+  return (
+    <section className="panel" data-testid="storage">
+      <h2>Runs</h2>
+      <div className="buttons">
+        <button data-testid="export" disabled={!runId || checkpointStep === null} onClick={() => exportBundle(labStore).catch(report('Export failed'))}>
+          Export run bundle
+        </button>
+        <label className="file-button">
+          Import run bundle
+          <input
+            type="file"
+            data-testid="import"
+            accept={`${BUNDLE_EXT},application/octet-stream`}
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              e.target.value = '';
+              if (f) importBundle(labStore, f).then(() => ok(`Imported ${f.name}.`), report(`Import of ${f.name} failed`));
+            }}
+          />
+        </label>
+        <label className="file-button">
+          Compare with…
+          <input
+            type="file"
+            data-testid="compare"
+            accept={`${BUNDLE_EXT},.jsonl`}
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              e.target.value = '';
+              if (f) addComparison(labStore, f).then(() => ok(`Added ${f.name} to the charts.`), report(`Could not read ${f.name}`));
+            }}
+          />
+        </label>
+      </div>
+      <p className="note">Compare accepts a bundle or the metrics.jsonl that <code>npm run train</code> writes.</p>
+      {saved.length > 0 && (
+        <details>
+          <summary>Saved in this browser ({saved.length})</summary>
+          <ul className="saved">
+            {saved.map((r) => (
+              <li key={r.runId}>
+                {r.label} · {r.step} steps{' '}
+                {r.runId !== runId && (
+                  <button className="link" onClick={() => overlaySaved(labStore, r).catch(report('Overlay failed'))}>
+                    overlay
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+// The Worker's platform pieces: WebGPU device, Pyodide sandbox, and GPU policies. Kept apart from the loop so the
+// loop reads the same whatever the model and sandbox modules look like.
+import { createBrowserGpu } from '../../gpu/browser';
+import type { Gpu } from '../../gpu/runtime';
+import type { Sandbox } from '../../sandbox/types';
+import type { SessionDeps } from './session';
+
+export async function openGpu(): Promise<Gpu> {
+  return createBrowserGpu({ powerPreference: 'high-performance' });
+}
+
+export async function openSandbox(): Promise<Sandbox> {
+  throw new Error('The browser sandbox (src/sandbox/browser.ts) has not landed yet.');
+}
+
+export const createPolicy: SessionDeps['createPolicy'] = async () => {
+  throw new Error('The GPU policy (models on WebGPU) has not landed yet.');
+};
+
+/** Counts sandbox calls and their wall time for the Perf panel (sandbox throughput). */
+export function countingSandbox(inner: Sandbox): Sandbox & { calls: number; ms: number } {
+  const c = {
+    calls: 0,
+    ms: 0,
+    async time<T>(p: () => Promise<T>): Promise<T> {
+      const t = performance.now();
+      try {
+        return await p();
+      } finally {
+        c.calls++;
+        c.ms += performance.now() - t;
+      }
+    },
+  };
+  return {
+    get calls() {
+      return c.calls;
+    },
+    get ms() {
+      return c.ms;
+    },
+    judge: (req) => c.time(() => inner.judge(req)),
+    extract: (raw, entry, k) => c.time(() => inner.extract(raw, entry, k)),
+    validate: (gt, entry, tests, timeoutMs, setup) => c.time(() => inner.validate(gt, entry, tests, timeoutMs, setup)),
+    close: () => inner.close(),
+  };
+}
