@@ -77,3 +77,31 @@ test('an imported bundle fills the charts, the inspector and the Mistake Book; a
   await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', String(steps));
   await expect(page.getByTestId('run-message')).toContainText(`Restored the saved run at step ${steps}`);
 });
+
+test('export a bundle, import it into a fresh context; overlay a CLI metrics.jsonl', async ({ page, browser }) => {
+  const { bytes, bundle } = sampleBundle(8, 5, 'exported-run');
+  await fresh(page);
+  await page.getByTestId('import').setInputFiles({ name: 'a.codea1', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await expect(page.getByTestId('run-step')).toHaveText('5');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
+  const path = 'test-results/ui-export.codea1';
+  await download.saveAs(path);
+
+  const ctx = await browser.newContext();
+  const p2 = await ctx.newPage();
+  await fresh(p2);
+  await expect(p2.getByTestId('run-step')).toHaveText('0');
+  await p2.getByTestId('import').setInputFiles(path);
+  await expect(p2.getByTestId('run-step')).toHaveText('5');
+  await expect(p2.getByTestId('chart-loss')).toHaveAttribute('data-steps', '5');
+  const got = await p2.evaluate(() => window.__lab!.store.getState().series[0].metrics);
+  expect(got).toEqual(bundle.metrics);
+
+  // A metrics.jsonl (as `npm run train` writes it) overlays as a second run.
+  const jsonl = bundle.metrics.map((m) => JSON.stringify({ ...m, 'coder/loss': m['coder/loss'] + 1 })).join('\n') + '\n';
+  await p2.getByTestId('compare').setInputFiles({ name: 'metrics.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
+  await expect(p2.locator('.run-chip')).toHaveCount(2);
+  await expect(p2.getByTestId('chart-loss')).toHaveAttribute('data-series', '4');
+  await p2.screenshot({ path: 'test-results/ui-overlay.png', fullPage: true });
+  await ctx.close();
+});

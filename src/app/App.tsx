@@ -24,7 +24,7 @@ const TABS: { id: Tab; label: string }[] = [
 ];
 
 export function App() {
-  const [gpuOk, setGpuOk] = useState(false);
+  const [gpuOk, setGpuOk] = useState<boolean | null>(null);
   const tab = useLab((s) => s.tab);
   return (
     <main className="lab">
@@ -33,11 +33,13 @@ export function App() {
         <p className="tagline">A Coder and a Tester co-evolve by GRPO, on WebGPU, in this tab.</p>
       </header>
       <Banner />
+      {/* Without WebGPU nothing can train: say so first, in full width. */}
+      {gpuOk === false && <AdapterPanel onAvailability={setGpuOk} />}
       <div className="layout">
         <aside>
-          <RunPanel gpuOk={gpuOk} />
+          <RunPanel gpuOk={gpuOk === true} />
           <StoragePanel />
-          <AdapterPanel onAvailability={setGpuOk} />
+          {gpuOk !== false && <AdapterPanel onAvailability={setGpuOk} />}
         </aside>
         <section className="main">
           <nav className="tabs" role="tablist">

@@ -30,7 +30,8 @@ async function readStoredRun(runId: string): Promise<StoredRun | undefined> {
   const state = stateBytes ? (JSON.parse(dec.decode(stateBytes)) as TrainerState) : undefined;
   // Only committed steps count: a line past the committed step belongs to a step that was cut off.
   const metrics = (await dir.readMetrics()).filter((m) => state && m.step < state.step);
-  const ro = await store.read('ui/rollouts-last.json');
+  const names = await store.list('rollouts/');
+  const ro = names.length ? await store.read('rollouts/' + names[names.length - 1]) : undefined;
   const rollouts = ro ? (JSON.parse(dec.decode(ro)) as RolloutRecord[]) : [];
   return { meta, metrics, state, rollouts };
 }
@@ -83,7 +84,9 @@ function download(bytes: Uint8Array, name: string, type: string): void {
 export async function exportBundle(store: LabStore): Promise<void> {
   const s = store.getState();
   if (!s.runId) throw new Error('There is no run to export yet.');
-  const files = await new IdbRunStore(s.runId).readAll();
+  // latest/ is what resumes; the per-step copies under checkpoints/ would only make the file large.
+  const all = await new IdbRunStore(s.runId).readAll();
+  const files = Object.fromEntries(Object.entries(all).filter(([name]) => !name.startsWith('checkpoints/') && !name.startsWith('pending/')));
   const live = s.series.find((r) => r.id === s.runId);
   const bundle: RunBundle = {
     name: s.runId,

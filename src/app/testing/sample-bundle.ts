@@ -30,7 +30,7 @@ export function sampleBundle(seed: number, steps: number, name = `sample-${seed}
         'config.json': enc.encode(JSON.stringify(presetConfig('micro', { seed }))),
         'metrics.jsonl': enc.encode(metrics.map((m) => JSON.stringify(m) + '\n').join('')),
         'latest/state.json': enc.encode(JSON.stringify(state)),
-        'ui/rollouts-last.json': enc.encode(JSON.stringify(rollouts)),
+        [`rollouts/step-${String(steps - 1).padStart(5, '0')}.json`]: enc.encode(JSON.stringify(rollouts)),
       },
     },
   };

@@ -6,7 +6,7 @@ import type { Phase } from '../../rl/records';
 import { TrainingHalted } from '../../rl/trainer';
 import { toTrainConfig, type RunConfigUi } from '../config/run-config';
 import type { ModelFiles, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
-import { openSession, type Session } from './session';
+import { openSession, rolloutsPath, type Session } from './session';
 import { countingSandbox, createPolicy, openGpu, openSandbox } from './platform';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -65,13 +65,14 @@ async function oneStep(s: Session, id: string): Promise<void> {
     onProgress: (phase, done, total) => post({ type: 'progress', phase, done, total }),
   });
   const st = s.trainer.state();
-  // Commit before announcing the step, so what the page shows is what a reload restores.
+  // Commit before announcing the step, so what the page shows is what a reload restores. Same files and order as
+  // the CLI (src/cli/train.ts): the tester is saved only when it is a separate, trained model.
   const coderFiles = await s.coder.save();
-  const testerFiles = s.config.mode === 'self-play' ? undefined : await s.tester.save();
+  const testerFiles = s.config.mode === 'code-a1' ? await s.tester.save() : undefined;
   const keepCopy = st.step % s.config.run.checkpoint_every === 0;
   await s.dir.commitStep(st, out.metrics, coderFiles, testerFiles, keepCopy);
+  await s.store.write(rolloutsPath(out.metrics.step), new TextEncoder().encode(JSON.stringify(out.rollouts)));
   const bytes = [coderFiles, testerFiles ?? {}].reduce((n, f) => n + Object.values(f).reduce((a, b) => a + b.byteLength, 0), 0);
-  await s.store.write('ui/rollouts-last.json', new TextEncoder().encode(JSON.stringify(out.rollouts)));
   post({ type: 'metrics', runId: id, metrics: out.metrics });
   post({ type: 'rollout', runId: id, step: out.metrics.step, rollouts: out.rollouts });
   post({ type: 'mistakeBook', runId: id, entries: s.trainer.book.entries(), history: st.book.history });

@@ -25,6 +25,7 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
       const { data, series } = spec.build(s);
       const key = series.map((x) => x.label).join('|');
       el.dataset.steps = String(data[0]?.length ?? 0);
+      el.dataset.series = String(series.length);
       if (!plot || key !== shape) {
         plot?.destroy();
         shape = key;
