@@ -8,5 +8,8 @@ import * as numbersA from './numbers-a';
 import * as numbersB from './numbers-b';
 import * as dictsA from './dicts';
 import * as dictsB from './dicts-b';
+import * as sortingA from './sorting-a';
+import * as sortingB from './sorting-b';
 
-export const FAMILIES: Family[] = [listsA, listsB, stringsA, stringsB, numbersA, numbersB, dictsA, dictsB].flatMap((m) => Object.values(m));
+const MODULES = [listsA, listsB, stringsA, stringsB, numbersA, numbersB, dictsA, dictsB, sortingA, sortingB];
+export const FAMILIES: Family[] = MODULES.flatMap((m) => Object.values(m));
