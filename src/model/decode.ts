@@ -1,0 +1,228 @@
+// Inference forward for the sampler: a batched prefill of left-padded prompts that fills per-layer KV caches, then
+// one-token decode steps against them, reusing the layer kernels. Weights come from a DecodeWeights: the learner's
+// fp32 parameters or a quantized rollout copy. Only the last position's logits are computed.
+//
+// Cache layout (attention-decode.ts): [B, Hkv, maxLen, Dh] per layer. Prompts sit in slots 0..P-1 left-padded
+// (row b's pads in slots 0..pad_b-1 are hidden by keyValid), generated token i goes to slot P + i. Positions count
+// from the first real token, so a row's RoPE phases do not depend on how much padding its batch needed.
+import type { Gpu } from '../gpu/runtime';
+import { embeddingForward } from '../gpu/kernels/embedding';
+import { rmsnormForward } from '../gpu/kernels/rmsnorm';
+import { ropeForward } from '../gpu/kernels/rope';
+import { swigluForward } from '../gpu/kernels/swiglu';
+import { attentionForward } from '../gpu/kernels/attention';
+import { attentionCacheWrite, attentionDecode } from '../gpu/kernels/attention-decode';
+import { advanceCounters } from '../gpu/kernels/sample';
+import { linearForward } from './forward';
+import type { GpuModel } from './model';
+import type { TensorSpec } from './layout';
+
+/** Where a forward reads its Linear weights; everything else (embedding, norms, biases, RoPE) is the model's. */
+export interface DecodeWeights {
+  readonly model: GpuModel;
+  readonly label: string;
+  /** y[M, out] (+)= x[M, in] · Wᵀ (+ bias). */
+  linear(y: GPUBuffer, x: GPUBuffer, w: TensorSpec, bias: TensorSpec | undefined, M: number, accumulate?: boolean): void;
+}
+
+/** The learner's own fp32 weights. */
+export function fp32Weights(model: GpuModel): DecodeWeights {
+  return {
+    model,
+    label: 'fp32',
+    linear: (y, x, w, bias, M, accumulate = false) => linearForward(model, y, x, w, bias, M, accumulate),
+  };
+}
+
+/** Left-pads prompts to a common length P: ids, RoPE positions and key validity, all [B, P] row-major. */
+export function leftPad(prompts: number[][], padId: number): { P: number; tokens: Uint32Array; positions: Uint32Array; valid: Float32Array; pads: number[] } {
+  const B = prompts.length;
+  const P = Math.max(1, ...prompts.map((p) => p.length));
+  const tokens = new Uint32Array(B * P).fill(padId);
+  const positions = new Uint32Array(B * P);
+  const valid = new Float32Array(B * P);
+  const pads: number[] = [];
+  prompts.forEach((p, b) => {
+    if (p.length === 0) throw new Error(`decode: prompt ${b} is empty`);
+    const pad = P - p.length;
+    pads.push(pad);
+    for (let s = pad; s < P; s++) {
+      tokens[b * P + s] = p[s - pad];
+      positions[b * P + s] = s - pad;
+      valid[b * P + s] = 1;
+    }
+  });
+  return { P, tokens, positions, valid, pads };
+}
+
+/** Per-batch decode buffers: KV caches, counters, one-token activations. Create once per generate call. */
+export class DecodeState {
+  readonly caches: { k: GPUBuffer; v: GPUBuffer }[] = [];
+  /** u32 [B]: RoPE position, cache slot and attended key count of the token being decoded (advanced on the GPU). */
+  readonly positions: GPUBuffer;
+  readonly slots: GPUBuffer;
+  readonly lens: GPUBuffer;
+  /** u32 [B, maxLen]: 1 where a cache slot holds a real token. */
+  readonly keyValid: GPUBuffer;
+  /** u32 [B]: the token fed to the next decode step (written by the sampler). */
+  readonly next: GPUBuffer;
+  /** f32 [B, V]: logits of the last position. */
+  readonly logits: GPUBuffer;
+  private readonly bufs: GPUBuffer[] = [];
+  P = 0;
+
+  constructor(
+    readonly w: DecodeWeights,
+    readonly B: number,
+    /** Cache slots: longest prompt + max new tokens. */
+    readonly maxLen: number,
+  ) {
+    const gpu = w.model.gpu;
+    const c = w.model.config;
+    const kvBytes = B * c.kvHeads * maxLen * c.headDim * 4;
+    for (let l = 0; l < c.layers; l++) {
+      this.caches.push({ k: this.own(gpu, `kv.${l}.k`, kvBytes), v: this.own(gpu, `kv.${l}.v`, kvBytes) });
+    }
+    this.positions = this.own(gpu, 'decode.positions', B * 4);
+    this.slots = this.own(gpu, 'decode.slots', B * 4);
+    this.lens = this.own(gpu, 'decode.lens', B * 4);
+    this.keyValid = this.own(gpu, 'decode.keyValid', B * maxLen * 4);
+    this.next = this.own(gpu, 'decode.next', B * 4);
+    this.logits = this.own(gpu, 'decode.logits', B * c.vocabSize * 4);
+  }
+
+  private own(gpu: Gpu, label: string, bytes: number): GPUBuffer {
+    const b = gpu.buffer(label, bytes);
+    this.bufs.push(b);
+    return b;
+  }
+
+  destroy(): void {
+    for (const b of this.bufs) b.destroy();
+  }
+}
+
+/** Records the transformer body over T rows of x (in place: x ends as the residual stream after the last layer). */
+function layers(
+  st: DecodeState,
+  x: GPUBuffer,
+  T: number,
+  positions: GPUBuffer,
+  attend: (l: number, out: GPUBuffer, q: GPUBuffer, k: GPUBuffer, v: GPUBuffer) => void,
+): void {
+  const w = st.w;
+  const model = w.model;
+  const gpu = model.gpu;
+  const c = model.config;
+  const H = c.hidden;
+  const qW = c.heads * c.headDim;
+  const kW = c.kvHeads * c.headDim;
+  const I = c.intermediate;
+  const t = (label: string, n: number) => gpu.temp(label, n * 4);
+  const h = t('dec.h', T * H);
+  const rstd = t('dec.rstd', T);
+  const qPre = t('dec.qPre', T * qW);
+  const kPre = t('dec.kPre', T * kW);
+  const q = t('dec.q', T * qW);
+  const k = t('dec.k', T * kW);
+  const v = t('dec.v', T * kW);
+  const attn = t('dec.attn', T * qW);
+  const g = t('dec.gate', T * I);
+  const u = t('dec.up', T * I);
+  const a = t('dec.swiglu', T * I);
+  model.layout.layers.forEach((L, l) => {
+    rmsnormForward(gpu, h, rstd, x, model.mirror(L.inputNorm), T, H, c.rmsEps);
+    w.linear(qPre, h, L.q, L.qBias, T);
+    w.linear(kPre, h, L.k, L.kBias, T);
+    w.linear(v, h, L.v, L.vBias, T);
+    ropeForward(gpu, q, qPre, positions, model.rope, T, c.heads);
+    ropeForward(gpu, k, kPre, positions, model.rope, T, c.kvHeads);
+    attend(l, attn, q, k, v);
+    w.linear(x, attn, L.o, undefined, T, true);
+    rmsnormForward(gpu, h, rstd, x, model.mirror(L.postNorm), T, H, c.rmsEps);
+    w.linear(g, h, L.gate, undefined, T);
+    w.linear(u, h, L.up, undefined, T);
+    swigluForward(gpu, a, g, u, T * I);
+    w.linear(x, a, L.down, undefined, T, true);
+  });
+  for (const b of [h, rstd, qPre, kPre, q, k, v, attn, g, u, a]) gpu.release(b);
+}
+
+/** Final norm and lm_head on B rows of x → st.logits. */
+function head(st: DecodeState, x: GPUBuffer, B: number): void {
+  const model = st.w.model;
+  const gpu = model.gpu;
+  const c = model.config;
+  const h = gpu.temp('dec.hf', B * c.hidden * 4);
+  const rstd = gpu.temp('dec.rstdF', B * 4);
+  rmsnormForward(gpu, h, rstd, x, model.mirror(model.layout.finalNorm), B, c.hidden, c.rmsEps);
+  st.w.linear(st.logits, h, model.layout.lmHead, undefined, B);
+  gpu.release(h);
+  gpu.release(rstd);
+}
+
+/**
+ * Records the prefill of left-padded prompts [B, P]: fills the caches' slots 0..P-1, leaves the last position's
+ * logits in st.logits and sets the counters for the first decode step (slot P).
+ */
+export function prefill(st: DecodeState, prompts: number[][], padId: number): { P: number; pads: number[] } {
+  const model = st.w.model;
+  const gpu = model.gpu;
+  const c = model.config;
+  const B = st.B;
+  if (prompts.length !== B) throw new Error(`prefill: ${prompts.length} prompts for a batch of ${B}`);
+  const lp = leftPad(prompts, padId);
+  const P = lp.P;
+  if (P >= st.maxLen) throw new Error(`prefill: prompt length ${P} leaves no room in ${st.maxLen} cache slots`);
+  // A row's position never exceeds its cache slot, so maxLen bounds every position.
+  if (st.maxLen > model.rope.maxPositions) throw new Error(`prefill: ${st.maxLen} cache slots exceed the RoPE table (${model.rope.maxPositions} positions)`);
+  st.P = P;
+  const T = B * P;
+  const ids = gpu.buffer('prefill.ids', lp.tokens);
+  const positions = gpu.buffer('prefill.positions', lp.positions);
+  const valid = gpu.buffer('prefill.valid', lp.valid);
+  const zeros = gpu.buffer('prefill.start', new Uint32Array(B));
+  const keyValid = new Uint32Array(B * st.maxLen);
+  lp.pads.forEach((pad, b) => keyValid.fill(1, b * st.maxLen + pad, (b + 1) * st.maxLen));
+  gpu.write(st.keyValid, keyValid);
+  gpu.write(st.positions, Uint32Array.from(prompts, (p) => p.length));
+  gpu.write(st.slots, new Uint32Array(B).fill(P));
+  gpu.write(st.lens, new Uint32Array(B).fill(P + 1));
+
+  const x = gpu.temp('prefill.x', T * c.hidden * 4);
+  embeddingForward(gpu, x, model.mirror(model.layout.embed), ids, T, c.hidden, c.vocabSize);
+  const lse = gpu.temp('prefill.lse', T * c.heads * 4);
+  layers(st, x, T, positions, (l, out, q, k, v) => {
+    attentionForward(gpu, out, lse, q, k, v, valid, { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim });
+    attentionCacheWrite(gpu, st.caches[l].k, st.caches[l].v, k, v, zeros, { B, n: P, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
+  });
+  // Gather each row's last position (always a real token: padding is on the left).
+  const xLast = gpu.temp('prefill.xLast', B * c.hidden * 4);
+  const rowBytes = c.hidden * 4;
+  for (let b = 0; b < B; b++) gpu.copy(x, ((b + 1) * P - 1) * rowBytes, xLast, b * rowBytes, rowBytes);
+  head(st, xLast, B);
+  for (const b of [x, lse, xLast]) gpu.release(b);
+  // The one-shot inputs are destroyed once the GPU is done with them.
+  gpu.submit();
+  const once = [ids, positions, valid, zeros];
+  void gpu.device.queue.onSubmittedWorkDone().then(() => once.forEach((b) => b.destroy()));
+  return { P, pads: lp.pads };
+}
+
+/** Records one decode step: st.next (the last sampled tokens) → st.logits, then advances the counters. */
+export function decodeStep(st: DecodeState): void {
+  const model = st.w.model;
+  const gpu = model.gpu;
+  const c = model.config;
+  const B = st.B;
+  const x = gpu.temp('decode.x', B * c.hidden * 4);
+  embeddingForward(gpu, x, model.mirror(model.layout.embed), st.next, B, c.hidden, c.vocabSize);
+  layers(st, x, B, st.positions, (l, out, q, k, v) => {
+    const cache = st.caches[l];
+    attentionCacheWrite(gpu, cache.k, cache.v, k, v, st.slots, { B, n: 1, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
+    attentionDecode(gpu, out, q, cache.k, cache.v, st.lens, st.keyValid, { B, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
+  });
+  head(st, x, B);
+  gpu.release(x);
+  advanceCounters(gpu, st.positions, st.slots, st.lens, B);
+}

@@ -1,0 +1,113 @@
+// Quantized rollout copies of the learner's weights: every Linear weight (and the lm_head, a quantized copy of the
+// tied embedding when tied) as int8 or int4 codes read by qmatmul; re-quantized on the GPU after each update.
+//
+// What stays fp32: the embedding lookup table, norm weights and q/k/v biases are read straight from the learner's
+// GpuModel (its mirrors and flat buffer). They are <1 % of the bytes and of the mismatch, and reading them live is
+// safe because rollouts and updates alternate. refresh() records one quantize dispatch per tensor reading the
+// flat parameter buffer in place (no readback, no upload): on a real GPU it costs one pass over the weights.
+import source from '../../shaders/rollout_quantize.wgsl?raw';
+import { Kernel } from '../gpu/launcher';
+import { grid1d } from '../gpu/kernels/grid';
+import { qmatmul, type GpuQuantized } from '../gpu/kernels/qmatmul';
+import { matmul } from '../gpu/kernels/matmul';
+import type { GpuModel } from './model';
+import type { TensorSpec } from './layout';
+import { blocksPerRow, scalesPerRow, wordsPerRow, type QuantFormat } from './quant';
+import type { DecodeWeights } from './decode';
+
+/** The rollout precision knob of the training config ('none' = the learner's fp32 weights). */
+export type RolloutQuant = 'int8' | 'int4' | 'none';
+
+/** int8 is block-32 (more robust to trained outliers than per-row at a 3 % size cost); int4 is block-32. */
+export function quantFormatFor(q: Exclude<RolloutQuant, 'none'>): QuantFormat {
+  return q === 'int8' ? 'int8-b32' : 'int4-b32';
+}
+
+const FORMAT_ID: Record<QuantFormat, number> = { 'int8-row': 0, 'int8-b32': 1, 'int4-b32': 2 };
+
+const kernel = new Kernel({
+  family: 'quantize',
+  source,
+  uniforms: [
+    ['rows', 'u32'],
+    ['cols', 'u32'],
+    ['srcOff', 'u32'],
+    ['wordsPerRow', 'u32'],
+    ['scalesPerRow', 'u32'],
+    ['format', 'u32'],
+    ['_p0', 'u32'],
+    ['_p1', 'u32'],
+  ],
+});
+
+/** Records the quantization of the [rows, cols] fp32 matrix at float offset `srcOff` of `src` into `dst`. */
+export function quantizeOnGpu(model: GpuModel, dst: GpuQuantized, src: GPUBuffer, srcOff: number): void {
+  const { rows, cols, format } = dst;
+  kernel.dispatch(model.gpu, {
+    buffers: [src, dst.data, dst.scales],
+    uniforms: {
+      rows,
+      cols,
+      srcOff,
+      wordsPerRow: wordsPerRow(format, cols),
+      scalesPerRow: scalesPerRow(format, cols),
+      format: FORMAT_ID[format],
+      _p0: 0,
+      _p1: 0,
+    },
+    workgroups: grid1d(rows * blocksPerRow(cols), 64),
+    overrides: { WG: 64 },
+  });
+}
+
+export class RolloutWeights implements DecodeWeights {
+  readonly quant: Map<TensorSpec, GpuQuantized> = new Map();
+  readonly label: string;
+
+  constructor(
+    readonly model: GpuModel,
+    readonly format: QuantFormat = 'int8-b32',
+  ) {
+    this.label = `rollout[${format}]`;
+    const L = model.layout;
+    const linear = [...L.layers.flatMap((l) => [l.q, l.k, l.v, l.o, l.gate, l.up, l.down]), L.lmHead];
+    for (const t of linear) {
+      const [rows, cols] = t.shape;
+      this.quant.set(t, {
+        format,
+        rows,
+        cols,
+        data: model.gpu.buffer(`${this.label}.${t.name}.codes`, rows * wordsPerRow(format, cols) * 4),
+        scales: model.gpu.buffer(`${this.label}.${t.name}.scales`, rows * scalesPerRow(format, cols) * 4),
+      });
+    }
+    this.refresh();
+  }
+
+  /** Re-quantizes every Linear weight from the learner's current fp32 parameters (recorded, not awaited). */
+  refresh(): void {
+    for (const [t, q] of this.quant) quantizeOnGpu(this.model, q, this.model.params, t.offset);
+  }
+
+  linear(y: GPUBuffer, x: GPUBuffer, w: TensorSpec, bias: TensorSpec | undefined, M: number, accumulate = false): void {
+    const q = this.quant.get(w);
+    if (!q) throw new Error(`${this.label}: ${w.name} is not a quantized Linear weight`);
+    qmatmul(this.model.gpu, { x, w: q, y, M, accumulate });
+    if (bias) matmul(this.model.gpu, { a: this.model.ones(M), b: this.model.p(bias), c: y, M, N: q.rows, K: 1, accumulate: true });
+  }
+
+  /** Bytes of the quantized weights (codes + scales). */
+  bytes(): number {
+    let n = 0;
+    for (const q of this.quant.values()) n += q.data.size + q.scales.size;
+    return n;
+  }
+
+  destroy(): void {
+    for (const q of this.quant.values()) {
+      q.data.destroy();
+      q.scales.destroy();
+    }
+    this.quant.clear();
+  }
+}

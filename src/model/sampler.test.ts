@@ -1,0 +1,139 @@
+// Batched KV-cache generation on `micro` with random weights: greedy tokens equal the float64 CPU reference's
+// (full forward recomputed per step), draws do not depend on batch composition, stop tokens / stop strings end
+// sequences, and tokens are read back at most once per 8 generated.
+import { describe, expect, it } from 'vitest';
+import { sharedNodeGpu } from '../gpu/node';
+import { freshSeed, mulberry32 } from '../testing/random';
+import { preset } from './config';
+import { buildLayout } from './layout';
+import { initParams } from './init';
+import { GpuModel } from './model';
+import { referenceForward } from './reference';
+import { fp32Weights } from './decode';
+import { generate, type SamplerTokenizer } from './sampler';
+
+const seed = freshSeed();
+const rng = mulberry32(seed);
+const config = preset('micro');
+const layout = buildLayout(config);
+// Large init std so logits are spread out and greedy argmaxes are not near-ties.
+const params = initParams(layout, seed, { std: 0.35, biasStd: 0.1, normJitter: 0.1 });
+
+function randomPrompt(len: number): number[] {
+  return Array.from({ length: len }, () => 8 + Math.floor(rng() * (config.vocabSize - 8)));
+}
+
+/** Greedy continuation with the float64 reference; stops comparing a row at a near-tie (f32 may pick either). */
+function referenceGreedy(prompt: number[], n: number): { tokens: number[]; logprobs: number[]; tieAt: number } {
+  const p64 = Float64Array.from(params);
+  const seq = [...prompt];
+  const logprobs: number[] = [];
+  let tieAt = n;
+  for (let i = 0; i < n; i++) {
+    const { logits } = referenceForward(layout, p64, { batch: 1, seqLen: seq.length, tokens: seq });
+    const V = config.vocabSize;
+    const row = logits.subarray((seq.length - 1) * V, seq.length * V);
+    let best = 0;
+    for (let j = 1; j < V; j++) if (row[j] > row[best]) best = j;
+    let second = -Infinity;
+    for (let j = 0; j < V; j++) if (j !== best) second = Math.max(second, row[j]);
+    if (row[best] - second < 1e-4 && tieAt === n) tieAt = i;
+    let z = 0;
+    for (let j = 0; j < V; j++) z += Math.exp(row[j] - row[best]);
+    logprobs.push(-Math.log(z));
+    seq.push(best);
+  }
+  return { tokens: seq.slice(prompt.length), logprobs, tieAt };
+}
+
+/** A test tokenizer: each id decodes to one letter, so stop strings are easy to reason about. */
+const letters: SamplerTokenizer = {
+  decode: (ids) => Array.from(ids, (i) => String.fromCharCode(97 + (i % 26))).join(''),
+  tokenToId: () => undefined,
+};
+
+describe(`sampler on micro (seed ${seed})`, () => {
+  it('greedy decoding equals the float64 reference, with prompts of different lengths', async () => {
+    const gpu = await sharedNodeGpu();
+    const model = new GpuModel(gpu, layout, params);
+    const prompts = [randomPrompt(5), randomPrompt(11), randomPrompt(1), randomPrompt(8)];
+    const n = 12;
+    const got = await generate(fp32Weights(model), prompts, { maxNewTokens: n, temperature: 0, seed: 1, stopTokenIds: [] });
+    let compared = 0;
+    let maxLp = 0;
+    prompts.forEach((p, b) => {
+      const want = referenceGreedy(p, n);
+      expect(got[b].tokens.length).toBe(n);
+      expect(got[b].finishReason).toBe('length');
+      const upTo = want.tieAt + 1; // the tie step itself may go either way; the reference is only compared up to it
+      expect(got[b].tokens.slice(0, upTo - 1)).toEqual(want.tokens.slice(0, upTo - 1));
+      for (let i = 0; i < Math.min(upTo - 1, n); i++) maxLp = Math.max(maxLp, Math.abs(got[b].logprobs[i] - want.logprobs[i]));
+      compared += Math.min(upTo - 1, n);
+    });
+    console.log(`greedy vs float64 reference: ${compared} tokens compared, max |logprob diff| ${maxLp.toExponential(2)}`);
+    expect(compared).toBeGreaterThan(prompts.length * n * 0.75);
+    expect(maxLp).toBeLessThan(1e-3);
+    model.destroy();
+  });
+
+  it('a sequence draws the same tokens whatever batch it is in (temperature 1, top-p)', async () => {
+    const gpu = await sharedNodeGpu();
+    const model = new GpuModel(gpu, layout, params);
+    const w = fp32Weights(model);
+    const A = randomPrompt(6);
+    const B = randomPrompt(13);
+    const C = randomPrompt(3);
+    const opts = { maxNewTokens: 10, temperature: 1, topP: 0.95, seed: seed ^ 77, stopTokenIds: [] };
+    const big = await generate(w, [A, B, C], { ...opts, seqIds: [100, 101, 102] });
+    const small = await generate(w, [C, A], { ...opts, seqIds: [102, 100] });
+    expect(small[0].tokens).toEqual(big[2].tokens);
+    expect(small[1].tokens).toEqual(big[0].tokens);
+    for (let i = 0; i < 10; i++) expect(Math.abs(small[1].logprobs[i] - big[0].logprobs[i])).toBeLessThan(1e-4);
+    // A different sequence id gives a different stream.
+    const other = await generate(w, [A], { ...opts, seqIds: [999] });
+    expect(other[0].tokens).not.toEqual(big[0].tokens);
+    model.destroy();
+  });
+
+  it('stops on a stop token and on stop strings; reads back at most once per 8 tokens', async () => {
+    const gpu = await sharedNodeGpu();
+    const model = new GpuModel(gpu, layout, params);
+    const w = fp32Weights(model);
+    const prompts = [randomPrompt(4), randomPrompt(7), randomPrompt(2)];
+    const free = await generate(w, prompts, { maxNewTokens: 20, temperature: 0, seed: 0, stopTokenIds: [] });
+    // Stop token: the greedy path's 6th token of row 1 ends that row at its first occurrence.
+    const stopTok = free[1].tokens[5];
+    const first = free[1].tokens.indexOf(stopTok);
+    const stopped = await generate(w, prompts, { maxNewTokens: 20, temperature: 0, seed: 0, stopTokenIds: [stopTok] });
+    expect(stopped[1].tokens).toEqual(free[1].tokens.slice(0, first + 1));
+    expect(stopped[1].finishReason).toBe('stop');
+    // Stop strings, counted read-backs.
+    const origRead = gpu.readBytes.bind(gpu);
+    let reads = 0;
+    gpu.readBytes = (...args: Parameters<typeof gpu.readBytes>) => {
+      reads++;
+      return origRead(...args);
+    };
+    const stops = ['a', 'b', 'c'];
+    const n = 40;
+    try {
+      const out = await generate(w, prompts, { maxNewTokens: n, temperature: 1, seed: seed, stopStrings: stops, tokenizer: letters, stopTokenIds: [] });
+      for (const r of out) {
+        expect(r.tokens.length).toBe(r.logprobs.length);
+        for (const s of stops) expect(r.text.includes(s)).toBe(false);
+        if (r.finishReason === 'stop') {
+          const full = letters.decode(r.tokens);
+          expect(stops.includes(full[full.length - 1])).toBe(true);
+          expect(r.text).toBe(full.slice(0, -1));
+        } else {
+          expect(r.tokens.length).toBe(n);
+        }
+      }
+      console.log(`stop strings: finish ${out.map((r) => `${r.finishReason}@${r.tokens.length}`).join(' ')}, ${reads} read-backs`);
+    } finally {
+      gpu.readBytes = origRead;
+    }
+    expect(reads).toBeLessThanOrEqual(Math.ceil(n / 8));
+    model.destroy();
+  });
+});

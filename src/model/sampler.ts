@@ -1,0 +1,174 @@
+// Batched generation with a KV cache: prefill, then decode steps with sampling on the GPU; tokens are read back once
+// per chunk (8 steps by default), stop strings are checked on the CPU after each read-back.
+//
+// Finished rows keep running (the batch shape never changes) but the sampler masks them: they emit the pad id and
+// their RNG streams are not consumed for anything visible. The next chunk is recorded before the previous one's
+// read-back is awaited, so the GPU never waits for the CPU's stop-string check (at the cost of up to one chunk of
+// wasted steps at the end).
+import { sampleTokens, unpackSampleOut, type SampleParams } from '../gpu/kernels/sample';
+import { DecodeState, decodeStep, leftPad, prefill, type DecodeWeights } from './decode';
+import { SPECIAL_TOKENS } from './special-tokens';
+
+/** The part of the tokenizer the sampler needs (BpeTokenizer fits). */
+export interface SamplerTokenizer {
+  decode(ids: ArrayLike<number>, skipSpecial?: boolean): string;
+  tokenToId(token: string): number | undefined;
+}
+
+export interface GenerateOptions extends SampleParams {
+  maxNewTokens: number;
+  /** Stop when the completion text contains one of these; needs a tokenizer. Excluded from `text` (vLLM's default). */
+  stopStrings?: string[];
+  /** Token ids that end a sequence (at most two; included in `tokens`, not in `text`). Default: the tokenizer's
+   * `<|end|>` and `<|endoftext|>`, or none without a tokenizer. */
+  stopTokenIds?: number[];
+  /** Id used for left padding and for the output of finished rows; default the tokenizer's `<|pad|>`, else 0. */
+  padId?: number;
+  /** RNG stream per sequence (default: its index). Equal ids, seed and prompt give equal samples in any batch. */
+  seqIds?: number[];
+  tokenizer?: SamplerTokenizer;
+  /** Generated tokens per read-back (default 8). */
+  chunk?: number;
+  onProgress?: (finished: number, total: number) => void;
+}
+
+export type FinishReason = 'stop' | 'length';
+
+export interface SampledSequence {
+  /** Completion token ids (a stop token is included; tokens after a stop string's end are dropped). */
+  tokens: number[];
+  /** Per-token log-probs of the sampling policy (processed distribution, see SampleParams). */
+  logprobs: number[];
+  /** Decoded completion (without the stop token or stop string); '' without a tokenizer. */
+  text: string;
+  finishReason: FinishReason;
+}
+
+interface RowState {
+  tokens: number[];
+  logprobs: number[];
+  finished: boolean;
+  reason: FinishReason;
+  cut?: number;
+}
+
+function defaultStops(tok: SamplerTokenizer | undefined): number[] {
+  if (!tok) return [];
+  const ids = [SPECIAL_TOKENS.end, SPECIAL_TOKENS.eos].map((t) => tok.tokenToId(t));
+  return ids.filter((x): x is number => x !== undefined);
+}
+
+/** Generates completions for token prompts with the given weights (fp32 learner or a quantized rollout copy). */
+export async function generate(w: DecodeWeights, prompts: number[][], opts: GenerateOptions): Promise<SampledSequence[]> {
+  const gpu = w.model.gpu;
+  const B = prompts.length;
+  if (B === 0) return [];
+  const V = w.model.config.vocabSize;
+  const tok = opts.tokenizer;
+  const stopIds = opts.stopTokenIds ?? defaultStops(tok);
+  if (stopIds.length > 2) throw new Error('generate: at most two stop token ids');
+  const stopStrings = (opts.stopStrings ?? []).filter((s) => s.length > 0);
+  if (stopStrings.length && !tok) throw new Error('generate: stop strings need a tokenizer');
+  const padId = opts.padId ?? tok?.tokenToId(SPECIAL_TOKENS.pad) ?? 0;
+  const maxNew = opts.maxNewTokens;
+  if (!(maxNew >= 1)) throw new Error(`generate: maxNewTokens must be >= 1, got ${maxNew}`);
+  const chunk = Math.max(1, opts.chunk ?? 8);
+  const seqIds = Uint32Array.from(opts.seqIds ?? prompts.map((_, i) => i));
+  if (seqIds.length !== B) throw new Error(`generate: ${seqIds.length} seqIds for ${B} prompts`);
+
+  const P = leftPad(prompts, padId).P;
+  const st = new DecodeState(w, B, P + maxNew);
+  const seqBuf = gpu.buffer('gen.seqIds', seqIds);
+  const done = gpu.buffer('gen.done', B * 4);
+  const out = gpu.buffer('gen.out', maxNew * 2 * B * 4);
+  const rows: RowState[] = prompts.map(() => ({ tokens: [], logprobs: [], finished: false, reason: 'length' }));
+  let finished = 0;
+
+  const absorb = (words: Uint32Array, c0: number, c1: number): void => {
+    const { tokens, logprobs } = unpackSampleOut(words, B, c1 - c0);
+    for (let b = 0; b < B; b++) {
+      const r = rows[b];
+      if (r.finished) continue;
+      const start = r.tokens.length;
+      for (let s = 0; s < c1 - c0 && !r.finished; s++) {
+        const t = tokens[s][b];
+        r.tokens.push(t);
+        r.logprobs.push(logprobs[s][b]);
+        if (stopIds.includes(t)) {
+          r.finished = true;
+          r.reason = 'stop';
+        }
+      }
+      if (!r.finished && stopStrings.length && tok) {
+        const hit = findStop(tok, r.tokens, start, stopStrings);
+        if (hit) {
+          r.tokens.length = hit.keep;
+          r.logprobs.length = hit.keep;
+          r.cut = hit.cut;
+          r.finished = true;
+          r.reason = 'stop';
+          // Mask the row on the GPU too (one word; the GPU may be writing other rows' flags concurrently).
+          gpu.write(done, Uint32Array.of(1), b * 4);
+        }
+      }
+      if (r.finished) finished++;
+    }
+    opts.onProgress?.(finished, B);
+  };
+
+  try {
+    prefill(st, prompts, padId);
+    let pending: { read: Promise<ArrayBuffer>; c0: number; c1: number } | undefined;
+    for (let c0 = 0; c0 < maxNew; c0 += chunk) {
+      const c1 = Math.min(maxNew, c0 + chunk);
+      for (let s = c0; s < c1; s++) {
+        if (s > 0) decodeStep(st);
+        sampleTokens(gpu, { logits: st.logits, seqIds: seqBuf, done, out, next: st.next }, { B, V, cap: maxNew, col: s, step: s }, opts, stopIds, padId);
+      }
+      const read = gpu.readBytes(out, (c1 - c0) * 2 * B * 4, c0 * 2 * B * 4);
+      if (pending) {
+        absorb(new Uint32Array(await pending.read), pending.c0, pending.c1);
+        if (finished === B) {
+          await read;
+          pending = undefined;
+          break;
+        }
+      }
+      pending = { read, c0, c1 };
+    }
+    if (pending) absorb(new Uint32Array(await pending.read), pending.c0, pending.c1);
+  } finally {
+    st.destroy();
+    for (const b of [seqBuf, done, out]) b.destroy();
+  }
+
+  return rows.map((r) => {
+    let text = '';
+    if (tok) {
+      const body = r.reason === 'stop' && r.cut === undefined ? r.tokens.slice(0, -1) : r.tokens;
+      text = tok.decode(body);
+      if (r.cut !== undefined) text = text.slice(0, r.cut);
+    }
+    return { tokens: r.tokens, logprobs: r.logprobs, text, finishReason: r.reason };
+  });
+}
+
+/**
+ * The first stop string in the decoded completion that ends within tokens[from..]: how many tokens to keep (up to
+ * and including the one that completes it) and where the text is cut (at the stop string's start).
+ */
+export function findStop(tok: SamplerTokenizer, tokens: number[], from: number, stops: string[]): { keep: number; cut: number } | undefined {
+  const text = tok.decode(tokens);
+  let cut = -1;
+  for (const s of stops) {
+    const i = text.indexOf(s);
+    if (i >= 0 && (cut < 0 || i < cut)) cut = i;
+  }
+  if (cut < 0) return undefined;
+  // The shortest prefix whose text already holds a stop string (earlier chunks had none, so it ends at >= from).
+  for (let k = Math.max(1, from); k <= tokens.length; k++) {
+    const t = tok.decode(tokens.slice(0, k));
+    if (stops.some((s) => t.includes(s))) return { keep: k, cut };
+  }
+  return { keep: tokens.length, cut };
+}
