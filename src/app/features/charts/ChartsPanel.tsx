@@ -20,7 +20,7 @@ function metricChart(id: string, title: string, keys: { key: MetricKey; label: s
       const data = alignRuns(runs, keys.map((k) => k.key));
       const series: uPlot.Series[] = runs.flatMap((r, ri) =>
         keys.map((k, ki) => ({
-          label: runs.length > 1 ? `${k.label} · ${r.label}` : k.label,
+          label: runs.length > 1 ? `${k.label} [${ri + 1}]` : k.label,
           stroke: COLORS[ki % COLORS.length],
           dash: DASHES[ri % DASHES.length],
           width: 1.5,
@@ -87,7 +87,10 @@ function RunsLegend() {
         {series.map((r, i) => (
           <label key={r.id} className="run-chip">
             <input type="checkbox" checked={!hidden.includes(r.id)} onChange={() => labStore.getState().toggleSeries(r.id)} />
-            <span className="dash">{['───', '– – –', '· · ·', '–·–·'][i % 4]}</span> {r.label} ({r.metrics.length} steps)
+            <span className="dash">
+              [{series.filter((x) => !hidden.includes(x.id)).indexOf(r) + 1 || '–'}] {['───', '– – –', '· · ·', '–·–·'][series.filter((x) => !hidden.includes(x.id)).indexOf(r) % 4] ?? ''}
+            </span>{' '}
+            {r.label} ({r.metrics.length} steps)
             {i > 0 && (
               <button className="link" title="Remove from the comparison" onClick={() => labStore.getState().removeSeries(r.id)}>
                 ✕

@@ -35,7 +35,8 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
             height: spec.height ?? 170,
             series: [{ label: 'step' }, ...series],
             scales: { x: { time: false } },
-            axes: [{ label: 'step', size: 30, labelSize: 14 }, { size: 48 }],
+            // Steps are integers: no 0.5 ticks.
+            axes: [{ label: 'step', size: 30, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }, { size: 48 }],
             legend: { live: true },
             cursor: { drag: { x: true, y: false } },
           },
