@@ -12,7 +12,7 @@ struct U { M: u32, N: u32, K: u32, wordsPerRow: u32, scalesPerRow: u32, xOff: u3
 override WG: u32 = 64;
 // 0 int8 per-row scales, 1 int8 block-32 scales, 2 int4 block-32 scales.
 override FORMAT: u32 = 0;
-// Rows of x per invocation: 1, 2 or 4 (constant per pipeline, so unused rows compile away).
+// Rows of x per invocation: 1, 2, 4 or 8 (constant per pipeline, so unused rows compile away).
 override TM: u32 = 1;
 
 struct Codes { lo: vec4<f32>, hi: vec4<f32> }
@@ -74,12 +74,20 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let xb1 = u.xOff + min(row0 + 1u, lastM) * u.K;
   let xb2 = u.xOff + min(row0 + 2u, lastM) * u.K;
   let xb3 = u.xOff + min(row0 + 3u, lastM) * u.K;
+  let xb4 = u.xOff + min(row0 + 4u, lastM) * u.K;
+  let xb5 = u.xOff + min(row0 + 5u, lastM) * u.K;
+  let xb6 = u.xOff + min(row0 + 6u, lastM) * u.K;
+  let xb7 = u.xOff + min(row0 + 7u, lastM) * u.K;
   var wordsPerBlock = 8u;
   if (FORMAT == 2u) { wordsPerBlock = 4u; }
   var acc0 = vec4<f32>(0.0);
   var acc1 = vec4<f32>(0.0);
   var acc2 = vec4<f32>(0.0);
   var acc3 = vec4<f32>(0.0);
+  var acc4 = vec4<f32>(0.0);
+  var acc5 = vec4<f32>(0.0);
+  var acc6 = vec4<f32>(0.0);
+  var acc7 = vec4<f32>(0.0);
   let blocks = (u.K + 31u) / 32u;
   for (var kb = 0u; kb < blocks; kb++) {
     let wo = kb * wordsPerBlock;
@@ -91,6 +99,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     var p1 = vec4<f32>(0.0);
     var p2 = vec4<f32>(0.0);
     var p3 = vec4<f32>(0.0);
+    var p4 = vec4<f32>(0.0);
+    var p5 = vec4<f32>(0.0);
+    var p6 = vec4<f32>(0.0);
+    var p7 = vec4<f32>(0.0);
     for (var it = 0u; it < 4u; it++) {
       let k = kb * 32u + it * 8u;
       let c0 = codes(w0, it);
@@ -103,12 +115,22 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         p2 += dot4(x4(xb2, k, lastK), x4(xb2, k + 4u, lastK), c0, c1, c2, c3);
         p3 += dot4(x4(xb3, k, lastK), x4(xb3, k + 4u, lastK), c0, c1, c2, c3);
       }
+      if (TM > 4u) {
+        p4 += dot4(x4(xb4, k, lastK), x4(xb4, k + 4u, lastK), c0, c1, c2, c3);
+        p5 += dot4(x4(xb5, k, lastK), x4(xb5, k + 4u, lastK), c0, c1, c2, c3);
+        p6 += dot4(x4(xb6, k, lastK), x4(xb6, k + 4u, lastK), c0, c1, c2, c3);
+        p7 += dot4(x4(xb7, k, lastK), x4(xb7, k + 4u, lastK), c0, c1, c2, c3);
+      }
     }
     if (FORMAT == 0u) {
       acc0 += p0;
       acc1 += p1;
       acc2 += p2;
       acc3 += p3;
+      acc4 += p4;
+      acc5 += p5;
+      acc6 += p6;
+      acc7 += p7;
     } else {
       let sv = vec4<f32>(s[f0 * u.scalesPerRow + kb], s[f1 * u.scalesPerRow + kb], s[f2 * u.scalesPerRow + kb],
                          s[f3 * u.scalesPerRow + kb]);
@@ -116,6 +138,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
       acc1 += p1 * sv;
       acc2 += p2 * sv;
       acc3 += p3 * sv;
+      acc4 += p4 * sv;
+      acc5 += p5 * sv;
+      acc6 += p6 * sv;
+      acc7 += p7 * sv;
     }
   }
   if (FORMAT == 0u) {
@@ -124,11 +150,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     acc1 *= sv;
     acc2 *= sv;
     acc3 *= sv;
+    acc4 *= sv;
+    acc5 *= sv;
+    acc6 *= sv;
+    acc7 *= sv;
   }
   store(row0, n0, acc0);
   if (TM > 1u) { store(row0 + 1u, n0, acc1); }
   if (TM > 2u) {
     store(row0 + 2u, n0, acc2);
     store(row0 + 3u, n0, acc3);
+  }
+  if (TM > 4u) {
+    store(row0 + 4u, n0, acc4);
+    store(row0 + 5u, n0, acc5);
+    store(row0 + 6u, n0, acc6);
+    store(row0 + 7u, n0, acc7);
   }
 }

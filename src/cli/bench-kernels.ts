@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { Gpu } from '../gpu/runtime';
 import { sharedNodeGpu } from '../gpu/node';
-import { nodeGpu } from '../gpu/device-node';
+import { existsSync } from 'node:fs';
 import { matmul, type MatmulArgs } from '../gpu/kernels/matmul';
 import { qmatmul, uploadQuantized } from '../gpu/kernels/qmatmul';
 import { quantize, QUANT_FORMATS } from '../model/quant';
@@ -16,12 +16,19 @@ const TRIES = Number(process.env.BENCH_TRIES ?? 2);
 // BENCH_ONLY=512x512x512 (substring of "MxNxK form") narrows the fp32 cases while tuning.
 const ONLY = process.env.BENCH_ONLY;
 
+let keepInstance: GPU | undefined;
+
 async function acquire(): Promise<{ gpu: Gpu; mode: string }> {
   if (process.env.CODE_A1_ROBUST !== '1') return { gpu: await sharedNodeGpu(), mode: 'robustness disabled (device-node.ts flag)' };
-  nodeGpu(); // sets VK_ICD_FILENAMES and the WebGPU globals
+  // Same ICD choice as device-node.ts, but without creating its instance: two Dawn instances in one process crash.
+  const icd = '/usr/lib/chromium/vk_swiftshader_icd.json';
+  if (!process.env.VK_ICD_FILENAMES && existsSync(icd)) process.env.VK_ICD_FILENAMES = icd;
   const require = createRequire(import.meta.url);
-  const mod = require('webgpu') as { create: (flags: string[]) => GPU };
-  return { gpu: await Gpu.create(mod.create([])), mode: 'robustness ON (CODE_A1_ROBUST=1, own Dawn instance)' };
+  const mod = require('webgpu') as { create: (flags: string[]) => GPU; globals: Record<string, unknown> };
+  Object.assign(globalThis, mod.globals);
+  // Keep the instance referenced: if it is garbage-collected, Dawn tears down under the live device and aborts.
+  keepInstance = mod.create(process.env.CODE_A1_FLAGS ? process.env.CODE_A1_FLAGS.split(' ') : []);
+  return { gpu: await Gpu.create(keepInstance), mode: 'robustness ON (CODE_A1_ROBUST=1, own Dawn instance)' };
 }
 
 /** Seconds per call of `record`, timed over as many calls as fit in ~TARGET_S, one submit, one sync. */

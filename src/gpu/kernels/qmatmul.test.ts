@@ -50,7 +50,7 @@ describe('qmatmul', () => {
       const gw = uploadQuantized(gpu, quantize(randomF32(N * K, rng), N, K, format), 'q.w');
       updateQuantized(gpu, gw, q);
       const want = qmatmulRef(x.subarray(xOff), q, M, y0.subarray(yOff));
-      for (const tm of [1, 2, 4] as const) {
+      for (const tm of [1, 2, 4, 8] as const) {
         const gy = gpu.buffer('q.y', y0);
         qmatmul(gpu, { x: { buffer: gx, offset: xOff }, w: gw, y: { buffer: gy, offset: yOff }, M, tm, accumulate: true });
         const got = await gpu.readF32(gy);

@@ -61,8 +61,8 @@ export interface QMatmulArgs {
   M: number;
   /** y += x·Wᵀ instead of y = x·Wᵀ (e.g. straight into a residual stream). */
   accumulate?: boolean;
-  /** Rows of x per invocation (1, 2 or 4); default picks by M. */
-  tm?: 1 | 2 | 4;
+  /** Rows of x per invocation (1, 2, 4 or 8); default picks by M. */
+  tm?: 1 | 2 | 4 | 8;
   wg?: number;
 }
 
@@ -79,7 +79,7 @@ export function qmatmul(gpu: Gpu, args: QMatmulArgs): void {
   const spr = scalesPerRow(w.format, K);
   if (w.data.size < N * wpr * 4 || w.scales.size < N * spr * 4) throw new Error(`qmatmul: '${w.data.label}' smaller than its ${N}x${K} ${w.format} shape`);
   if (M === 0 || N === 0 || K === 0) return;
-  const tm = args.tm ?? (M >= 4 ? 4 : M >= 2 ? 2 : 1);
+  const tm = args.tm ?? (M >= 8 ? 8 : M >= 4 ? 4 : M >= 2 ? 2 : 1);
   const wg = args.wg ?? 64;
   kernel.dispatch(gpu, {
     buffers: [x.buffer, w.data, w.scales, y.buffer],
