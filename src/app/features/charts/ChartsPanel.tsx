@@ -18,7 +18,7 @@ function metricChart(id: string, title: string, keys: { key: MetricKey; label: s
     build: (s: LabState) => {
       const runs = s.series.filter((r) => !s.hidden.includes(r.id));
       const data = alignRuns(runs, keys.map((k) => k.key));
-      const series: uPlot.Series[] = runs.flatMap((r, ri) =>
+      const series: uPlot.Series[] = runs.flatMap((_r, ri) =>
         keys.map((k, ki) => ({
           label: runs.length > 1 ? `${k.label} [${ri + 1}]` : k.label,
           stroke: COLORS[ki % COLORS.length],
