@@ -26,42 +26,24 @@ fn forward(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
 }
 
 // ---- backward pass 1: link[t] = next token with the same id (or NONE); head[t] = 1 if first occurrence -------
+// Each thread scans all ids from global memory (cached): O(T^2) compares in total, but no workgroup barriers,
+// which SwiftShader runs very slowly; on a GPU this is a few microseconds for the T of a training batch.
 @group(0) @binding(1) var<storage, read> l_ids: array<u32>;
 @group(0) @binding(2) var<storage, read_write> l_link: array<u32>; // [2T]: next at [t], head flag at [T + t]
 
 const NONE: u32 = 0xffffffffu;
-var<workgroup> tile: array<u32, 256>;
 
-@compute @workgroup_size(256)
-fn link(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>) {
-  let t = (wid.x + wid.y * nwg.x) * 256u + lid.x;
-  let valid = t < u.T;
-  var id = NONE;
-  if (valid) { id = l_ids[t]; }
-  var next = NONE;
+@compute @workgroup_size(WG)
+fn link(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let t = gid.x + gid.y * nwg.x * WG;
+  if (t >= u.T) { return; }
+  let id = l_ids[t];
   var head = 1u;
-  // Tiles of ids through workgroup memory: O(T^2 / 256) global loads per workgroup.
-  let tiles = (u.T + 255u) / 256u;
-  for (var k = 0u; k < tiles; k++) {
-    let j = k * 256u + lid.x;
-    workgroupBarrier();
-    if (j < u.T) { tile[lid.x] = l_ids[j]; } else { tile[lid.x] = NONE - 1u; }
-    workgroupBarrier();
-    if (valid) {
-      for (var q = 0u; q < 256u; q++) {
-        let s = k * 256u + q;
-        if (tile[q] == id && s < u.T) {
-          if (s < t) { head = 0u; }
-          if (s > t && s < next) { next = s; }
-        }
-      }
-    }
-  }
-  if (valid) {
-    l_link[t] = next;
-    l_link[u.T + t] = head;
-  }
+  for (var s = 0u; s < t; s++) { if (l_ids[s] == id) { head = 0u; break; } }
+  var next = NONE;
+  for (var s = t + 1u; s < u.T; s++) { if (l_ids[s] == id) { next = s; break; } }
+  l_link[t] = next;
+  l_link[u.T + t] = head;
 }
 
 // ---- backward pass 2: dTable[ids[t], d] += sum over the chain starting at head token t --------------------------

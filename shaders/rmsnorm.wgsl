@@ -41,6 +41,20 @@ fn forward(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) 
   if (lid.x == 0u) { f_rstd[row] = r; }
 }
 
+// One thread per row: no workgroup memory or barriers, which SwiftShader (CPU) runs far faster than the
+// workgroup-per-row form above; on real GPUs the workgroup form wins for short T.
+@compute @workgroup_size(WG)
+fn forwardRows(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let row = gid.x + gid.y * nwg.x * WG;
+  if (row >= u.T) { return; }
+  let base = row * u.D;
+  var ss = 0.0;
+  for (var d = 0u; d < u.D; d++) { let v = f_x[base + d]; ss += v * v; }
+  let r = inverseSqrt(ss / f32(u.D) + u.eps);
+  for (var d = 0u; d < u.D; d++) { f_y[base + d] = f_x[base + d] * r * f_w[d]; }
+  f_rstd[row] = r;
+}
+
 // ---- backward dx: dx = r * (w*dy - x * r^2 * mean(w*dy*x)) ---------------------------------------------------------
 @group(0) @binding(1) var<storage, read> b_dy: array<f32>;
 @group(0) @binding(2) var<storage, read> b_x: array<f32>;
@@ -61,6 +75,18 @@ fn backwardInput(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgrou
   for (var d = lid.x; d < u.D; d += WG) {
     b_dx[base + d] = r * (b_w[d] * b_dy[base + d] - b_x[base + d] * c);
   }
+}
+
+@compute @workgroup_size(WG)
+fn backwardInputRows(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let row = gid.x + gid.y * nwg.x * WG;
+  if (row >= u.T) { return; }
+  let base = row * u.D;
+  var dot = 0.0;
+  for (var d = 0u; d < u.D; d++) { dot += b_dy[base + d] * b_w[d] * b_x[base + d]; }
+  let r = b_rstd[row];
+  let c = dot / f32(u.D) * r * r;
+  for (var d = 0u; d < u.D; d++) { b_dx[base + d] = r * (b_w[d] * b_dy[base + d] - b_x[base + d] * c); }
 }
 
 // ---- backward dw, pass 1: partial[c, d] = sum over rows of chunk c of dy * x * rstd ------------------------------

@@ -7,7 +7,7 @@ import { freshSeed, mulberry32, randomF32 } from '../../testing/random';
 describe('gradnorm', () => {
   const seed = freshSeed();
   const rng = mulberry32(seed);
-  // 2_100_001 > 1024 partials * 256 threads * 8: exercises the grid-stride loop past the cap.
+  // 2_100_001 > 8192 partials * 64 elements: exercises the grid-stride loop past the partials cap.
   for (const n of [1, 255, 4099, 70_001, 2_100_001]) {
     for (const maxNorm of n > 1e6 ? [1] : [1, 0]) {
       it(`n=${n} maxNorm=${maxNorm} (seed ${seed})`, async () => {

@@ -17,10 +17,11 @@ const finishKernel = new Kernel<Uniform>({ family: 'gradnorm', source, entryPoin
 export const GRADNORM_OUT = { norm: 0, clip: 1, nonFinite: 2, sumsq: 3 } as const;
 export const GRADNORM_OUT_BYTES = 16;
 
-const WG = 256;
-const ELEMS_PER_THREAD = 8;
-/** One finishing workgroup of 256 threads reads these with a few loads each. */
-const MAX_PARTIALS = 1024;
+const WG = 64;
+/** At least this many elements per partial-sum thread, so small buffers do not pay for idle threads. */
+const ELEMS_PER_THREAD = 64;
+/** Enough threads to fill a GPU's memory bus; the single finishing thread then adds at most this many values. */
+const MAX_PARTIALS = 8192;
 
 /**
  * out[0..4) = [norm, clip, nonFinite, sumsq] for the flat gradient `grads` of n floats, where
@@ -29,10 +30,10 @@ const MAX_PARTIALS = 1024;
  * weights or the moments. Nothing is read back: AdamW consumes `out` on the GPU.
  */
 export function gradNorm(gpu: Gpu, out: GPUBuffer, grads: GPUBuffer, n: number, maxNorm: number): void {
-  const partials = Math.max(1, Math.min(MAX_PARTIALS, ceilDiv(n, WG * ELEMS_PER_THREAD)));
+  const partials = Math.max(1, Math.min(MAX_PARTIALS, ceilDiv(n, ELEMS_PER_THREAD)));
   const tmp = gpu.temp('gradnorm.partials', partials * 4);
   const u = { n, partials, maxNorm, pad: 0 };
-  partialKernel.dispatch(gpu, { buffers: [grads, tmp], uniforms: u, workgroups: [partials] });
+  partialKernel.dispatch(gpu, { buffers: [grads, tmp], uniforms: u, workgroups: [ceilDiv(partials, WG)], overrides: { WG } });
   finishKernel.dispatch(gpu, { buffers: [tmp, out], uniforms: u, workgroups: [1] });
   gpu.release(tmp);
 }

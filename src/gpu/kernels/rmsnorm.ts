@@ -13,24 +13,47 @@ const uniforms = [
 type Uniform = (typeof uniforms)[number][0];
 
 const make = (entryPoint: string) => new Kernel<Uniform>({ family: 'rmsnorm', source, entryPoint, uniforms });
-const forwardKernel = make('forward');
-const inputKernel = make('backwardInput');
+const forwardKernels = { workgroup: make('forward'), rows: make('forwardRows') };
+const inputKernels = { workgroup: make('backwardInput'), rows: make('backwardInputRows') };
+
+export type RowImpl = 'rows' | 'workgroup';
+/**
+ * 'rows': one thread per row, no barriers (SwiftShader runs workgroup barriers very slowly: ~40x here).
+ * 'workgroup': one workgroup per row with a tree reduction, for real GPUs; the engine may switch after benchmarking.
+ */
+export const rmsnormDefaults: { impl: RowImpl } = { impl: 'rows' };
 const partialKernel = make('weightPartial');
 const reduceKernel = make('weightReduce');
 
 /** Threads per row; rows are short (D ≤ a few thousand), so 128 keeps occupancy without idle lanes. */
 const ROW_WG = 128;
 const COL_WG = 64;
+const ROWS_WG = 64;
+
+function rowDispatch(impl: RowImpl, T: number): { workgroups: [number, number]; overrides: { WG: number } } {
+  return impl === 'rows'
+    ? { workgroups: grid1d(T, ROWS_WG), overrides: { WG: ROWS_WG } }
+    : { workgroups: grid1d(T, 1), overrides: { WG: ROW_WG } };
+}
 /** Rows per dw partial sum: bounds the serial loop per thread and the partial buffer to ceil(T/CHUNK) rows. */
 const CHUNK = 64;
 
 /** y[T, D] = x * rstd * w and rstd[T] = 1/sqrt(mean(x^2) + eps) (saved for the backward pass). */
-export function rmsnormForward(gpu: Gpu, y: GPUBuffer, rstd: GPUBuffer, x: GPUBuffer, w: GPUBuffer, T: number, D: number, eps: number): void {
-  forwardKernel.dispatch(gpu, {
+export function rmsnormForward(
+  gpu: Gpu,
+  y: GPUBuffer,
+  rstd: GPUBuffer,
+  x: GPUBuffer,
+  w: GPUBuffer,
+  T: number,
+  D: number,
+  eps: number,
+  impl: RowImpl = rmsnormDefaults.impl,
+): void {
+  forwardKernels[impl].dispatch(gpu, {
     buffers: [x, w, y, rstd],
     uniforms: { T, D, eps, chunk: CHUNK },
-    workgroups: grid1d(T, 1),
-    overrides: { WG: ROW_WG },
+    ...rowDispatch(impl, T),
   });
 }
 
@@ -48,10 +71,11 @@ export function rmsnormBackward(
   rstd: GPUBuffer,
   T: number,
   D: number,
+  impl: RowImpl = rmsnormDefaults.impl,
 ): void {
   if (T === 0) return;
   const u = { T, D, eps: 0, chunk: CHUNK };
-  inputKernel.dispatch(gpu, { buffers: [dy, x, w, rstd, dx], uniforms: u, workgroups: grid1d(T, 1), overrides: { WG: ROW_WG } });
+  inputKernels[impl].dispatch(gpu, { buffers: [dy, x, w, rstd, dx], uniforms: u, ...rowDispatch(impl, T) });
   const chunks = ceilDiv(T, CHUNK);
   const partial = gpu.temp('rmsnorm.dwPartial', chunks * D * 4);
   partialKernel.dispatch(gpu, {
@@ -60,11 +84,22 @@ export function rmsnormBackward(
     workgroups: [ceilDiv(D, COL_WG), chunks],
     overrides: { WG: COL_WG },
   });
-  reduceKernel.dispatch(gpu, { buffers: [partial, dw], uniforms: u, workgroups: [ceilDiv(D, COL_WG)], overrides: { WG: COL_WG } });
+  reduceKernel.dispatch(gpu, {
+    buffers: [partial, dw],
+    uniforms: u,
+    workgroups: [ceilDiv(D, COL_WG)],
+    overrides: { WG: COL_WG },
+  });
   gpu.release(partial);
 }
 
-export function rmsnormForwardRef(x: ArrayLike<number>, w: ArrayLike<number>, T: number, D: number, eps: number): { y: Float64Array; rstd: Float64Array } {
+export function rmsnormForwardRef(
+  x: ArrayLike<number>,
+  w: ArrayLike<number>,
+  T: number,
+  D: number,
+  eps: number,
+): { y: Float64Array; rstd: Float64Array } {
   const y = new Float64Array(T * D);
   const rstd = new Float64Array(T);
   for (let t = 0; t < T; t++) {
