@@ -64,7 +64,10 @@ export interface Family {
 
 /** Remove the common indentation of a template-literal body and indent it by four spaces. */
 export function indentBody(body: string): string {
-  const lines = body.replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
+  const lines = body
+    .replace(/^\s*\n/, '')
+    .replace(/\s+$/, '')
+    .split('\n');
   const ind = Math.min(...lines.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
   return lines.map((l) => (l.trim() ? '    ' + l.slice(ind) : '')).join('\n');
 }
@@ -102,7 +105,10 @@ function buildFamily<P, A extends Py[]>(spec: FamilySpec<P, A>): Family {
         const program = (body: string): string => `${header}\n${indentBody(body)}\n`;
         const ref = (args: Py[]): Py => spec.ref(p, ...(args as A));
         const exampleArgs = spec.examples(p);
-        const docLines = spec.doc(p).split('\n').map((l) => `    ${l}`);
+        const docLines = spec
+          .doc(p)
+          .split('\n')
+          .map((l) => `    ${l}`);
         for (const a of exampleArgs) docLines.push(`    >>> ${pyCall(fn, a)}`, `    ${pyRepr(ref(a))}`);
         const prompt = `${header}\n    """${docLines.join('\n').trimStart()}\n    """\n`;
         // Hidden tests: every edge case, then random inputs until the target count (deduplicated by text).

@@ -26,7 +26,7 @@ export interface CurriculumOptions {
 }
 
 export const DEFAULT_SEED = 20260311;
-export const DEFAULT_PER_FAMILY = 60;
+export const DEFAULT_PER_FAMILY = 64;
 
 export function familyByName(name: string): Family {
   const f = FAMILIES.find((x) => x.name === name);

@@ -3,7 +3,8 @@ import { defineFamily } from '../family';
 import { type Py, PyDict, dict } from '../pyrepr';
 import type { Rng } from '../rng';
 
-const words = (r: Rng, max = 7, alphabet = 'abc'): string[] => Array.from({ length: r.int(0, max) }, () => r.word(r.int(1, 3), alphabet));
+const words = (r: Rng, max = 7, alphabet = 'abc'): string[] =>
+  Array.from({ length: r.int(0, max) }, () => r.word(r.int(1, 3), alphabet));
 const strDict = (r: Rng, max = 5, lo = -3, hi = 9): PyDict => {
   const keys = [...new Set(words(r, max, 'abcde'))];
   return dict(keys.map((k): [Py, Py] => [k, r.int(lo, hi)]));
@@ -19,10 +20,20 @@ const entries = (d: PyDict): [string, number][] => d.entries.map(([k, v]) => [k 
 export const charFrequency = defineFamily<[s: string]>()({
   name: 'char_frequency',
   category: 'dicts',
-  names: ['char_frequency', 'letter_counts', 'count_each_char', 'histogram', 'char_counts'],
+  names: [
+    'char_frequency',
+    'letter_counts',
+    'count_each_char',
+    'histogram',
+    'char_counts',
+    'count_characters',
+    'freq_map',
+    'tally_letters',
+  ],
   params: (r) => ({ ci: r.bool(), skipSpaces: r.bool() }),
   sig: () => '(s: str) -> dict[str, int]',
-  doc: (p) => `Return a dict mapping each character of s to how many times it occurs${p.ci ? ', ignoring case (use lowercase keys)' : ''}${p.skipSpaces ? '. Spaces are not counted' : ''}.`,
+  doc: (p) =>
+    `Return a dict mapping each character of s to how many times it occurs${p.ci ? ', ignoring case (use lowercase keys)' : ''}${p.skipSpaces ? '. Spaces are not counted' : ''}.`,
   examples: () => [['abA b']],
   edge: () => [[''], ['a'], ['aaa'], ['aA'], ['a b'], ['  '], ['abcabc'], ['Ab ba']],
   random: (_p, r) => [r.word(r.int(0, 9), 'aabB ')],
@@ -42,7 +53,10 @@ export const charFrequency = defineFamily<[s: string]>()({
       return {c: t.count(c) for c in t}`,
   ],
   mutants: [
-    { kind: 'duplicates', body: (p) => `return {c: 1 for c in s${p.ci ? '.lower()' : ''}${p.skipSpaces ? " if c != ' '" : ''}}` },
+    {
+      kind: 'duplicates',
+      body: (p) => `return {c: 1 for c in s${p.ci ? '.lower()' : ''}${p.skipSpaces ? " if c != ' '" : ''}}`,
+    },
     {
       kind: 'missed-edge-case',
       body: (p) => `
@@ -61,15 +75,26 @@ export const charFrequency = defineFamily<[s: string]>()({
 export const groupBy = defineFamily<[words: string[]]>()({
   name: 'group_by',
   category: 'dicts',
-  names: ['group_by', 'group_words', 'bucket_words', 'index_words', 'cluster_words'],
+  names: [
+    'group_by',
+    'group_words',
+    'bucket_words',
+    'index_words',
+    'cluster_words',
+    'split_by_key',
+    'words_by_key',
+    'bucketize',
+  ],
   params: (r) => ({ key: r.pick(['length', 'first letter', 'last letter'] as const), sortValues: r.bool() }),
   sig: (p) => `(words: list[str]) -> dict[${p.key === 'length' ? 'int' : 'str'}, list[str]]`,
-  doc: (p) => `Group words by their ${p.key}: return a dict from each ${p.key} to the list of words with it, ${p.sortValues ? 'sorted alphabetically' : 'in their original order'}.`,
+  doc: (p) =>
+    `Group words by their ${p.key}: return a dict from each ${p.key} to the list of words with it, ${p.sortValues ? 'sorted alphabetically' : 'in their original order'}.`,
   examples: () => [[['bb', 'a', 'ab', 'c']]],
   edge: () => [[[]], [['a']], [['a', 'a']], [['ba', 'ab']], [['abc', 'b', 'ca', 'a']], [['cb', 'ab', 'cb']]],
   random: (_p, r) => [words(r)],
   ref: (p, ws) => {
-    const key = (w: string): string | number => (p.key === 'length' ? w.length : p.key === 'first letter' ? w[0] : w[w.length - 1]);
+    const key = (w: string): string | number =>
+      p.key === 'length' ? w.length : p.key === 'first letter' ? w[0] : w[w.length - 1];
     const m = new Map<string | number, string[]>();
     for (const w of ws) m.set(key(w), [...(m.get(key(w)) ?? []), w]);
     return dict([...m].map(([k, v]): [Py, Py] => [k, p.sortValues ? [...v].sort() : v]));
@@ -128,12 +153,23 @@ function keyExpr(key: 'length' | 'first letter' | 'last letter'): string {
 export const mostFrequent = defineFamily<[nums: number[]]>()({
   name: 'most_frequent',
   category: 'dicts',
-  names: ['most_frequent', 'mode', 'most_common', 'top_value', 'frequent_item'],
+  names: ['most_frequent', 'mode', 'most_common', 'top_value', 'frequent_item', 'top_frequency', 'commonest', 'winner'],
   params: (r) => ({ tie: r.pick(['smallest', 'largest'] as const), d: r.pick(['None', '-1', '0']) }),
   sig: (p) => `(nums: list[int]) -> ${p.d === 'None' ? 'int | None' : 'int'}`,
-  doc: (p) => `Return the value that occurs most often in nums; on a tie return the ${p.tie} such value. Return ${p.d} for an empty list.`,
+  doc: (p) =>
+    `Return the value that occurs most often in nums; on a tie return the ${p.tie} such value. Return ${p.d} for an empty list.`,
   examples: () => [[[3, 1, 3, 2, 1]]],
-  edge: () => [[[]], [[5]], [[2, 1]], [[1, 2]], [[4, 4, 1]], [[1, 4, 4]], [[7, 3, 3, 7]], [[-1, -2, -2, -1, 0]], [[5, 5, 6, 6, 6]]],
+  edge: () => [
+    [[]],
+    [[5]],
+    [[2, 1]],
+    [[1, 2]],
+    [[4, 4, 1]],
+    [[1, 4, 4]],
+    [[7, 3, 3, 7]],
+    [[-1, -2, -2, -1, 0]],
+    [[5, 5, 6, 6, 6]],
+  ],
   random: (_p, r) => [r.ints(r.int(0, 8), -3, 4)],
   ref: (p, nums) => {
     if (!nums.length) return p.d === 'None' ? null : Number(p.d);
@@ -164,7 +200,10 @@ export const mostFrequent = defineFamily<[nums: number[]]>()({
             return ${p.d}
         return max(set(nums), key=lambda x: (nums.count(x), ${p.tie === 'smallest' ? 'x' : '-x'}))`,
     },
-    { kind: 'missed-edge-case', body: (p) => `return max(sorted(set(nums)${p.tie === 'largest' ? ', reverse=True' : ''}), key=nums.count)` },
+    {
+      kind: 'missed-edge-case',
+      body: (p) => `return max(sorted(set(nums)${p.tie === 'largest' ? ', reverse=True' : ''}), key=nums.count)`,
+    },
     {
       kind: 'other',
       body: (p) => `
@@ -178,12 +217,49 @@ export const mostFrequent = defineFamily<[nums: number[]]>()({
 export const invertDict = defineFamily<[d: PyDict]>()({
   name: 'invert_dict',
   category: 'dicts',
-  names: ['invert_dict', 'swap_keys_values', 'reverse_mapping', 'invert'],
+  names: ['invert_dict', 'swap_keys_values', 'reverse_mapping', 'invert', 'flip_dict', 'value_to_key'],
   params: (r) => ({ keep: r.pick(['smallest', 'largest'] as const) }),
   sig: () => '(d: dict[str, int]) -> dict[int, str]',
-  doc: (p) => `Return a dict mapping each value of d to its key. If several keys share a value, keep the alphabetically ${p.keep} key.`,
-  examples: () => [[dict([['b', 1], ['a', 1], ['c', 2]])]],
-  edge: () => [[dict([])], [dict([['a', 1]])], [dict([['a', 1], ['b', 1]])], [dict([['b', 1], ['a', 1]])], [dict([['x', 0], ['y', -1]])], [dict([['c', 2], ['a', 2], ['b', 2]])]],
+  doc: (p) =>
+    `Return a dict mapping each value of d to its key. If several keys share a value, keep the alphabetically ${p.keep} key.`,
+  examples: () => [
+    [
+      dict([
+        ['b', 1],
+        ['a', 1],
+        ['c', 2],
+      ]),
+    ],
+  ],
+  edge: () => [
+    [dict([])],
+    [dict([['a', 1]])],
+    [
+      dict([
+        ['a', 1],
+        ['b', 1],
+      ]),
+    ],
+    [
+      dict([
+        ['b', 1],
+        ['a', 1],
+      ]),
+    ],
+    [
+      dict([
+        ['x', 0],
+        ['y', -1],
+      ]),
+    ],
+    [
+      dict([
+        ['c', 2],
+        ['a', 2],
+        ['b', 2],
+      ]),
+    ],
+  ],
   random: (_p, r) => [strDict(r, 6, 0, 3)],
   ref: (p, d) => {
     const m = new Map<number, string>();
@@ -204,7 +280,13 @@ export const invertDict = defineFamily<[d: PyDict]>()({
   ],
   mutants: [
     { kind: 'duplicates', body: () => 'return {v: k for k, v in d.items()}' },
-    { kind: 'wrong-comparison', body: (p) => `return {v: k for k, v in sorted(d.items()${p.keep === 'smallest' ? '' : ', reverse=True'})}` },
-    { kind: 'off-by-one', body: (p) => `return {v: k for k, v in sorted(d.items()${p.keep === 'smallest' ? ', reverse=True' : ''})[1:]}` },
+    {
+      kind: 'wrong-comparison',
+      body: (p) => `return {v: k for k, v in sorted(d.items()${p.keep === 'smallest' ? '' : ', reverse=True'})}`,
+    },
+    {
+      kind: 'off-by-one',
+      body: (p) => `return {v: k for k, v in sorted(d.items()${p.keep === 'smallest' ? ', reverse=True' : ''})[1:]}`,
+    },
   ],
 });

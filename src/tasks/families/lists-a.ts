@@ -14,7 +14,16 @@ export const countItems = defineFamily<[nums: number[]]>()({
   sig: () => '(nums: list[int]) -> int',
   doc: (p) => `Return how many numbers in nums are ${cmpWord[p.op]} ${p.t}.`,
   examples: (p) => [[[p.t - 2, p.t, p.t + 3, p.t + 1]]],
-  edge: (p) => [[[]], [[p.t]], [[p.t, p.t, p.t]], [[p.t + 1, p.t + 1]], [[p.t - 1, p.t - 1]], [[p.t + 1]], [[p.t - 1]], [[p.t - 1, p.t + 1, p.t]]],
+  edge: (p) => [
+    [[]],
+    [[p.t]],
+    [[p.t, p.t, p.t]],
+    [[p.t + 1, p.t + 1]],
+    [[p.t - 1, p.t - 1]],
+    [[p.t + 1]],
+    [[p.t - 1]],
+    [[p.t - 1, p.t + 1, p.t]],
+  ],
   random: (p, r) => [list(r, p.t - 6, p.t + 6)],
   ref: (p, nums) => nums.filter((x) => (p.op === '>' ? x > p.t : x < p.t)).length,
   styles: [
@@ -93,7 +102,8 @@ export const runningBalance = defineFamily<[changes: number[]]>()({
   names: ['running_balance', 'balances', 'balance_history', 'track_balance'],
   params: (r) => ({ s: r.int(1, 40) * 5 }),
   sig: () => '(changes: list[int]) -> list[int]',
-  doc: (p) => `An account starts with balance ${p.s}. Each number in changes is added to it.\nReturn the balance after each change.`,
+  doc: (p) =>
+    `An account starts with balance ${p.s}. Each number in changes is added to it.\nReturn the balance after each change.`,
   examples: () => [[[10, -5, 20]]],
   edge: (p) => [[[]], [[0]], [[-p.s]], [[5, 5]], [[-1, -2, -3]], [[3, 4]]],
   random: (_p, r) => [list(r, -30, 30, 7)],
@@ -153,13 +163,31 @@ export const runningBalance = defineFamily<[changes: number[]]>()({
 export const maxGap = defineFamily<[nums: number[]]>()({
   name: 'max_gap',
   category: 'lists',
-  names: ['max_gap', 'largest_step', 'biggest_jump', 'max_neighbor_diff'],
+  names: [
+    'max_gap',
+    'largest_step',
+    'biggest_jump',
+    'max_neighbor_diff',
+    'widest_step',
+    'max_spread',
+    'largest_jump',
+    'max_shift',
+  ],
   params: (r) => ({ k: r.int(1, 3), d: r.pick([0, -1]) }),
   sig: () => '(nums: list[int]) -> int',
   doc: (p) =>
     `Return the largest absolute difference between nums[i] and nums[i + ${p.k}].\nReturn ${p.d} if there is no such pair.`,
   examples: (p) => [[[1, 4, 2, 9, 3].slice(0, p.k + 3)]],
-  edge: (p) => [[[]], [[5]], [Array(p.k).fill(2)], [[3, ...Array(p.k).fill(3)]], [[1, ...Array(p.k - 1).fill(0), 7]], [[9, ...Array(p.k - 1).fill(0), 2, 0, 0, 0]], [[0, 0, 0, 0, 0, 0, 8]], [[-4, ...Array(p.k - 1).fill(0), -9]]],
+  edge: (p) => [
+    [[]],
+    [[5]],
+    [Array(p.k).fill(2)],
+    [[3, ...Array(p.k).fill(3)]],
+    [[1, ...Array(p.k - 1).fill(0), 7]],
+    [[9, ...Array(p.k - 1).fill(0), 2, 0, 0, 0]],
+    [[0, 0, 0, 0, 0, 0, 8]],
+    [[-4, ...Array(p.k - 1).fill(0), -9]],
+  ],
   random: (_p, r) => [list(r, -10, 10, 8)],
   ref: (p, nums) => {
     let best: number | null = null;
@@ -209,7 +237,16 @@ export const maxGap = defineFamily<[nums: number[]]>()({
 export const secondLargest = defineFamily<[nums: number[]]>()({
   name: 'second_largest',
   category: 'lists',
-  names: ['second_largest', 'runner_up', 'second_best', 'next_largest', 'second_max'],
+  names: [
+    'second_largest',
+    'runner_up',
+    'second_best',
+    'next_largest',
+    'second_max',
+    'second_place',
+    'silver_value',
+    'pick_second',
+  ],
   params: (r) => ({ which: r.pick(['largest', 'smallest'] as const), d: r.pick(['None', '-1', '0']) }),
   sig: (p) => `(nums: list[int]) -> ${p.d === 'None' ? 'int | None' : 'int'}`,
   doc: (p) => `Return the second ${p.which} distinct value in nums, or ${p.d} if there is none.`,
@@ -264,7 +301,16 @@ export const secondLargest = defineFamily<[nums: number[]]>()({
 export const dedupeKeepOrder = defineFamily<[nums: number[]]>()({
   name: 'dedupe_keep_order',
   category: 'lists',
-  names: ['dedupe', 'unique_in_order', 'remove_duplicates', 'distinct_items', 'first_occurrences'],
+  names: [
+    'dedupe',
+    'unique_in_order',
+    'remove_duplicates',
+    'distinct_items',
+    'first_occurrences',
+    'keep_first_seen',
+    'unique_values',
+    'drop_repeats',
+  ],
   params: (r) => ({ limit: r.pick([0, 3, 4, 5]) }),
   sig: () => '(nums: list[int]) -> list[int]',
   doc: (p) =>
@@ -272,7 +318,15 @@ export const dedupeKeepOrder = defineFamily<[nums: number[]]>()({
       ? 'Return nums without repeated values, keeping the first occurrence of each, in order.'
       : `Return the first ${p.limit} distinct values of nums, in order of first occurrence.`,
   examples: () => [[[3, 1, 3, 2, 1, 5, 6]]],
-  edge: () => [[[]], [[7]], [[7, 7, 7]], [[1, 2, 1, 2]], [[4, 3, 2, 1]], [[-1, 1, -1, 0, 5, 6, 5]], [[2, 2, 3, 3, 4, 4, 5, 5, 6]]],
+  edge: () => [
+    [[]],
+    [[7]],
+    [[7, 7, 7]],
+    [[1, 2, 1, 2]],
+    [[4, 3, 2, 1]],
+    [[-1, 1, -1, 0, 5, 6, 5]],
+    [[2, 2, 3, 3, 4, 4, 5, 5, 6]],
+  ],
   random: (_p, r) => [list(r, -4, 6, 10)],
   ref: (p, nums) => {
     const out = [...new Set(nums)];

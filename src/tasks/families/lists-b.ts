@@ -8,12 +8,20 @@ const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
 export const rotateLeft = defineFamily<[items: number[]]>()({
   name: 'rotate_left',
   category: 'lists',
-  names: ['rotate_left', 'rotate', 'shift_left', 'cycle_left'],
+  names: ['rotate_left', 'rotate', 'shift_left', 'cycle_left', 'spin_left', 'roll_left'],
   params: (r) => ({ k: r.int(3, 11) }),
   sig: () => '(items: list[int]) -> list[int]',
   doc: (p) => `Return items rotated left by ${p.k} position${p.k > 1 ? 's' : ''} (the first element moves to the end).`,
   examples: () => [[[1, 2, 3, 4, 5]]],
-  edge: (p) => [[[]], [[7]], [[1, 2]], [Array.from({ length: p.k }, (_, i) => i + 1)], [Array.from({ length: p.k + 1 }, (_, i) => i)], [[5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]], [[4, 4, 1]]],
+  edge: (p) => [
+    [[]],
+    [[7]],
+    [[1, 2]],
+    [Array.from({ length: p.k }, (_, i) => i + 1)],
+    [Array.from({ length: p.k + 1 }, (_, i) => i)],
+    [[5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]],
+    [[4, 4, 1]],
+  ],
   random: (_p, r) => [list(r, 0, 9, 10)],
   ref: (p, items) => {
     if (items.length === 0) return [];
@@ -62,12 +70,29 @@ export const rotateLeft = defineFamily<[items: number[]]>()({
 export const chunkSums = defineFamily<[nums: number[]]>()({
   name: 'chunk_sums',
   category: 'lists',
-  names: ['chunk_sums', 'group_totals', 'block_sums', 'batch_sums'],
-  params: (r) => ({ k: r.int(2, 5) }),
+  names: [
+    'chunk_sums',
+    'group_totals',
+    'block_sums',
+    'batch_sums',
+    'window_totals',
+    'part_sums',
+    'slice_sums',
+    'segment_sums',
+  ],
+  params: (r) => ({ k: r.int(2, 6) }),
   sig: () => '(nums: list[int]) -> list[int]',
-  doc: (p) => `Split nums into consecutive chunks of ${p.k} (the last chunk may be shorter) and return the sum of each chunk.`,
+  doc: (p) =>
+    `Split nums into consecutive chunks of ${p.k} (the last chunk may be shorter) and return the sum of each chunk.`,
   examples: (p) => [[Array.from({ length: p.k + 2 }, (_, i) => i + 1)]],
-  edge: (p) => [[[]], [[4]], [Array(p.k).fill(1)], [Array(p.k + 1).fill(2)], [Array.from({ length: 2 * p.k + 1 }, (_, i) => i - 3)], [[-1, -2, -3, -4, -5, -6, -7]]],
+  edge: (p) => [
+    [[]],
+    [[4]],
+    [Array(p.k).fill(1)],
+    [Array(p.k + 1).fill(2)],
+    [Array.from({ length: 2 * p.k + 1 }, (_, i) => i - 3)],
+    [[-1, -2, -3, -4, -5, -6, -7]],
+  ],
   random: (_p, r) => [list(r, -9, 9, 11)],
   ref: (p, nums) => {
     const out: number[] = [];
@@ -85,7 +110,10 @@ export const chunkSums = defineFamily<[nums: number[]]>()({
       return out`,
   ],
   mutants: [
-    { kind: 'missed-edge-case', body: (p) => `return [sum(nums[i:i + ${p.k}]) for i in range(0, len(nums) - ${p.k} + 1, ${p.k})]` },
+    {
+      kind: 'missed-edge-case',
+      body: (p) => `return [sum(nums[i:i + ${p.k}]) for i in range(0, len(nums) - ${p.k} + 1, ${p.k})]`,
+    },
     { kind: 'off-by-one', body: (p) => `return [sum(nums[i:i + ${p.k - 1}]) for i in range(0, len(nums), ${p.k})]` },
     {
       kind: 'wrong-initial-value',
@@ -106,12 +134,31 @@ export const chunkSums = defineFamily<[nums: number[]]>()({
 export const maxSubarray = defineFamily<[nums: number[]]>()({
   name: 'max_subarray',
   category: 'lists',
-  names: ['max_subarray', 'best_run_sum', 'max_window_sum', 'largest_sum'],
+  names: [
+    'max_subarray',
+    'best_run_sum',
+    'max_window_sum',
+    'largest_sum',
+    'best_window',
+    'max_block_sum',
+    'top_window_sum',
+    'peak_window',
+  ],
   params: (r) => ({ len: r.int(2, 5), d: r.pick([0, -1, 0]) }),
   sig: () => '(nums: list[int]) -> int',
-  doc: (p) => `Return the largest sum of ${p.len} consecutive numbers in nums, or ${p.d} if nums has fewer than ${p.len} numbers.`,
+  doc: (p) =>
+    `Return the largest sum of ${p.len} consecutive numbers in nums, or ${p.d} if nums has fewer than ${p.len} numbers.`,
   examples: (p) => [[[2, -1, 4, 1, -3, 5, 0].slice(0, p.len + 3)]],
-  edge: (p) => [[[]], [[3]], [Array(p.len - 1).fill(1)], [Array(p.len).fill(-2)], [Array.from({ length: p.len + 2 }, (_, i) => -i - 1)], [[...Array(p.len + 1).fill(0), 5]], [[9, ...Array(p.len + 1).fill(-3)]], [[-5, -5, -5, -5, -5, -5, -1]]],
+  edge: (p) => [
+    [[]],
+    [[3]],
+    [Array(p.len - 1).fill(1)],
+    [Array(p.len).fill(-2)],
+    [Array.from({ length: p.len + 2 }, (_, i) => -i - 1)],
+    [[...Array(p.len + 1).fill(0), 5]],
+    [[9, ...Array(p.len + 1).fill(-3)]],
+    [[-5, -5, -5, -5, -5, -5, -1]],
+  ],
   random: (_p, r) => [list(r, -9, 9, 9)],
   ref: (p, nums) => {
     if (nums.length < p.len) return p.d;
@@ -162,7 +209,16 @@ export const maxSubarray = defineFamily<[nums: number[]]>()({
 export const longestRun = defineFamily<[nums: number[]]>()({
   name: 'longest_run',
   category: 'lists',
-  names: ['longest_run', 'longest_streak', 'max_run_length', 'longest_climb'],
+  names: [
+    'longest_run',
+    'longest_streak',
+    'max_run_length',
+    'longest_climb',
+    'longest_stretch',
+    'best_streak',
+    'longest_sequence',
+    'max_streak',
+  ],
   params: (r) => ({ rel: r.pick(['increasing', 'equal', 'non-decreasing'] as const) }),
   sig: () => '(nums: list[int]) -> int',
   doc: (p) =>
@@ -172,13 +228,24 @@ export const longestRun = defineFamily<[nums: number[]]>()({
         ? 'Return the length of the longest run of consecutive equal elements.'
         : 'Return the length of the longest run of consecutive elements that never decrease.',
   examples: () => [[[1, 2, 2, 3, 1, 4]]],
-  edge: () => [[[]], [[5]], [[3, 3]], [[1, 2]], [[2, 1]], [[1, 2, 3, 1]], [[4, 4, 4, 1, 2]], [[3, 2, 1, 1, 2, 3, 4]], [[1, 1, 2, 2, 2]]],
+  edge: () => [
+    [[]],
+    [[5]],
+    [[3, 3]],
+    [[1, 2]],
+    [[2, 1]],
+    [[1, 2, 3, 1]],
+    [[4, 4, 4, 1, 2]],
+    [[3, 2, 1, 1, 2, 3, 4]],
+    [[1, 1, 2, 2, 2]],
+  ],
   random: (_p, r) => [list(r, 0, 5, 9)],
   ref: (p, nums) => {
     let best = 0;
     let cur = 0;
     nums.forEach((x, i) => {
-      const ok = i > 0 && (p.rel === 'increasing' ? x > nums[i - 1] : p.rel === 'equal' ? x === nums[i - 1] : x >= nums[i - 1]);
+      const ok =
+        i > 0 && (p.rel === 'increasing' ? x > nums[i - 1] : p.rel === 'equal' ? x === nums[i - 1] : x >= nums[i - 1]);
       cur = ok ? cur + 1 : 1;
       best = Math.max(best, cur);
     });
@@ -252,7 +319,16 @@ export const firstIndexOver = defineFamily<[nums: number[]]>()({
   sig: (p) => `(nums: list[int]) -> ${p.d === 'None' ? 'int | None' : 'int'}`,
   doc: (p) => `Return the index of the first number in nums that is at least ${p.t}, or ${p.d} if there is none.`,
   examples: (p) => [[[p.t - 3, p.t + 2, p.t]], [[p.t - 1]]],
-  edge: (p) => [[[]], [[p.t]], [[p.t - 1]], [[p.t + 1, p.t]], [[p.t - 1, p.t]], [[p.t - 2, p.t - 1, p.t + 4]], [[p.t - 5, p.t - 5]], [[p.t - 1, p.t - 1, p.t + 1, p.t + 2]]],
+  edge: (p) => [
+    [[]],
+    [[p.t]],
+    [[p.t - 1]],
+    [[p.t + 1, p.t]],
+    [[p.t - 1, p.t]],
+    [[p.t - 2, p.t - 1, p.t + 4]],
+    [[p.t - 5, p.t - 5]],
+    [[p.t - 1, p.t - 1, p.t + 1, p.t + 2]],
+  ],
   random: (p, r) => [list(r, p.t - 8, p.t + 3, 8)],
   ref: (p, nums) => {
     const i = nums.findIndex((x) => x >= p.t);
@@ -304,7 +380,7 @@ export const firstIndexOver = defineFamily<[nums: number[]]>()({
 export const alternatingSum = defineFamily<[nums: number[]]>()({
   name: 'alternating_sum',
   category: 'lists',
-  names: ['alternating_sum', 'alt_sum', 'plus_minus_sum', 'signed_sum'],
+  names: ['alternating_sum', 'alt_sum', 'plus_minus_sum', 'signed_sum', 'zigzag_sum', 'seesaw_total'],
   params: (r) => ({ first: r.pick(['+', '-'] as const), step: r.pick([1, 2, 3]) }),
   sig: () => '(nums: list[int]) -> int',
   doc: (p) =>
@@ -330,9 +406,21 @@ export const alternatingSum = defineFamily<[nums: number[]]>()({
     (p) => `return ${p.first === '-' ? '-' : ''}sum(x if i % ${p.step} == 0 else -x for i, x in enumerate(nums))`,
   ],
   mutants: [
-    { kind: 'off-by-one', body: (p) => `return ${p.first === '-' ? '-' : ''}sum(x if i % ${p.step} == 1 else -x for i, x in enumerate(nums))` },
-    { kind: 'wrong-initial-value', body: (p) => `return ${p.first === '-' ? '-' : ''}sum((x if i % ${p.step} == 0 else -x for i, x in enumerate(nums)), nums[-1] if nums else 0)` },
-    { kind: 'missed-edge-case', body: (p) => `return ${p.first === '-' ? '-' : ''}sum(abs(x) if i % ${p.step} == 0 else -abs(x) for i, x in enumerate(nums))` },
+    {
+      kind: 'off-by-one',
+      body: (p) =>
+        `return ${p.first === '-' ? '-' : ''}sum(x if i % ${p.step} == 1 else -x for i, x in enumerate(nums))`,
+    },
+    {
+      kind: 'wrong-initial-value',
+      body: (p) =>
+        `return ${p.first === '-' ? '-' : ''}sum((x if i % ${p.step} == 0 else -x for i, x in enumerate(nums)), nums[-1] if nums else 0)`,
+    },
+    {
+      kind: 'missed-edge-case',
+      body: (p) =>
+        `return ${p.first === '-' ? '-' : ''}sum(abs(x) if i % ${p.step} == 0 else -abs(x) for i, x in enumerate(nums))`,
+    },
   ],
 });
 
@@ -345,9 +433,18 @@ export const clampValues = defineFamily<[nums: number[]]>()({
     return { lo, hi: lo + r.int(1, 8) };
   },
   sig: () => '(nums: list[int]) -> list[int]',
-  doc: (p) => `Return nums with every value below ${p.lo} replaced by ${p.lo} and every value above ${p.hi} replaced by ${p.hi}.`,
+  doc: (p) =>
+    `Return nums with every value below ${p.lo} replaced by ${p.lo} and every value above ${p.hi} replaced by ${p.hi}.`,
   examples: (p) => [[[p.lo - 2, p.lo + 1, p.hi + 5]]],
-  edge: (p) => [[[]], [[p.lo]], [[p.hi]], [[p.lo - 1, p.hi + 1]], [[p.hi + 1, p.hi + 1]], [[p.lo - 9]], [[p.lo, p.hi, p.lo + 1]]],
+  edge: (p) => [
+    [[]],
+    [[p.lo]],
+    [[p.hi]],
+    [[p.lo - 1, p.hi + 1]],
+    [[p.hi + 1, p.hi + 1]],
+    [[p.lo - 9]],
+    [[p.lo, p.hi, p.lo + 1]],
+  ],
   random: (p, r) => [list(r, p.lo - 5, p.hi + 5, 8)],
   ref: (p, nums) => nums.map((x) => Math.min(p.hi, Math.max(p.lo, x))),
   styles: [
@@ -363,7 +460,10 @@ export const clampValues = defineFamily<[nums: number[]]>()({
       return out`,
   ],
   mutants: [
-    { kind: 'wrong-comparison', body: (p) => `return [min(${p.hi}, max(${p.lo}, x)) if x >= ${p.lo} else ${p.lo + 1} for x in nums]` },
+    {
+      kind: 'wrong-comparison',
+      body: (p) => `return [min(${p.hi}, max(${p.lo}, x)) if x >= ${p.lo} else ${p.lo + 1} for x in nums]`,
+    },
     { kind: 'missed-edge-case', body: (p) => `return [max(${p.lo}, x) for x in nums]` },
     { kind: 'off-by-one', body: (p) => `return [min(${p.hi - 1}, max(${p.lo}, x)) for x in nums]` },
   ],

@@ -1,7 +1,6 @@
 // Number families, part one: digit sums, primes, gcd, divisibility labels.
 import { defineFamily, one } from '../family';
 
-
 export const digitSum = defineFamily<[n: number]>()({
   name: 'digit_sum',
   category: 'numbers',
@@ -28,22 +27,38 @@ export const digitSum = defineFamily<[n: number]>()({
           ${p.which === 'all' ? 'total += d' : `if d % 2 == ${p.which === 'even' ? 0 : 1}:\n              total += d`}
           n //= 10
       return ${p.mult > 1 ? `${p.mult} * total` : 'total'}`,
-    (p) => `return ${p.mult > 1 ? `${p.mult} * ` : ''}sum(int(c) for c in str(abs(n))${p.which === 'all' ? '' : ` if int(c) % 2 == ${p.which === 'even' ? 0 : 1}`})`,
+    (p) =>
+      `return ${p.mult > 1 ? `${p.mult} * ` : ''}sum(int(c) for c in str(abs(n))${p.which === 'all' ? '' : ` if int(c) % 2 == ${p.which === 'even' ? 0 : 1}`})`,
   ],
   mutants: [
-    { kind: 'missed-edge-case', body: (p) => `return ${p.mult > 1 ? `${p.mult} * ` : ''}sum(int(c) for c in str(n) if c != '-'${p.which === 'all' ? '' : ` and int(c) % 2 == ${p.which === 'even' ? 0 : 1}`}) if n >= 0 else 0` },
-    { kind: 'off-by-one', body: (p) => `return ${p.mult > 1 ? `${p.mult} * ` : ''}sum(int(c) for c in str(abs(n))[1:]${p.which === 'all' ? '' : ` if int(c) % 2 == ${p.which === 'even' ? 0 : 1}`})` },
-    { kind: 'duplicates', body: (p) => `return ${p.mult > 1 ? `${p.mult} * ` : ''}sum(int(c) for c in set(str(abs(n)))${p.which === 'all' ? '' : ` if int(c) % 2 == ${p.which === 'even' ? 0 : 1}`})` },
+    {
+      kind: 'missed-edge-case',
+      body: (p) =>
+        `return ${p.mult > 1 ? `${p.mult} * ` : ''}sum(int(c) for c in str(n) if c != '-'${p.which === 'all' ? '' : ` and int(c) % 2 == ${p.which === 'even' ? 0 : 1}`}) if n >= 0 else 0`,
+    },
+    {
+      kind: 'off-by-one',
+      body: (p) =>
+        `return ${p.mult > 1 ? `${p.mult} * ` : ''}sum(int(c) for c in str(abs(n))[1:]${p.which === 'all' ? '' : ` if int(c) % 2 == ${p.which === 'even' ? 0 : 1}`})`,
+    },
+    {
+      kind: 'duplicates',
+      body: (p) =>
+        `return ${p.mult > 1 ? `${p.mult} * ` : ''}sum(int(c) for c in set(str(abs(n)))${p.which === 'all' ? '' : ` if int(c) % 2 == ${p.which === 'even' ? 0 : 1}`})`,
+    },
   ],
 });
 
 export const isPrime = defineFamily<[n: number]>()({
   name: 'is_prime',
   category: 'numbers',
-  names: ['is_prime', 'prime_check', 'check_prime', 'is_prime_number', 'prime'],
+  names: ['is_prime', 'prime_check', 'check_prime', 'is_prime_number', 'prime', 'is_prime_after_shift', 'test_prime'],
   params: (r) => ({ offset: r.pick([0, 0, 1, 2, -1]) }),
   sig: () => '(n: int) -> bool',
-  doc: (p) => (p.offset === 0 ? 'Return True if n is a prime number.' : `Return True if n ${p.offset > 0 ? '+' : '-'} ${Math.abs(p.offset)} is a prime number.`),
+  doc: (p) =>
+    p.offset === 0
+      ? 'Return True if n is a prime number.'
+      : `Return True if n ${p.offset > 0 ? '+' : '-'} ${Math.abs(p.offset)} is a prime number.`,
   examples: (p) => [[7 - p.offset], [9 - p.offset]],
   edge: (p) => one([-3, 0, 1, 2, 3, 4, 9, 25, 49, 97, 121, 2 - p.offset, 4 - p.offset, 25 - p.offset]),
   random: (_p, r) => [r.int(-2, 120)],
@@ -93,12 +108,27 @@ export const isPrime = defineFamily<[n: number]>()({
 export const gcdOf = defineFamily<[a: number, b: number]>()({
   name: 'gcd_of',
   category: 'numbers',
-  names: ['gcd', 'greatest_common_divisor', 'common_divisor', 'hcf'],
+  names: ['gcd', 'greatest_common_divisor', 'common_divisor', 'hcf', 'largest_divisor', 'shared_divisor'],
   params: (r) => ({ scale: r.int(1, 6) }),
   sig: () => '(a: int, b: int) -> int',
-  doc: (p) => `Return ${p.scale > 1 ? `${p.scale} times ` : ''}the greatest common divisor of a and b (both are non-negative; gcd(0, 0) is 0).`,
-  examples: () => [[12, 18], [7, 0]],
-  edge: () => [[0, 0], [0, 5], [5, 0], [1, 1], [6, 6], [4, 6], [9, 28], [100, 75], [17, 51], [13, 7]],
+  doc: (p) =>
+    `Return ${p.scale > 1 ? `${p.scale} times ` : ''}the greatest common divisor of a and b (both are non-negative; gcd(0, 0) is 0).`,
+  examples: () => [
+    [12, 18],
+    [7, 0],
+  ],
+  edge: () => [
+    [0, 0],
+    [0, 5],
+    [5, 0],
+    [1, 1],
+    [6, 6],
+    [4, 6],
+    [9, 28],
+    [100, 75],
+    [17, 51],
+    [13, 7],
+  ],
   random: (_p, r) => {
     const g = r.int(1, 9);
     return [g * r.int(0, 15), g * r.int(0, 15)];
@@ -168,7 +198,8 @@ export const fizzLabel = defineFamily<[n: number]>()({
   examples: (p) => [[p.a], [p.a * p.b + 1]],
   edge: (p) => one([0, 1, p.a, p.b, p.a * p.b, 2 * p.a * p.b, p.a * p.b - 1, -p.a, -p.b, p.a + 1]),
   random: (_p, r) => [r.int(-10, 80)],
-  ref: (p, n) => (n % p.a === 0 && n % p.b === 0 ? p.wa + p.wb : n % p.a === 0 ? p.wa : n % p.b === 0 ? p.wb : String(n)),
+  ref: (p, n) =>
+    n % p.a === 0 && n % p.b === 0 ? p.wa + p.wb : n % p.a === 0 ? p.wa : n % p.b === 0 ? p.wb : String(n),
   styles: [
     (p) => `
       if n % ${p.a} == 0 and n % ${p.b} == 0:

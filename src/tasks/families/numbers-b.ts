@@ -4,10 +4,11 @@ import { defineFamily, one } from '../family';
 export const collatzSteps = defineFamily<[n: number]>()({
   name: 'collatz_steps',
   category: 'numbers',
-  names: ['collatz_steps', 'steps_down', 'hailstone_steps', 'count_steps'],
+  names: ['collatz_steps', 'steps_down', 'hailstone_steps', 'count_steps', 'hailstone', 'collatz_count'],
   params: (r) => ({ t: r.int(1, 12) }),
   sig: () => '(n: int) -> int',
-  doc: (p) => `Starting from n (n >= 1), repeatedly halve n if it is even, otherwise replace it by 3 * n + 1.\nReturn how many steps it takes until n is at most ${p.t}.`,
+  doc: (p) =>
+    `Starting from n (n >= 1), repeatedly halve n if it is even, otherwise replace it by 3 * n + 1.\nReturn how many steps it takes until n is at most ${p.t}.`,
   examples: (p) => [[p.t + 5]],
   edge: (p) => one([1, p.t, p.t + 1, p.t + 2, 2 * p.t + 2, 27, 7, 16, 3]),
   random: (_p, r) => [r.int(1, 60)],
@@ -69,7 +70,8 @@ export const reverseInteger = defineFamily<[n: number]>()({
   names: ['reverse_integer', 'reverse_digits', 'flip_number', 'mirror_number', 'backwards_number'],
   params: (r) => ({ add: r.int(0, 9) }),
   sig: () => '(n: int) -> int',
-  doc: (p) => `Return n with its digits reversed, keeping the sign (reversing 120 gives 21)${p.add ? `, plus ${p.add}` : ''}.`,
+  doc: (p) =>
+    `Return n with its digits reversed, keeping the sign (reversing 120 gives 21)${p.add ? `, plus ${p.add}` : ''}.`,
   examples: () => [[123], [-45]],
   edge: () => one([0, 5, -5, 10, 120, -120, 1001, -90, 11, 1234]),
   random: (_p, r) => [r.int(-9999, 9999)],
@@ -131,7 +133,10 @@ export const sumOfMultiples = defineFamily<[n: number]>()({
   ],
   mutants: [
     { kind: 'wrong-comparison', body: (p) => `return sum(range(${p.k}, n${p.inclusive ? '' : ' + 1'}, ${p.k}))` },
-    { kind: 'wrong-initial-value', body: (p) => `return sum(range(0, n${p.inclusive ? ' + 1' : ''}, ${p.k})) + (${p.k} if n > ${p.k} * 2 else 0)` },
+    {
+      kind: 'wrong-initial-value',
+      body: (p) => `return sum(range(0, n${p.inclusive ? ' + 1' : ''}, ${p.k})) + (${p.k} if n > ${p.k} * 2 else 0)`,
+    },
     { kind: 'off-by-one', body: (p) => `return sum(range(${2 * p.k}, n${p.inclusive ? ' + 1' : ''}, ${p.k}))` },
   ],
 });
@@ -139,7 +144,7 @@ export const sumOfMultiples = defineFamily<[n: number]>()({
 export const isPowerOf = defineFamily<[n: number]>()({
   name: 'is_power_of',
   category: 'numbers',
-  names: ['is_power_of', 'power_check', 'is_exact_power', 'check_power'],
+  names: ['is_power_of', 'power_check', 'is_exact_power', 'check_power', 'power_test', 'is_pure_power'],
   params: (r) => ({ k: r.int(2, 9) }),
   sig: () => '(n: int) -> bool',
   doc: (p) => `Return True if n is a power of ${p.k} (${p.k} ** e for some integer e >= 0).`,
@@ -199,7 +204,8 @@ export const sequenceTerm = defineFamily<[n: number]>()({
   names: ['sequence_term', 'nth_term', 'fib_like', 'series_value'],
   params: (r) => ({ a: r.int(0, 5), b: r.int(1, 6) }),
   sig: () => '(n: int) -> int',
-  doc: (p) => `A sequence starts ${p.a}, ${p.b}, and each later term is the sum of the two before it.\nReturn the term at index n (index 0 is ${p.a}).`,
+  doc: (p) =>
+    `A sequence starts ${p.a}, ${p.b}, and each later term is the sum of the two before it.\nReturn the term at index n (index 0 is ${p.a}).`,
   examples: () => [[0], [4]],
   edge: () => one([0, 1, 2, 3, 10, 20]),
   random: (_p, r) => [r.int(0, 25)],

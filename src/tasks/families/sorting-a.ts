@@ -16,7 +16,9 @@ function triplets(nums: number[], t: number): number[][] {
       for (let k = j + 1; k < s.length; k++) {
         if (s[i] + s[j] + s[k] !== t) continue;
         const key = `${s[i]},${s[j]},${s[k]}`;
-        if (!seen.has(key)) seen.add(key), out.push([s[i], s[j], s[k]]);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push([s[i], s[j], s[k]]);
       }
   return out.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
 }
@@ -151,17 +153,37 @@ export const threeSum = defineFamily<[nums: number[]]>()({
 export const pairSumCount = defineFamily<[nums: number[]]>()({
   name: 'pair_sum_count',
   category: 'sorting',
-  names: ['pair_sum_count', 'count_pairs', 'two_sum_pairs', 'matching_pairs', 'pairs_with_sum'],
+  names: [
+    'pair_sum_count',
+    'count_pairs',
+    'two_sum_pairs',
+    'matching_pairs',
+    'pairs_with_sum',
+    'count_two_sum',
+    'sum_pairs',
+  ],
   params: (r) => ({ t: 2 * r.int(-2, 6) }),
   sig: () => '(nums: list[int]) -> int',
-  doc: (p) => `Return how many unique pairs of values (a, b) with a <= b, taken from two different positions of nums, satisfy a + b == ${p.t}.`,
+  doc: (p) =>
+    `Return how many unique pairs of values (a, b) with a <= b, taken from two different positions of nums, satisfy a + b == ${p.t}.`,
   examples: (p) => [[[1, p.t - 1, p.t - 1, 3, p.t - 3]]],
-  edge: (p) => [[[]], [[p.t]], [[0, p.t]], [[p.t, 0, 0, p.t]], [[1, p.t - 1, 1]], [[Math.floor(p.t / 2), Math.ceil(p.t / 2)]], [[Math.floor(p.t / 2), Math.floor(p.t / 2), p.t - Math.floor(p.t / 2)]], [[Math.floor(p.t / 2)]], [[-1, p.t + 1, 2, p.t - 2]]],
+  edge: (p) => [
+    [[]],
+    [[p.t]],
+    [[0, p.t]],
+    [[p.t, 0, 0, p.t]],
+    [[1, p.t - 1, 1]],
+    [[Math.floor(p.t / 2), Math.ceil(p.t / 2)]],
+    [[Math.floor(p.t / 2), Math.floor(p.t / 2), p.t - Math.floor(p.t / 2)]],
+    [[Math.floor(p.t / 2)]],
+    [[-1, p.t + 1, 2, p.t - 2]],
+  ],
   random: (p, r) => [list(r, -3, p.t + 3, 8)],
   ref: (p, nums) => {
     const seen = new Set<string>();
     for (let i = 0; i < nums.length; i++)
-      for (let j = i + 1; j < nums.length; j++) if (nums[i] + nums[j] === p.t) seen.add(String(Math.min(nums[i], nums[j])));
+      for (let j = i + 1; j < nums.length; j++)
+        if (nums[i] + nums[j] === p.t) seen.add(String(Math.min(nums[i], nums[j])));
     return seen.size;
   },
   styles: [
@@ -211,19 +233,48 @@ export const pairSumCount = defineFamily<[nums: number[]]>()({
                     pairs.add(min(nums[i], nums[j]))
         return len(pairs)`,
     },
-    { kind: 'missed-edge-case', body: (p) => `return len({x for x in nums if ${p.t} - x in nums and x <= ${p.t} - x})` },
+    {
+      kind: 'missed-edge-case',
+      body: (p) => `return len({x for x in nums if ${p.t} - x in nums and x <= ${p.t} - x})`,
+    },
   ],
 });
 
 export const mergeSorted = defineFamily<[a: number[], b: number[]]>()({
   name: 'merge_sorted',
   category: 'sorting',
-  names: ['merge_sorted', 'merge_lists', 'combine_sorted', 'merge_two'],
+  names: ['merge_sorted', 'merge_lists', 'combine_sorted', 'merge_two', 'join_sorted', 'merge_ordered'],
   params: (r) => ({ dedupe: r.bool(), desc: r.bool(0.3) }),
   sig: () => '(a: list[int], b: list[int]) -> list[int]',
-  doc: (p) => `a and b are sorted in ${p.desc ? 'descending' : 'ascending'} order. Return one list with all their values, sorted the same way${p.dedupe ? ', without duplicates' : ''}.`,
-  examples: (p) => [p.desc ? [[5, 3, 1], [4, 3]] : [[1, 3, 5], [3, 4]]],
-  edge: (p) => [[[], []], [[1], []], [[], [2]], [[2, 2], [2]], [[1, 4], [2, 3, 5, 6]], [[7, 8, 9], [1]], [[-3, 0], [-3, 0]]].map(([a, b]): [number[], number[]] => (p.desc ? [[...a].reverse(), [...b].reverse()] : [a, b])),
+  doc: (p) =>
+    `a and b are sorted in ${p.desc ? 'descending' : 'ascending'} order. Return one list with all their values, sorted the same way${p.dedupe ? ', without duplicates' : ''}.`,
+  examples: (p) => [
+    p.desc
+      ? [
+          [5, 3, 1],
+          [4, 3],
+        ]
+      : [
+          [1, 3, 5],
+          [3, 4],
+        ],
+  ],
+  edge: (p) =>
+    [
+      [[], []],
+      [[1], []],
+      [[], [2]],
+      [[2, 2], [2]],
+      [
+        [1, 4],
+        [2, 3, 5, 6],
+      ],
+      [[7, 8, 9], [1]],
+      [
+        [-3, 0],
+        [-3, 0],
+      ],
+    ].map(([a, b]): [number[], number[]] => (p.desc ? [[...a].reverse(), [...b].reverse()] : [a, b])),
   random: (p, r) => {
     const a = asc(list(r, -5, 9, 5));
     const b = asc(list(r, -5, 9, 5));
@@ -264,7 +315,10 @@ export const mergeSorted = defineFamily<[a: number[], b: number[]]>()({
                 j += 1
         return ${p.dedupe ? 'list(dict.fromkeys(out))' : 'out'}`,
     },
-    { kind: 'duplicates', body: (p) => `return sorted(${p.dedupe ? 'a + b' : 'set(a + b)'}${p.desc ? ', reverse=True' : ''})` },
+    {
+      kind: 'duplicates',
+      body: (p) => `return sorted(${p.dedupe ? 'a + b' : 'set(a + b)'}${p.desc ? ', reverse=True' : ''})`,
+    },
     {
       kind: 'wrong-comparison',
       body: (p) => `

@@ -9,14 +9,36 @@ const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 export const sortWords = defineFamily<[words: string[]]>()({
   name: 'sort_words',
   category: 'sorting',
-  names: ['sort_words', 'order_words', 'arrange_words', 'sort_by_length', 'rank_words'],
+  names: [
+    'sort_words',
+    'order_words',
+    'arrange_words',
+    'sort_by_length',
+    'rank_words',
+    'sort_strings',
+    'length_sort',
+    'order_by_size',
+  ],
   params: (r) => ({ longFirst: r.bool(), tieDesc: r.bool(0.3) }),
   sig: () => '(words: list[str]) -> list[str]',
-  doc: (p) => `Return words sorted by length, ${p.longFirst ? 'longest' : 'shortest'} first; words of equal length in ${p.tieDesc ? 'reverse ' : ''}alphabetical order.`,
+  doc: (p) =>
+    `Return words sorted by length, ${p.longFirst ? 'longest' : 'shortest'} first; words of equal length in ${p.tieDesc ? 'reverse ' : ''}alphabetical order.`,
   examples: () => [[['pear', 'fig', 'apple', 'kiwi']]],
-  edge: () => [[[]], [['a']], [['b', 'a']], [['bb', 'a']], [['a', 'bb']], [['ab', 'ab', 'c']], [['cc', 'aa', 'bb']], [['abc', 'b', 'ca', 'ba']]],
+  edge: () => [
+    [[]],
+    [['a']],
+    [['b', 'a']],
+    [['bb', 'a']],
+    [['a', 'bb']],
+    [['ab', 'ab', 'c']],
+    [['cc', 'aa', 'bb']],
+    [['abc', 'b', 'ca', 'ba']],
+  ],
   random: (_p, r) => [Array.from({ length: r.int(0, 6) }, () => r.word(r.int(1, 3), 'abc'))],
-  ref: (p, ws) => [...ws].sort((a, b) => (p.longFirst ? b.length - a.length : a.length - b.length) || (p.tieDesc ? cmpStr(b, a) : cmpStr(a, b))),
+  ref: (p, ws) =>
+    [...ws].sort(
+      (a, b) => (p.longFirst ? b.length - a.length : a.length - b.length) || (p.tieDesc ? cmpStr(b, a) : cmpStr(a, b)),
+    ),
   styles: [
     (p) =>
       p.longFirst === p.tieDesc
@@ -29,20 +51,37 @@ export const sortWords = defineFamily<[words: string[]]>()({
   ],
   mutants: [
     { kind: 'missed-edge-case', body: (p) => `return sorted(words, key=len${p.longFirst ? ', reverse=True' : ''})` },
-    { kind: 'duplicates', body: (p) => `return sorted(sorted(set(words)${p.tieDesc ? ', reverse=True' : ''}), key=len${p.longFirst ? ', reverse=True' : ''})` },
-    { kind: 'wrong-comparison', body: (p) => `return sorted(sorted(words${p.tieDesc ? ', reverse=True' : ''}), key=len${p.longFirst ? '' : ', reverse=True'})` },
+    {
+      kind: 'duplicates',
+      body: (p) =>
+        `return sorted(sorted(set(words)${p.tieDesc ? ', reverse=True' : ''}), key=len${p.longFirst ? ', reverse=True' : ''})`,
+    },
+    {
+      kind: 'wrong-comparison',
+      body: (p) =>
+        `return sorted(sorted(words${p.tieDesc ? ', reverse=True' : ''}), key=len${p.longFirst ? '' : ', reverse=True'})`,
+    },
   ],
 });
 
 export const kthSmallest = defineFamily<[nums: number[]]>()({
   name: 'kth_smallest',
   category: 'sorting',
-  names: ['kth_smallest', 'nth_lowest', 'kth_lowest', 'pick_kth'],
+  names: ['kth_smallest', 'nth_lowest', 'kth_lowest', 'pick_kth', 'kth_min', 'select_kth'],
   params: (r) => ({ k: r.int(2, 4), distinct: r.bool() }),
   sig: () => '(nums: list[int]) -> int | None',
-  doc: (p) => `Return the ${ordinal(p.k)} smallest ${p.distinct ? 'distinct value' : 'value (duplicates count separately)'} in nums, or None if there is none.`,
+  doc: (p) =>
+    `Return the ${ordinal(p.k)} smallest ${p.distinct ? 'distinct value' : 'value (duplicates count separately)'} in nums, or None if there is none.`,
   examples: () => [[[5, 1, 4, 1, 3]]],
-  edge: (p) => [[[]], [[7]], [Array(p.k).fill(2)], [Array.from({ length: p.k }, (_, i) => 9 - i)], [[...Array(p.k).fill(1), 5, 6]], [[3, 3, 2, 2, 1, 1, 0, 0]], [[-5, 4, -5, 4, 0]]],
+  edge: (p) => [
+    [[]],
+    [[7]],
+    [Array(p.k).fill(2)],
+    [Array.from({ length: p.k }, (_, i) => 9 - i)],
+    [[...Array(p.k).fill(1), 5, 6]],
+    [[3, 3, 2, 2, 1, 1, 0, 0]],
+    [[-5, 4, -5, 4, 0]],
+  ],
   random: (_p, r) => [list(r, -5, 5, 8)],
   ref: (p, nums) => {
     const s = asc(p.distinct ? [...new Set(nums)] : nums);
@@ -97,12 +136,36 @@ function ordinal(k: number): string {
 export const isSorted = defineFamily<[nums: number[]]>()({
   name: 'is_sorted',
   category: 'sorting',
-  names: ['is_sorted', 'in_order', 'check_sorted', 'is_ordered', 'sorted_check'],
-  params: (r) => ({ rel: r.pick(['non-decreasing', 'strictly increasing', 'non-increasing', 'strictly decreasing'] as const) }),
+  names: [
+    'is_sorted',
+    'in_order',
+    'check_sorted',
+    'is_ordered',
+    'sorted_check',
+    'is_monotonic',
+    'ordered_check',
+    'check_order',
+  ],
+  params: (r) => ({
+    rel: r.pick(['non-decreasing', 'strictly increasing', 'non-increasing', 'strictly decreasing'] as const),
+  }),
   sig: () => '(nums: list[int]) -> bool',
   doc: (p) => `Return True if nums is in ${p.rel} order (an empty list counts as sorted).`,
   examples: () => [[[1, 2, 2, 5]], [[3, 1]]],
-  edge: () => [[[]], [[4]], [[1, 1]], [[1, 2]], [[2, 1]], [[1, 2, 2, 3]], [[3, 2, 2, 1]], [[1, 3, 2]], [[3, 1, 2]], [[1, 2, 3, 4]], [[4, 3, 2, 1]], [[5, 4, 3, 3]]],
+  edge: () => [
+    [[]],
+    [[4]],
+    [[1, 1]],
+    [[1, 2]],
+    [[2, 1]],
+    [[1, 2, 2, 3]],
+    [[3, 2, 2, 1]],
+    [[1, 3, 2]],
+    [[3, 1, 2]],
+    [[1, 2, 3, 4]],
+    [[4, 3, 2, 1]],
+    [[5, 4, 3, 3]],
+  ],
   random: (_p, r) => {
     const xs = list(r, -4, 4, 6);
     return [r.bool(0.5) ? asc(xs) : r.bool() ? asc(xs).reverse() : xs];
@@ -117,7 +180,11 @@ export const isSorted = defineFamily<[nums: number[]]>()({
     (p) => `return all(a ${pyOp(p.rel)} b for a, b in zip(nums, nums[1:]))`,
   ],
   mutants: [
-    { kind: 'wrong-comparison', body: (p) => `return all(a ${pyOp(p.rel).length === 1 ? pyOp(p.rel) + '=' : pyOp(p.rel)[0]} b for a, b in zip(nums, nums[1:]))` },
+    {
+      kind: 'wrong-comparison',
+      body: (p) =>
+        `return all(a ${pyOp(p.rel).length === 1 ? pyOp(p.rel) + '=' : pyOp(p.rel)[0]} b for a, b in zip(nums, nums[1:]))`,
+    },
     {
       kind: 'off-by-one',
       body: (p) => `
@@ -126,16 +193,26 @@ export const isSorted = defineFamily<[nums: number[]]>()({
                 return False
         return True`,
     },
-    { kind: 'missed-edge-case', body: (p) => `return len(nums) > 1 and all(a ${pyOp(p.rel)} b for a, b in zip(nums, nums[1:]))` },
+    {
+      kind: 'missed-edge-case',
+      body: (p) => `return len(nums) > 1 and all(a ${pyOp(p.rel)} b for a, b in zip(nums, nums[1:]))`,
+    },
   ],
 });
 
 type Rel = 'non-decreasing' | 'strictly increasing' | 'non-increasing' | 'strictly decreasing';
 function pyOp(rel: Rel): string {
-  return { 'non-decreasing': '<=', 'strictly increasing': '<', 'non-increasing': '>=', 'strictly decreasing': '>' }[rel];
+  return { 'non-decreasing': '<=', 'strictly increasing': '<', 'non-increasing': '>=', 'strictly decreasing': '>' }[
+    rel
+  ];
 }
 function holds(rel: Rel, a: number, b: number): boolean {
-  return { 'non-decreasing': a <= b, 'strictly increasing': a < b, 'non-increasing': a >= b, 'strictly decreasing': a > b }[rel];
+  return {
+    'non-decreasing': a <= b,
+    'strictly increasing': a < b,
+    'non-increasing': a >= b,
+    'strictly decreasing': a > b,
+  }[rel];
 }
 
 export const moveToEnd = defineFamily<[nums: number[]]>()({
@@ -144,9 +221,18 @@ export const moveToEnd = defineFamily<[nums: number[]]>()({
   names: ['move_to_end', 'push_back', 'sink_value', 'move_value_last', 'partition_out'],
   params: (r) => ({ v: r.int(-2, 9), front: r.bool(0.3) }),
   sig: () => '(nums: list[int]) -> list[int]',
-  doc: (p) => `Return nums with every ${p.v} moved to the ${p.front ? 'front' : 'end'}; the other values keep their order.`,
+  doc: (p) =>
+    `Return nums with every ${p.v} moved to the ${p.front ? 'front' : 'end'}; the other values keep their order.`,
   examples: (p) => [[[p.v, 1, p.v, 2].map((x, i) => (i === 1 && p.v === 1 ? 3 : x))]],
-  edge: (p) => [[[]], [[p.v]], [[p.v, p.v]], [[p.v + 1]], [[p.v, p.v + 1, p.v]], [[p.v + 2, p.v + 1, p.v]], [[p.v + 1, p.v, p.v + 3, p.v, p.v + 2]]],
+  edge: (p) => [
+    [[]],
+    [[p.v]],
+    [[p.v, p.v]],
+    [[p.v + 1]],
+    [[p.v, p.v + 1, p.v]],
+    [[p.v + 2, p.v + 1, p.v]],
+    [[p.v + 1, p.v, p.v + 3, p.v, p.v + 2]],
+  ],
   random: (p, r) => [list(r, p.v - 2, p.v + 2, 8)],
   ref: (p, nums) => {
     const hit = nums.filter((x) => x === p.v);
@@ -184,12 +270,33 @@ export const moveToEnd = defineFamily<[nums: number[]]>()({
 export const minPairDiff = defineFamily<[nums: number[]]>()({
   name: 'min_pair_diff',
   category: 'sorting',
-  names: ['min_pair_diff', 'closest_pair_gap', 'smallest_gap', 'min_difference'],
+  names: [
+    'min_pair_diff',
+    'closest_pair_gap',
+    'smallest_gap',
+    'min_difference',
+    'nearest_gap',
+    'tightest_pair',
+    'min_gap',
+    'closest_values',
+  ],
   params: (r) => ({ d: r.pick([-1, 0, -1]), distinct: r.bool(0.3) }),
   sig: () => '(nums: list[int]) -> int',
-  doc: (p) => `Return the smallest absolute difference between two ${p.distinct ? 'different values' : 'elements at different positions'} of nums, or ${p.d} if there are no two such ${p.distinct ? 'values' : 'elements'}.`,
+  doc: (p) =>
+    `Return the smallest absolute difference between two ${p.distinct ? 'different values' : 'elements at different positions'} of nums, or ${p.d} if there are no two such ${p.distinct ? 'values' : 'elements'}.`,
   examples: () => [[[9, 2, 7, 4]]],
-  edge: () => [[[]], [[5]], [[5, 5]], [[1, 9]], [[9, 1, 5]], [[3, 3, 8, 1]], [[10, 1, 4, 7, 2]], [[-4, 6, -1]], [[4, 4, 4]], [[0, 20]]],
+  edge: () => [
+    [[]],
+    [[5]],
+    [[5, 5]],
+    [[1, 9]],
+    [[9, 1, 5]],
+    [[3, 3, 8, 1]],
+    [[10, 1, 4, 7, 2]],
+    [[-4, 6, -1]],
+    [[4, 4, 4]],
+    [[0, 20]],
+  ],
   random: (_p, r) => [list(r, -12, 12, 7)],
   ref: (p, nums) => {
     const s = asc(p.distinct ? [...new Set(nums)] : nums);

@@ -10,11 +10,26 @@ export const countCharsIn = defineFamily<[s: string]>()({
   name: 'count_chars_in',
   category: 'strings',
   names: ['count_chars', 'count_letters', 'letter_count', 'count_special', 'tally_chars'],
-  params: (r) => ({ chars: r.shuffle([...'abcdefghijklmnopqrstuvw']).slice(0, r.int(2, 4)).sort().join('') }),
+  params: (r) => ({
+    chars: r
+      .shuffle([...'abcdefghijklmnopqrstuvw'])
+      .slice(0, r.int(2, 4))
+      .sort()
+      .join(''),
+  }),
   sig: () => '(s: str) -> int',
   doc: (p) => `Return how many characters of s are one of '${p.chars}', ignoring case.`,
   examples: (p) => [[`${p.chars[0]}x${p.chars[1].toUpperCase()}${p.chars[0]}`]],
-  edge: (p) => one(['', p.chars[0], p.chars[0].toUpperCase(), `${p.chars[1]}${p.chars[1]}${p.chars[1]}`, '#-', `${p.chars[0]}${p.chars[1].toUpperCase()}`, ` ${p.chars}`]),
+  edge: (p) =>
+    one([
+      '',
+      p.chars[0],
+      p.chars[0].toUpperCase(),
+      `${p.chars[1]}${p.chars[1]}${p.chars[1]}`,
+      '#-',
+      `${p.chars[0]}${p.chars[1].toUpperCase()}`,
+      ` ${p.chars}`,
+    ]),
   random: (p, r) => [text(r, `${p.chars}${p.chars.toUpperCase()}xyz `)],
   ref: (p, s) => count(s.toLowerCase(), (c) => p.chars.includes(c)),
   styles: [
@@ -36,14 +51,31 @@ export const countCharsIn = defineFamily<[s: string]>()({
 export const reverseWords = defineFamily<[s: string]>()({
   name: 'reverse_words',
   category: 'strings',
-  names: ['reverse_words', 'flip_words', 'words_backwards', 'reverse_order'],
+  names: [
+    'reverse_words',
+    'flip_words',
+    'words_backwards',
+    'reverse_order',
+    'backwards_words',
+    'invert_words',
+    'words_reversed',
+    'mirror_words',
+  ],
   params: (r) => ({ sep: r.pick([' ', '-', ', ', '|', '_', ' / ']) }),
   sig: () => '(s: str) -> str',
-  doc: (p) => `Words in s are separated by one or more spaces. Return the words in reverse order, joined by '${p.sep}'.`,
+  doc: (p) =>
+    `Words in s are separated by one or more spaces. Return the words in reverse order, joined by '${p.sep}'.`,
   examples: () => [['the quick  fox']],
   edge: () => one(['', 'one', 'a b', '  lead', 'trail  ', 'x  y   z', 'same same', 'ab cd ef gh']),
-  random: (_p, r) => [Array.from({ length: r.int(0, 5) }, () => r.word(r.int(1, 4), 'abcde')).join(r.pick([' ', '  ']))],
-  ref: (p, s) => s.split(' ').filter((w) => w).reverse().join(p.sep),
+  random: (_p, r) => [
+    Array.from({ length: r.int(0, 5) }, () => r.word(r.int(1, 4), 'abcde')).join(r.pick([' ', '  '])),
+  ],
+  ref: (p, s) =>
+    s
+      .split(' ')
+      .filter((w) => w)
+      .reverse()
+      .join(p.sep),
   styles: [
     (p) => `return '${p.sep}'.join(reversed(s.split()))`,
     (p) => `
@@ -61,15 +93,29 @@ export const reverseWords = defineFamily<[s: string]>()({
 export const isPalindrome = defineFamily<[s: string]>()({
   name: 'is_palindrome',
   category: 'strings',
-  names: ['is_palindrome', 'reads_same_backwards', 'palindrome_check', 'is_mirror'],
+  names: [
+    'is_palindrome',
+    'reads_same_backwards',
+    'palindrome_check',
+    'is_mirror',
+    'is_symmetric',
+    'same_both_ways',
+    'palindromic',
+    'check_palindrome',
+  ],
   params: (r) => ({ ignore: r.pick(['case', 'spaces', 'case and spaces', 'nothing'] as const) }),
   sig: () => '(s: str) -> bool',
-  doc: (p) => `Return True if s reads the same forwards and backwards${p.ignore === 'nothing' ? '' : `, ignoring ${p.ignore}`}.`,
+  doc: (p) =>
+    `Return True if s reads the same forwards and backwards${p.ignore === 'nothing' ? '' : `, ignoring ${p.ignore}`}.`,
   examples: () => [['abA'], ['nolo n']],
   edge: () => one(['', 'a', 'ab', 'aa', 'Aa', 'a a', 'A b a', 'abca', 'abcba', 'ab a', 'Ab a', 'xyzzyx']),
   random: (_p, r) => {
     const half = r.word(r.int(0, 4), 'abAB ');
-    return [r.bool(0.6) ? half + (r.bool() ? r.word(1, 'ab') : '') + [...half].reverse().join('') : half + r.word(r.int(0, 3), 'abAB ')];
+    return [
+      r.bool(0.6)
+        ? half + (r.bool() ? r.word(1, 'ab') : '') + [...half].reverse().join('')
+        : half + r.word(r.int(0, 3), 'abAB '),
+    ];
   },
   ref: (p, s) => {
     let t = s;
@@ -119,10 +165,20 @@ export const isPalindrome = defineFamily<[s: string]>()({
 export const longestCharRun = defineFamily<[s: string]>()({
   name: 'longest_char_run',
   category: 'strings',
-  names: ['longest_char_run', 'max_repeat', 'longest_repeat', 'run_length_max', 'longest_block'],
+  names: [
+    'longest_char_run',
+    'max_repeat',
+    'longest_repeat',
+    'run_length_max',
+    'longest_block',
+    'max_char_streak',
+    'longest_same',
+    'longest_repeat_run',
+  ],
   params: (r) => ({ ci: r.bool() }),
   sig: () => '(s: str) -> int',
-  doc: (p) => `Return the length of the longest run of the same character in s${p.ci ? ', ignoring case' : ''} (0 for an empty string).`,
+  doc: (p) =>
+    `Return the length of the longest run of the same character in s${p.ci ? ', ignoring case' : ''} (0 for an empty string).`,
   examples: () => [['abbbcc']],
   edge: () => one(['', 'a', 'ab', 'aa', 'aA', 'abcc', 'aabbb', 'aaab', 'xyxy', 'AaAb']),
   random: (_p, r) => [text(r, 'aabbA', 9)],
@@ -201,7 +257,16 @@ export const removeChar = defineFamily<[s: string]>()({
   sig: () => '(s: str) -> str',
   doc: (p) => `Return s with every '${p.c}'${p.both ? ` and '${p.c.toUpperCase()}'` : ''} removed.`,
   examples: (p) => [[`x${p.c}y${p.c}${p.c}`]],
-  edge: (p) => one(['', p.c, `${p.c}${p.c}${p.c}`, p.c.toUpperCase(), `a${p.c}`.replace(/^./, p.c === 'a' ? 'b' : 'a'), `${p.c}${p.c.toUpperCase()}z${p.c}`, 'zz']),
+  edge: (p) =>
+    one([
+      '',
+      p.c,
+      `${p.c}${p.c}${p.c}`,
+      p.c.toUpperCase(),
+      `a${p.c}`.replace(/^./, p.c === 'a' ? 'b' : 'a'),
+      `${p.c}${p.c.toUpperCase()}z${p.c}`,
+      'zz',
+    ]),
   random: (p, r) => [text(r, `${p.c}${p.c}${p.c.toUpperCase()}xyz`, 9)],
   ref: (p, s) => [...s].filter((ch) => ch !== p.c && !(p.both && ch === p.c.toUpperCase())).join(''),
   styles: [
@@ -209,9 +274,19 @@ export const removeChar = defineFamily<[s: string]>()({
     (p) => `return ''.join(ch for ch in s if ch not in '${p.both ? p.c + p.c.toUpperCase() : p.c}')`,
   ],
   mutants: [
-    { kind: 'duplicates', body: (p) => `return s.replace('${p.c}', '', 1)${p.both ? `.replace('${p.c.toUpperCase()}', '', 1)` : ''}` },
-    { kind: 'missed-edge-case', body: (p) => (p.both ? `return s.replace('${p.c}', '')` : `return s.lower().replace('${p.c}', '')`) },
-    { kind: 'off-by-one', body: (p) => `return s[:1] + ''.join(ch for ch in s[1:] if ch not in '${p.both ? p.c + p.c.toUpperCase() : p.c}')` },
+    {
+      kind: 'duplicates',
+      body: (p) => `return s.replace('${p.c}', '', 1)${p.both ? `.replace('${p.c.toUpperCase()}', '', 1)` : ''}`,
+    },
+    {
+      kind: 'missed-edge-case',
+      body: (p) => (p.both ? `return s.replace('${p.c}', '')` : `return s.lower().replace('${p.c}', '')`),
+    },
+    {
+      kind: 'off-by-one',
+      body: (p) =>
+        `return s[:1] + ''.join(ch for ch in s[1:] if ch not in '${p.both ? p.c + p.c.toUpperCase() : p.c}')`,
+    },
   ],
 });
 
@@ -221,11 +296,15 @@ export const caesarShift = defineFamily<[s: string]>()({
   names: ['caesar_shift', 'shift_letters', 'rotate_letters', 'encode'],
   params: (r) => ({ k: r.int(1, 25) }),
   sig: () => '(s: str) -> str',
-  doc: (p) => `Shift every lowercase letter in s forward by ${p.k} places in the alphabet, wrapping from 'z' to 'a'.\nOther characters are unchanged.`,
+  doc: (p) =>
+    `Shift every lowercase letter in s forward by ${p.k} places in the alphabet, wrapping from 'z' to 'a'.\nOther characters are unchanged.`,
   examples: () => [['abc xyz']],
   edge: (p) => one(['', 'a', 'z', String.fromCharCode(122 - p.k + 1), 'A', ' !', 'zz', 'hello world', 'Zz9']),
   random: (_p, r) => [text(r, 'abcxyzmnA ', 9)],
-  ref: (p, s) => [...s].map((c) => (c >= 'a' && c <= 'z' ? String.fromCharCode(((c.charCodeAt(0) - 97 + p.k) % 26) + 97) : c)).join(''),
+  ref: (p, s) =>
+    [...s]
+      .map((c) => (c >= 'a' && c <= 'z' ? String.fromCharCode(((c.charCodeAt(0) - 97 + p.k) % 26) + 97) : c))
+      .join(''),
   styles: [
     (p) => `
       out = ''
@@ -240,8 +319,19 @@ export const caesarShift = defineFamily<[s: string]>()({
       return s.translate(table)`,
   ],
   mutants: [
-    { kind: 'missed-edge-case', body: (p) => `return ''.join(chr(ord(c) + ${p.k}) if 'a' <= c <= 'z' else c for c in s)` },
-    { kind: 'off-by-one', body: (p) => `return ''.join(chr((ord(c) - ord('a') + ${p.k}) % 25 + ord('a')) if 'a' <= c <= 'z' else c for c in s)` },
-    { kind: 'wrong-comparison', body: (p) => `return ''.join(chr((ord(c) - ord('a') + ${p.k}) % 26 + ord('a')) if 'a' <= c.lower() <= 'z' else c for c in s)` },
+    {
+      kind: 'missed-edge-case',
+      body: (p) => `return ''.join(chr(ord(c) + ${p.k}) if 'a' <= c <= 'z' else c for c in s)`,
+    },
+    {
+      kind: 'off-by-one',
+      body: (p) =>
+        `return ''.join(chr((ord(c) - ord('a') + ${p.k}) % 25 + ord('a')) if 'a' <= c <= 'z' else c for c in s)`,
+    },
+    {
+      kind: 'wrong-comparison',
+      body: (p) =>
+        `return ''.join(chr((ord(c) - ord('a') + ${p.k}) % 26 + ord('a')) if 'a' <= c.lower() <= 'z' else c for c in s)`,
+    },
   ],
 });

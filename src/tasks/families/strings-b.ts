@@ -9,10 +9,18 @@ const sentence = (r: Rng, maxWords = 5, alphabet = 'abcde'): string =>
 export const firstUniqueIndex = defineFamily<[s: string]>()({
   name: 'first_unique_index',
   category: 'strings',
-  names: ['first_unique_index', 'first_single', 'first_nonrepeating', 'unique_char_pos'],
+  names: [
+    'first_unique_index',
+    'first_single',
+    'first_nonrepeating',
+    'unique_char_pos',
+    'first_lonely',
+    'first_distinct_char',
+  ],
   params: (r) => ({ d: r.pick([-1, -1, null]) }),
   sig: (p) => `(s: str) -> ${p.d === null ? 'int | None' : 'int'}`,
-  doc: (p) => `Return the index of the first character that appears exactly once in s, or ${p.d === null ? 'None' : p.d} if there is none.`,
+  doc: (p) =>
+    `Return the index of the first character that appears exactly once in s, or ${p.d === null ? 'None' : p.d} if there is none.`,
   examples: () => [['aabcb']],
   edge: () => one(['', 'a', 'aa', 'ab', 'aba', 'abab', 'aabb', 'abcab', 'xx y', 'abba c']),
   random: (_p, r) => [text(r, 'aabbcd', 8)],
@@ -66,16 +74,27 @@ export const firstUniqueIndex = defineFamily<[s: string]>()({
 export const longestWord = defineFamily<[s: string]>()({
   name: 'longest_word',
   category: 'strings',
-  names: ['longest_word', 'biggest_word', 'longest_token', 'widest_word', 'max_word'],
+  names: [
+    'longest_word',
+    'biggest_word',
+    'longest_token',
+    'widest_word',
+    'max_word',
+    'longest_term',
+    'pick_longest',
+    'find_longest',
+  ],
   params: (r) => ({ tie: r.pick(['first', 'last'] as const) }),
   sig: () => '(s: str) -> str',
-  doc: (p) => `Return the longest word in s (words are separated by spaces). On a tie return the ${p.tie} one; return '' if there are no words.`,
+  doc: (p) =>
+    `Return the longest word in s (words are separated by spaces). On a tie return the ${p.tie} one; return '' if there are no words.`,
   examples: () => [['hi there you']],
   edge: () => one(['', 'a', 'ab cd', 'a bb', 'bb a', 'x  yy', 'abc de fgh', '  ', 'one three five']),
   random: (_p, r) => [sentence(r)],
   ref: (p, s) => {
     let best = '';
-    for (const w of s.split(' ').filter((x) => x)) if (p.tie === 'first' ? w.length > best.length : w.length >= best.length) best = w;
+    for (const w of s.split(' ').filter((x) => x))
+      if (p.tie === 'first' ? w.length > best.length : w.length >= best.length) best = w;
     return best;
   },
   styles: [
@@ -133,16 +152,30 @@ export const countLongWords = defineFamily<[s: string]>()({
   names: ['count_long_words', 'long_word_count', 'count_big_words', 'num_long_words', 'count_words_at_least'],
   params: (r) => ({ k: r.int(2, 6), distinct: r.bool(0.3) }),
   sig: () => '(s: str) -> int',
-  doc: (p) => `Return how many ${p.distinct ? 'different ' : ''}words in s have at least ${p.k} letters (words are separated by spaces).`,
+  doc: (p) =>
+    `Return how many ${p.distinct ? 'different ' : ''}words in s have at least ${p.k} letters (words are separated by spaces).`,
   examples: (p) => [[`${'a'.repeat(p.k)} b ${'c'.repeat(p.k + 1)}`]],
-  edge: (p) => one(['', 'a'.repeat(p.k), 'a'.repeat(p.k - 1), `${'a'.repeat(p.k)} ${'a'.repeat(p.k)}`, `${'b'.repeat(p.k + 1)}  ${'c'.repeat(p.k + 2)}`, `x ${'d'.repeat(p.k)}`, `${'e'.repeat(p.k)} y`, '   ']),
+  edge: (p) =>
+    one([
+      '',
+      'a'.repeat(p.k),
+      'a'.repeat(p.k - 1),
+      `${'a'.repeat(p.k)} ${'a'.repeat(p.k)}`,
+      `${'b'.repeat(p.k + 1)}  ${'c'.repeat(p.k + 2)}`,
+      `x ${'d'.repeat(p.k)}`,
+      `${'e'.repeat(p.k)} y`,
+      '   ',
+    ]),
   random: (_p, r) => [sentence(r, 6, 'aab')],
   ref: (p, s) => {
     const ws = s.split(' ').filter((w) => w.length >= p.k);
     return p.distinct ? new Set(ws).size : ws.length;
   },
   styles: [
-    (p) => (p.distinct ? `return len({w for w in s.split() if len(w) >= ${p.k}})` : `return sum(1 for w in s.split() if len(w) >= ${p.k})`),
+    (p) =>
+      p.distinct
+        ? `return len({w for w in s.split() if len(w) >= ${p.k}})`
+        : `return sum(1 for w in s.split() if len(w) >= ${p.k})`,
     (p) => `
       ${p.distinct ? 'seen = set()' : 'count = 0'}
       for w in s.split():
@@ -151,21 +184,50 @@ export const countLongWords = defineFamily<[s: string]>()({
       return ${p.distinct ? 'len(seen)' : 'count'}`,
   ],
   mutants: [
-    { kind: 'wrong-comparison', body: (p) => `return ${p.distinct ? 'len({w' : 'sum(1'} for w in s.split() if len(w) > ${p.k}${p.distinct ? '})' : ')'}` },
-    { kind: 'duplicates', body: (p) => (p.distinct ? `return sum(1 for w in s.split() if len(w) >= ${p.k})` : `return len({w for w in s.split() if len(w) >= ${p.k}})`) },
-    { kind: 'off-by-one', body: (p) => `return ${p.distinct ? 'len({w' : 'sum(1'} for w in s.split()[1:] if len(w) >= ${p.k}${p.distinct ? '})' : ')'}` },
+    {
+      kind: 'wrong-comparison',
+      body: (p) =>
+        `return ${p.distinct ? 'len({w' : 'sum(1'} for w in s.split() if len(w) > ${p.k}${p.distinct ? '})' : ')'}`,
+    },
+    {
+      kind: 'duplicates',
+      body: (p) =>
+        p.distinct
+          ? `return sum(1 for w in s.split() if len(w) >= ${p.k})`
+          : `return len({w for w in s.split() if len(w) >= ${p.k}})`,
+    },
+    {
+      kind: 'off-by-one',
+      body: (p) =>
+        `return ${p.distinct ? 'len({w' : 'sum(1'} for w in s.split()[1:] if len(w) >= ${p.k}${p.distinct ? '})' : ')'}`,
+    },
   ],
 });
 
 export const isAnagram = defineFamily<[a: string, b: string]>()({
   name: 'is_anagram',
   category: 'strings',
-  names: ['is_anagram', 'same_letters', 'anagrams', 'is_rearrangement'],
+  names: ['is_anagram', 'same_letters', 'anagrams', 'is_rearrangement', 'is_permutation', 'letters_match'],
   params: (r) => ({ ci: r.bool() }),
   sig: () => '(a: str, b: str) -> bool',
-  doc: (p) => `Return True if b uses exactly the same letters as a, each the same number of times${p.ci ? ', ignoring case' : ''}.`,
-  examples: () => [['listen', 'silent'], ['aab', 'abb']],
-  edge: () => [['', ''], ['a', ''], ['a', 'a'], ['ab', 'ba'], ['aab', 'abb'], ['aa', 'a'], ['Ab', 'bA'], ['Ab', 'ba'], ['abc', 'abd'], ['aabb', 'abab']],
+  doc: (p) =>
+    `Return True if b uses exactly the same letters as a, each the same number of times${p.ci ? ', ignoring case' : ''}.`,
+  examples: () => [
+    ['listen', 'silent'],
+    ['aab', 'abb'],
+  ],
+  edge: () => [
+    ['', ''],
+    ['a', ''],
+    ['a', 'a'],
+    ['ab', 'ba'],
+    ['aab', 'abb'],
+    ['aa', 'a'],
+    ['Ab', 'bA'],
+    ['Ab', 'ba'],
+    ['abc', 'abd'],
+    ['aabb', 'abab'],
+  ],
   random: (_p, r) => {
     const a = text(r, 'abcA', 6);
     return [a, r.bool(0.5) ? r.shuffle([...a]).join('') : text(r, 'abcA', 6)];
@@ -186,22 +248,35 @@ export const isAnagram = defineFamily<[a: string, b: string]>()({
   ],
   mutants: [
     { kind: 'duplicates', body: (p) => `return set(a${p.ci ? '.lower()' : ''}) == set(b${p.ci ? '.lower()' : ''})` },
-    { kind: 'missed-edge-case', body: (p) => (p.ci ? 'return sorted(a) == sorted(b)' : 'return sorted(a.lower()) == sorted(b.lower())') },
-    { kind: 'other', body: (p) => `return len(a) == len(b) and all(c in b${p.ci ? '.lower()' : ''} for c in a${p.ci ? '.lower()' : ''})` },
+    {
+      kind: 'missed-edge-case',
+      body: (p) => (p.ci ? 'return sorted(a) == sorted(b)' : 'return sorted(a.lower()) == sorted(b.lower())'),
+    },
+    {
+      kind: 'other',
+      body: (p) =>
+        `return len(a) == len(b) and all(c in b${p.ci ? '.lower()' : ''} for c in a${p.ci ? '.lower()' : ''})`,
+    },
   ],
 });
 
 export const acronym = defineFamily<[s: string]>()({
   name: 'acronym',
   category: 'strings',
-  names: ['acronym', 'initials', 'first_letters', 'abbreviate', 'make_acronym'],
+  names: ['acronym', 'initials', 'first_letters', 'abbreviate', 'make_acronym', 'short_form', 'initial_letters'],
   params: (r) => ({ joiner: r.pick(['', '.', '-', ' ']), upper: r.bool(0.7) }),
   sig: () => '(s: str) -> str',
-  doc: (p) => `Return the first letter of each word in s${p.upper ? ', upper-cased,' : ''} joined by '${p.joiner}'. Words are separated by spaces.`,
+  doc: (p) =>
+    `Return the first letter of each word in s${p.upper ? ', upper-cased,' : ''} joined by '${p.joiner}'. Words are separated by spaces.`,
   examples: () => [['portable network graphics']],
   edge: () => one(['', 'a', 'hello', 'ab cd', 'x  y', ' lead', 'Mixed case Words', 'a a a']),
   random: (_p, r) => [sentence(r, 5, 'abcdeAB')],
-  ref: (p, s) => s.split(' ').filter((w) => w).map((w) => (p.upper ? w[0].toUpperCase() : w[0])).join(p.joiner),
+  ref: (p, s) =>
+    s
+      .split(' ')
+      .filter((w) => w)
+      .map((w) => (p.upper ? w[0].toUpperCase() : w[0]))
+      .join(p.joiner),
   styles: [
     (p) => `return '${p.joiner}'.join(w[0]${p.upper ? '.upper()' : ''} for w in s.split())`,
     (p) => `
@@ -211,16 +286,34 @@ export const acronym = defineFamily<[s: string]>()({
       return '${p.joiner}'.join(letters)`,
   ],
   mutants: [
-    { kind: 'missed-edge-case', body: (p) => `return '${p.joiner}'.join(w[0]${p.upper ? '.upper()' : ''} for w in s.split(' '))` },
-    { kind: 'off-by-one', body: (p) => `return '${p.joiner}'.join(w[0]${p.upper ? '.upper()' : ''} for w in s.split()[1:])` },
-    { kind: 'duplicates', body: (p) => `return '${p.joiner}'.join(dict.fromkeys(w[0]${p.upper ? '.upper()' : ''} for w in s.split()))` },
+    {
+      kind: 'missed-edge-case',
+      body: (p) => `return '${p.joiner}'.join(w[0]${p.upper ? '.upper()' : ''} for w in s.split(' '))`,
+    },
+    {
+      kind: 'off-by-one',
+      body: (p) => `return '${p.joiner}'.join(w[0]${p.upper ? '.upper()' : ''} for w in s.split()[1:])`,
+    },
+    {
+      kind: 'duplicates',
+      body: (p) => `return '${p.joiner}'.join(dict.fromkeys(w[0]${p.upper ? '.upper()' : ''} for w in s.split()))`,
+    },
   ],
 });
 
 export const runLengthEncode = defineFamily<[s: string]>()({
   name: 'run_length_encode',
   category: 'strings',
-  names: ['run_length_encode', 'compress', 'rle', 'encode_runs', 'squeeze_counts'],
+  names: [
+    'run_length_encode',
+    'compress',
+    'rle',
+    'encode_runs',
+    'squeeze_counts',
+    'pack_runs',
+    'shorten',
+    'count_runs',
+  ],
   params: (r) => ({ skipOne: r.bool() }),
   sig: () => '(s: str) -> str',
   doc: (p) =>
@@ -232,7 +325,7 @@ export const runLengthEncode = defineFamily<[s: string]>()({
   random: (_p, r) => [text(r, 'aabbc', 10)],
   ref: (p, s) => {
     let out = '';
-    for (let i = 0; i < s.length; ) {
+    for (let i = 0; i < s.length;) {
       let j = i;
       while (j < s.length && s[j] === s[i]) j++;
       out += s[i] + (p.skipOne && j - i === 1 ? '' : String(j - i));
