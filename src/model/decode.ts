@@ -104,13 +104,12 @@ export class DecodeState {
 
 /** Records the transformer body over T rows of x (in place: x ends as the residual stream after the last layer). */
 function layers(
-  st: DecodeState,
+  w: DecodeWeights,
   x: GPUBuffer,
   T: number,
   positions: GPUBuffer,
   attend: (l: number, out: GPUBuffer, q: GPUBuffer, k: GPUBuffer, v: GPUBuffer) => void,
 ): void {
-  const w = st.w;
   const model = w.model;
   const gpu = model.gpu;
   const c = model.config;
@@ -148,15 +147,15 @@ function layers(
   for (const b of [h, rstd, qPre, kPre, q, k, v, attn, g, u, a]) gpu.release(b);
 }
 
-/** Final norm and lm_head on B rows of x → st.logits. */
-function head(st: DecodeState, x: GPUBuffer, B: number): void {
-  const model = st.w.model;
+/** Final norm and lm_head on B rows of x → logits [B, V]. */
+function head(w: DecodeWeights, logits: GPUBuffer, x: GPUBuffer, B: number): void {
+  const model = w.model;
   const gpu = model.gpu;
   const c = model.config;
   const h = gpu.temp('dec.hf', B * c.hidden * 4);
   const rstd = gpu.temp('dec.rstdF', B * 4);
   rmsnormForward(gpu, h, rstd, x, model.mirror(model.layout.finalNorm), B, c.hidden, c.rmsEps);
-  st.w.linear(st.logits, h, model.layout.lmHead, undefined, B);
+  w.linear(logits, h, model.layout.lmHead, undefined, B);
   gpu.release(h);
   gpu.release(rstd);
 }
@@ -192,7 +191,7 @@ export function prefill(st: DecodeState, prompts: number[][], padId: number): { 
   const x = gpu.temp('prefill.x', T * c.hidden * 4);
   embeddingForward(gpu, x, model.mirror(model.layout.embed), ids, T, c.hidden, c.vocabSize);
   const lse = gpu.temp('prefill.lse', T * c.heads * 4);
-  layers(st, x, T, positions, (l, out, q, k, v) => {
+  layers(st.w, x, T, positions, (l, out, q, k, v) => {
     attentionForward(gpu, out, lse, q, k, v, valid, { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim });
     attentionCacheWrite(gpu, st.caches[l].k, st.caches[l].v, k, v, zeros, { B, n: P, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
   });
@@ -200,7 +199,7 @@ export function prefill(st: DecodeState, prompts: number[][], padId: number): { 
   const xLast = gpu.temp('prefill.xLast', B * c.hidden * 4);
   const rowBytes = c.hidden * 4;
   for (let b = 0; b < B; b++) gpu.copy(x, ((b + 1) * P - 1) * rowBytes, xLast, b * rowBytes, rowBytes);
-  head(st, xLast, B);
+  head(st.w, st.logits, xLast, B);
   for (const b of [x, lse, xLast]) gpu.release(b);
   // The one-shot inputs are destroyed once the GPU is done with them.
   gpu.submit();
@@ -217,12 +216,44 @@ export function decodeStep(st: DecodeState): void {
   const B = st.B;
   const x = gpu.temp('decode.x', B * c.hidden * 4);
   embeddingForward(gpu, x, model.mirror(model.layout.embed), st.next, B, c.hidden, c.vocabSize);
-  layers(st, x, B, st.positions, (l, out, q, k, v) => {
+  layers(st.w, x, B, st.positions, (l, out, q, k, v) => {
     const cache = st.caches[l];
     attentionCacheWrite(gpu, cache.k, cache.v, k, v, st.slots, { B, n: 1, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
     attentionDecode(gpu, out, q, cache.k, cache.v, st.lens, st.keyValid, { B, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
   });
-  head(st, x, B);
+  head(st.w, st.logits, x, B);
   gpu.release(x);
   advanceCounters(gpu, st.positions, st.slots, st.lens, B);
+}
+
+/**
+ * Logits at every position of left-padded sequences [B, P] with these weights, without a cache (for measuring the
+ * rollout/learner mismatch on finished sequences). Returns a buffer [B·P, V] the caller destroys, and the padding.
+ */
+export function forwardAllLogits(w: DecodeWeights, seqs: number[][], padId: number): { logits: GPUBuffer; P: number; pads: number[] } {
+  const model = w.model;
+  const gpu = model.gpu;
+  const c = model.config;
+  const B = seqs.length;
+  const lp = leftPad(seqs, padId);
+  const P = lp.P;
+  if (P > model.rope.maxPositions) throw new Error(`forwardAllLogits: length ${P} exceeds the RoPE table (${model.rope.maxPositions})`);
+  const T = B * P;
+  const ids = gpu.buffer('fwd.ids', lp.tokens);
+  const positions = gpu.buffer('fwd.positions', lp.positions);
+  const valid = gpu.buffer('fwd.valid', lp.valid);
+  const x = gpu.temp('fwd.x', T * c.hidden * 4);
+  embeddingForward(gpu, x, model.mirror(model.layout.embed), ids, T, c.hidden, c.vocabSize);
+  const lse = gpu.temp('fwd.lse', T * c.heads * 4);
+  layers(w, x, T, positions, (_l, out, q, k, v) => {
+    attentionForward(gpu, out, lse, q, k, v, valid, { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim });
+  });
+  const logits = gpu.buffer(`${w.label}.logits`, T * c.vocabSize * 4);
+  head(w, logits, x, T);
+  gpu.release(x);
+  gpu.release(lse);
+  gpu.submit();
+  const once = [ids, positions, valid];
+  void gpu.device.queue.onSubmittedWorkDone().then(() => once.forEach((b) => b.destroy()));
+  return { logits, P, pads: lp.pads };
 }
