@@ -13,6 +13,8 @@ import type { GpuModel } from './model';
 /** Supervised loss: mean cross-entropy of batch.targets over batch.mask. */
 export interface SftLoss {
   kind: 'sft';
+  /** Multiplies the gradient (not the reported loss), e.g. 1 / micro-batches when accumulating. */
+  gradScale?: number;
 }
 
 /** GRPO token loss on batch.targets with batch.mask as the completion mask; all per-token inputs are f32 [T]. */
@@ -60,7 +62,7 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
     const tokLoss = gpu.temp('xent.loss', T * 4);
     const lse = gpu.temp('xent.lse', T * 4);
     xentForward(gpu, tokLoss, lse, stats, fwd.logits, batch.targets, batch.mask, { T, V });
-    xentBackward(gpu, dLogits, fwd.logits, batch.targets, batch.mask, lse, stats, { T, V });
+    xentBackward(gpu, dLogits, fwd.logits, batch.targets, batch.mask, lse, stats, { T, V }, spec.gradScale ?? 1);
     gpu.release(tokLoss);
     gpu.release(lse);
     backward(model, batch, fwd, dLogits);
@@ -128,6 +130,8 @@ export function recordOptimizerStep(model: GpuModel, optim: OptimConfig, lr = op
 }
 
 export interface StepResult extends LossResult {
+  /** Per micro-batch results when there was more than one. */
+  micro?: LossResult[];
   gradNorm: number;
   /** The factor gradients were scaled by (1 when under the clip norm). */
   clip: number;
@@ -135,22 +139,46 @@ export interface StepResult extends LossResult {
   skipped: boolean;
 }
 
-/** One full training step on one batch: zero grads, loss + backward, clip, AdamW; a single small readback. */
-export async function trainStep(model: GpuModel, batch: GpuBatch, spec: LossSpec, optim: OptimConfig, lr?: number): Promise<StepResult> {
+export interface MicroBatch {
+  batch: GpuBatch;
+  spec: LossSpec;
+}
+
+/**
+ * One full training step: zero grads, loss + backward for each micro-batch (gradients sum: scale each loss by
+ * 1 / count via gradScale / lossScale for a mean), clip, AdamW. A single small readback at the end.
+ */
+export async function trainStep(model: GpuModel, batchOrMicro: GpuBatch | MicroBatch[], spec: LossSpec | null, optim: OptimConfig, lr?: number): Promise<StepResult> {
+  const micro: MicroBatch[] = Array.isArray(batchOrMicro) ? batchOrMicro : [{ batch: batchOrMicro, spec: spec ?? { kind: 'sft' } }];
+  if (!micro.length) throw new Error('trainStep: no micro-batches');
   const gpu = model.gpu;
   model.zeroGrads();
-  const { stats, decode } = recordLossAndBackward(model, batch, spec);
+  const n = micro.length;
+  // Each micro-batch's 16 stats floats, then the 4 grad-norm floats: one buffer, one round trip.
+  const out = gpu.temp('step.readback', (16 * n + 4) * 4);
+  const decoders = micro.map((m, i) => {
+    const { stats, decode } = recordLossAndBackward(model, m.batch, m.spec);
+    gpu.copy(stats, 0, out, i * 64, 64);
+    gpu.release(stats);
+    return decode;
+  });
   const clip = recordOptimizerStep(model, optim, lr);
-  // Gather both small results into one buffer so the step costs one round trip.
-  const out = gpu.temp('step.readback', 20 * 4);
-  gpu.copy(stats, 0, out, 0, 16 * 4);
-  gpu.copy(clip, 0, out, 16 * 4, GRADNORM_OUT_BYTES);
-  gpu.release(stats);
+  gpu.copy(clip, 0, out, n * 64, GRADNORM_OUT_BYTES);
   gpu.release(clip);
-  const v = await gpu.readF32(out, 20);
+  const v = await gpu.readF32(out, 16 * n + 4);
   gpu.release(out);
-  const g = v.subarray(16);
+  const g = v.subarray(16 * n);
   const skipped = g[GRADNORM_OUT.nonFinite] !== 0;
   if (skipped) model.step--; // AdamW did nothing; keep bias correction in step with real updates
-  return { ...decode(v.subarray(0, 16)), gradNorm: g[GRADNORM_OUT.norm], clip: g[GRADNORM_OUT.clip], skipped };
+  const results = decoders.map((d, i) => d(v.subarray(16 * i, 16 * i + 16)));
+  const first = results[0];
+  return {
+    ...first,
+    // The mean over micro-batches of each one's reported loss (SFT: its own mean; GRPO: includes its lossScale).
+    loss: results.reduce((a, r) => a + r.loss, 0) / n,
+    micro: n > 1 ? results : undefined,
+    gradNorm: g[GRADNORM_OUT.norm],
+    clip: g[GRADNORM_OUT.clip],
+    skipped,
+  };
 }

@@ -10,6 +10,7 @@ import { createRopeTable, type RopeTable } from '../gpu/kernels/rope';
 import { zeroBuffer } from '../gpu/kernels/adamw';
 import type { ModelConfig } from './config';
 import { buildLayout, type Layout, type TensorSpec } from './layout';
+import { saveCheckpoint, type CheckpointFiles, type LoadedCheckpoint, type SaveOptions } from './checkpoint';
 
 export interface TensorRef {
   buffer: GPUBuffer;
@@ -22,8 +23,7 @@ export class GpuModel {
   readonly config: ModelConfig;
   /** Flat f32 parameters (the learner's fp32 masters). */
   readonly params: GPUBuffer;
-  /** Flat f32 gradients, same layout; zeroed by `zeroGrads`, accumulated by backward. */
-  readonly grads: GPUBuffer;
+  private gradsBuf?: GPUBuffer;
   readonly rope: RopeTable;
   /** Whole-buffer copies of the tensors whose kernels take no offset (embedding table, norm weights). */
   private readonly mirrors = new Map<TensorSpec, GPUBuffer>();
@@ -45,12 +45,20 @@ export class GpuModel {
     this.config = this.layout.config;
     const bytes = this.layout.totalFloats * 4;
     this.params = gpu.buffer(`${label}.params`, bytes);
-    this.grads = gpu.buffer(`${label}.grads`, bytes);
     this.rope = createRopeTable(gpu, this.config.headDim, this.config.ropeTheta, this.config.maxSeqLen);
     for (const t of [this.layout.embed, this.layout.finalNorm, ...this.layout.layers.flatMap((l) => [l.inputNorm, l.postNorm])]) {
       this.mirrors.set(t, gpu.buffer(`${label}.mirror:${t.name}`, t.size * 4));
     }
     if (initial) this.upload(initial);
+  }
+
+  /**
+   * Flat f32 gradients, same layout; zeroed by `zeroGrads`, accumulated by backward. Allocated on first use, so a
+   * frozen model (the GRPO reference policy, a sampler-only copy) costs one parameter buffer, not two.
+   */
+  get grads(): GPUBuffer {
+    this.gradsBuf ??= this.gpu.buffer(`${this.label}.grads`, this.layout.totalFloats * 4);
+    return this.gradsBuf;
   }
 
   /** Replaces all parameters (e.g. after loading a checkpoint) and refreshes the mirrors. */
@@ -119,6 +127,16 @@ export class GpuModel {
     return this.moments;
   }
 
+  /** A model holding a loaded checkpoint's fp32 parameters. */
+  static fromCheckpoint(gpu: Gpu, ckpt: LoadedCheckpoint, label = 'model'): GpuModel {
+    return new GpuModel(gpu, ckpt.layout, ckpt.params, label);
+  }
+
+  /** Reads the parameters back and serialises them (fp32 or quantized) with config.json and tokenizer.json. */
+  async checkpoint(opts: SaveOptions = {}): Promise<CheckpointFiles> {
+    return saveCheckpoint(this.layout, await this.readParams(), opts);
+  }
+
   async readParams(): Promise<Float32Array> {
     return this.gpu.readF32(this.params, this.layout.totalFloats);
   }
@@ -128,6 +146,6 @@ export class GpuModel {
   }
 
   destroy(): void {
-    for (const b of [this.params, this.grads, this.rope.buffer, this.onesBuf, this.moments?.m, this.moments?.v, ...this.mirrors.values()]) b?.destroy();
+    for (const b of [this.params, this.gradsBuf, this.rope.buffer, this.onesBuf, this.moments?.m, this.moments?.v, ...this.mirrors.values()]) b?.destroy();
   }
 }

@@ -36,7 +36,7 @@ export type LossType = 'grpo' | 'dr_grpo' | 'dapo';
 export interface GrpoLossConfig {
   epsilonLow: number;
   epsilonHigh: number;
-  /** Dual-clip bound c > 1 for negative advantages; 0 or Infinity disables it. */
+  /** Dual-clip bound c for negative advantages; c <= 1 (or Infinity) disables it, as in the GPU kernel. */
   dualClipC: number;
   /** k3 KL coefficient; 0 disables the KL term (refLogp is then ignored). */
   beta: number;
@@ -96,7 +96,7 @@ export function grpoLossRef(inp: GrpoTokenInput, cfg: GrpoLossConfig): { loss: n
       const unclipped = r * A <= rc * A;
       let pg = -(unclipped ? r * A : rc * A);
       let dpg = unclipped ? -r * A : 0;
-      if (A < 0 && cfg.dualClipC > 0 && Number.isFinite(cfg.dualClipC) && -cfg.dualClipC * A < pg) {
+      if (A < 0 && cfg.dualClipC > 1 && Number.isFinite(cfg.dualClipC) && -cfg.dualClipC * A < pg) {
         pg = -cfg.dualClipC * A;
         dpg = 0;
       }

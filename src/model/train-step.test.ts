@@ -1,0 +1,87 @@
+// Training-step orchestration: AdamW + clip on the reference gradient, mirrors refreshed, micro-batch accumulation.
+import { describe, expect, it } from 'vitest';
+import { sharedNodeGpu } from '../gpu/node';
+import { adamwStepRef } from '../gpu/kernels/adamw';
+import { gradNormRef } from '../gpu/kernels/gradnorm';
+import { freshSeed, maxRelDiff } from '../testing/random';
+import { DEFAULT_OPTIM, recordLossAndBackward, trainStep, type OptimConfig } from './backward-step';
+import { destroyBatch, uploadBatch } from './forward-batch';
+import { computeLogits } from './forward-logprobs';
+import { GpuModel } from './model';
+import { makeGradCase } from './reference-fixture';
+import { referenceForward } from './reference';
+import { referenceLoss } from './reference-grad';
+
+const seed = freshSeed();
+
+describe(`training step on micro (seed ${seed})`, async () => {
+  const gpu = await sharedNodeGpu();
+  const gc = makeGradCase(seed);
+  const T = gc.input.batch * gc.input.seqLen;
+  const V = gc.layout.config.vocabSize;
+
+  it('one step equals clip + AdamW applied to the float64 reference gradient; the next forward sees the new weights', async () => {
+    const model = new GpuModel(gpu, gc.layout, gc.params, 'step');
+    const batch = uploadBatch(gpu, { ...gc.input, targets: gc.sft.targets, mask: gc.sft.mask });
+    // A small clip norm so clipping is active. At step 1 Adam's update is lr·g/(|g| + eps), a sign function for
+    // |g| ≫ eps: with eps = 1e-8 an entry whose true gradient is ~1e-8 (float32 noise level) would flip, so the
+    // comparison uses eps = 1e-3, where the update is a smooth function of the gradient.
+    const optim: OptimConfig = { adamw: { ...DEFAULT_OPTIM.adamw, lr: 0.01, eps: 1e-3, weightDecay: 0.1 }, maxGradNorm: 0.5 };
+    const r = await trainStep(model, batch, { kind: 'sft' }, optim);
+    const p64 = Float64Array.from(gc.params);
+    const ref = referenceLoss(gc.layout, p64, gc.input, gc.sft);
+    const norm = gradNormRef(ref.grads!, optim.maxGradNorm);
+    console.log(`step: loss ${r.loss.toFixed(5)} (ref ${ref.loss.toFixed(5)}), grad norm ${r.gradNorm.toFixed(5)} (ref ${norm.norm.toFixed(5)}), clip ${r.clip.toFixed(4)}`);
+    expect(Math.abs(r.gradNorm - norm.norm) / norm.norm).toBeLessThan(1e-4);
+    expect(r.clip).toBeLessThan(1);
+    expect(r.skipped).toBe(false);
+    const m = new Float64Array(p64.length);
+    const v = new Float64Array(p64.length);
+    adamwStepRef(p64, m, v, ref.grads!, norm.clip, optim.adamw, 1);
+    const got = await model.readParams();
+    // Compare the update (new − old), which is what the step computes; lr·sign-like Adam steps are ~1e-2.
+    const dGot = Float64Array.from(got, (x, i) => x - gc.params[i]);
+    const dRef = Float64Array.from(p64, (x, i) => x - gc.params[i]);
+    const err = maxRelDiff(dGot, dRef);
+    console.log(`AdamW update vs reference: max rel diff ${err.toExponential(2)}`);
+    expect(err).toBeLessThan(1e-4);
+    // Mirrors (embedding table, norm weights) must follow the update: logits match the reference at new weights.
+    const logits = await computeLogits(model, batch);
+    const refLogits = referenceForward(gc.layout, Float64Array.from(got), gc.input).logits;
+    const rows = Array.from({ length: T }, (_, t) => t).filter((t) => gc.input.valid[t]);
+    const pick = (a: ArrayLike<number>) => rows.flatMap((t) => Array.from({ length: V }, (_, j) => a[t * V + j]));
+    expect(maxRelDiff(pick(logits), pick(refLogits))).toBeLessThan(1e-4);
+    destroyBatch(batch);
+    model.destroy();
+  });
+
+  it('two micro-batches (gradScale = their share of masked tokens) accumulate to the whole-batch gradient', async () => {
+    const model = new GpuModel(gpu, gc.layout, gc.params, 'accum');
+    const S = gc.input.seqLen;
+    const row = (b: number) => {
+      const sl = <A extends ArrayLike<number>>(a: A) => Array.from(a).slice(b * S, (b + 1) * S);
+      return uploadBatch(gpu, {
+        batch: 1,
+        seqLen: S,
+        tokens: sl(gc.input.tokens),
+        positions: sl(gc.input.positions),
+        valid: sl(gc.input.valid),
+        targets: sl(gc.sft.targets),
+        mask: sl(gc.sft.mask),
+      });
+    };
+    // The mean over both rows = Σ_i (n_i / N) · mean_i, with n_i masked tokens in row i.
+    const counts = [0, 1].map((b) => Array.from(gc.sft.mask).slice(b * S, (b + 1) * S).reduce((a, x) => a + x, 0));
+    const total = counts[0] + counts[1];
+    const halves = [row(0), row(1)];
+    model.zeroGrads();
+    halves.forEach((h, i) => gpu.release(recordLossAndBackward(model, h, { kind: 'sft', gradScale: counts[i] / total }).stats));
+    const accumulated = await model.readGrads();
+    const ref = referenceLoss(gc.layout, Float64Array.from(gc.params), gc.input, gc.sft).grads!;
+    const err = maxRelDiff(accumulated, ref);
+    console.log(`accumulated micro-batch grads vs whole-batch reference: max rel diff ${err.toExponential(2)}`);
+    expect(err).toBeLessThan(1e-4);
+    halves.forEach(destroyBatch);
+    model.destroy();
+  });
+});
