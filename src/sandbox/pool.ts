@@ -1,0 +1,350 @@
+// The Pyodide worker pool behind the Sandbox contract: queueing, pipelining, the timeout watchdog (soft stop via
+// the interrupt word, hard stop via terminate + respawn) and crash recovery, so that every job settles exactly once.
+import {
+  CLAIMED,
+  CLAIMING,
+  CONTROL_BYTES,
+  DEADLINE_F64,
+  DEFINE_STEP,
+  IRQ,
+  JOB_ID,
+  SIGINT,
+  STATE,
+  STEP,
+  type FromWorker,
+  type HarnessSources,
+  type Job,
+  type JudgeJob,
+  type RawExtract,
+  type RawJudge,
+  type ToWorker,
+  type WorkerOptions,
+} from './protocol';
+import type { Extraction, ExtractedTest, JudgeRequest, JudgeResult, Sandbox, ValidatedTest } from './types';
+import { toJudgeResult, toValidated } from './verdicts';
+
+export interface WorkerHandle {
+  post(msg: ToWorker): void;
+  terminate(): void;
+}
+
+/** The platform adapter: how to start one worker (worker_threads or a Web Worker). */
+export interface WorkerSpawner {
+  spawn(onMessage: (msg: FromWorker) => void, onExit: (why: string) => void): WorkerHandle;
+}
+
+export interface PoolOptions {
+  /** Number of workers; default cores − 1, at least 1. */
+  size?: number;
+  /** Jobs sent ahead to a worker so it never waits for the main thread. */
+  pipeline?: number;
+  /** Extra time after the soft stop before the worker is terminated. */
+  hardStopGraceMs?: number;
+  outputCap?: number;
+  memoryCapBytes?: number;
+  /** A worker whose wasm heap grew past this is replaced after its current job. */
+  recycleBytes?: number;
+  defaultTimeoutMs?: number;
+}
+
+export interface PoolStats {
+  coldStartMs: number[];
+  respawns: number;
+  hardStops: number;
+  crashes: number;
+}
+
+type RawResult = RawJudge | RawExtract;
+
+interface Pending {
+  id: number;
+  job: Job;
+  resolve(raw: RawResult): void;
+  reject(e: Error): void;
+}
+
+interface Slot {
+  handle: WorkerHandle;
+  i32: Int32Array;
+  f64: Float64Array;
+  ready: boolean;
+  dead: boolean;
+  retiring: boolean;
+  inflight: Map<number, Pending>;
+  claimedAt: number;
+  bootFailures: number;
+}
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+export class SandboxPool implements Sandbox {
+  readonly stats: PoolStats = { coldStartMs: [], respawns: 0, hardStops: 0, crashes: 0 };
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+  private readonly opts: Required<PoolOptions>;
+  private readyWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly spawner: WorkerSpawner,
+    private readonly sources: HarnessSources,
+    cores: number,
+    opts: PoolOptions = {},
+  ) {
+    this.opts = {
+      size: opts.size ?? Math.max(1, cores - 1),
+      pipeline: opts.pipeline ?? 4,
+      hardStopGraceMs: opts.hardStopGraceMs ?? 300,
+      outputCap: opts.outputCap ?? 8192,
+      memoryCapBytes: opts.memoryCapBytes ?? 1024 * 1024 * 1024,
+      recycleBytes: opts.recycleBytes ?? 512 * 1024 * 1024,
+      defaultTimeoutMs: opts.defaultTimeoutMs ?? 1000,
+    };
+    for (let i = 0; i < this.opts.size; i++) this.slots.push(this.startSlot(0));
+  }
+
+  get size(): number {
+    return this.opts.size;
+  }
+
+  /** Resolves when every worker has booted (Pyodide loaded, harness ready). */
+  async warm(): Promise<void> {
+    while (!this.slots.every((s) => s.ready)) {
+      if (this.closed) throw new Error('sandbox closed');
+      await new Promise<void>((r) => this.readyWaiters.push(r));
+    }
+  }
+
+  private startSlot(bootFailures: number): Slot {
+    const control = new SharedArrayBuffer(CONTROL_BYTES);
+    const slot: Slot = {
+      handle: undefined as unknown as WorkerHandle,
+      i32: new Int32Array(control, 0, 4),
+      f64: new Float64Array(control),
+      ready: false,
+      dead: false,
+      retiring: false,
+      inflight: new Map(),
+      claimedAt: 0,
+      bootFailures,
+    };
+    slot.handle = this.spawner.spawn(
+      (msg) => this.onMessage(slot, msg),
+      (why) => this.onCrash(slot, why),
+    );
+    const options: WorkerOptions = { outputCap: this.opts.outputCap, memoryCapBytes: this.opts.memoryCapBytes };
+    slot.handle.post({ type: 'init', sources: this.sources, control, options });
+    return slot;
+  }
+
+  private replace(slot: Slot, bootFailures = 0): void {
+    if (!slot.dead) {
+      slot.dead = true;
+      slot.handle.terminate();
+    }
+    const i = this.slots.indexOf(slot);
+    if (i < 0 || this.closed) return;
+    this.stats.respawns++;
+    this.slots[i] = this.startSlot(bootFailures);
+  }
+
+  private onMessage(slot: Slot, msg: FromWorker): void {
+    if (slot.dead) return;
+    switch (msg.type) {
+      case 'ready':
+        slot.ready = true;
+        slot.bootFailures = 0;
+        this.stats.coldStartMs.push(msg.coldMs);
+        this.readyWaiters.splice(0).forEach((r) => r());
+        break;
+      case 'init-error':
+        this.bootFailed(slot, msg.error);
+        return;
+      case 'result': {
+        const p = slot.inflight.get(msg.id);
+        if (!p) return;
+        slot.inflight.delete(msg.id);
+        slot.claimedAt = 0;
+        p.resolve(msg.raw);
+        if (msg.heapBytes > this.opts.recycleBytes) slot.retiring = true;
+        if (slot.retiring && slot.inflight.size === 0) this.replace(slot);
+        break;
+      }
+      case 'failed': {
+        this.stats.crashes++;
+        this.requeueFrom(slot, msg.id, { status: 'error', errorType: 'WorkerCrash', message: msg.error.slice(0, 300) });
+        this.replace(slot);
+        break;
+      }
+    }
+    this.pump();
+  }
+
+  private bootFailed(slot: Slot, error: string): void {
+    slot.dead = true;
+    slot.handle.terminate();
+    const failures = slot.bootFailures + 1;
+    if (failures >= 3) {
+      const err = new Error(`sandbox worker failed to start: ${error}`);
+      for (const p of [...slot.inflight.values(), ...this.queue.splice(0)]) p.reject(err);
+      slot.inflight.clear();
+      this.readyWaiters.splice(0).forEach((r) => r());
+      const i = this.slots.indexOf(slot);
+      if (i >= 0) this.slots.splice(i, 1);
+      if (this.slots.length === 0) this.closed = true;
+      return;
+    }
+    this.replace(slot, failures);
+  }
+
+  private onCrash(slot: Slot, why: string): void {
+    if (slot.dead) return;
+    if (!slot.ready) return this.bootFailed(slot, why);
+    this.stats.crashes++;
+    this.requeueFrom(slot, Atomics.load(slot.i32, JOB_ID), { status: 'error', errorType: 'WorkerCrash', message: why });
+    this.replace(slot);
+    this.pump();
+  }
+
+  /**
+   * The worker died while running job `jobId`: that job is resubmitted with the step it died on decided
+   * (`verdict`), the others it held are resubmitted unchanged, ahead of newer work.
+   */
+  private requeueFrom(slot: Slot, jobId: number, verdict: JudgeResult['verdicts'][number]): void {
+    const step = Atomics.load(slot.i32, STEP);
+    const again: Pending[] = [];
+    for (const p of slot.inflight.values()) {
+      if (p.id === jobId && p.job.kind === 'judge') {
+        const forced = { ...(p.job.forced ?? {}) };
+        if (forced[step]) forced[DEFINE_STEP] = verdict; // cannot happen twice on one step; stop the job
+        forced[step] = verdict;
+        p.job = { ...p.job, forced };
+        again.push(p);
+      } else if (p.id === jobId) {
+        p.reject(new Error(`sandbox worker died: ${verdict.message ?? ''}`));
+      } else again.push(p);
+    }
+    slot.inflight.clear();
+    this.queue.unshift(...again);
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      let best: Slot | undefined;
+      for (const s of this.slots) {
+        if (!s.ready || s.dead || s.retiring || s.inflight.size >= this.opts.pipeline) continue;
+        if (!best || s.inflight.size < best.inflight.size) best = s;
+      }
+      if (!best) break;
+      const p = this.queue.shift() as Pending;
+      best.inflight.set(p.id, p);
+      best.handle.post({ type: 'job', id: p.id, job: p.job });
+    }
+    this.armWatchdog();
+  }
+
+  private armWatchdog(): void {
+    const busy = this.slots.some((s) => s.inflight.size > 0);
+    if (busy && !this.timer) this.timer = setInterval(() => this.watch(), 10);
+    else if (!busy && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** Soft stop: claim the overdue step and raise SIGINT in it. Hard stop: it ignored that for the grace period. */
+  private watch(): void {
+    const t = now();
+    for (const slot of [...this.slots]) {
+      if (slot.dead || slot.inflight.size === 0) continue;
+      const state = Atomics.load(slot.i32, STATE);
+      if (state > 0 && t > slot.f64[DEADLINE_F64]) {
+        if (Atomics.compareExchange(slot.i32, STATE, state, CLAIMING) === state) {
+          Atomics.store(slot.i32, IRQ, SIGINT);
+          Atomics.store(slot.i32, STATE, CLAIMED);
+          slot.claimedAt = t;
+        }
+      } else if (state === CLAIMED && slot.claimedAt && t - slot.claimedAt > this.opts.hardStopGraceMs) {
+        this.stats.hardStops++;
+        this.requeueFrom(slot, Atomics.load(slot.i32, JOB_ID), { status: 'timeout', message: 'hard stop' });
+        this.replace(slot);
+      } else if (state !== CLAIMED) slot.claimedAt = 0;
+    }
+    this.pump();
+  }
+
+  /** Settles exactly once with the raw result and the job as finally run (forced steps included). */
+  private submit<J extends Job>(job: J): Promise<{ job: J; raw: RawResult }> {
+    if (this.closed) return Promise.reject(new Error('sandbox closed'));
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const p: Pending = {
+        id: this.nextId++,
+        job,
+        resolve: (raw) => {
+          if (settled) return;
+          settled = true;
+          resolve({ job: p.job as J, raw });
+        },
+        reject: (e) => {
+          if (settled) return;
+          settled = true;
+          reject(e);
+        },
+      };
+      this.queue.push(p);
+      this.pump();
+    });
+  }
+
+  private judgeJob(req: JudgeRequest, wantRepr = false): JudgeJob {
+    return {
+      kind: 'judge',
+      code: req.code,
+      entryPoint: req.entryPoint,
+      tests: req.tests,
+      timeoutMs: req.timeoutMs ?? this.opts.defaultTimeoutMs,
+      setupCode: req.setupCode,
+      wantRepr,
+    };
+  }
+
+  async judge(req: JudgeRequest): Promise<JudgeResult> {
+    const { job, raw } = await this.submit(this.judgeJob(req));
+    return toJudgeResult(job, raw as RawJudge);
+  }
+
+  async extract(raw: string, entryPoint: string, k: number): Promise<Extraction> {
+    const r = await this.submit({ kind: 'extract' as const, raw, entryPoint, k });
+    return JSON.parse((r.raw as RawExtract).json) as Extraction;
+  }
+
+  async validate(
+    groundTruth: string,
+    entryPoint: string,
+    tests: ExtractedTest[],
+    timeoutMs?: number,
+    setupCode?: string,
+  ): Promise<ValidatedTest[]> {
+    const req = { code: groundTruth, entryPoint, tests: tests.map((t) => `assert ${t.call} == ${t.expected}`), timeoutMs, setupCode };
+    const { job, raw } = await this.submit(this.judgeJob(req, true));
+    return toValidated(job, raw as RawJudge, tests);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    const err = new Error('sandbox closed');
+    for (const p of this.queue.splice(0)) p.reject(err);
+    for (const s of this.slots) {
+      for (const p of s.inflight.values()) p.reject(err);
+      s.inflight.clear();
+      s.dead = true;
+      s.handle.terminate();
+    }
+    this.readyWaiters.splice(0).forEach((r) => r());
+  }
+}

@@ -1,0 +1,8 @@
+// The Python harness sources, imported as text (Vite `?raw`; scripts/raw-loader.mjs does the same under tsx).
+import api from './api.py?raw';
+import extract from './extract.py?raw';
+import guard from './guard.py?raw';
+import harness from './harness.py?raw';
+import type { HarnessSources } from './protocol';
+
+export const harnessSources: HarnessSources = { guard, harness, extract, api };

@@ -1,0 +1,107 @@
+// Turns a worker's raw per-step JSON into typed verdicts (judge) and validity marks (ground truth).
+import { preview, pyEqual, type Tree } from './compare';
+import type { JudgeJob, RawJudge } from './protocol';
+import type { ExtractedTest, JudgeResult, TestVerdict, ValidatedTest } from './types';
+
+interface PrepOut {
+  k: 'c' | 's' | 'x';
+  x?: Tree;
+  t?: 1;
+  e?: string;
+  m?: string;
+}
+
+interface RunOut {
+  v?: Tree;
+  r?: string;
+  p?: 1;
+  f?: 1;
+  t?: 1;
+  e?: string;
+  m?: string;
+  bad?: 1;
+}
+
+const parse = <T>(s: string | null | undefined): T | undefined => (s ? (JSON.parse(s) as T) : undefined);
+
+function errorVerdict(e: string | undefined, m: string | undefined, prefix = ''): TestVerdict {
+  return { status: 'error', errorType: e ?? 'Error', message: prefix + (m ?? '') };
+}
+
+/** Verdict of test i, or undefined when the candidate never got to run it (see compileError). */
+function testVerdict(job: JudgeJob, raw: RawJudge, i: number): TestVerdict {
+  const forced = job.forced?.[i];
+  if (forced) return forced;
+  const prep = parse<PrepOut>(raw.prep[i]);
+  if (!prep) return { status: 'error', errorType: 'Internal', message: 'test was not prepared' };
+  if (prep.k === 'x') return errorVerdict(prep.e, prep.m, 'test: ');
+  if (prep.t) return { status: 'error', errorType: 'Timeout', message: 'expected value timed out' };
+  if (prep.k === 'c' && prep.x === undefined) return errorVerdict(prep.e, prep.m, 'expected value: ');
+  const run = parse<RunOut>(raw.runs[i]);
+  if (!run) return { status: 'error', errorType: 'Internal', message: 'test was not run' };
+  if (run.t) return { status: 'timeout' };
+  if (run.p) return { status: 'passed' };
+  if (run.f) return { status: 'failed', message: 'assertion failed' };
+  if (run.bad) return { status: 'failed', errorType: run.e, message: run.m };
+  if (run.e) return errorVerdict(run.e, run.m);
+  const same = pyEqual(prep.x as Tree, run.v as Tree);
+  return same
+    ? { status: 'passed' }
+    : { status: 'failed', message: `got ${preview(run.v as Tree)}, expected ${preview(prep.x as Tree)}` };
+}
+
+/** Why the candidate could not be defined, with the verdict every test then gets. */
+function defineFailure(job: JudgeJob, raw: RawJudge): { compileError: string; verdict: TestVerdict } | undefined {
+  const forced = job.forced?.[-1];
+  if (forced) return { compileError: `${forced.errorType ?? forced.status}: ${forced.message ?? ''}`, verdict: forced };
+  const src = raw.setup ?? raw.define;
+  const d = parse<RunOut>(src);
+  if (!d) return { compileError: 'Internal: candidate was not defined', verdict: errorVerdict('Internal', '') };
+  if (d.t) return { compileError: 'Timeout: defining the candidate ran past the time limit', verdict: { status: 'timeout' } };
+  if (d.e) {
+    const where = raw.setup ? 'setup: ' : '';
+    return { compileError: `${where}${d.e}: ${d.m ?? ''}`, verdict: errorVerdict(d.e, d.m) };
+  }
+  return undefined;
+}
+
+export function toJudgeResult(job: JudgeJob, raw: RawJudge): JudgeResult {
+  const failure = defineFailure(job, raw);
+  const verdicts = job.tests.map((_, i) => (failure ? { ...failure.verdict } : testVerdict(job, raw, i)));
+  return {
+    ...(failure ? { compileError: failure.compileError } : {}),
+    verdicts,
+    stdout: raw.stdout,
+    stderr: raw.stderr,
+    durationMs: raw.durationMs,
+  };
+}
+
+export function toValidated(job: JudgeJob, raw: RawJudge, tests: ExtractedTest[]): ValidatedTest[] {
+  const failure = defineFailure(job, raw);
+  const seen = new Set<string>();
+  return tests.map((t, i) => {
+    const key = `${t.call} == ${t.expected}`;
+    const dup = seen.has(key);
+    seen.add(key);
+    if (failure) return { ...t, callOk: false, valid: false, reason: `ground truth failed: ${failure.compileError}` };
+    const forced = job.forced?.[i];
+    if (forced) return { ...t, callOk: false, valid: false, reason: `call ${forced.status}` };
+    const prep = parse<PrepOut>(raw.prep[i]);
+    const run = parse<RunOut>(raw.runs[i]);
+    if (!prep || prep.k === 'x') return { ...t, callOk: false, valid: false, reason: `bad test: ${prep?.e}: ${prep?.m}` };
+    if (prep.k !== 'c') return { ...t, callOk: false, valid: false, reason: 'not of the form `assert <call> == <expected>`' };
+    if (!run) return { ...t, callOk: false, valid: false, reason: 'call was not run' };
+    if (run.t) return { ...t, callOk: false, valid: false, reason: 'call timed out on the ground truth' };
+    if (run.v === undefined)
+      return { ...t, callOk: false, valid: false, reason: `call raised ${run.e ?? 'an error'} on the ground truth: ${run.m ?? ''}` };
+    const gtOutput = run.r;
+    if (prep.x === undefined)
+      return { ...t, callOk: true, valid: false, gtOutput, reason: `expected value failed: ${prep.t ? 'timeout' : `${prep.e}: ${prep.m}`}` };
+    if (dup) return { ...t, callOk: true, valid: false, gtOutput, reason: 'duplicate test' };
+    const valid = pyEqual(prep.x, run.v);
+    return valid
+      ? { ...t, callOk: true, valid, gtOutput }
+      : { ...t, callOk: true, valid, gtOutput, reason: `expected ${preview(prep.x)} but the ground truth gives ${preview(run.v)}` };
+  });
+}
