@@ -37,6 +37,31 @@ describe('rope', () => {
       [gx, gp, gy, gdx, table.buffer].forEach((b) => b.destroy());
     });
   }
+  it(`strided views: rotates the k slice of a fused QKV buffer into a strided output (seed ${seed})`, async () => {
+    const gpu = await sharedNodeGpu();
+    const [T, Hq, Hkv, Dh, theta] = [9, 4, 2, 16, 1e6];
+    const width = (Hq + 2 * Hkv) * Dh;
+    const qkv = randomF32(T * width, rng);
+    const pos = Uint32Array.from({ length: T }, (_, t) => 5 + 3 * t);
+    const table = createRopeTable(gpu, Dh, theta, 64);
+    const outStride = Hkv * Dh + 3; // padded rows in the output
+    const out0 = randomF32(T * outStride + 2, rng);
+    const gOut = gpu.buffer('out', out0);
+    ropeForward(gpu, gOut, gpu.buffer('qkv', qkv), gpu.buffer('pos', pos), table, T, Hkv, {
+      inOffset: Hq * Dh,
+      inStride: width,
+      outOffset: 2,
+      outStride,
+    });
+    const k = new Float32Array(T * Hkv * Dh);
+    for (let t = 0; t < T; t++) k.set(qkv.subarray(t * width + Hq * Dh, t * width + (Hq + Hkv) * Dh), t * Hkv * Dh);
+    const kRot = ropeForwardRef(k, pos, Hkv, Dh, theta);
+    const want = Float64Array.from(out0);
+    for (let t = 0; t < T; t++) want.set(kRot.subarray(t * Hkv * Dh, (t + 1) * Hkv * Dh), 2 + t * outStride);
+    const diff = maxAbsDiff(await gpu.readF32(gOut, out0.length), want);
+    console.log(`rope strided max abs diff ${diff.toExponential(2)}`);
+    expect(diff).toBeLessThan(1e-5);
+  });
   it('backward is the adjoint of forward: <R x, g> = <x, R^T g>', () => {
     const [T, H, Dh, theta] = [5, 2, 8, 10000];
     const x = randomF32(T * H * Dh, rng);

@@ -14,6 +14,10 @@ const kernel = new Kernel({
     ['maxPos', 'u32'],
     ['sgn', 'f32'],
     ['nanBits', 'u32'],
+    ['xOff', 'u32'],
+    ['xStride', 'u32'],
+    ['yOff', 'u32'],
+    ['yStride', 'u32'],
   ],
 });
 
@@ -54,11 +58,44 @@ export function createRopeTable(gpu: Gpu, headDim: number, theta: number, maxPos
   return { buffer, headDim, theta, maxPositions };
 }
 
-function dispatch(gpu: Gpu, out: GPUBuffer, x: GPUBuffer, positions: GPUBuffer, table: RopeTable, T: number, H: number, sgn: number): void {
+/**
+ * Optional strided views, in elements: token t's heads start at off + t * stride. Defaults: dense [T, H, Dh]
+ * (stride H * Dh, offset 0). Lets q/k be rotated inside a fused [T, (Hq + 2 Hkv) * Dh] QKV buffer.
+ */
+export interface RopeLayout {
+  inOffset?: number;
+  inStride?: number;
+  outOffset?: number;
+  outStride?: number;
+}
+
+function dispatch(
+  gpu: Gpu,
+  out: GPUBuffer,
+  x: GPUBuffer,
+  positions: GPUBuffer,
+  table: RopeTable,
+  T: number,
+  H: number,
+  sgn: number,
+  layout: RopeLayout,
+): void {
   const Dh = table.headDim;
+  const dense = H * Dh;
   kernel.dispatch(gpu, {
     buffers: [x, positions, table.buffer, out],
-    uniforms: { T, H, Dh, maxPos: table.maxPositions, sgn, nanBits: NAN_BITS },
+    uniforms: {
+      T,
+      H,
+      Dh,
+      maxPos: table.maxPositions,
+      sgn,
+      nanBits: NAN_BITS,
+      xOff: layout.inOffset ?? 0,
+      xStride: layout.inStride ?? dense,
+      yOff: layout.outOffset ?? 0,
+      yStride: layout.outStride ?? dense,
+    },
     workgroups: grid1d((T * H * Dh) / 2, WG),
     overrides: { WG },
   });
@@ -66,15 +103,34 @@ function dispatch(gpu: Gpu, out: GPUBuffer, x: GPUBuffer, positions: GPUBuffer, 
 
 /**
  * out[T, H, Dh] = rope(x) with positions[t] (u32 per token, so left padding and KV-cache offsets work). Works for
- * any H (queries, or GQA keys with fewer heads). out must not alias x (WebGPU forbids a buffer bound read and write).
+ * any H (queries, or GQA keys with fewer heads). out must not alias x (WebGPU forbids a buffer bound read and write);
+ * elements of `out` outside the rotated view are left untouched.
  */
-export function ropeForward(gpu: Gpu, out: GPUBuffer, x: GPUBuffer, positions: GPUBuffer, table: RopeTable, T: number, H: number): void {
-  dispatch(gpu, out, x, positions, table, T, H, 1);
+export function ropeForward(
+  gpu: Gpu,
+  out: GPUBuffer,
+  x: GPUBuffer,
+  positions: GPUBuffer,
+  table: RopeTable,
+  T: number,
+  H: number,
+  layout: RopeLayout = {},
+): void {
+  dispatch(gpu, out, x, positions, table, T, H, 1, layout);
 }
 
 /** dx = R^T dy: the inverse rotation. dx is WRITTEN (activation gradient, not accumulated). */
-export function ropeBackward(gpu: Gpu, dx: GPUBuffer, dy: GPUBuffer, positions: GPUBuffer, table: RopeTable, T: number, H: number): void {
-  dispatch(gpu, dx, dy, positions, table, T, H, -1);
+export function ropeBackward(
+  gpu: Gpu,
+  dx: GPUBuffer,
+  dy: GPUBuffer,
+  positions: GPUBuffer,
+  table: RopeTable,
+  T: number,
+  H: number,
+  layout: RopeLayout = {},
+): void {
+  dispatch(gpu, dx, dy, positions, table, T, H, -1, layout);
 }
 
 function rotate(x: ArrayLike<number>, positions: Uint32Array, H: number, Dh: number, theta: number, sgn: number): Float64Array {
