@@ -68,7 +68,8 @@ describe(`GPU model vs float64 reference on micro (seed ${seed})`, async () => {
       destroyBatch(batch);
     });
 
-    it(`GRPO backward with KL, dual clip and truncated IS, every tensor rel err < 1e-3 (tied=${tied})`, async () => {
+    const temperature = tied ? 1 : 0.7;
+    it(`GRPO backward with KL, dual clip and truncated IS at temperature ${temperature}, every tensor rel err < 1e-3 (tied=${tied})`, async () => {
       const g = gc.grpo;
       // The GPU sees f32 inputs; give the reference exactly the same (rounded) values.
       const oldLogp = Float32Array.from(g.oldLogp);
@@ -95,14 +96,16 @@ describe(`GPU model vs float64 reference on micro (seed ${seed})`, async () => {
         rolloutLogp: bufs[2],
         advantages: bufs[3],
         config: cfg,
+        temperature,
       });
       const res = decode(await gpu.readF32(stats, 16));
       gpu.release(stats);
-      const ref = referenceLoss(gc.layout, p64, gc.input, { ...g, oldLogp, refLogp, advantages, isWeight });
+      const ref = referenceLoss(gc.layout, p64, gc.input, { ...g, oldLogp, refLogp, advantages, isWeight, temperature });
       console.log(`GRPO loss gpu ${res.loss.toFixed(6)} ref ${ref.loss.toFixed(6)}; dual_clip ${res.grpo?.dual_clip.toFixed(3)} entropy ${res.entropy?.toFixed(3)}`);
       expect(Math.abs(res.loss - ref.loss)).toBeLessThan(1e-5 * Math.max(1, Math.abs(ref.loss)));
-      expect(res.grpo!.dual_clip).toBeGreaterThan(0); // the fixture reaches the dual-clip branch
-      compareGrads(gc, await model.readGrads(), ref.grads!, `GRPO tied=${tied}`);
+      // At temperature 1 the fixture's old log-probs put some tokens past the dual-clip bound.
+      if (temperature === 1) expect(res.grpo!.dual_clip).toBeGreaterThan(0);
+      compareGrads(gc, await model.readGrads(), ref.grads!, `GRPO tied=${tied} temperature=${temperature}`);
       destroyBatch(batch);
       bufs.forEach((b) => b.destroy());
     });

@@ -18,6 +18,8 @@ export interface GrpoObjective {
   advantages: ArrayLike<number>;
   isWeight?: ArrayLike<number>;
   config: GrpoLossConfig;
+  /** Log-probs are taken of logits / temperature (TRL scores at the sampling temperature). Default 1. */
+  temperature?: number;
 }
 
 export type Objective = SftObjective | GrpoObjective;
@@ -38,7 +40,9 @@ export function referenceLoss(layout: Layout, params: Float64Array, input: Batch
   if (obj.kind === 'sft') {
     ({ loss, dLogits } = sftLossRef({ logits: fwd.logits, T, V, targets: obj.targets, mask: obj.mask }));
   } else {
-    const logp = gatherLogprobsRef(fwd.logits, T, V, obj.targets);
+    const invTemp = 1 / (obj.temperature ?? 1);
+    const scaled = invTemp === 1 ? fwd.logits : fwd.logits.map((x) => x * invTemp);
+    const logp = gatherLogprobsRef(scaled, T, V, obj.targets);
     const r = grpoLossRef(
       {
         logp,
@@ -53,7 +57,7 @@ export function referenceLoss(layout: Layout, params: Float64Array, input: Batch
       obj.config,
     );
     loss = r.loss;
-    dLogits = withGrads ? logprobsBackwardRef(fwd.logits, T, V, obj.targets, r.dLogp) : new Float64Array(0);
+    dLogits = withGrads ? logprobsBackwardRef(scaled, T, V, obj.targets, r.dLogp).map((x) => x * invTemp) : new Float64Array(0);
   }
   if (!withGrads) return { loss, logits: fwd.logits };
   return { loss, logits: fwd.logits, grads: referenceBackward(layout, params, fwd, dLogits) };
