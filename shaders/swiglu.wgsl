@@ -1,6 +1,7 @@
-// SwiGLU on separate gate and up activations [T, F] (two buffers, not one fused [T, 2F]): h = silu(gate) * up.
-// Backward writes dgate = dh * up * silu'(gate) and dup = dh * silu(gate).
-struct U { n: u32, pad0: u32, pad1: u32, pad2: u32 }
+// SwiGLU: h = silu(gate) * up; backward writes dgate = dh * up * silu'(gate) and dup = dh * silu(gate).
+// Two layouts: separate gate and up buffers [T, F] (forward/backward), or one fused gu [T, 2F] with row t =
+// [gate_t (F) | up_t (F)] (forwardFused/backwardFused), which lets the model run one [2F, D] matmul for both.
+struct U { n: u32, F: u32, pad1: u32, pad2: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 
 override WG: u32 = 256;
@@ -38,4 +39,35 @@ fn backward(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
   b_dup[i] = dh * g * s;
   // d silu / dg = s * (1 + g * (1 - s))
   b_dgate[i] = dh * b_up[i] * s * (1.0 + g * (1.0 - s));
+}
+
+// ---- fused layout: gu [T, 2F], dgu [T, 2F]; n = T * F ------------------------------------------------------------
+@group(0) @binding(1) var<storage, read> ff_gu: array<f32>;
+@group(0) @binding(2) var<storage, read_write> ff_h: array<f32>;
+
+@compute @workgroup_size(WG)
+fn forwardFused(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = index(gid, nwg);
+  if (i >= u.n) { return; }
+  let t = i / u.F;
+  let gi = i + t * u.F; // t * 2F + (i - t * F)
+  let g = ff_gu[gi];
+  ff_h[i] = g * sigmoid(g) * ff_gu[gi + u.F];
+}
+
+@group(0) @binding(1) var<storage, read> fb_dh: array<f32>;
+@group(0) @binding(2) var<storage, read> fb_gu: array<f32>;
+@group(0) @binding(3) var<storage, read_write> fb_dgu: array<f32>;
+
+@compute @workgroup_size(WG)
+fn backwardFused(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = index(gid, nwg);
+  if (i >= u.n) { return; }
+  let t = i / u.F;
+  let gi = i + t * u.F;
+  let g = fb_gu[gi];
+  let s = sigmoid(g);
+  let dh = fb_dh[i];
+  fb_dgu[gi + u.F] = dh * g * s;
+  fb_dgu[gi] = dh * fb_gu[gi + u.F] * s * (1.0 + g * (1.0 - s));
 }

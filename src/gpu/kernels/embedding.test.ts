@@ -64,4 +64,14 @@ describe('embedding', () => {
     console.log(`embedding backward single-id T=${T} max abs diff ${diff.toExponential(2)}`);
     expect(diff).toBeLessThan(1e-4);
   });
+  it('an id past the table gives a NaN row (loud), other rows intact', async () => {
+    const gpu = await sharedNodeGpu();
+    const [V, D] = [4, 3];
+    const table = randomF32(V * D, rng);
+    const out = gpu.buffer('out', 2 * D * 4);
+    embeddingForward(gpu, out, gpu.buffer('table', table), gpu.buffer('ids', Uint32Array.from([1, 4])), 2, D, V);
+    const got = await gpu.readF32(out, 2 * D);
+    expect(Array.from(got.subarray(0, D))).toEqual(Array.from(table.subarray(D, 2 * D)));
+    expect(Array.from(got.subarray(D)).every(Number.isNaN)).toBe(true);
+  });
 });
