@@ -75,7 +75,7 @@ describe('UI views', () => {
     const a = sampleMetrics(seed, 5);
     const b = sampleMetrics(seed + 1, 3);
     const cols = alignRuns([{ id: 'a', label: 'a', metrics: a }, { id: 'b', label: 'b', metrics: b.map((m) => ({ ...m, step: m.step + 3 })) }], ['coder/loss']);
-    expect(cols[0]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(cols[0]).toEqual([0, 1, 2, 3, 4, 5]);
     expect(cols[1].slice(0, 5)).toEqual(a.map((m) => m['coder/loss']));
     expect(cols[1][5]).toBeNull();
     expect(cols[2].slice(0, 3)).toEqual([null, null, null]);

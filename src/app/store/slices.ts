@@ -82,7 +82,8 @@ export const createMetricsSlice: Slice<MetricsSlice> = (set) => ({
       const metrics = r.metrics.length && r.metrics[r.metrics.length - 1].step >= m.step ? [...r.metrics.filter((x) => x.step < m.step), m] : [...r.metrics, m];
       const series = s.series.slice();
       series[i] = { ...r, metrics };
-      return runId === s.runId ? { series, step: m.step } : { series };
+      // Trainer steps are 0-based: after the record for step k, k + 1 steps are done.
+      return runId === s.runId ? { series, step: m.step + 1 } : { series };
     }),
   setSeries: (r) => set((s) => ({ series: s.series.some((x) => x.id === r.id) ? s.series.map((x) => (x.id === r.id ? r : x)) : [...s.series, r] })),
   removeSeries: (id) => set((s) => ({ series: s.series.filter((x) => x.id !== id), hidden: s.hidden.filter((h) => h !== id) })),

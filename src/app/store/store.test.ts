@@ -32,11 +32,11 @@ describe('lab store', () => {
     for (const m of ms) s.getState().appendMetrics('r', m);
     expect(calls).toBe(4);
     expect(s.getState().step).toBe(4);
-    // Resume from a checkpoint at step 2: steps 3.. are recomputed and replace the old records.
+    // Resume from a checkpoint after 2 steps: step 2 (0-based) is recomputed and replaces the old records from it on.
     const redo = { ...ms[2], 'coder/loss': 99 };
     s.getState().appendMetrics('r', redo);
     const got = s.getState().series[0].metrics;
-    expect(got.map((m) => m.step)).toEqual([1, 2, 3]);
+    expect(got.map((m) => m.step)).toEqual([0, 1, 2]);
     expect(got[2]['coder/loss']).toBe(99);
     unsub();
     // Metrics for an unknown run are ignored.

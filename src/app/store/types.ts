@@ -11,7 +11,7 @@ export interface RunSlice {
   runId: string | null;
   config: RunConfigUi;
   status: RunStatus;
-  /** Steps completed in the current run. */
+  /** Steps completed in the current run (the trainer numbers steps from 0, so this is the next step's number). */
   step: number;
   /** Phase-by-phase teaching mode: the worker waits before each phase until told to go on. */
   stepThrough: boolean;

@@ -8,7 +8,7 @@ import { sampleMetrics, sampleMistakes, sampleRollout } from './sample-run';
 
 export function sampleBundle(seed: number, steps: number, name = `sample-${seed}`): { bytes: Uint8Array; bundle: RunBundle } {
   const config: RunConfigUi = { preset: 'micro', mode: 'code-a1', seed, overrides: {} };
-  const metrics = sampleMetrics(seed, steps).map((m, i) => ({ ...m, step: i }));
+  const metrics = sampleMetrics(seed, steps);
   const mistakes = sampleMistakes(seed, 8);
   const state: TrainerState = {
     step: steps,

@@ -16,7 +16,7 @@ const METRIC_KEYS = [
 export function sampleMetrics(seed: number, steps: number, mode: Mode = 'code-a1'): StepMetrics[] {
   const rng = mulberry32(seed);
   const out: StepMetrics[] = [];
-  for (let step = 1; step <= steps; step++) {
+  for (let step = 0; step < steps; step++) {
     const m: Record<string, number | string> = { step, mode, time: 1_700_000_000_000 + step * 1000 };
     for (const k of METRIC_KEYS) m[k] = k === 'mistake_book/size' ? Math.floor(rng() * 20) : rng() * (k.startsWith('perf') ? 500 : 1);
     out.push(m as unknown as StepMetrics);

@@ -93,8 +93,10 @@ async function postPerf(): Promise<void> {
   });
 }
 
-function fail(e: unknown): void {
+async function fail(e: unknown): Promise<void> {
   running = false;
+  // GPU calls on a destroyed device can reject before device.lost resolves: give the loss a moment to be seen.
+  if (gpu && !deviceLost) await new Promise((r) => setTimeout(r, 100));
   if (deviceLost) return; // already reported as deviceLost
   const msg = e instanceof TrainingHalted ? e.message : `${(e as Error).name}: ${(e as Error).message}`;
   post({ type: 'error', message: msg });
@@ -111,7 +113,7 @@ function startLoop(steps: number): void {
     try {
       while (running && left-- > 0 && !deviceLost) await oneStep(s, id);
     } catch (e) {
-      fail(e);
+      await fail(e);
     } finally {
       running = false;
       loop = null;
@@ -169,8 +171,10 @@ async function handle(cmd: WorkerCommand): Promise<void> {
 // Commands are handled one at a time, in order.
 let queue: Promise<void> = Promise.resolve();
 self.onmessage = (ev: MessageEvent<WorkerCommand>) => {
-  queue = queue.then(() => handle(ev.data)).catch((e) => {
-    fail(e);
-    status(session ? 'paused' : 'idle');
-  });
+  queue = queue
+    .then(() => handle(ev.data))
+    .catch(async (e) => {
+      await fail(e);
+      status(session ? 'paused' : 'idle');
+    });
 };
