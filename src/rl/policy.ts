@@ -44,6 +44,8 @@ export interface GrpoSettings {
   beta1: number;
   beta2: number;
   eps: number;
+  /** Sampling temperature: log-probs in the loss are taken at it (TRL divides logits by it). */
+  temperature: number;
 }
 
 export interface UpdateStats {

@@ -86,6 +86,7 @@ export class Trainer {
       beta1: optim.beta1,
       beta2: optim.beta2,
       eps: optim.eps,
+      temperature: rollout.temperature > 0 ? rollout.temperature : 1,
     };
   }
 

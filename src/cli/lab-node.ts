@@ -1,0 +1,68 @@
+// Opens everything a headless run needs in Node: a GPU (Dawn/SwiftShader), a Pyodide sandbox pool, the curriculum,
+// and the Coder/Tester policies from shipped checkpoints, fresh init (micro) or a resumed run.
+import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { createNodeGpu } from '../gpu/node';
+import { createNodeSandbox } from '../sandbox/node';
+import type { Sandbox } from '../sandbox/types';
+import type { Mutant, Problem } from '../tasks/types';
+import { loadCheckpointDir } from '../model/checkpoint-node';
+import type { TrainConfig } from '../rl/config';
+import type { Committed } from '../rl/run-store';
+import { buildPolicies, freshSources, loadCurriculum, type PolicySources } from '../rl/lab-setup';
+import type { LabPolicy } from '../rl/lab-policy';
+import type { Gpu } from '../gpu/runtime';
+
+export interface NodeLab {
+  gpu: Gpu;
+  sandbox: Sandbox;
+  coder: LabPolicy;
+  tester: LabPolicy;
+  trainProblems: Problem[];
+  heldout: Problem[];
+  heldoutFamily: Problem[];
+  mutants: Map<string, Mutant[]>;
+  close(): Promise<void>;
+}
+
+/** Resolves a checkpoint path as given, or under public/ (where the shipped models live). */
+export function checkpointPath(p: string): string {
+  const direct = resolve(p);
+  if (existsSync(direct)) return direct;
+  const pub = resolve('public', p);
+  if (existsSync(pub)) return pub;
+  throw new Error(`checkpoint '${p}' not found (looked in ${direct} and ${pub}); run 'npm run pretrain' to create the shipped models`);
+}
+
+export async function loadSources(config: TrainConfig): Promise<PolicySources> {
+  if (!config.model.coderCheckpoint) return freshSources(config);
+  const coder = await loadCheckpointDir(checkpointPath(config.model.coderCheckpoint));
+  const tester = config.model.testerCheckpoint ? await loadCheckpointDir(checkpointPath(config.model.testerCheckpoint)) : coder;
+  return { coder, tester };
+}
+
+export async function openNodeLab(config: TrainConfig, committed?: Committed, log: (m: string) => void = () => {}): Promise<NodeLab> {
+  const gpu = await createNodeGpu();
+  log(`gpu: ${gpu.summary.vendor} ${gpu.summary.architecture}`);
+  const sandbox = createNodeSandbox();
+  const cur = loadCurriculum();
+  const sources = await loadSources(config);
+  const { coder, tester } = buildPolicies(gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
+  log(`models: coder ${coder.model.layout.totalFloats.toLocaleString()} floats${tester !== coder ? `, tester ${tester.model.layout.totalFloats.toLocaleString()} floats` : ' (self-play: one model)'}`);
+  return {
+    gpu,
+    sandbox,
+    coder,
+    tester,
+    trainProblems: cur.train,
+    heldout: cur.heldout,
+    heldoutFamily: cur.heldoutFamily,
+    mutants: cur.mutants,
+    async close() {
+      await sandbox.close();
+      coder.destroy();
+      if (tester !== coder) tester.destroy();
+      gpu.destroy();
+    },
+  };
+}
