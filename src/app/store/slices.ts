@@ -110,9 +110,9 @@ export const createMistakeBookSlice: Slice<MistakeBookSlice> = (set) => ({
 
 export const createEvalSlice: Slice<EvalSlice> = (set) => ({
   evals: [],
-  evalRunning: false,
-  addEval: (r) => set((s) => ({ evals: [...s.evals, r] })),
-  setEvalRunning: (evalRunning) => set({ evalRunning }),
+  evalProgress: null,
+  addEval: (r) => set((s) => ({ evals: [...s.evals, r], evalProgress: null })),
+  setEvalProgress: (evalProgress) => set({ evalProgress }),
 });
 
 export const createPerfSlice: Slice<PerfSlice> = (set) => ({

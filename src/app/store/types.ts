@@ -72,21 +72,28 @@ export interface MistakeBookSlice {
 }
 
 export interface EvalReport {
-  label: string;
+  /** Steps trained when evaluated (0 = before training). */
   step: number;
-  /** Held-out coder pass@1 on hidden tests. */
+  split: string;
+  problems: number;
+  /** Held-out coder pass@1 on hidden tests (sampled), and greedy. */
   passAt1: number;
-  testerValidity?: number;
-  mutationScore?: number;
-  /** pass@1 when the candidate passing most generated valid tests is picked (CodeT-style). */
-  codetPassAt1?: number;
+  passAt1Greedy: number;
+  /** Share of the tester's extracted tests that are valid on the ground truth. */
+  testerValidity: number;
+  /** Share of shipped mutants killed by at least one valid test. */
+  mutationScore: number;
+  /** pass@1 of the candidate picked by agreement with generated tests (CodeT-style). */
+  codetPassAt1: number;
+  seconds: number;
 }
 
 export interface EvalSlice {
   evals: EvalReport[];
-  evalRunning: boolean;
+  /** Progress text while an evaluation runs, else null. */
+  evalProgress: string | null;
   addEval(r: EvalReport): void;
-  setEvalRunning(on: boolean): void;
+  setEvalProgress(p: string | null): void;
 }
 
 export interface KernelTime {

@@ -42,6 +42,14 @@ export class TrainClient {
     this.send({ type: 'step', runId, config: this.store.getState().config, stepThrough: s.stepThrough });
   }
 
+  /** Evaluates the current models on held-out problems; the run must be paused. */
+  evaluate(split: 'heldout' | 'heldout-family', problems: number, samples: number): void {
+    const runId = this.prepareRun();
+    const s = this.store.getState();
+    s.setEvalProgress('starting…');
+    this.send({ type: 'eval', runId, config: s.config, split, problems, samples });
+  }
+
   pause(): void {
     this.send({ type: 'pause' });
   }
@@ -132,7 +140,14 @@ export class TrainClient {
       case 'perf':
         s.setPerf({ kernelTimes: e.kernelTimes, gpuBytes: e.gpuBytes, sandboxCalls: e.sandboxCalls, sandboxMs: e.sandboxMs, profiling: e.profiling });
         break;
+      case 'eval':
+        s.addEval(e.report);
+        break;
+      case 'evalProgress':
+        s.setEvalProgress(`${e.what} ${e.done}/${e.total}`);
+        break;
       case 'error':
+        s.setEvalProgress(null);
         s.setStatus('error', e.message);
         break;
       case 'deviceLost':

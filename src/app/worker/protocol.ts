@@ -3,7 +3,7 @@ import type { StepMetrics } from '../../rl/metrics';
 import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/records';
 import type { BookHistoryPoint } from '../../rl/mistake-book';
 import type { RunConfigUi } from '../config/run-config';
-import type { KernelTime } from '../store/types';
+import type { EvalReport, KernelTime } from '../store/types';
 
 /** User-supplied model files (safetensors, config.json, tokenizer.json) per role. */
 export type ModelFiles = Record<string, Uint8Array>;
@@ -21,6 +21,8 @@ export type WorkerCommand =
   /** Close the run and free the device; the stored run stays in IndexedDB. */
   | { type: 'reset' }
   | { type: 'profile'; on: boolean }
+  /** Evaluate the current models on held-out problems (only while paused). */
+  | { type: 'eval'; runId: string; config: RunConfigUi; split: 'heldout' | 'heldout-family'; problems: number; samples: number }
   /** Fault injection for tests: destroys the GPU device, which the runtime reports as lost. */
   | { type: 'loseDevice' };
 
@@ -40,5 +42,7 @@ export type WorkerEvent =
   /** A step was committed to IndexedDB (checkpoint + metrics + Mistake Book). */
   | { type: 'committed'; runId: string; step: number; bytes: number }
   | { type: 'perf'; kernelTimes: KernelTime[]; gpuBytes: number; sandboxCalls: number; sandboxMs: number; profiling: boolean }
+  | { type: 'eval'; runId: string; report: EvalReport }
+  | { type: 'evalProgress'; what: string; done: number; total: number }
   | { type: 'error'; message: string }
   | { type: 'deviceLost'; message: string };

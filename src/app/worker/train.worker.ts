@@ -7,6 +7,7 @@ import { TrainingHalted } from '../../rl/trainer';
 import { toTrainConfig, type RunConfigUi } from '../config/run-config';
 import type { ModelFiles, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
 import { openSession, rolloutsPath, type Session } from './session';
+import { evaluate } from './evaluate';
 import { countingSandbox, createPolicy, openGpu, openSandbox } from './platform';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -162,6 +163,14 @@ async function handle(cmd: WorkerCommand): Promise<void> {
       if (gpu) gpu.profile = cmd.on;
       await postPerf();
       break;
+    case 'eval': {
+      if (loop) throw new Error('Pause the run before evaluating.');
+      const s = await ensureOpen(cmd.runId, cmd.config);
+      const report = await evaluate(s, cmd.split, cmd.problems, cmd.samples, (what, done, total) => post({ type: 'evalProgress', what, done, total }));
+      post({ type: 'eval', runId: cmd.runId, report });
+      status('paused');
+      break;
+    }
     case 'loseDevice':
       gpu?.device.destroy();
       break;

@@ -1,6 +1,9 @@
 // Eval panel: what the run's own records say (hidden-test pass rate first vs latest, tester validity, CodeT-style
 // selection), and how to get the held-out pass@1 and mutation score.
+import { useState } from 'react';
 import { useLab } from '../../store';
+import { client } from '../../lab';
+import type { EvalReport } from '../../store/types';
 import { codetSelection } from './codet';
 
 const pct = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : `${(100 * x).toFixed(1)}%`);
@@ -22,6 +25,8 @@ export function EvalPanel() {
   const m1 = live?.metrics.at(-1);
   return (
     <section className="panel" data-testid="eval">
+      <HeldOut />
+      <h3>From the run’s own records</h3>
       <table className="kvtable">
         <thead>
           <tr>
@@ -67,10 +72,73 @@ export function EvalPanel() {
           </table>
         </>
       )}
-      <p className="note">
-        Held-out pass@1 (hidden tests of problems never trained on) and the Tester’s mutation score on the shipped mutants: <code>npm run eval -- --run runs/NAME</code> on
-        an exported run’s files, or before/after by evaluating the starting checkpoint and the trained one.
-      </p>
     </section>
+  );
+}
+
+function HeldOut() {
+  const evals = useLab((s) => s.evals);
+  const progress = useLab((s) => s.evalProgress);
+  const status = useLab((s) => s.status);
+  const step = useLab((s) => s.step);
+  const [split, setSplit] = useState<'heldout' | 'heldout-family'>('heldout');
+  const [problems, setProblems] = useState(8);
+  const [samples, setSamples] = useState(2);
+  const canRun = (status === 'idle' || status === 'paused') && progress === null;
+  const row = (r: EvalReport, i: number) => (
+    <tr key={i} data-testid="eval-row">
+      <td>{r.step === 0 ? 'before training' : `after ${r.step} steps`}</td>
+      <td>
+        {r.split} ({r.problems})
+      </td>
+      <td>{pct(r.passAt1)}</td>
+      <td>{pct(r.passAt1Greedy)}</td>
+      <td>{pct(r.codetPassAt1)}</td>
+      <td>{pct(r.testerValidity)}</td>
+      <td>{pct(r.mutationScore)}</td>
+      <td>{r.seconds.toFixed(0)} s</td>
+    </tr>
+  );
+  return (
+    <>
+      <h3>Held-out evaluation</h3>
+      <p className="note">
+        The current models on problems never trained on, judged on hidden tests; the Tester on the same problems’ shipped bug mutants. Run it before the first step
+        and again after training to compare. Headless: <code>npm run eval -- --run runs/NAME</code>.
+      </p>
+      <div className="form-row">
+        <select value={split} onChange={(e) => setSplit(e.target.value as typeof split)}>
+          <option value="heldout">held-out instances</option>
+          <option value="heldout-family">held-out families</option>
+        </select>
+        <label>
+          problems <input type="number" min={1} max={200} value={problems} style={{ width: 60 }} onChange={(e) => setProblems(Math.max(1, Number(e.target.value) || 1))} />
+        </label>
+        <label>
+          samples <input type="number" min={1} max={16} value={samples} style={{ width: 50 }} onChange={(e) => setSamples(Math.max(1, Number(e.target.value) || 1))} />
+        </label>
+        <button data-testid="run-eval" disabled={!canRun} onClick={() => client.evaluate(split, problems, samples)}>
+          Evaluate at step {step}
+        </button>
+        {progress && <span className="muted">{progress}</span>}
+      </div>
+      {evals.length > 0 && (
+        <table className="kvtable" data-testid="eval-table">
+          <thead>
+            <tr>
+              <th>when</th>
+              <th>split</th>
+              <th>pass@1</th>
+              <th>greedy</th>
+              <th>CodeT pick</th>
+              <th>tester validity</th>
+              <th>mutation score</th>
+              <th>took</th>
+            </tr>
+          </thead>
+          <tbody>{evals.map(row)}</tbody>
+        </table>
+      )}
+    </>
   );
 }
