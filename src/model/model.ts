@@ -5,6 +5,15 @@
 // buffer copy whenever the flat parameters change (upload, optimizer step). Their gradients go through a pooled
 // temp that is copied in from and back to the flat gradient (so accumulation semantics hold). The runtime's
 // launcher binds whole buffers only, which is why mirrors exist at all; on real GPUs they cost < 1 % of a step.
+//
+// Usage (see forward.ts, backward-step.ts, forward-logprobs.ts):
+//   const model = new GpuModel(gpu, buildLayout(preset('tiny')), initParams(layout, seed));   // or fromCheckpoint
+//   const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens, positions, valid, targets, mask });
+//   await trainStep(model, batch, { kind: 'sft' }, DEFAULT_OPTIM);         // or a GrpoLoss spec
+//   const { logp } = await computeLogprobs(model, batch, temperature);     // old / reference log-probs
+//   const files = await model.checkpoint({ quant: 'int8-row', tokenizerJson });
+// Anything that writes `params` on the GPU itself (e.g. copying another model's weights) must call
+// refreshMirrors() afterwards.
 import type { Gpu } from '../gpu/runtime';
 import { createRopeTable, type RopeTable } from '../gpu/kernels/rope';
 import { zeroBuffer } from '../gpu/kernels/adamw';
@@ -44,6 +53,11 @@ export class GpuModel {
     this.layout = 'tensors' in configOrLayout ? configOrLayout : buildLayout(configOrLayout);
     this.config = this.layout.config;
     const bytes = this.layout.totalFloats * 4;
+    // Kernels bind the whole flat buffer (with element offsets), so it must fit one storage binding.
+    const maxBinding = gpu.device.limits.maxStorageBufferBindingSize;
+    if (bytes > maxBinding) {
+      throw new Error(`${label}: ${bytes} bytes of f32 parameters exceed this device's maxStorageBufferBindingSize (${maxBinding})`);
+    }
     this.params = gpu.buffer(`${label}.params`, bytes);
     this.rope = createRopeTable(gpu, this.config.headDim, this.config.ropeTheta, this.config.maxSeqLen);
     for (const t of [this.layout.embed, this.layout.finalNorm, ...this.layout.layers.flatMap((l) => [l.inputNorm, l.postNorm])]) {
@@ -65,6 +79,13 @@ export class GpuModel {
   upload(params: Float32Array): void {
     if (params.length !== this.layout.totalFloats) throw new Error(`${this.label}: ${params.length} floats uploaded, layout has ${this.layout.totalFloats}`);
     this.gpu.write(this.params, params);
+    this.refreshMirrors();
+  }
+
+  /** Copies another model's parameters on the GPU (same layout), e.g. to snapshot a GRPO reference policy. */
+  copyParamsFrom(src: GpuModel): void {
+    if (src.layout.totalFloats !== this.layout.totalFloats) throw new Error(`${this.label}: cannot copy parameters from '${src.label}' (layout differs)`);
+    this.gpu.copy(src.params, 0, this.params, 0, this.layout.totalFloats * 4);
     this.refreshMirrors();
   }
 

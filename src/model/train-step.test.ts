@@ -51,6 +51,11 @@ describe(`training step on micro (seed ${seed})`, async () => {
     const rows = Array.from({ length: T }, (_, t) => t).filter((t) => gc.input.valid[t]);
     const pick = (a: ArrayLike<number>) => rows.flatMap((t) => Array.from({ length: V }, (_, j) => a[t * V + j]));
     expect(maxRelDiff(pick(logits), pick(refLogits))).toBeLessThan(1e-4);
+    // A GPU-side snapshot (the GRPO reference policy) reproduces the trained model exactly, mirrors included.
+    const snapshot = new GpuModel(gpu, gc.layout, undefined, 'snapshot');
+    snapshot.copyParamsFrom(model);
+    expect(await computeLogits(snapshot, batch)).toEqual(logits);
+    snapshot.destroy();
     destroyBatch(batch);
     model.destroy();
   });
