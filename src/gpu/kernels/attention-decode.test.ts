@@ -2,7 +2,14 @@
 // prefilling a cache and decoding the last token must reproduce attentionForward's last row (left padding included).
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
-import { attentionCacheWrite, attentionCacheWriteRef, attentionDecode, attentionDecodeRef, type DecodeShape } from './attention-decode';
+import {
+  attentionCacheWrite,
+  attentionCacheWriteRef,
+  attentionDecode,
+  attentionDecodeDefaults,
+  attentionDecodeRef,
+  type DecodeShape,
+} from './attention-decode';
 import { attentionForward, attentionForwardRef } from './attention';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
@@ -16,36 +23,41 @@ const cases: { s: DecodeShape; masked: boolean }[] = [
 describe('attention decode', () => {
   const seed = freshSeed();
   const rng = mulberry32(seed);
-  for (const { s, masked } of cases) {
-    it(`B=${s.B} Hq=${s.Hq} Hkv=${s.Hkv} Dh=${s.Dh} maxLen=${s.maxLen} masked=${masked} (seed ${seed})`, async () => {
-      const gpu = await sharedNodeGpu();
-      const cacheN = s.B * s.Hkv * s.maxLen * s.Dh;
-      const q = randomF32(s.B * s.Hq * s.Dh, rng, 1.5);
-      const kc = randomF32(cacheN, rng, 1.5);
-      const vc = randomF32(cacheN, rng);
-      const lens = Uint32Array.from({ length: s.B }, () => 1 + Math.floor(rng() * s.maxLen));
-      lens[0] = s.maxLen;
-      let valid: Uint32Array | null = null;
-      if (masked) {
-        valid = new Uint32Array(s.B * s.maxLen).fill(1);
-        for (let b = 0; b < s.B; b++) {
-          const pad = Math.floor(rng() * Math.min(lens[b], 10));
-          for (let j = 0; j < pad; j++) valid[b * s.maxLen + j] = 0;
+  for (const [n, { s, masked }] of cases.entries())
+    for (const impl of ['thread', 'workgroup'] as const) {
+      it(`${impl} B=${s.B} Hq=${s.Hq} Hkv=${s.Hkv} Dh=${s.Dh} maxLen=${s.maxLen} masked=${masked} (seed ${seed})`, async () => {
+        const gpu = await sharedNodeGpu();
+        attentionDecodeDefaults.impl = impl;
+        const cacheN = s.B * s.Hkv * s.maxLen * s.Dh;
+        const q = randomF32(s.B * s.Hq * s.Dh, rng, 1.5);
+        const kc = randomF32(cacheN, rng, 1.5);
+        const vc = randomF32(cacheN, rng);
+        const lens = Uint32Array.from({ length: s.B }, () => 1 + Math.floor(rng() * s.maxLen));
+        lens[0] = s.maxLen;
+        let valid: Uint32Array | null = null;
+        if (masked) {
+          valid = new Uint32Array(s.B * s.maxLen).fill(1);
+          for (let b = 0; b < s.B; b++) {
+            const pad = Math.floor(rng() * Math.min(lens[b], 10));
+            for (let j = 0; j < pad; j++) valid[b * s.maxLen + j] = 0;
+          }
+          // The last sequence sees only masked keys: its output must be 0, not NaN.
+          for (let j = 0; j < s.maxLen; j++) valid[(s.B - 1) * s.maxLen + j] = 0;
         }
-        // The last sequence sees only masked keys: its output must be 0, not NaN.
-        for (let j = 0; j < s.maxLen; j++) valid[(s.B - 1) * s.maxLen + j] = 0;
-      }
-      const bufs = [q, kc, vc, lens].map((a, i) => gpu.buffer(`in${i}`, a));
-      const gValid = valid ? gpu.buffer('valid', valid) : null;
-      const out = gpu.buffer('out', s.B * s.Hq * s.Dh * 4);
-      attentionDecode(gpu, out, bufs[0], bufs[1], bufs[2], bufs[3], gValid, s);
-      const got = await gpu.readF32(out);
-      const diff = maxAbsDiff(got, attentionDecodeRef(q, kc, vc, lens, valid, s));
-      console.log(`attention decode B=${s.B} Hq=${s.Hq} Dh=${s.Dh} maxLen=${s.maxLen}: max abs diff ${diff.toExponential(2)}`);
-      expect(diff).toBeLessThan(1e-5);
-      [...bufs, gValid, out].forEach((b) => b?.destroy());
-    });
-  }
+        const bufs = [q, kc, vc, lens].map((a, i) => gpu.buffer(`in${i}`, a));
+        const gValid = valid ? gpu.buffer('valid', valid) : null;
+        const out = gpu.buffer('out', s.B * s.Hq * s.Dh * 4);
+        attentionDecode(gpu, out, bufs[0], bufs[1], bufs[2], bufs[3], gValid, s);
+        attentionDecodeDefaults.impl = 'auto';
+        const got = await gpu.readF32(out);
+        const diff = maxAbsDiff(got, attentionDecodeRef(q, kc, vc, lens, valid, s));
+        console.log(
+          `attention decode ${impl} case ${n} B=${s.B} Hq=${s.Hq} Dh=${s.Dh} maxLen=${s.maxLen}: max abs diff ${diff.toExponential(2)}`,
+        );
+        expect(diff).toBeLessThan(1e-5);
+        [...bufs, gValid, out].forEach((b) => b?.destroy());
+      });
+    }
 
   it(`prefill via cache append + decode of the last token equals the training forward (seed ${seed})`, async () => {
     const gpu = await sharedNodeGpu();
@@ -85,12 +97,15 @@ describe('attention decode', () => {
     attentionDecode(gpu, dec, gql, kCache, vCache, lens, gvc, { B, Hq, Hkv, Dh, maxLen });
     const full = await gpu.readF32(out);
     const lastRows = new Float32Array(B * Hq * Dh);
-    for (let b = 0; b < B; b++) lastRows.set(full.subarray((b * S + S - 1) * Hq * Dh, (b * S + S) * Hq * Dh), b * Hq * Dh);
+    for (let b = 0; b < B; b++)
+      lastRows.set(full.subarray((b * S + S - 1) * Hq * Dh, (b * S + S) * Hq * Dh), b * Hq * Dh);
     const decoded = await gpu.readF32(dec);
     const diff = maxAbsDiff(decoded, lastRows);
     const refOut = attentionForwardRef(q, k, v, mask, { B, S, Hq, Hkv, Dh }).out;
     const refDiff = maxAbsDiff(full, refOut);
-    console.log(`attention decode vs training forward: cache append diff ${cacheDiff} decode vs forward ${diff.toExponential(2)} forward vs ref ${refDiff.toExponential(2)}`);
+    console.log(
+      `attention decode vs training forward: cache append diff ${cacheDiff} decode vs forward ${diff.toExponential(2)} forward vs ref ${refDiff.toExponential(2)}`,
+    );
     expect(cacheDiff).toBe(0);
     expect(diff).toBeLessThan(1e-5);
     expect(refDiff).toBeLessThan(1e-5);

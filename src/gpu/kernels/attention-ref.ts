@@ -8,7 +8,14 @@ type Arr = ArrayLike<number>;
 export const NO_KEY_LSE = Math.fround(-3e38);
 
 /** Softmax weights of query (row, h) over its visible keys; null when no key is valid. */
-function weights(q: Arr, k: Arr, mask: Arr | null, s: AttentionShape, row: number, h: number): { j: number[]; p: number[]; lse: number } | null {
+function weights(
+  q: Arr,
+  k: Arr,
+  mask: Arr | null,
+  s: AttentionShape,
+  row: number,
+  h: number,
+): { j: number[]; p: number[]; lse: number } | null {
   const { S, Hq, Hkv, Dh } = s;
   const g = Math.floor(h / (Hq / Hkv));
   const scale = 1 / Math.sqrt(Dh);
@@ -28,7 +35,13 @@ function weights(q: Arr, k: Arr, mask: Arr | null, s: AttentionShape, row: numbe
   return { j: js, p: e.map((x) => x / sum), lse: m + Math.log(sum) };
 }
 
-export function attentionForwardRef(q: Arr, k: Arr, v: Arr, mask: Arr | null, s: AttentionShape): { out: Float64Array; lse: Float64Array } {
+export function attentionForwardRef(
+  q: Arr,
+  k: Arr,
+  v: Arr,
+  mask: Arr | null,
+  s: AttentionShape,
+): { out: Float64Array; lse: Float64Array } {
   const { B, S, Hq, Hkv, Dh } = s;
   const T = B * S;
   const out = new Float64Array(T * Hq * Dh);
@@ -90,7 +103,14 @@ export function attentionBackwardRef(
 }
 
 /** Decode reference: q [B, Hq, Dh] against caches [B, Hkv, maxLen, Dh], keys 0..lens[b]-1 with keyValid [B, maxLen]. */
-export function attentionDecodeRef(q: Arr, kCache: Arr, vCache: Arr, lens: Arr, keyValid: Arr | null, s: DecodeShape): Float64Array {
+export function attentionDecodeRef(
+  q: Arr,
+  kCache: Arr,
+  vCache: Arr,
+  lens: Arr,
+  keyValid: Arr | null,
+  s: DecodeShape,
+): Float64Array {
   const { B, Hq, Hkv, Dh, maxLen } = s;
   const out = new Float64Array(B * Hq * Dh);
   const scale = 1 / Math.sqrt(Dh);

@@ -2,7 +2,13 @@
 // grid, left-padding masks (u32 and f32), Dh up to 128, and one long S = 1024 sequence.
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
-import { attentionBackward, attentionBackwardRef, attentionForward, attentionForwardRef, type AttentionShape } from './attention';
+import {
+  attentionBackward,
+  attentionBackwardRef,
+  attentionForward,
+  attentionForwardRef,
+  type AttentionShape,
+} from './attention';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
 type MaskKind = 'none' | 'u32' | 'f32';
@@ -51,12 +57,17 @@ describe('attention', () => {
       const bwd = attentionBackwardRef(q, k, v, mask, dout, c.s);
       const diffs = {
         out: maxAbsDiff(await gpu.readF32(out), fwd.out),
-        lse: maxAbsDiff(await gpu.readF32(lse), fwd.lse) / Math.max(1, ...fwd.lse.map(Math.abs).filter((x) => x < 1e30)),
+        lse:
+          maxAbsDiff(await gpu.readF32(lse), fwd.lse) / Math.max(1, ...fwd.lse.map(Math.abs).filter((x) => x < 1e30)),
         dq: maxAbsDiff(await gpu.readF32(dq), bwd.dq),
         dk: maxAbsDiff(await gpu.readF32(dk), bwd.dk),
         dv: maxAbsDiff(await gpu.readF32(dv), bwd.dv),
       };
-      console.log(`attention B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask}: max abs diff ${Object.entries(diffs).map(([n, d]) => `${n} ${d.toExponential(2)}`).join(' ')}`);
+      console.log(
+        `attention B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask}: max abs diff ${Object.entries(diffs)
+          .map(([n, d]) => `${n} ${d.toExponential(2)}`)
+          .join(' ')}`,
+      );
       for (const d of Object.values(diffs)) expect(d).toBeLessThan(c.tol);
       [gq, gk, gv, gdo, gMask, out, lse, dq, dk, dv].forEach((b) => b?.destroy());
     });
@@ -70,7 +81,8 @@ describe('attention', () => {
     const k = Array.from(randomF32(T * s.Hkv * s.Dh, rng, 1.5), Number);
     const v = Array.from(randomF32(T * s.Hkv * s.Dh, rng), Number);
     const dout = randomF32(T * s.Hq * s.Dh, rng);
-    const f = (qq: number[], kk: number[], vv: number[]) => attentionForwardRef(qq, kk, vv, mask, s).out.reduce((a, o, i) => a + o * dout[i], 0);
+    const f = (qq: number[], kk: number[], vv: number[]) =>
+      attentionForwardRef(qq, kk, vv, mask, s).out.reduce((a, o, i) => a + o * dout[i], 0);
     const bwd = attentionBackwardRef(q, k, v, mask, dout, s);
     const h = 1e-6;
     const fd = (x: number[], which: 0 | 1 | 2) =>
@@ -79,7 +91,8 @@ describe('attention', () => {
         const m = x.slice();
         p[i] += h;
         m[i] -= h;
-        const args = (y: number[]): [number[], number[], number[]] => (which === 0 ? [y, k, v] : which === 1 ? [q, y, v] : [q, k, y]);
+        const args = (y: number[]): [number[], number[], number[]] =>
+          which === 0 ? [y, k, v] : which === 1 ? [q, y, v] : [q, k, y];
         return (f(...args(p)) - f(...args(m))) / (2 * h);
       });
     const diff = Math.max(maxAbsDiff(bwd.dq, fd(q, 0)), maxAbsDiff(bwd.dk, fd(k, 1)), maxAbsDiff(bwd.dv, fd(v, 2)));

@@ -63,14 +63,25 @@ function seqCounts(x: GrpoLossInputs<Arr>, shape: GrpoLossShape): { perSeq: numb
   return { perSeq, total: perSeq.reduce((p, n) => p + n, 0) };
 }
 
-function norm(b: number, counts: { perSeq: number[]; total: number }, shape: GrpoLossShape, c: GrpoLossConfig, o: GrpoLossOptions): number {
+function norm(
+  b: number,
+  counts: { perSeq: number[]; total: number },
+  shape: GrpoLossShape,
+  c: GrpoLossConfig,
+  o: GrpoLossOptions,
+): number {
   if (c.loss_type === 'grpo') return 1 / (shape.B * Math.max(1, counts.perSeq[b]));
   if (c.loss_type === 'dr_grpo') return 1 / (shape.B * c.max_completion_length);
   return 1 / (o.normTokens && o.normTokens > 0 ? o.normTokens : Math.max(1, counts.total));
 }
 
 /** Loss and statistics, aggregated the way TRL writes each loss_type (independent of the GPU's pass structure). */
-export function grpoLossForwardRef(x: GrpoLossInputs<Arr>, shape: GrpoLossShape, c: GrpoLossConfig, o: GrpoLossOptions = {}): GrpoStats {
+export function grpoLossForwardRef(
+  x: GrpoLossInputs<Arr>,
+  shape: GrpoLossShape,
+  c: GrpoLossConfig,
+  o: GrpoLossOptions = {},
+): GrpoStats {
   const counts = seqCounts(x, shape);
   const seqLoss: number[] = [];
   const sums = { kl: 0, low: 0, high: 0, isw: 0, dual: 0, mismatch: 0 };
@@ -105,7 +116,12 @@ export function grpoLossForwardRef(x: GrpoLossInputs<Arr>, shape: GrpoLossShape,
 }
 
 /** Analytic dL/dlogp [T] of grpoLossForwardRef(...).loss. */
-export function grpoLossBackwardRef(x: GrpoLossInputs<Arr>, shape: GrpoLossShape, c: GrpoLossConfig, o: GrpoLossOptions = {}): Float64Array {
+export function grpoLossBackwardRef(
+  x: GrpoLossInputs<Arr>,
+  shape: GrpoLossShape,
+  c: GrpoLossConfig,
+  o: GrpoLossOptions = {},
+): Float64Array {
   const counts = seqCounts(x, shape);
   const out = new Float64Array(shape.B * shape.S);
   for (let b = 0; b < shape.B; b++) {

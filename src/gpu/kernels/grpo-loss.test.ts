@@ -15,6 +15,7 @@ import {
   type GrpoLossType,
 } from './grpo-loss';
 import { freshSeed, maxAbsDiff, mulberry32 } from '../../testing/random';
+import { rowReduceDefaults } from './logprobs';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -81,7 +82,12 @@ async function runGpu(x: GrpoLossInputs<Float32Array>, shape: GrpoLossShape, c: 
   return out;
 }
 
-function finiteDiff(x: GrpoLossInputs<Float32Array>, shape: GrpoLossShape, c: GrpoLossConfig, o: GrpoLossOptions): Float64Array {
+function finiteDiff(
+  x: GrpoLossInputs<Float32Array>,
+  shape: GrpoLossShape,
+  c: GrpoLossConfig,
+  o: GrpoLossOptions,
+): Float64Array {
   const lp = Array.from(x.logp, Number);
   const f = (v: number[]) => grpoLossForwardRef({ ...x, logp: v }, shape, c, o).loss;
   const h = 1e-6;
@@ -99,6 +105,7 @@ function finiteDiff(x: GrpoLossInputs<Float32Array>, shape: GrpoLossShape, c: Gr
 describe(`grpo loss (seed ${seed})`, () => {
   const cases: { shape: GrpoLossShape; ref: boolean; roll: boolean; o: GrpoLossOptions }[] = [
     { shape: { B: 6, S: 37 }, ref: true, roll: true, o: {} },
+    { shape: { B: 20, S: 9 }, ref: true, roll: false, o: {} },
     { shape: { B: 3, S: 41 }, ref: false, roll: false, o: { lossScale: 0.25 } },
     { shape: { B: 3, S: 700 }, ref: true, roll: true, o: { normTokens: 500 } },
   ];
@@ -110,12 +117,18 @@ describe(`grpo loss (seed ${seed})`, () => {
         const want = grpoLossForwardRef(x, k.shape, c, k.o);
         const wantGrad = grpoLossBackwardRef(x, k.shape, c, k.o);
         const got = await runGpu(x, k.shape, c, k.o);
-        const statDiff = Math.max(...GRPO_STATS.map((s) => Math.abs(got.stats[s] - want[s]) / Math.max(1, Math.abs(want[s]))));
+        const statDiff = Math.max(
+          ...GRPO_STATS.map((s) => Math.abs(got.stats[s] - want[s]) / Math.max(1, Math.abs(want[s]))),
+        );
         const gradScale = Math.max(...wantGrad.map(Math.abs));
         const gradDiff = maxAbsDiff(got.dlogp, wantGrad) / gradScale;
         const fd = finiteDiff(x, k.shape, c, k.o);
         const sampled = [...fd.keys()].filter((t) => !Number.isNaN(fd[t]));
-        const fdDiff = maxAbsDiff(sampled.map((t) => fd[t]), sampled.map((t) => wantGrad[t])) / gradScale;
+        const fdDiff =
+          maxAbsDiff(
+            sampled.map((t) => fd[t]),
+            sampled.map((t) => wantGrad[t]),
+          ) / gradScale;
         console.log(
           `grpo ${lossType} B=${k.shape.B} S=${k.shape.S}: loss ${want.loss.toFixed(5)} stats rel diff ${statDiff.toExponential(2)}, ` +
             `dlogp max abs diff/scale ${gradDiff.toExponential(2)}, ref vs finite diff ${fdDiff.toExponential(2)}; ` +
@@ -132,6 +145,24 @@ describe(`grpo loss (seed ${seed})`, () => {
       });
     }
   }
+
+  it('a real-GPU-like workgroup size (64) gives the same stats and gradient', async () => {
+    const shape = { B: 3, S: 300 };
+    const x = makeInputs(shape, true, true);
+    const c = config('grpo', shape.S);
+    rowReduceDefaults.workgroup = 64; // 256 compiles slowly on SwiftShader
+    const got = await runGpu(x, shape, c, {}).finally(() => (rowReduceDefaults.workgroup = 0));
+    const want = grpoLossForwardRef(x, shape, c);
+    const statDiff = Math.max(
+      ...GRPO_STATS.map((s) => Math.abs(got.stats[s] - want[s]) / Math.max(1, Math.abs(want[s]))),
+    );
+    const gradDiff = maxAbsDiff(got.dlogp, grpoLossBackwardRef(x, shape, c));
+    console.log(
+      `grpo wg=64: stats rel diff ${statDiff.toExponential(2)} dlogp max abs diff ${gradDiff.toExponential(2)}`,
+    );
+    expect(statDiff).toBeLessThan(2e-5);
+    expect(gradDiff).toBeLessThan(1e-6);
+  });
 
   it('dual-clip caps the loss of a negative-advantage token at -c·A with zero gradient', async () => {
     const shape = { B: 1, S: 3 };

@@ -14,9 +14,19 @@ import backwardSource from '../../../shaders/grpo_loss_backward.wgsl?raw';
 import { Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
+import { rowWorkgroup } from './logprobs';
 
 export type GrpoLossType = 'grpo' | 'dr_grpo' | 'dapo';
-export const GRPO_STATS = ['loss', 'kl', 'low_clip', 'high_clip', 'is_weight', 'dual_clip', 'completion_tokens', 'mismatch_kl'] as const;
+export const GRPO_STATS = [
+  'loss',
+  'kl',
+  'low_clip',
+  'high_clip',
+  'is_weight',
+  'dual_clip',
+  'completion_tokens',
+  'mismatch_kl',
+] as const;
 export type GrpoStats = Record<(typeof GRPO_STATS)[number], number>;
 
 export interface GrpoLossConfig {
@@ -53,7 +63,19 @@ export interface GrpoLossInputs<B> {
   mask: B;
 }
 
-type UName = 'B' | 'S' | 'lossType' | 'flags' | 'epsLow' | 'epsHigh' | 'clipC' | 'beta' | 'isCap' | 'maxCompletionLength' | 'normTokens' | 'lossScale';
+type UName =
+  | 'B'
+  | 'S'
+  | 'lossType'
+  | 'flags'
+  | 'epsLow'
+  | 'epsHigh'
+  | 'clipC'
+  | 'beta'
+  | 'isCap'
+  | 'maxCompletionLength'
+  | 'normTokens'
+  | 'lossScale';
 const uniforms: ReadonlyArray<readonly [UName, ScalarType]> = [
   ['B', 'u32'],
   ['S', 'u32'],
@@ -81,8 +103,14 @@ function dummy(gpu: Gpu): GPUBuffer {
   return b;
 }
 
-function packUniforms(inputs: GrpoLossInputs<unknown>, shape: GrpoLossShape, c: GrpoLossConfig, o: GrpoLossOptions): Record<UName, number> {
-  if (c.loss_type === 'dr_grpo' && !(c.max_completion_length > 0)) throw new Error('grpo_loss: dr_grpo needs max_completion_length > 0');
+function packUniforms(
+  inputs: GrpoLossInputs<unknown>,
+  shape: GrpoLossShape,
+  c: GrpoLossConfig,
+  o: GrpoLossOptions,
+): Record<UName, number> {
+  if (c.loss_type === 'dr_grpo' && !(c.max_completion_length > 0))
+    throw new Error('grpo_loss: dr_grpo needs max_completion_length > 0');
   if (inputs.rolloutLogp && !(c.is_cap > 0)) throw new Error('grpo_loss: is_cap must be > 0 with rollout log-probs');
   return {
     B: shape.B,
@@ -115,7 +143,13 @@ export function grpoLossForward(
   opts: GrpoLossOptions = {},
 ): void {
   const u = packUniforms(inputs, shape, config, opts);
-  seqKernel.dispatch(gpu, { buffers: [...inputBuffers(gpu, inputs), seqStats], uniforms: u, workgroups: grid1d(shape.B, 1), overrides: { WG } });
+  const WG = rowWorkgroup(gpu);
+  seqKernel.dispatch(gpu, {
+    buffers: [...inputBuffers(gpu, inputs), seqStats],
+    uniforms: u,
+    workgroups: grid1d(shape.B, 1),
+    overrides: { WG },
+  });
   reduceKernel.dispatch(gpu, { buffers: [seqStats, stats], uniforms: u, workgroups: [1], overrides: { WG } });
 }
 

@@ -1,11 +1,19 @@
 // logprobs forward/backward against the float64 CPU reference on fresh random data (large logits, V up to 152k).
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
-import { logprobsBackward, logprobsBackwardRef, logprobsForward, logprobsForwardRef } from './logprobs';
+import {
+  logprobsBackward,
+  logprobsBackwardRef,
+  logprobsForward,
+  logprobsForwardRef,
+  rowReduceDefaults,
+} from './logprobs';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
 const cases = [
   { T: 5, V: 37, temperature: 1, scale: 3, offset: 0, tol: 2e-5 },
+  { T: 2, V: 600, temperature: 1, scale: 3, offset: 0, tol: 2e-5, wg: 64 }, // a real-GPU-like workgroup size (256 compiles slowly on SwiftShader)
+  { T: 3, V: 300, temperature: 0.9, scale: 3, offset: 0, tol: 2e-5, wg: 4 },
   { T: 3, V: 1031, temperature: 0.7, scale: 20, offset: 500, tol: 3e-4 },
   { T: 2, V: 152064, temperature: 1.3, scale: 8, offset: -40, tol: 1e-4 },
 ];
@@ -14,8 +22,9 @@ describe('logprobs', () => {
   const seed = freshSeed();
   const rng = mulberry32(seed);
   for (const c of cases) {
-    it(`T=${c.T} V=${c.V} temp=${c.temperature} (seed ${seed})`, async () => {
+    it(`T=${c.T} V=${c.V} temp=${c.temperature} wg=${c.wg ?? 'auto'} (seed ${seed})`, async () => {
       const gpu = await sharedNodeGpu();
+      rowReduceDefaults.workgroup = c.wg ?? 0;
       const { T, V } = c;
       const logits = randomF32(T * V, rng, c.scale).map((x) => x + c.offset);
       const targets = new Uint32Array(T).map(() => Math.floor(rng() * V));
@@ -29,7 +38,9 @@ describe('logprobs', () => {
       const dLp = maxAbsDiff(await gpu.readF32(lp, T), want.logp);
       const dEnt = maxAbsDiff(await gpu.readF32(ent, T), want.entropy);
       const dLse = maxAbsDiff(await gpu.readF32(lse, T), want.lse);
-      console.log(`logprobs fwd T=${T} V=${V}: max abs diff logp ${dLp.toExponential(2)} entropy ${dEnt.toExponential(2)} lse ${dLse.toExponential(2)}`);
+      console.log(
+        `logprobs fwd T=${T} V=${V}: max abs diff logp ${dLp.toExponential(2)} entropy ${dEnt.toExponential(2)} lse ${dLse.toExponential(2)}`,
+      );
       expect(dLp).toBeLessThan(c.tol);
       expect(dEnt).toBeLessThan(c.tol);
       expect(dLse).toBeLessThan(c.tol);
@@ -45,6 +56,7 @@ describe('logprobs', () => {
         expect(dD).toBeLessThan(c.tol);
       }
       [gl, gt, lp, ent, lse, gdl, gde, dlogits].forEach((b) => b.destroy());
+      rowReduceDefaults.workgroup = 0;
     });
   }
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
 import { xentBackward, xentBackwardRef, xentForward, xentForwardRef } from './xent';
+import { rowReduceDefaults } from './logprobs';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
 const cases = [
@@ -9,14 +10,16 @@ const cases = [
   { T: 13, V: 1029, scale: 30, offset: 300, maskP: 0.5, tol: 3e-4 },
   { T: 300, V: 5, scale: 2, offset: 0, maskP: 0.8, tol: 2e-5 },
   { T: 4, V: 50, scale: 2, offset: 0, maskP: 0, tol: 1e-6 },
+  { T: 5, V: 300, scale: 3, offset: 0, maskP: 0.7, tol: 2e-5, wg: 64 }, // a real-GPU-like workgroup size (256 compiles slowly on SwiftShader)
 ];
 
 describe('xent', () => {
   const seed = freshSeed();
   const rng = mulberry32(seed);
   for (const c of cases) {
-    it(`T=${c.T} V=${c.V} maskP=${c.maskP} (seed ${seed})`, async () => {
+    it(`T=${c.T} V=${c.V} maskP=${c.maskP} wg=${c.wg ?? 'auto'} (seed ${seed})`, async () => {
       const gpu = await sharedNodeGpu();
+      rowReduceDefaults.workgroup = c.wg ?? 0;
       const { T, V } = c;
       const logits = randomF32(T * V, rng, c.scale).map((x) => x + c.offset);
       const targets = new Uint32Array(T).map(() => Math.floor(rng() * V));
@@ -37,12 +40,15 @@ describe('xent', () => {
       const [mean, count] = await gpu.readF32(stats, 2);
       const dMean = Math.abs(mean - want.meanLoss);
       const dD = maxAbsDiff(await gpu.readF32(dlogits, T * V), xentBackwardRef(logits, targets, mask, c, 0.5));
-      console.log(`xent T=${T} V=${V}: max abs diff loss ${dLoss.toExponential(2)} mean ${dMean.toExponential(2)} dlogits ${dD.toExponential(2)}`);
+      console.log(
+        `xent T=${T} V=${V}: max abs diff loss ${dLoss.toExponential(2)} mean ${dMean.toExponential(2)} dlogits ${dD.toExponential(2)}`,
+      );
       expect(count).toBe(want.maskSum);
       expect(dLoss).toBeLessThan(c.tol);
       expect(dMean).toBeLessThan(c.tol);
       expect(dD).toBeLessThan(c.tol);
       [gl, gt, gm, loss, lse, stats, dlogits].forEach((b) => b.destroy());
+      rowReduceDefaults.workgroup = 0;
     });
   }
 
@@ -58,7 +64,9 @@ describe('xent', () => {
       const m = logits.slice();
       p[i] += h;
       m[i] -= h;
-      return (xentForwardRef(p, targets, mask, shape).meanLoss - xentForwardRef(m, targets, mask, shape).meanLoss) / (2 * h);
+      return (
+        (xentForwardRef(p, targets, mask, shape).meanLoss - xentForwardRef(m, targets, mask, shape).meanLoss) / (2 * h)
+      );
     });
     const diff = maxAbsDiff(analytic, fd);
     console.log(`xent reference vs finite differences: max abs diff ${diff.toExponential(2)}`);

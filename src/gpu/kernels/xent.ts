@@ -11,8 +11,7 @@ import backwardSource from '../../../shaders/xent_backward.wgsl?raw';
 import { Kernel } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
-
-const WG = 256;
+import { rowWorkgroup } from './logprobs';
 
 const rowsKernel = new Kernel({
   family: 'xent',
@@ -66,9 +65,14 @@ export function xentForward(
     buffers: [logits, targets, mask, loss, lse],
     uniforms: { T, V, _p0: 0, _p1: 0 },
     workgroups: grid1d(T, 1),
-    overrides: { WG },
+    overrides: { WG: rowWorkgroup(gpu) },
   });
-  reduceKernel.dispatch(gpu, { buffers: [loss, mask, stats], uniforms: { T, _p0: 0, _p1: 0, _p2: 0 }, workgroups: [1], overrides: { WG } });
+  reduceKernel.dispatch(gpu, {
+    buffers: [loss, mask, stats],
+    uniforms: { T, _p0: 0, _p1: 0, _p2: 0 },
+    workgroups: [1],
+    overrides: { WG: rowWorkgroup(gpu) },
+  });
 }
 
 /** dlogits [T, V] ← logits, targets, mask and the forward's lse [T] and stats [2]. */
@@ -87,7 +91,7 @@ export function xentBackward(
     buffers: [logits, targets, mask, lse, stats, dlogits],
     uniforms: { T: shape.T, V: shape.V, gradScale, _p0: 0 },
     workgroups: grid1d(shape.T, 1),
-    overrides: { WG },
+    overrides: { WG: rowWorkgroup(gpu) },
   });
 }
 
@@ -98,7 +102,12 @@ export interface XentRef {
 }
 
 /** Plain-loop float64 reference of the forward. */
-export function xentForwardRef(logits: ArrayLike<number>, targets: ArrayLike<number>, mask: ArrayLike<number>, shape: XentShape): XentRef {
+export function xentForwardRef(
+  logits: ArrayLike<number>,
+  targets: ArrayLike<number>,
+  mask: ArrayLike<number>,
+  shape: XentShape,
+): XentRef {
   const { T, V } = shape;
   const loss = new Float64Array(T);
   let sum = 0;
