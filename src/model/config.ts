@@ -130,6 +130,10 @@ export function fromHfConfig(hf: HfConfig): ModelConfig {
   const need = ['vocab_size', 'hidden_size', 'num_hidden_layers', 'num_attention_heads', 'intermediate_size'] as const;
   for (const k of need) if (typeof hf[k] !== 'number') throw new Error(`config.json: missing or non-numeric '${k}'`);
   if (hf.hidden_act !== undefined && hf.hidden_act !== 'silu') throw new Error(`config.json: hidden_act '${hf.hidden_act}' unsupported (need silu)`);
+  // Scaled RoPE (YaRN, dynamic NTK) changes every angle; loading such a model as plain RoPE would silently differ.
+  if (hf.rope_scaling !== undefined && hf.rope_scaling !== null) {
+    throw new Error(`config.json: rope_scaling ${JSON.stringify(hf.rope_scaling)} is not supported (plain RoPE only); remove it to use the model at its native context`);
+  }
   const heads = hf.num_attention_heads;
   const qkvBias = typeof hf.attention_bias === 'boolean' ? hf.attention_bias : hf.model_type === undefined || hf.model_type === 'qwen2';
   return validateConfig({
