@@ -25,8 +25,12 @@ describe('curriculum through the sandbox', () => {
     const t0 = performance.now();
     const checks = await checkInstances(sandbox, insts);
     const judged = checks.reduce((a, c) => a + c.judged, 0);
-    console.log(`judged ${judged} programs on ${insts.length} problems in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const bad = checks.filter((c) => c.failures.length).map((c) => `${c.problemId}: ${c.failures.slice(0, 3).join('; ')}`);
+    console.log(
+      `judged ${judged} programs on ${insts.length} problems in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    const bad = checks
+      .filter((c) => c.failures.length)
+      .map((c) => `${c.problemId}: ${c.failures.slice(0, 3).join('; ')}`);
     expect(bad).toEqual([]);
   });
 

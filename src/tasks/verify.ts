@@ -27,7 +27,8 @@ export async function checkInstance(sandbox: Sandbox, inst: Instance, opts: Chec
   styleResults.forEach((r, i) => {
     if (r.compileError) failures.push(`style ${i}: compile error ${r.compileError}`);
     r.verdicts.forEach((v, j) => {
-      if (v.status !== 'passed') failures.push(`style ${i}: ${v.status} on ${allTests[j]}${v.message ? ` (${v.message})` : ''}`);
+      if (v.status !== 'passed')
+        failures.push(`style ${i}: ${v.status} on ${allTests[j]}${v.message ? ` (${v.message})` : ''}`);
     });
   });
   mutantResults.forEach((r, i) => {
@@ -41,7 +42,11 @@ export async function checkInstance(sandbox: Sandbox, inst: Instance, opts: Chec
 }
 
 /** Check many instances (concurrently: the pool pipelines jobs across its workers). */
-export async function checkInstances(sandbox: Sandbox, insts: readonly Instance[], opts: CheckOptions = {}): Promise<InstanceCheck[]> {
+export async function checkInstances(
+  sandbox: Sandbox,
+  insts: readonly Instance[],
+  opts: CheckOptions = {},
+): Promise<InstanceCheck[]> {
   return Promise.all(insts.map((i) => checkInstance(sandbox, i, opts)));
 }
 
