@@ -11,6 +11,8 @@ import { IdbRunStore, currentRunId, getRunMeta, listRuns, putRunMeta, type RunMe
 import type { LabStore } from './store';
 import { runLabel } from './store/slices';
 import { newRunId } from './worker/client';
+import { EVALS_FILE } from './worker/run-files';
+import type { EvalReport } from './store/types';
 
 const dec = new TextDecoder();
 
@@ -19,6 +21,7 @@ interface StoredRun {
   metrics: StepMetrics[];
   state?: TrainerState;
   rollouts: RolloutRecord[];
+  evals: EvalReport[];
 }
 
 async function readStoredRun(runId: string): Promise<StoredRun | undefined> {
@@ -33,7 +36,9 @@ async function readStoredRun(runId: string): Promise<StoredRun | undefined> {
   const names = await store.list('rollouts/');
   const ro = names.length ? await store.read('rollouts/' + names[names.length - 1]) : undefined;
   const rollouts = ro ? (JSON.parse(dec.decode(ro)) as RolloutRecord[]) : [];
-  return { meta, metrics, state, rollouts };
+  const ev = await store.read(EVALS_FILE);
+  const evals = ev ? (dec.decode(ev).split('\n').filter(Boolean).map((l) => JSON.parse(l)) as EvalReport[]) : [];
+  return { meta, metrics, state, rollouts, evals };
 }
 
 function showRun(store: LabStore, run: StoredRun, how: string): void {
@@ -43,6 +48,7 @@ function showRun(store: LabStore, run: StoredRun, how: string): void {
   const book: MistakeBookState | undefined = run.state?.book;
   s.setMistakes(book?.entries ?? [], book?.history ?? []);
   if (run.rollouts.length) s.addRollouts(run.rollouts[0].step, run.rollouts);
+  for (const e of run.evals) s.addEval(e);
   const step = run.state?.step ?? 0;
   store.setState({ step, checkpointStep: step || null });
   s.setStatus('paused', `${how} at step ${step}. Start resumes it from its last checkpoint.`);
@@ -116,7 +122,9 @@ export async function importBundle(store: LabStore, file: File): Promise<void> {
   const state = JSON.parse(dec.decode(files['latest/state.json'] as Uint8Array)) as TrainerState;
   meta.step = state.step;
   await putRunMeta(meta);
-  showRun(store, { meta, metrics: bundle.metrics.filter((m) => m.step < state.step), state, rollouts: bundle.rollouts }, `Imported ${file.name}`);
+  const evalBytes = files[EVALS_FILE] as Uint8Array | undefined;
+  const evals = evalBytes ? (dec.decode(evalBytes).split('\n').filter(Boolean).map((l) => JSON.parse(l)) as EvalReport[]) : [];
+  showRun(store, { meta, metrics: bundle.metrics.filter((m) => m.step < state.step), state, rollouts: bundle.rollouts, evals }, `Imported ${file.name}`);
 }
 
 /** Adds a finished run for comparison: a bundle, or a metrics.jsonl written by `npm run train`. */

@@ -53,7 +53,3 @@ export async function openSession(runId: string, fresh: TrainConfig, deps: Sessi
   return { config, trainer, coder, tester, sandbox: deps.sandbox, dir, store, history: committed?.metrics ?? [], modelSource };
 }
 
-/** Where a step's rollout records go in the run directory (as the CLI writes them). */
-export function rolloutsPath(step: number): string {
-  return `rollouts/step-${String(step).padStart(5, '0')}.json`;
-}

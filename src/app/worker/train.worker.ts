@@ -6,7 +6,8 @@ import type { Phase } from '../../rl/records';
 import { TrainingHalted } from '../../rl/trainer';
 import { toTrainConfig, type RunConfigUi } from '../config/run-config';
 import type { ModelFiles, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
-import { openSession, rolloutsPath, type Session } from './session';
+import { openSession, type Session } from './session';
+import { EVALS_FILE, rolloutsPath } from './run-files';
 import { evaluate } from './evaluate';
 import { countingSandbox, createPolicy, openGpu, openSandbox } from './platform';
 
@@ -167,6 +168,7 @@ async function handle(cmd: WorkerCommand): Promise<void> {
       if (loop) throw new Error('Pause the run before evaluating.');
       const s = await ensureOpen(cmd.runId, cmd.config);
       const report = await evaluate(s, cmd.split, cmd.problems, cmd.samples, (what, done, total) => post({ type: 'evalProgress', what, done, total }));
+      await s.store.append(EVALS_FILE, new TextEncoder().encode(JSON.stringify(report) + '\n'));
       post({ type: 'eval', runId: cmd.runId, report });
       status('paused');
       break;
