@@ -1,7 +1,10 @@
-// Through the real Pyodide sandbox: every family's correct styles pass all hidden tests, every mutant is caught but not trivially.
+// Through the real Pyodide sandbox: styles pass all hidden tests, mutants are caught but not trivially; tester corpus is valid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandbox } from '../sandbox/node';
 import type { SandboxPool } from '../sandbox/pool';
+import { SPECIAL_TOKENS } from '../model/special-tokens';
+import { testerPrompt } from '../rl/prompts';
+import { buildTesterCorpus } from './corpus';
 import { FAMILIES } from './families/index';
 import { generateCurriculum } from './generate';
 import { checkInstances, sampleByFamily } from './verify';
@@ -40,5 +43,53 @@ describe('curriculum through the sandbox', () => {
     tampered.problem.hiddenTests[3] = tampered.problem.hiddenTests[3].replace(/== (.*)$/, '== [(99, 99, 99)]');
     const [check] = await checkInstances(sandbox, [tampered]);
     expect(check.failures.some((f) => f.startsWith('style 0: failed'))).toBe(true);
+  });
+
+  it('tester corpus: K reference-valid asserts per candidate, some aimed at the mutant bug', async () => {
+    const K = 6;
+    const insts = sampleByFamily(generateCurriculum(), 1).filter((_, i) => i % 3 === 0);
+    const corpus = await buildTesterCorpus(sandbox, insts, { seed: 5, k: K, candidateBugRate: 0.7 });
+    expect(await buildTesterCorpus(sandbox, insts.slice(0, 3), { seed: 5, k: K, candidateBugRate: 0.7 })).toEqual(
+      corpus.slice(0, 3),
+    );
+    let aimedMutants = 0;
+    let mutants = 0;
+    for (const [i, ex] of corpus.entries()) {
+      const inst = insts[i];
+      const candidate =
+        ex.meta.source === 'mutant' ? inst.mutants.find((m) => m.kind === ex.meta.kind)?.code : undefined;
+      expect(ex.prompt.startsWith(testerPrompt(inst.problem.prompt, '', K).split(SPECIAL_TOKENS.code)[0])).toBe(true);
+      expect(ex.completion.endsWith(SPECIAL_TOKENS.end)).toBe(true);
+      const body = ex.completion.slice(0, -SPECIAL_TOKENS.end.length);
+      const extracted = await sandbox.extract(body, inst.problem.entryPoint, K);
+      expect(extracted.tests.length, inst.problem.id).toBe(K);
+      const validated = await sandbox.validate(inst.problem.solution, inst.problem.entryPoint, extracted.tests);
+      expect(
+        validated.filter((v) => !v.valid).map((v) => v.text),
+        inst.problem.id,
+      ).toEqual([]);
+      // The shown candidate fails exactly the aimed lines; a correct candidate fails none.
+      const shown = ex.prompt.slice(
+        ex.prompt.indexOf(SPECIAL_TOKENS.code) + SPECIAL_TOKENS.code.length,
+        ex.prompt.indexOf(SPECIAL_TOKENS.tests),
+      );
+      const res = await sandbox.judge({
+        code: shown,
+        entryPoint: inst.problem.entryPoint,
+        tests: extracted.tests.map((t) => t.text),
+      });
+      expect(res.verdicts.filter((v) => v.status !== 'passed').length, inst.problem.id).toBe(ex.meta.aimed);
+      if (ex.meta.source === 'mutant') {
+        expect(candidate).toBeDefined();
+        mutants++;
+        if ((ex.meta.aimed ?? 0) > 0) aimedMutants++;
+      } else expect(ex.meta.aimed).toBe(0);
+    }
+    console.log(
+      `tester corpus: ${corpus.length} examples, ${mutants} mutant candidates, ${aimedMutants} with aimed asserts`,
+    );
+    expect(mutants).toBeGreaterThan(0);
+    // Probe inputs (edge cases + random) reveal nearly every mutant; a few may need inputs outside the pool.
+    expect(aimedMutants).toBeGreaterThanOrEqual(0.8 * mutants);
   });
 });
