@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { freshSeed } from '../../testing/random';
 import type { RolloutRecord } from '../../rl/records';
 import { sampleMetrics, sampleMistakes, sampleRollout } from '../testing/sample-run';
-import { passMatrix } from './rollouts/matrix';
+import { alignPassed, passMatrix } from './rollouts/matrix';
 import { collusionStats } from './steps/collusion';
 import { codetSelection } from './eval/codet';
 import { filterMistakes, groupByProblem } from './mistakes/filter';
@@ -26,6 +26,23 @@ describe('UI views', () => {
         expect(cell).toBe(results.length === 0 ? null : results.every(Boolean) ? 1 : 0);
       });
     }
+  });
+
+  it('aligns results listed only for runnable tests (the trainer\'s layout) with the tests', () => {
+    const tests = [
+      { text: 'a', valid: true, callOk: true },
+      { text: 'b', valid: false, callOk: false },
+      { text: 'c', valid: false, callOk: true },
+    ];
+    expect(alignPassed({ tests, passed: [false, true] })).toEqual([false, undefined, true]);
+    expect(alignPassed({ tests, passed: [false, false, true] })).toEqual([false, false, true]);
+    expect(() => alignPassed({ tests, passed: [true] })).toThrow(/1 results for 3 tests/);
+    const r = sampleRollout(seed, 1, { candidates: 2, testers: 1, k: 3 });
+    r.candidates[0].testerRollouts[0] = { ...r.candidates[0].testerRollouts[0], tests, passed: [false, true] };
+    const row = (t: string) => passMatrix(r).find((x) => x.test === t)!;
+    expect(row('a').cells[0]).toBe(0);
+    expect(row('b').cells[0]).toBeNull();
+    expect(row('c').cells[0]).toBe(1);
   });
 
   it('collusion stats count self-serving and trivial tests by their definitions', () => {

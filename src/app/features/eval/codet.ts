@@ -1,6 +1,7 @@
 // CodeT-style selection from a step's rollouts: pick, per problem, the candidate that passes most valid generated
 // tests, and compare its hidden-test pass rate with that of a random candidate (the mean).
 import type { RolloutRecord } from '../../../rl/records';
+import { alignPassed } from '../rollouts/matrix';
 
 export interface SelectionReport {
   problems: number;
@@ -28,7 +29,10 @@ export function codetSelection(rollouts: RolloutRecord[]): SelectionReport {
       sum += c.hiddenPassRate;
       top = Math.max(top, c.hiddenPassRate);
       let score = 0;
-      for (const tr of c.testerRollouts) tr.tests.forEach((t, i) => (score += t.valid && tr.passed[i] ? 1 : 0));
+      for (const tr of c.testerRollouts) {
+        const passedAt = alignPassed(tr);
+        tr.tests.forEach((t, i) => (score += t.valid && passedAt[i] ? 1 : 0));
+      }
       if (!c.compiles) score = -1;
       if (score > bestScore) {
         bestScore = score;

@@ -1,8 +1,8 @@
 // Rollout inspector: for a step and problem, the prompt, each candidate's code, the tests aimed at it (valid or
 // invalid), the tests × candidates pass/fail heatmap, and the rewards and advantages.
 import { labStore, useLab } from '../../store';
-import type { CandidateRecord, RolloutRecord } from '../../../rl/records';
-import { passMatrix } from './matrix';
+import type { CandidateRecord, RolloutRecord, TesterRolloutRecord } from '../../../rl/records';
+import { alignPassed, passMatrix } from './matrix';
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
 
@@ -10,7 +10,12 @@ export function RolloutInspector() {
   const steps = useLab((s) => s.rolloutSteps);
   const selectedStep = useLab((s) => s.selectedStep);
   const problem = useLab((s) => s.selectedProblem);
-  if (!steps.length) return <section className="panel muted" data-testid="rollouts">No rollouts yet: they appear after the first step.</section>;
+  if (!steps.length)
+    return (
+      <section className="panel muted" data-testid="rollouts">
+        No rollouts yet: they appear after the first step.
+      </section>
+    );
   const entry = steps.find((r) => r.step === selectedStep) ?? steps[steps.length - 1];
   const r: RolloutRecord | undefined = entry.rollouts[Math.min(problem, entry.rollouts.length - 1)];
   return (
@@ -18,7 +23,11 @@ export function RolloutInspector() {
       <div className="form-row">
         <label>
           step{' '}
-          <select data-testid="rollout-step" value={entry.step} onChange={(e) => labStore.getState().selectRollout(Number(e.target.value), 0)}>
+          <select
+            data-testid="rollout-step"
+            value={entry.step}
+            onChange={(e) => labStore.getState().selectRollout(Number(e.target.value), 0)}
+          >
             {steps.map((x) => (
               <option key={x.step} value={x.step}>
                 {x.step}
@@ -28,7 +37,11 @@ export function RolloutInspector() {
         </label>
         <label>
           problem{' '}
-          <select data-testid="rollout-problem" value={problem} onChange={(e) => labStore.getState().selectRollout(entry.step, Number(e.target.value))}>
+          <select
+            data-testid="rollout-problem"
+            value={problem}
+            onChange={(e) => labStore.getState().selectRollout(entry.step, Number(e.target.value))}
+          >
             {entry.rollouts.map((x, i) => (
               <option key={i} value={i}>
                 {x.problemId}
@@ -36,7 +49,11 @@ export function RolloutInspector() {
             ))}
           </select>
         </label>
-        {r && <span className="muted">mode {r.mode} · entry point <code>{r.entryPoint}</code></span>}
+        {r && (
+          <span className="muted">
+            mode {r.mode} · entry point <code>{r.entryPoint}</code>
+          </span>
+        )}
       </div>
       {r && <RolloutView r={r} />}
     </section>
@@ -47,7 +64,9 @@ function RolloutView({ r }: { r: RolloutRecord }) {
   return (
     <>
       <h3>Problem {r.problemId}</h3>
-      <pre className="code" data-testid="rollout-prompt">{r.prompt}</pre>
+      <pre className="code" data-testid="rollout-prompt">
+        {r.prompt}
+      </pre>
       {r.replays.length > 0 && (
         <p className="note">
           Replayed from the Mistake Book: <code>{r.replays.join('  ·  ')}</code>
@@ -81,11 +100,26 @@ function Heatmap({ r }: { r: RolloutRecord }) {
       <tbody>
         {rows.map((row) => (
           <tr key={row.test}>
-            <td className={row.valid ? 'test valid' : 'test invalid'} title={row.valid ? 'valid on the ground truth' : row.callOk ? 'wrong expected value (attacks with the ground-truth output)' : 'the call raised on the ground truth'}>
-              <span className="badge">{row.valid ? 'valid' : row.callOk ? 'invalid·attack' : 'invalid'}</span> <code>{row.test}</code>
+            <td
+              className={row.valid ? 'test valid' : 'test invalid'}
+              title={
+                row.valid
+                  ? 'valid on the ground truth'
+                  : row.callOk
+                    ? 'wrong expected value (attacks with the ground-truth output)'
+                    : 'the call raised on the ground truth'
+              }
+            >
+              <span className="badge">{row.valid ? 'valid' : row.callOk ? 'invalid·attack' : 'invalid'}</span>{' '}
+              <code>{row.test}</code>
             </td>
             {row.cells.map((c, i) => (
-              <td key={i} className={c === null ? 'cell na' : c ? 'cell pass' : 'cell fail'} data-cell={c === null ? 'na' : c ? 'pass' : 'fail'} title={c === null ? 'not aimed at this candidate' : c ? 'passed' : 'failed'}>
+              <td
+                key={i}
+                className={c === null ? 'cell na' : c ? 'cell pass' : 'cell fail'}
+                data-cell={c === null ? 'na' : c ? 'pass' : 'fail'}
+                title={c === null ? 'not aimed at this candidate' : c ? 'passed' : 'failed'}
+              >
                 {c === null ? '' : c ? '✓' : '✗'}
               </td>
             ))}
@@ -100,32 +134,48 @@ function CandidateCard({ c, i }: { c: CandidateRecord; i: number }) {
   return (
     <div className="candidate" data-testid="candidate">
       <div className="cand-head">
-        <b>c{i}</b> {c.compiles ? <span className="badge ok">compiles</span> : <span className="badge bad">does not compile</span>} · reward {f3(c.reward)} · advantage{' '}
-        <span className={c.advantage > 0 ? 'pos' : c.advantage < 0 ? 'neg' : ''}>{f3(c.advantage)}</span> · hidden pass {f3(c.hiddenPassRate)}
+        <b>c{i}</b>{' '}
+        {c.compiles ? <span className="badge ok">compiles</span> : <span className="badge bad">does not compile</span>}{' '}
+        · reward {f3(c.reward)} · advantage{' '}
+        <span className={c.advantage > 0 ? 'pos' : c.advantage < 0 ? 'neg' : ''}>{f3(c.advantage)}</span> · hidden pass{' '}
+        {f3(c.hiddenPassRate)}
       </div>
-      <pre className="code" data-testid="candidate-code">{c.code || '(empty completion)'}</pre>
+      <pre className="code" data-testid="candidate-code">
+        {c.code || '(empty completion)'}
+      </pre>
       {c.testerRollouts.map((t, j) => (
-        <div key={j} className="tester-rollout">
-          <div className="muted">
-            tester rollout {j}: validity {f3(t.validity)} · adversarial {f3(t.adversarial)} · reward {f3(t.reward)} · advantage {f3(t.advantage)}
-          </div>
-          {t.tests.length ? (
-            <ul className="tests">
-              {t.tests.map((x, k) => (
-                <li key={k} data-testid="test-line" data-valid={x.valid}>
-                  <span className={x.valid ? 'badge ok' : 'badge bad'}>{x.valid ? 'valid' : 'invalid'}</span>{' '}
-                  <span className={t.passed[k] ? 'pos' : 'neg'}>{t.passed[k] === undefined ? '' : t.passed[k] ? 'pass' : 'FAIL'}</span> <code>{x.text}</code>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <details>
-              <summary className="muted">no test extracted; raw output</summary>
-              <pre className="code">{t.raw}</pre>
-            </details>
-          )}
-        </div>
+        <TesterRollout key={j} t={t} j={j} />
       ))}
+    </div>
+  );
+}
+
+function TesterRollout({ t, j }: { t: TesterRolloutRecord; j: number }) {
+  const passed = alignPassed(t);
+  return (
+    <div className="tester-rollout">
+      <div className="muted">
+        tester rollout {j}: validity {f3(t.validity)} · adversarial {f3(t.adversarial)} · reward {f3(t.reward)} ·
+        advantage {f3(t.advantage)}
+      </div>
+      {t.tests.length ? (
+        <ul className="tests">
+          {t.tests.map((x, k) => (
+            <li key={k} data-testid="test-line" data-valid={x.valid}>
+              <span className={x.valid ? 'badge ok' : 'badge bad'}>{x.valid ? 'valid' : 'invalid'}</span>{' '}
+              <span className={passed[k] ? 'pos' : 'neg'}>
+                {passed[k] === undefined ? 'not run' : passed[k] ? 'pass' : 'FAIL'}
+              </span>{' '}
+              <code>{x.text}</code>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <details>
+          <summary className="muted">no test extracted; raw output</summary>
+          <pre className="code">{t.raw}</pre>
+        </details>
+      )}
     </div>
   );
 }

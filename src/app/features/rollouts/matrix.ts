@@ -1,5 +1,18 @@
 // Pure views of one problem's rollout: the tests × candidates pass/fail matrix, and per-candidate test lists.
-import type { RolloutRecord, TestRecord } from '../../../rl/records';
+import type { RolloutRecord, TestRecord, TesterRolloutRecord } from '../../../rl/records';
+
+/**
+ * Per test: passed, failed, or undefined when it was not run (its call raised on the ground truth, so there is no
+ * attack form). The trainer's `passed` may list only the tests that ran (one per callOk test, in order) rather than
+ * one per test; both layouts are accepted.
+ */
+export function alignPassed(tr: Pick<TesterRolloutRecord, 'tests' | 'passed'>): (boolean | undefined)[] {
+  if (tr.passed.length === tr.tests.length) return tr.passed.slice();
+  const ran = tr.tests.filter((t) => t.callOk).length;
+  if (tr.passed.length !== ran) throw new Error(`rollout record: ${tr.passed.length} results for ${tr.tests.length} tests (${ran} runnable)`);
+  let at = 0;
+  return tr.tests.map((t) => (t.callOk ? tr.passed[at++] : undefined));
+}
 
 /** Cell: 1 passed, 0 failed, null when the test was not run against that candidate. */
 export type Cell = 0 | 1 | null;
@@ -18,13 +31,14 @@ export function passMatrix(r: RolloutRecord): MatrixRow[] {
   const n = r.candidates.length;
   r.candidates.forEach((c, ci) => {
     for (const tr of c.testerRollouts) {
+      const passedAt = alignPassed(tr);
       tr.tests.forEach((t: TestRecord, ti) => {
         let row = rows.get(t.text);
         if (!row) {
           row = { test: t.text, valid: t.valid, callOk: t.callOk, replay: !!t.replay, cells: new Array<Cell>(n).fill(null) };
           rows.set(t.text, row);
         }
-        const passed = tr.passed[ti];
+        const passed = passedAt[ti];
         if (passed === undefined) return;
         // A test aimed at the same candidate twice (two tester rollouts) counts as failed if it ever failed.
         const prev = row.cells[ci];
@@ -50,11 +64,12 @@ export interface CandidateTestSummary {
 export function candidateTestSummary(r: RolloutRecord, ci: number): CandidateTestSummary {
   const s: CandidateTestSummary = { total: 0, valid: 0, invalid: 0, passed: 0 };
   for (const tr of r.candidates[ci]?.testerRollouts ?? []) {
+    const passedAt = alignPassed(tr);
     tr.tests.forEach((t, i) => {
       s.total++;
       if (t.valid) s.valid++;
       else s.invalid++;
-      if (tr.passed[i]) s.passed++;
+      if (passedAt[i]) s.passed++;
     });
   }
   return s;

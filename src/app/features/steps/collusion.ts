@@ -1,5 +1,6 @@
 // How much of a step's testing is trivial or self-serving: the collusion that self-play allows and Code-A1 avoids.
 import type { RolloutRecord } from '../../../rl/records';
+import { alignPassed } from '../rollouts/matrix';
 
 export interface CollusionStats {
   tests: number;
@@ -18,10 +19,11 @@ export function collusionStats(rollouts: RolloutRecord[]): CollusionStats {
     for (const c of r.candidates) {
       const buggy = c.hiddenPassRate < 1;
       for (const tr of c.testerRollouts) {
+        const passedAt = alignPassed(tr);
         tr.tests.forEach((t, i) => {
           if (t.replay) return;
           s.tests++;
-          const passed = tr.passed[i] ?? false;
+          const passed = passedAt[i] ?? false;
           if (!t.valid) {
             s.invalid++;
             // For callOk tests `passed` is judged against the ground-truth output (see TesterRolloutRecord.passed).
