@@ -30,6 +30,17 @@ export interface GenerateOptions extends SampleParams {
   /** Generated tokens per read-back (default 8). */
   chunk?: number;
   onProgress?: (finished: number, total: number) => void;
+  /** When given, filled with wall-clock timings; costs one extra GPU sync after the prefill. */
+  stats?: GenerateStats;
+}
+
+export interface GenerateStats {
+  prefillMs: number;
+  /** Decode steps (after the first sampled token) until the last read-back. */
+  decodeMs: number;
+  /** Generated positions per sequence that were computed (finished rows included). */
+  steps: number;
+  readbacks: number;
 }
 
 export type FinishReason = 'stop' | 'length';
@@ -117,7 +128,15 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
   };
 
   try {
+    const t0 = performance.now();
     prefill(st, prompts, padId);
+    if (opts.stats) {
+      await gpu.sync();
+      opts.stats.prefillMs = performance.now() - t0;
+      opts.stats.steps = 0;
+      opts.stats.readbacks = 0;
+    }
+    const t1 = performance.now();
     let pending: { read: Promise<ArrayBuffer>; c0: number; c1: number } | undefined;
     for (let c0 = 0; c0 < maxNew; c0 += chunk) {
       const c1 = Math.min(maxNew, c0 + chunk);
@@ -126,6 +145,10 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
         sampleTokens(gpu, { logits: st.logits, seqIds: seqBuf, done, out, next: st.next }, { B, V, cap: maxNew, col: s, step: s }, opts, stopIds, padId);
       }
       const read = gpu.readBytes(out, (c1 - c0) * 2 * B * 4, c0 * 2 * B * 4);
+      if (opts.stats) {
+        opts.stats.steps = c1;
+        opts.stats.readbacks++;
+      }
       if (pending) {
         absorb(new Uint32Array(await pending.read), pending.c0, pending.c1);
         if (finished === B) {
@@ -137,6 +160,7 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
       pending = { read, c0, c1 };
     }
     if (pending) absorb(new Uint32Array(await pending.read), pending.c0, pending.c1);
+    if (opts.stats) opts.stats.decodeMs = performance.now() - t1;
   } finally {
     st.destroy();
     for (const b of [seqBuf, done, out]) b.destroy();
