@@ -3,7 +3,6 @@
 import { createBrowserGpu } from '../../gpu/browser';
 import type { Gpu } from '../../gpu/runtime';
 import type { Sandbox } from '../../sandbox/types';
-import type { SessionDeps } from './session';
 
 export async function openGpu(): Promise<Gpu> {
   return createBrowserGpu({ powerPreference: 'high-performance' });
@@ -12,10 +11,6 @@ export async function openGpu(): Promise<Gpu> {
 export async function openSandbox(): Promise<Sandbox> {
   throw new Error('The browser sandbox (src/sandbox/browser.ts) has not landed yet.');
 }
-
-export const createPolicy: SessionDeps['createPolicy'] = async () => {
-  throw new Error('The GPU policy (models on WebGPU) has not landed yet.');
-};
 
 /** Counts sandbox calls and their wall time for the Perf panel (sandbox throughput). */
 export function countingSandbox(inner: Sandbox): Sandbox & { calls: number; ms: number } {

@@ -1,55 +1,121 @@
-// Opens a training run inside the Worker: config, models, sandbox, problems and the IndexedDB run directory.
-// Resuming reads the last committed step exactly as the CLI's --resume does (RunDir.loadCommitted).
+// Opens a training run inside the Worker: config, models, sandbox, problems and the IndexedDB run directory, with
+// the same platform-neutral setup as the CLI (src/rl/lab-setup.ts). Resuming reads the last committed step exactly as
+// the CLI's --resume does (RunDir.loadCommitted).
 import type { Gpu } from '../../gpu/runtime';
 import type { Sandbox } from '../../sandbox/types';
 import type { TrainConfig } from '../../rl/config';
-import type { Policy, PolicyFiles } from '../../rl/policy';
+import type { PolicyFiles } from '../../rl/policy';
 import { RunDir } from '../../rl/run-store';
 import { Trainer } from '../../rl/trainer';
 import type { StepMetrics } from '../../rl/metrics';
-import { generateProblems, problemsBySplit } from '../../tasks/generate';
+import type { LabPolicy } from '../../rl/lab-policy';
+import { buildPolicies, freshSources, loadCurriculum, type PolicySources } from '../../rl/lab-setup';
+import { CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, loadCheckpoint, type LoadedCheckpoint } from '../../model/checkpoint';
 import { IdbRunStore } from '../persist/idb-run-store';
 
 export interface Session {
   config: TrainConfig;
   trainer: Trainer;
-  coder: Policy;
-  tester: Policy;
+  coder: LabPolicy;
+  tester: LabPolicy;
   sandbox: Sandbox;
   dir: RunDir;
   store: IdbRunStore;
   /** Metrics of the committed steps this session resumed from (empty for a new run). */
   history: StepMetrics[];
   modelSource: string;
+  close(): void;
 }
 
-export interface SessionDeps {
-  gpu: Gpu;
-  sandbox: Sandbox;
-  /** Builds a policy on the GPU from saved files, or fresh from the config when files is undefined. */
-  createPolicy(gpu: Gpu, config: TrainConfig, role: 'coder' | 'tester', files: PolicyFiles | undefined): Promise<Policy>;
+const dec = new TextDecoder();
+
+function checkpointFromFiles(files: PolicyFiles, what: string): LoadedCheckpoint {
+  const need = (n: string) => {
+    const f = Object.entries(files).find(([name]) => name === n || name.endsWith('/' + n) || (n === WEIGHTS_FILE && name.endsWith('.safetensors')));
+    if (!f) throw new Error(`${what}: ${n} is missing`);
+    return f[1];
+  };
+  return loadCheckpoint({ weights: need(WEIGHTS_FILE), config: dec.decode(need(CONFIG_FILE)), tokenizerJson: dec.decode(need(TOKENIZER_FILE)) });
 }
 
-export async function openSession(runId: string, fresh: TrainConfig, deps: SessionDeps, userModels?: { coder?: PolicyFiles; tester?: PolicyFiles }): Promise<Session> {
+/** A shipped checkpoint under public/ (e.g. `models/coder`), fetched from this site. */
+async function fetchCheckpoint(path: string): Promise<LoadedCheckpoint> {
+  const base = new URL(import.meta.env.BASE_URL, self.location.origin);
+  const files: PolicyFiles = {};
+  for (const name of [WEIGHTS_FILE, CONFIG_FILE, TOKENIZER_FILE]) {
+    const url = new URL(`${path.replace(/\/$/, '')}/${name}`, base);
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`shipped checkpoint ${path}: ${url.pathname} answered ${res.status} (run 'npm run pretrain' to create the shipped models)`);
+    files[name] = new Uint8Array(await res.arrayBuffer());
+  }
+  return checkpointFromFiles(files, `shipped checkpoint ${path}`);
+}
+
+async function readSourceFiles(store: IdbRunStore, role: string): Promise<PolicyFiles | undefined> {
+  const names = await store.list(`sources/${role}/`);
+  if (!names.length) return undefined;
+  const out: PolicyFiles = {};
+  for (const n of names) out[n] = (await store.read(`sources/${role}/${n}`))!;
+  return out;
+}
+
+/**
+ * The starting checkpoints (also the KL reference). User files are stored with the run under sources/, so that a
+ * resumed run rebuilds the same reference; shipped and fresh ones are rebuilt from the config.
+ */
+async function resolveSources(config: TrainConfig, store: IdbRunStore, user?: { coder?: PolicyFiles; tester?: PolicyFiles }): Promise<{ sources: PolicySources; label: string }> {
+  let coderFiles = await readSourceFiles(store, 'coder');
+  let testerFiles = await readSourceFiles(store, 'tester');
+  if (!coderFiles && user?.coder) {
+    coderFiles = user.coder;
+    testerFiles = user.tester;
+    for (const [role, files] of [['coder', user.coder], ['tester', user.tester]] as const) {
+      for (const [n, data] of Object.entries(files ?? {})) await store.write(`sources/${role}/${n.split('/').pop()}`, data);
+    }
+  }
+  if (coderFiles) {
+    const coder = checkpointFromFiles(coderFiles, 'your coder checkpoint');
+    const tester = testerFiles ? checkpointFromFiles(testerFiles, 'your tester checkpoint') : coder;
+    return { sources: { coder, tester }, label: 'your checkpoint files' };
+  }
+  if (config.model.coderCheckpoint) {
+    const coder = await fetchCheckpoint(config.model.coderCheckpoint);
+    const tester = config.model.testerCheckpoint ? await fetchCheckpoint(config.model.testerCheckpoint) : coder;
+    return { sources: { coder, tester }, label: `shipped checkpoints public/${config.model.coderCheckpoint}${config.model.testerCheckpoint ? `, public/${config.model.testerCheckpoint}` : ''}` };
+  }
+  return { sources: freshSources(config), label: `fresh ${config.model.preset} initialisation (seed ${config.seed})` };
+}
+
+export async function openSession(
+  runId: string,
+  fresh: TrainConfig,
+  deps: { gpu: Gpu; sandbox: Sandbox },
+  userModels?: { coder?: PolicyFiles; tester?: PolicyFiles },
+): Promise<Session> {
   const store = new IdbRunStore(runId);
   const dir = new RunDir(store);
   const committed = await dir.loadCommitted();
   // A stored run keeps its own config: resuming must continue the same experiment.
-  const config = committed?.config ?? fresh;
-  if (!committed) await dir.init(config);
-  const coderFiles = committed?.coder ?? userModels?.coder;
-  const testerFiles = committed?.tester ?? userModels?.tester;
-  const coder = await deps.createPolicy(deps.gpu, config, 'coder', coderFiles);
-  const tester = config.mode === 'self-play' ? coder : await deps.createPolicy(deps.gpu, config, 'tester', testerFiles);
-  const problems = problemsBySplit(generateProblems(), 'train');
-  const trainer = new Trainer(config, { sandbox: deps.sandbox, coder, tester, problems }, committed?.state);
-  const modelSource = committed
-    ? `checkpoint of step ${committed.state.step} (IndexedDB)`
-    : userModels?.coder
-      ? 'your files'
-      : config.model.coderCheckpoint
-        ? `shipped checkpoint ${config.model.coderCheckpoint}`
-        : `fresh ${config.model.preset} initialisation (seed ${config.seed})`;
-  return { config, trainer, coder, tester, sandbox: deps.sandbox, dir, store, history: committed?.metrics ?? [], modelSource };
+  const stored = committed?.config ?? (await dir.readConfig());
+  const config = stored ?? fresh;
+  if (!stored) await dir.init(config);
+  const { sources, label } = await resolveSources(config, store, committed ? undefined : userModels);
+  const { coder, tester } = buildPolicies(deps.gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
+  const trainer = new Trainer(config, { sandbox: deps.sandbox, coder, tester, problems: loadCurriculum().train }, committed?.state);
+  const modelSource = committed ? `${label}, trained ${committed.state.step} steps (resumed from IndexedDB)` : label;
+  return {
+    config,
+    trainer,
+    coder,
+    tester,
+    sandbox: deps.sandbox,
+    dir,
+    store,
+    history: committed?.metrics ?? [],
+    modelSource,
+    close() {
+      coder.destroy();
+      if (tester !== coder) tester.destroy();
+    },
+  };
 }
-

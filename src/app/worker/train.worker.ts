@@ -9,7 +9,7 @@ import type { ModelFiles, WorkerCommand, WorkerEvent, WorkerStatus } from './pro
 import { openSession, type Session } from './session';
 import { EVALS_FILE, rolloutsPath } from './run-files';
 import { evaluate } from './evaluate';
-import { countingSandbox, createPolicy, openGpu, openSandbox } from './platform';
+import { countingSandbox, openGpu, openSandbox } from './platform';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -45,7 +45,7 @@ async function ensureOpen(id: string, config: RunConfigUi, models?: { coder?: Mo
     });
   }
   sandbox ??= countingSandbox(await openSandbox());
-  session = await openSession(id, toTrainConfig(config), { gpu, sandbox, createPolicy }, models);
+  session = await openSession(id, toTrainConfig(config), { gpu, sandbox }, models);
   runId = id;
   post({ type: 'opened', runId: id, resumedFrom: session.trainer.step, history: session.history, modelSource: session.modelSource });
   post({ type: 'mistakeBook', runId: id, entries: session.trainer.book.entries(), history: session.trainer.book.state().history });
@@ -129,6 +129,7 @@ async function closeSession(): Promise<void> {
   stepThrough = false;
   gate?.();
   await loop;
+  session?.close();
   session = null;
   runId = null;
 }
