@@ -1,5 +1,6 @@
-// Forward-only passes: logits, and token log-probs + entropy (old / reference policy log-probs for GRPO).
+// Forward-only passes: logits, token log-probs + entropy (old / reference log-probs for GRPO), eval SFT loss.
 import { logprobsForward } from '../gpu/kernels/logprobs';
+import { xentForward } from '../gpu/kernels/xent';
 import { forward, releaseForward } from './forward';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
@@ -42,4 +43,20 @@ export async function computeLogits(model: GpuModel, batch: GpuBatch): Promise<F
   const out = await model.gpu.readF32(fwd.logits, batch.T * model.config.vocabSize);
   releaseForward(model.gpu, fwd);
   return out;
+}
+
+/** Mean cross-entropy of batch.targets over batch.mask without a backward (validation loss). */
+export async function computeSftLoss(model: GpuModel, batch: GpuBatch): Promise<number> {
+  if (!batch.targets || !batch.mask) throw new Error('computeSftLoss: the batch needs targets and mask');
+  const gpu = model.gpu;
+  const { T } = batch;
+  const fwd = forward(model, batch, false);
+  const loss = gpu.temp('eval.xent.loss', T * 4);
+  const lse = gpu.temp('eval.xent.lse', T * 4);
+  const stats = gpu.temp('eval.xent.stats', 16);
+  xentForward(gpu, loss, lse, stats, fwd.logits, batch.targets, batch.mask, { T, V: model.config.vocabSize });
+  const v = await gpu.readF32(stats, 2);
+  [loss, lse, stats].forEach((b) => gpu.release(b));
+  releaseForward(gpu, fwd);
+  return v[0];
 }

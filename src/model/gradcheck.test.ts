@@ -5,11 +5,12 @@ import { sharedNodeGpu } from '../gpu/node';
 import { freshSeed, maxRelDiff } from '../testing/random';
 import { gradCheck, type GradCheckOptions } from './backward-check';
 import { destroyBatch, uploadBatch } from './forward-batch';
-import { computeLogprobs } from './forward-logprobs';
+import { computeLogprobs, computeSftLoss } from './forward-logprobs';
 import { GpuModel } from './model';
 import { makeGradCase } from './reference-fixture';
 import { referenceForward } from './reference';
 import { gatherLogprobsRef } from './reference-loss';
+import { referenceLoss } from './reference-grad';
 
 const seed = freshSeed();
 
@@ -37,7 +38,7 @@ describe(`GPU model vs float64 reference on micro (seed ${seed})`, () => {
     });
   }
 
-  it('log-probs-only forward matches the reference token log-probs', async () => {
+  it('log-probs-only forward and eval loss match the reference', async () => {
     const gpu = await sharedNodeGpu();
     const gc = makeGradCase(seed);
     const model = new GpuModel(gpu, gc.layout, gc.params, 'logprobs');
@@ -49,6 +50,9 @@ describe(`GPU model vs float64 reference on micro (seed ${seed})`, () => {
     const err = maxRelDiff(rows.map((t) => logp[t]), rows.map((t) => ref[t]));
     console.log(`log-probs only: max rel diff ${err.toExponential(2)}`);
     expect(err).toBeLessThan(1e-5);
+    const evalLoss = await computeSftLoss(model, batch);
+    const refLoss = referenceLoss(gc.layout, Float64Array.from(gc.params), gc.input, gc.sft, false).loss;
+    expect(Math.abs(evalLoss - refLoss) / refLoss).toBeLessThan(1e-5);
     destroyBatch(batch);
     model.destroy();
   });
