@@ -2,14 +2,15 @@
 // of every style and mutant (--check N|all) and warm-start corpus export (--corpus DIR).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadTokenizer } from '../model/tokenizer';
+import { type BpeTokenizer, loadTokenizer } from '../model/tokenizer';
+import { trainTokenizer } from '../model/tokenizer-train';
 import { FAMILIES } from '../tasks/families/index';
 import { DEFAULT_PER_FAMILY, DEFAULT_SEED, HELDOUT_FAMILIES, generateCurriculum } from '../tasks/generate';
 import type { Instance } from '../tasks/family';
 import type { Split } from '../tasks/types';
 import { parseArgs, intArg } from './args';
 
-const USAGE = `usage: npm run tasks -- stats [--seed N] [--per-family N] [--tokenizer tokenizer.json]
+const USAGE = `usage: npm run tasks -- stats [--seed N] [--per-family N] [--tokenizer tokenizer.json | --train-tokenizer VOCAB]
        [--check N|all] [--corpus DIR [--bug-rate 0.2] [--k 8]]`;
 
 /** A tokenizer.json given explicitly, else the first shipped one under public/models. */
@@ -33,6 +34,7 @@ export async function statsCommand(argv: string[]): Promise<number> {
     seed: 'string',
     'per-family': 'string',
     tokenizer: 'string',
+    'train-tokenizer': 'string',
     check: 'string',
     corpus: 'string',
     'bug-rate': 'string',
@@ -44,9 +46,23 @@ export async function statsCommand(argv: string[]): Promise<number> {
   const problems = insts.map((i) => i.problem);
 
   const tokPath = findTokenizer(typeof args.tokenizer === 'string' ? args.tokenizer : undefined);
-  const tok = tokPath ? loadTokenizer(readFileSync(tokPath, 'utf8')) : undefined;
-  const len = (s: string): number => (tok ? tok.encode(s).length : s.length);
-  const unit = tok ? `tokens (${tokPath})` : 'characters (no tokenizer found; pass --tokenizer)';
+  let tok: BpeTokenizer | undefined = tokPath ? loadTokenizer(readFileSync(tokPath, 'utf8')) : undefined;
+  let unit = tok ? `tokens (${tokPath})` : 'characters (no tokenizer found; pass --tokenizer or --train-tokenizer)';
+  if (!tok && typeof args['train-tokenizer'] === 'string') {
+    // A throwaway BPE fitted to the training split's prompts and programs: what the lab's tokenizer would see.
+    const vocabSize = intArg(args, 'train-tokenizer', 1024);
+    const train = insts.filter((i) => i.problem.split === 'train');
+    const texts = train.flatMap((i) => [
+      i.problem.prompt,
+      ...i.styles,
+      ...i.mutants.map((m) => m.code),
+      ...i.problem.hiddenTests,
+    ]);
+    tok = loadTokenizer(trainTokenizer(texts, { vocabSize }));
+    unit = `tokens (BPE with ${vocabSize} ids fitted to the train split)`;
+  }
+  const fitted = tok;
+  const len = (s: string): number => (fitted ? fitted.encode(s).length : s.length);
 
   const byCat = new Map<string, number>();
   for (const f of FAMILIES) byCat.set(f.category, (byCat.get(f.category) ?? 0) + 1);
