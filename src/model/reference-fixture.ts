@@ -1,11 +1,10 @@
 // Shared test fixture: a micro model, a padded batch and SFT/GRPO objectives that exercise every code path.
 import { preset, type ModelConfig } from './config';
-import { initParams } from './init';
+import { initParams, seededRandom } from './init';
 import { buildLayout, type Layout } from './layout';
 import { referenceForward, type BatchInput } from './reference';
 import { gatherLogprobsRef, type GrpoLossConfig } from './reference-loss';
 import type { GrpoObjective, SftObjective } from './reference-grad';
-import { seededRandom } from './init';
 
 export interface GradCase {
   layout: Layout;
