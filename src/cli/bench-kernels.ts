@@ -1,20 +1,26 @@
-// `npm run bench:kernels`: matmul GFLOP/s (fast, workgroup-tiled, naive in the same run) and quantized decode matmul.
-// Timing records many dispatches into one submit and syncs once, because a submit+readback round trip costs ~1 ms.
-// CODE_A1_ROBUST=1 runs on a Dawn instance created here without 'disable_robustness', to check that flag's effect.
+// `npm run bench:kernels`: fp32 matmul GFLOP/s (fast, naive and workgroup-tiled in the same run) and int8/int4
+// decode matmul against fp32. Timing records many dispatches into one submit and syncs once (a submit+readback
+// round trip costs ~1 ms). The CPU here is shared, so each figure is the best of BENCH_TRIES timings, and on
+// SwiftShader a second figure divides by the CPU time of the process's non-main threads (SwiftShader's workers):
+// GFLOP per busy CPU-second, which other people's load disturbs far less than wall time.
+// Env: CODE_A1_ROBUST=1 runs on a Dawn instance made here without 'disable_robustness' (CODE_A1_FLAGS adds flags),
+// BENCH_ONLY filters cases by substring of "MxNxK form", BENCH_IMPLS=fast,naive, BENCH_TM / BENCH_WG tune 'fast'.
 import { createRequire } from 'node:module';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { Gpu } from '../gpu/runtime';
 import { sharedNodeGpu } from '../gpu/node';
-import { existsSync } from 'node:fs';
 import { matmul, type MatmulArgs } from '../gpu/kernels/matmul';
 import { qmatmul, uploadQuantized } from '../gpu/kernels/qmatmul';
 import { quantize, QUANT_FORMATS } from '../model/quant';
 import { mulberry32, randomF32 } from '../testing/random';
 
 const TARGET_S = Number(process.env.BENCH_SECONDS ?? 0.25);
-// The CPU is shared, so each figure is the best of a few timings.
 const TRIES = Number(process.env.BENCH_TRIES ?? 2);
-// BENCH_ONLY=512x512x512 (substring of "MxNxK form") narrows the fp32 cases while tuning.
 const ONLY = process.env.BENCH_ONLY;
+const IMPLS = (process.env.BENCH_IMPLS ?? 'fast,tiled,naive').split(',') as ('fast' | 'tiled' | 'naive')[];
+const TM = process.env.BENCH_TM ? (Number(process.env.BENCH_TM) as 1 | 2 | 4 | 8) : undefined;
+const WG = process.env.BENCH_WG ? (process.env.BENCH_WG.split('x').map(Number) as [number, number]) : undefined;
 
 let keepInstance: GPU | undefined;
 
@@ -31,42 +37,67 @@ async function acquire(): Promise<{ gpu: Gpu; mode: string }> {
   return { gpu: await Gpu.create(keepInstance), mode: 'robustness ON (CODE_A1_ROBUST=1, own Dawn instance)' };
 }
 
-/** Seconds per call of `record`, timed over as many calls as fit in ~TARGET_S, one submit, one sync. */
-export async function timeKernel(gpu: Gpu, record: () => void, maxReps = 400): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < TRIES; i++) best = Math.min(best, await timeOnce(gpu, record, maxReps));
+/** CPU seconds of every thread but the main one (which spins while awaiting the GPU); NaN off Linux. */
+function workerCpuSeconds(): number {
+  try {
+    let ticks = 0;
+    for (const tid of readdirSync('/proc/self/task')) {
+      if (Number(tid) === process.pid) continue;
+      try {
+        const f = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+        ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // The thread exited between listing and reading.
+      }
+    }
+    return ticks / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+interface Timing {
+  /** Wall seconds per call. */
+  wall: number;
+  /** Worker CPU seconds per call (NaN when the timing was too short for the 10 ms tick). */
+  cpu: number;
+}
+
+/** Per-call time of `record`, over as many calls as fit in ~TARGET_S with one submit and one sync; best of TRIES. */
+async function timeKernel(gpu: Gpu, record: () => void, maxReps = 400): Promise<Timing> {
+  let best: Timing = { wall: Infinity, cpu: NaN };
+  for (let i = 0; i < TRIES; i++) {
+    const t = await timeOnce(gpu, record, maxReps);
+    if (t.wall < best.wall) best = { wall: t.wall, cpu: Number.isNaN(best.cpu) ? t.cpu : Math.min(best.cpu, t.cpu) };
+    else if (!Number.isNaN(t.cpu)) best.cpu = Number.isNaN(best.cpu) ? t.cpu : Math.min(best.cpu, t.cpu);
+  }
   return best;
 }
 
-async function timeOnce(gpu: Gpu, record: () => void, maxReps: number): Promise<number> {
+async function timeOnce(gpu: Gpu, record: () => void, maxReps: number): Promise<Timing> {
   let t = performance.now();
   record();
   await gpu.sync();
   const once = (performance.now() - t) / 1000;
-  if (once > TARGET_S) return once;
-  const reps = Math.max(2, Math.min(maxReps, Math.ceil(TARGET_S / once)));
+  const reps = once > TARGET_S ? 1 : Math.max(2, Math.min(maxReps, Math.ceil(TARGET_S / once)));
+  const c = workerCpuSeconds();
   t = performance.now();
   for (let i = 0; i < reps; i++) record();
   await gpu.sync();
-  return (performance.now() - t) / 1000 / reps;
-}
-
-interface Row {
-  shape: string;
-  form: string;
-  cells: string[];
-}
-
-function pad(s: string, n: number): string {
-  return s.length >= n ? s : s + ' '.repeat(n - s.length);
+  const wall = (performance.now() - t) / 1000 / reps;
+  const cpuTotal = workerCpuSeconds() - c;
+  return { wall, cpu: cpuTotal >= 0.03 ? cpuTotal / reps : NaN };
 }
 
 function printTable(head: string[], rows: string[][]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  console.log(head.map((h, i) => pad(h, widths[i])).join('  '));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(r.map((c, i) => pad(c, widths[i])).join('  '));
+  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
+  console.log(line(head));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(r));
 }
+
+const gf = (flops: number, s: number): string => (Number.isFinite(s) ? (flops / s / 1e9).toFixed(2) : '-');
 
 const FORMS = {
   'A·B': { transA: false, transB: false },
@@ -75,29 +106,29 @@ const FORMS = {
 } as const;
 type Form = keyof typeof FORMS;
 
-// [M, N, K, form]. Model-like: x·Wᵀ forward (A·Bᵀ), dX = dY·W (A·B), dW = dYᵀ·X (Aᵀ·B) for d=128, ffn=512.
+// [M, N, K, form]. Model-like (d=128, ffn=512, 64 or 512 tokens): y = x·Wᵀ (A·Bᵀ), dX = dY·W (A·B), dW = dYᵀ·X (Aᵀ·B).
 const CASES: [number, number, number, Form][] = [
   [256, 256, 256, 'A·B'],
   [512, 512, 512, 'A·B'],
   [1024, 1024, 1024, 'A·B'],
   [64, 128, 512, 'A·B'],
   [512, 128, 512, 'A·B'],
-  [512, 512, 128, 'A·Bᵀ'],
   [64, 512, 128, 'A·Bᵀ'],
+  [512, 512, 128, 'A·Bᵀ'],
   [512, 512, 512, 'A·Bᵀ'],
   [512, 128, 512, 'Aᵀ·B'],
   [512, 512, 512, 'Aᵀ·B'],
 ];
 
-const IMPLS = (process.env.BENCH_IMPLS ?? 'fast,tiled,naive').split(',') as ('fast' | 'tiled' | 'naive')[];
-const TM = process.env.BENCH_TM ? (Number(process.env.BENCH_TM) as 1 | 2 | 4 | 8) : undefined;
-const WG = process.env.BENCH_WG ? (process.env.BENCH_WG.split('x').map(Number) as [number, number]) : undefined;
+interface MatmulResult {
+  rows: string[][];
+  fast512: number;
+  naive512: number;
+}
 
-async function benchMatmul(gpu: Gpu): Promise<{ rows: Row[]; fast512: number; naive512: number }> {
+async function benchMatmul(gpu: Gpu): Promise<MatmulResult> {
   const rng = mulberry32(1234);
-  const rows: Row[] = [];
-  let fast512 = 0;
-  let naive512 = 0;
+  const out: MatmulResult = { rows: [], fast512: NaN, naive512: NaN };
   for (const [M, N, K, form] of CASES) {
     if (ONLY && !`${M}x${N}x${K} ${form}`.includes(ONLY)) continue;
     const a = gpu.buffer('bench.a', randomF32(M * K, rng));
@@ -105,31 +136,39 @@ async function benchMatmul(gpu: Gpu): Promise<{ rows: Row[]; fast512: number; na
     const c = gpu.buffer('bench.c', M * N * 4);
     const flops = 2 * M * N * K;
     const base: MatmulArgs = { a, b, c, M, N, K, ...FORMS[form] };
-    const gflops: Record<string, number> = {};
+    const t: Partial<Record<'fast' | 'tiled' | 'naive', Timing>> = {};
     for (const impl of IMPLS) {
-      // Compile the pipeline on a tiny shape first (shapes are uniforms), so big naive runs are timed once only.
+      // Compile the pipeline on a tiny shape first (shapes are uniforms), so a slow naive run is timed once only.
       matmul(gpu, { ...base, M: 4, N: 4, K: 4, impl });
       await gpu.sync();
       const tune = impl === 'fast' ? { tm: TM, wg: WG } : {};
-      const s = await timeKernel(gpu, () => matmul(gpu, { ...base, impl, ...tune }));
-      gflops[impl] = flops / s / 1e9;
+      t[impl] = await timeKernel(gpu, () => matmul(gpu, { ...base, impl, ...tune }));
     }
-    for (const impl of ['fast', 'tiled', 'naive'] as const) gflops[impl] ??= NaN;
+    const fast = t.fast ?? { wall: NaN, cpu: NaN };
+    const naive = t.naive ?? { wall: NaN, cpu: NaN };
+    const tiled = t.tiled ?? { wall: NaN, cpu: NaN };
     if (M === 512 && N === 512 && K === 512 && form === 'A·B') {
-      fast512 = gflops.fast;
-      naive512 = gflops.naive;
+      out.fast512 = flops / fast.wall / 1e9;
+      out.naive512 = flops / naive.wall / 1e9;
     }
-    rows.push({
-      shape: `${M}x${N}x${K}`,
+    out.rows.push([
+      `${M}x${N}x${K}`,
       form,
-      cells: [gflops.fast.toFixed(2), gflops.naive.toFixed(2), `${(gflops.fast / gflops.naive).toFixed(1)}x`, gflops.tiled.toFixed(2)],
-    });
+      gf(flops, fast.wall),
+      gf(flops, naive.wall),
+      `${(naive.wall / fast.wall).toFixed(1)}x`,
+      gf(flops, tiled.wall),
+      gf(flops, fast.cpu),
+      gf(flops, naive.cpu),
+      gf(flops, tiled.cpu),
+    ]);
     [a, b, c].forEach((x) => x.destroy());
   }
-  return { rows, fast512, naive512 };
+  return out;
 }
 
-// Decode-like x·Wᵀ: [N = out, K = in] of the tiny preset's LM head and the small preset's MLP, at batch M.
+// Decode-like y = x·Wᵀ, W = [N = out, K = in]: the tiny preset's LM head (1024x128) and the small preset's MLP
+// (2048x768), at batch M = 1, 16, 64.
 const QCASES: [number, number][] = [
   [1024, 128],
   [2048, 768],
@@ -148,11 +187,11 @@ async function benchQuant(gpu: Gpu): Promise<string[][]> {
       const y = gpu.buffer('bench.y', M * N * 4);
       const flops = 2 * M * N * K;
       const fp32 = await timeKernel(gpu, () => matmul(gpu, { a: x, b: gw, c: y, M, N, K, transB: true }));
-      const cells = [`${M}x${N}x${K}`, (fp32 * 1e6).toFixed(0), (flops / fp32 / 1e9).toFixed(2)];
+      const cells = [`${M}x${N}x${K}`, (fp32.wall * 1e6).toFixed(0), gf(flops, fp32.wall)];
       for (const q of qs) {
         qmatmul(gpu, { x, w: q, y, M });
         const t = await timeKernel(gpu, () => qmatmul(gpu, { x, w: q, y, M }));
-        cells.push(`${(t * 1e6).toFixed(0)} (${(fp32 / t).toFixed(2)}x)`);
+        cells.push(`${(t.wall * 1e6).toFixed(0)} (${(fp32.wall / t.wall).toFixed(2)}x)`);
       }
       rows.push(cells);
       [x, y].forEach((b) => b.destroy());
@@ -165,23 +204,24 @@ async function benchQuant(gpu: Gpu): Promise<string[][]> {
 
 async function main(): Promise<void> {
   const t0 = performance.now();
+  const load0 = loadavg()[0];
   const { gpu, mode } = await acquire();
   console.log(`adapter: ${gpu.summary.vendor} ${gpu.summary.architecture} ${gpu.summary.description}; ${mode}`);
   const mm = await benchMatmul(gpu);
-  console.log('\nfp32 matmul (M x N x K, GFLOP/s; fast = vec4 register tiles, tiled = workgroup memory)');
-  printTable(
-    ['shape', 'form', 'fast', 'naive', 'fast/naive', 'tiled'],
-    mm.rows.map((r) => [r.shape, r.form, ...r.cells]),
-  );
+  console.log('\nfp32 matmul, M x N x K. GFLOP/s by wall time; "/cpu-s" columns: GFLOP per busy SwiftShader CPU-second');
+  console.log('fast = vec4 register tiles (default), tiled = workgroup-memory tiles (for real GPUs), naive = 1 output/thread');
+  printTable(['shape', 'form', 'fast', 'naive', 'fast/naive', 'tiled', 'fast/cpu-s', 'naive/cpu-s', 'tiled/cpu-s'], mm.rows);
   if (process.env.BENCH_SKIP_QUANT !== '1') {
-    console.log('\nquantized x·Wᵀ vs fp32 A·Bᵀ (M x out x in; µs per call, speed-up over fp32 in brackets)');
+    console.log('\nquantized y = x·Wᵀ (dequantized on the fly) vs fp32 A·Bᵀ; M x out x in; µs per call (speed-up over fp32)');
     printTable(['shape', 'fp32 µs', 'fp32 GFLOP/s', ...QUANT_FORMATS], await benchQuant(gpu));
   }
   const ratio = mm.fast512 / mm.naive512;
   const met = mm.fast512 >= 2 && ratio >= 5;
   console.log(
-    `\ntargets (512³ A·B: fast >= 2 GFLOP/s and >= 5x naive): ${met ? 'MET' : 'NOT MET'} ` +
-      `(fast ${mm.fast512.toFixed(2)} GFLOP/s, ${ratio.toFixed(1)}x naive); total ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `\ntargets (512³ A·B, wall time: fast >= 2 GFLOP/s and >= 5x naive): ${met ? 'MET' : 'NOT MET'} ` +
+      `(fast ${mm.fast512.toFixed(2)} GFLOP/s, ${ratio.toFixed(1)}x naive); ` +
+      `load average ${load0.toFixed(1)} -> ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores; ` +
+      `${((performance.now() - t0) / 1000).toFixed(0)} s`,
   );
   gpu.destroy();
 }
