@@ -1,0 +1,121 @@
+// Exported ONNX micro model on onnxruntime-web's wasm EP vs the float64 reference and our GPU forward (Dawn/SwiftShader).
+import { describe, expect, it } from 'vitest';
+import * as ort from 'onnxruntime-web';
+import { sharedNodeGpu } from '../gpu/node';
+import { freshSeed, maxRelDiff, mulberry32 } from '../testing/random';
+import { preset } from './config';
+import { destroyBatch, uploadBatch } from './forward-batch';
+import { computeLogits } from './forward-logprobs';
+import { initParams } from './init';
+import { buildLayout, type Layout } from './layout';
+import { GpuModel } from './model';
+import { exportOnnx } from './onnx';
+import { createOrtSession, emptyKv, ortKvStep, ortLogits } from './onnx/ort-run';
+import { loadCheckpoint, saveCheckpoint } from './checkpoint';
+import { referenceForward, toF64 } from './reference';
+
+ort.env.wasm.numThreads = 1;
+
+/** Random weights large enough that attention is far from uniform and every bias/norm path matters. */
+function microCase(
+  seed: number,
+  overrides = {},
+): { layout: Layout; params: Float32Array; tokens: Int32Array; B: number; S: number } {
+  const layout = buildLayout(preset('micro', overrides));
+  const params = initParams(layout, seed, { std: 0.15, biasStd: 0.1, normJitter: 0.2 });
+  const rng = mulberry32(seed + 1);
+  const [B, S] = [2, 9];
+  const tokens = Int32Array.from({ length: B * S }, () => Math.floor(rng() * layout.config.vocabSize));
+  return { layout, params, tokens, B, S };
+}
+
+function reference(layout: Layout, params: Float32Array, tokens: Int32Array, B: number, S: number): Float64Array {
+  return referenceForward(layout, toF64(params), { batch: B, seqLen: S, tokens }).logits;
+}
+
+describe('ONNX export on onnxruntime-web (wasm EP)', () => {
+  const seed = freshSeed();
+
+  it(`fp32 logits match the float64 reference and the GPU engine within 1e-4 relative (seed ${seed})`, async () => {
+    const { layout, params, tokens, B, S } = microCase(seed);
+    const session = await createOrtSession(exportOnnx(params, layout), 'wasm');
+    const onnx = await ortLogits(session, tokens, B, S);
+    const ref = reference(layout, params, tokens, B, S);
+    const gpu = await sharedNodeGpu();
+    const model = new GpuModel(gpu, layout, params, 'onnx-test');
+    const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens });
+    const engine = await computeLogits(model, batch);
+    destroyBatch(batch);
+    const vsRef = maxRelDiff(onnx, ref);
+    const vsEngine = maxRelDiff(onnx, engine);
+    const engineVsRef = maxRelDiff(engine, ref);
+    console.log(
+      `onnx fp32 micro (seed ${seed}): max rel diff vs float64 ${vsRef.toExponential(2)}, vs GPU engine ${vsEngine.toExponential(2)} (engine vs float64 ${engineVsRef.toExponential(2)})`,
+    );
+    expect(onnx.length).toBe(B * S * layout.config.vocabSize);
+    expect(vsRef).toBeLessThan(1e-4);
+    expect(vsEngine).toBeLessThan(1e-4);
+    await session.release();
+  });
+
+  it(`untied lm_head, no qkv bias, MHA (seed ${seed})`, async () => {
+    const { layout, params, tokens, B, S } = microCase(seed + 2, { tiedEmbeddings: false, qkvBias: false, kvHeads: 4 });
+    const session = await createOrtSession(exportOnnx(params, layout), 'wasm');
+    const diff = maxRelDiff(await ortLogits(session, tokens, B, S), reference(layout, params, tokens, B, S));
+    console.log(`onnx fp32 micro untied/no-bias/MHA: max rel diff vs float64 ${diff.toExponential(2)}`);
+    expect(diff).toBeLessThan(1e-4);
+    await session.release();
+  });
+
+  for (const quant of ['int8-row', 'int8-b32'] as const) {
+    it(`${quant}: exactly the engine's dequantized weights; stated tolerance vs fp32 (seed ${seed})`, async () => {
+      const { layout, params, tokens, B, S } = microCase(seed + 3);
+      const session = await createOrtSession(exportOnnx(params, layout, { quant }), 'wasm');
+      const onnx = await ortLogits(session, tokens, B, S);
+      // The int8 checkpoint as our engine loads it: quant.ts codes and scales, dequantized to f32.
+      const deq = loadCheckpoint({
+        weights: saveCheckpoint(layout, params, { quant })['model.safetensors'],
+        config: saveCheckpoint(layout, params)['config.json'],
+      }).params;
+      const vsDeq = maxRelDiff(onnx, reference(layout, deq, tokens, B, S));
+      const vsFp32 = maxRelDiff(onnx, reference(layout, params, tokens, B, S));
+      console.log(
+        `onnx ${quant} micro: max rel diff vs float64 on dequantized weights ${vsDeq.toExponential(2)}, vs fp32 weights ${vsFp32.toExponential(2)}`,
+      );
+      expect(vsDeq).toBeLessThan(1e-4);
+      // int8 weight error (≤ half a step of max|w|/127 per weight) moves logits by ~1 %; 5 % is the stated bound.
+      expect(vsFp32).toBeLessThan(5e-2);
+      expect(vsFp32).toBeGreaterThan(vsDeq);
+      await session.release();
+    });
+  }
+
+  it(`KV form: prefill + two decode chunks reproduce the full form (seed ${seed})`, async () => {
+    const { layout, params, tokens, B, S } = microCase(seed + 4);
+    const c = layout.config;
+    const V = c.vocabSize;
+    const full = await createOrtSession(exportOnnx(params, layout), 'wasm');
+    const want = await ortLogits(full, tokens, B, S);
+    const kv = await createOrtSession(exportOnnx(params, layout, { kvCache: true }), 'wasm');
+    const got = new Float32Array(B * S * V);
+    let state = emptyKv(c, B);
+    for (const [lo, hi] of [
+      [0, 5],
+      [5, 6],
+      [6, S],
+    ]) {
+      const chunk = new Int32Array(B * (hi - lo));
+      for (let b = 0; b < B; b++) chunk.set(tokens.subarray(b * S + lo, b * S + hi), b * (hi - lo));
+      const step = await ortKvStep(kv, c, state, chunk, B, hi - lo);
+      state = step.state;
+      for (let b = 0; b < B; b++)
+        got.set(step.logits.subarray(b * (hi - lo) * V, (b + 1) * (hi - lo) * V), (b * S + lo) * V);
+    }
+    expect(state.keys[0].dims).toEqual([B, c.kvHeads, S, c.headDim]);
+    const diff = maxRelDiff(got, want);
+    console.log(`onnx KV form (chunks 5+1+3) vs full form: max rel diff ${diff.toExponential(2)}`);
+    expect(diff).toBeLessThan(1e-5);
+    await full.release();
+    await kv.release();
+  });
+});
