@@ -60,11 +60,19 @@ async function beforePhase(phase: Phase): Promise<void> {
   if (deviceLost) throw new Error('device lost');
 }
 
+let lastProgress = 0;
+
 async function oneStep(s: Session, id: string): Promise<void> {
   const out = await s.trainer.runStep({
     beforePhase,
     onPhase: (event) => post({ type: 'phase', runId: id, event }),
-    onProgress: (phase, done, total) => post({ type: 'progress', phase, done, total }),
+    onProgress: (phase, done, total) => {
+      // Decoding reports often; the page needs a few updates a second at most.
+      const now = performance.now();
+      if (done < total && now - lastProgress < 200) return;
+      lastProgress = now;
+      post({ type: 'progress', phase, done, total });
+    },
   });
   const st = s.trainer.state();
   // Commit before announcing the step, so what the page shows is what a reload restores. Same files and order as
