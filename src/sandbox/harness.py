@@ -292,8 +292,12 @@ def _err(e):
     name = _type_name(type(e))
     try:
         args = _exc_args(e)
-        msg = args[0] if len(args) == 1 and type(args[0]) is str else (str(args) if all(
-            type(a) in (str, int, float) for a in args) else '')
+        if len(args) == 1 and type(args[0]) is str:
+            msg = args[0]
+        elif args and all(type(a) in (str, int, float) for a in args):
+            msg = str(args)
+        else:
+            msg = ''
     except _BaseException:
         msg = ''
     return {'e': name, 'm': msg[:500]}

@@ -16,6 +16,7 @@ import {
   type Job,
   type JudgeJob,
   type RawExtract,
+  type RawProbe,
   type RawJudge,
   type ToWorker,
   type WorkerOptions,
@@ -45,6 +46,8 @@ export interface PoolOptions {
   /** A worker whose wasm heap grew past this is replaced after its current job. */
   recycleBytes?: number;
   defaultTimeoutMs?: number;
+  /** Extra booted workers kept ready so a hard stop or crash is replaced at once, not after a cold start. */
+  spares?: number;
 }
 
 export interface PoolStats {
@@ -52,9 +55,11 @@ export interface PoolStats {
   respawns: number;
   hardStops: number;
   crashes: number;
+  /** Largest wasm heap a worker reported (bytes). */
+  maxHeapBytes: number;
 }
 
-type RawResult = RawJudge | RawExtract;
+type RawResult = RawJudge | RawExtract | RawProbe;
 
 interface Pending {
   id: number;
@@ -78,9 +83,10 @@ interface Slot {
 const now = (): number => performance.timeOrigin + performance.now();
 
 export class SandboxPool implements Sandbox {
-  readonly stats: PoolStats = { coldStartMs: [], respawns: 0, hardStops: 0, crashes: 0 };
+  readonly stats: PoolStats = { coldStartMs: [], respawns: 0, hardStops: 0, crashes: 0, maxHeapBytes: 0 };
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
+  private readonly spareSlots: Slot[] = [];
   private nextId = 1;
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
@@ -98,11 +104,13 @@ export class SandboxPool implements Sandbox {
       pipeline: opts.pipeline ?? 4,
       hardStopGraceMs: opts.hardStopGraceMs ?? 300,
       outputCap: opts.outputCap ?? 8192,
-      memoryCapBytes: opts.memoryCapBytes ?? 1024 * 1024 * 1024,
-      recycleBytes: opts.recycleBytes ?? 512 * 1024 * 1024,
+      memoryCapBytes: opts.memoryCapBytes ?? 512 * 1024 * 1024,
+      recycleBytes: opts.recycleBytes ?? 256 * 1024 * 1024,
       defaultTimeoutMs: opts.defaultTimeoutMs ?? 1000,
+      spares: opts.spares ?? 0,
     };
     for (let i = 0; i < this.opts.size; i++) this.slots.push(this.startSlot(0));
+    for (let i = 0; i < this.opts.spares; i++) this.spareSlots.push(this.startSlot(0));
   }
 
   get size(): number {
@@ -111,7 +119,7 @@ export class SandboxPool implements Sandbox {
 
   /** Resolves when every worker has booted (Pyodide loaded, harness ready). */
   async warm(): Promise<void> {
-    while (!this.slots.every((s) => s.ready)) {
+    while (![...this.slots, ...this.spareSlots].every((s) => s.ready)) {
       if (this.closed) throw new Error('sandbox closed');
       await new Promise<void>((r) => this.readyWaiters.push(r));
     }
@@ -145,9 +153,17 @@ export class SandboxPool implements Sandbox {
       slot.handle.terminate();
     }
     const i = this.slots.indexOf(slot);
-    if (i < 0 || this.closed) return;
+    if (i < 0 || this.closed) {
+      const j = this.spareSlots.indexOf(slot);
+      if (j >= 0 && !this.closed) this.spareSlots[j] = this.startSlot(bootFailures);
+      return;
+    }
     this.stats.respawns++;
-    this.slots[i] = this.startSlot(bootFailures);
+    const spare = this.spareSlots.findIndex((s) => s.ready && !s.dead);
+    if (spare >= 0 && bootFailures === 0) {
+      this.slots[i] = this.spareSlots.splice(spare, 1)[0];
+      this.spareSlots.push(this.startSlot(0));
+    } else this.slots[i] = this.startSlot(bootFailures);
   }
 
   private onMessage(slot: Slot, msg: FromWorker): void {
@@ -168,6 +184,7 @@ export class SandboxPool implements Sandbox {
         slot.inflight.delete(msg.id);
         slot.claimedAt = 0;
         p.resolve(msg.raw);
+        this.stats.maxHeapBytes = Math.max(this.stats.maxHeapBytes, msg.heapBytes);
         if (msg.heapBytes > this.opts.recycleBytes) slot.retiring = true;
         if (slot.retiring && slot.inflight.size === 0) this.replace(slot);
         break;
@@ -333,13 +350,19 @@ export class SandboxPool implements Sandbox {
     return toValidated(job, raw as RawJudge, tests);
   }
 
+  /** Test hook: what JS could still do inside a locked-down worker (every entry should be false). */
+  async probeRealm(): Promise<Record<string, boolean>> {
+    const r = await this.submit({ kind: 'probe' as const });
+    return (r.raw as RawProbe).report;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     const err = new Error('sandbox closed');
     for (const p of this.queue.splice(0)) p.reject(err);
-    for (const s of this.slots) {
+    for (const s of [...this.slots, ...this.spareSlots]) {
       for (const p of s.inflight.values()) p.reject(err);
       s.inflight.clear();
       s.dead = true;

@@ -51,7 +51,18 @@ export interface ExtractJob {
   k: number;
 }
 
-export type Job = JudgeJob | ExtractJob;
+/** Test hook: reports what JS code in the locked-down worker realm could still do. */
+export interface ProbeJob {
+  kind: 'probe';
+}
+
+export type Job = JudgeJob | ExtractJob | ProbeJob;
+
+export interface RawProbe {
+  kind: 'probe';
+  /** Capability name → still available (true is bad for every entry). */
+  report: Record<string, boolean>;
+}
 
 /** What Python returned for each step, as JSON text; the pool turns it into verdicts. */
 export interface RawJudge {
@@ -79,6 +90,6 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'ready'; coldMs: number }
-  | { type: 'result'; id: number; raw: RawJudge | RawExtract; heapBytes: number }
+  | { type: 'result'; id: number; raw: RawJudge | RawExtract | RawProbe; heapBytes: number }
   | { type: 'failed'; id: number; error: string; fatal: boolean }
   | { type: 'init-error'; error: string };
