@@ -82,12 +82,20 @@ async function oneStep(s: Session, id: string): Promise<void> {
   const keepCopy = st.step % s.config.run.checkpoint_every === 0;
   await s.dir.commitStep(st, out.metrics, coderFiles, testerFiles, keepCopy);
   await s.store.write(rolloutsPath(out.metrics.step), new TextEncoder().encode(JSON.stringify(out.rollouts)));
+  if (keepCopy) await pruneCopies(s);
   const bytes = [coderFiles, testerFiles ?? {}].reduce((n, f) => n + Object.values(f).reduce((a, b) => a + b.byteLength, 0), 0);
   post({ type: 'metrics', runId: id, metrics: out.metrics });
   post({ type: 'rollout', runId: id, step: out.metrics.step, rollouts: out.rollouts });
   post({ type: 'mistakeBook', runId: id, entries: s.trainer.book.entries(), history: st.book.history });
   post({ type: 'committed', runId: id, step: st.step, bytes });
   await postPerf();
+}
+
+/** Browser storage is small: keep the last few per-step checkpoint copies (latest/ always stays). */
+const COPIES_KEPT = 3;
+async function pruneCopies(s: Session): Promise<void> {
+  const dirs = [...new Set((await s.store.list('checkpoints/')).map((n) => n.split('/')[0]))].sort();
+  for (const d of dirs.slice(0, Math.max(0, dirs.length - COPIES_KEPT))) await s.store.remove(`checkpoints/${d}/`);
 }
 
 async function postPerf(): Promise<void> {
