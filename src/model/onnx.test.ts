@@ -67,24 +67,24 @@ describe('ONNX export on onnxruntime-web (wasm EP)', () => {
     await session.release();
   });
 
-  for (const quant of ['int8-row', 'int8-b32'] as const) {
+  for (const quant of ['int8-row', 'int8-b32', 'int4-b32'] as const) {
     it(`${quant}: exactly the engine's dequantized weights; stated tolerance vs fp32 (seed ${seed})`, async () => {
       const { layout, params, tokens, B, S } = microCase(seed + 3);
       const session = await createOrtSession(exportOnnx(params, layout, { quant }), 'wasm');
       const onnx = await ortLogits(session, tokens, B, S);
-      // The int8 checkpoint as our engine loads it: quant.ts codes and scales, dequantized to f32.
-      const deq = loadCheckpoint({
-        weights: saveCheckpoint(layout, params, { quant })['model.safetensors'],
-        config: saveCheckpoint(layout, params)['config.json'],
-      }).params;
+      // The quantized checkpoint as our engine loads it: quant.ts codes and scales, dequantized to f32.
+      const files = saveCheckpoint(layout, params, { quant });
+      const deq = loadCheckpoint({ weights: files['model.safetensors'], config: files['config.json'] }).params;
       const vsDeq = maxRelDiff(onnx, reference(layout, deq, tokens, B, S));
       const vsFp32 = maxRelDiff(onnx, reference(layout, params, tokens, B, S));
       console.log(
         `onnx ${quant} micro: max rel diff vs float64 on dequantized weights ${vsDeq.toExponential(2)}, vs fp32 weights ${vsFp32.toExponential(2)}`,
       );
       expect(vsDeq).toBeLessThan(1e-4);
-      // int8 weight error (≤ half a step of max|w|/127 per weight) moves logits by ~1 %; 5 % is the stated bound.
-      expect(vsFp32).toBeLessThan(5e-2);
+      // Weight error ≤ half a step (max|w|/127 int8, /7 int4) per weight moves these logits by ~2 % (int8) and
+      // ~30–50 % (int4, random std-0.15 weights) of their range; stated bounds: 5 % int8, 100 % int4 (int4 is only
+      // held to exactness against its own dequantized weights above).
+      expect(vsFp32).toBeLessThan(quant === 'int4-b32' ? 1 : 5e-2);
       expect(vsFp32).toBeGreaterThan(vsDeq);
       await session.release();
     });

@@ -1,15 +1,19 @@
 // Linear-layer weights as ONNX initializers: fp32 transposed to MatMul's [in, out], or int8 codes with a
-// DequantizeLinear (per output column, i.e. our per-row int8) or a blocked Cast·Mul (32-wide blocks along `in`).
+// DequantizeLinear (per output column, i.e. our per-row int8) or a blocked Cast·Mul (32-wide blocks along `in`;
+// int4-b32 codes in [-7, 7] ride the same path in int8 storage, since opset 17 has no 4-bit type).
 import type { TensorSpec } from '../layout';
 import { view } from '../layout';
-import { QUANT_BLOCK, quantCode, quantize, scalesPerRow } from '../quant';
+import { QUANT_BLOCK, QUANT_FORMATS, quantCode, quantize, scalesPerRow, type QuantFormat } from '../quant';
 import type { GraphBuilder } from './graph';
 import { DT } from './schema';
 
-/** int8-row: one scale per output row (DequantizeLinear axis=1); int8-b32: one per 32 inputs (Cast, Mul, Reshape). */
-export type OnnxQuant = 'int8-row' | 'int8-b32';
+/**
+ * int8-row: one scale per output row (DequantizeLinear axis=1); int8-b32 / int4-b32: one per 32 inputs (Cast, Mul,
+ * Reshape). Same names as quant.ts's formats, so a quantized checkpoint exports with its own codes.
+ */
+export type OnnxQuant = QuantFormat;
 
-export const ONNX_QUANTS: readonly OnnxQuant[] = ['int8-row', 'int8-b32'];
+export const ONNX_QUANTS: readonly OnnxQuant[] = QUANT_FORMATS;
 
 /** HF [out, in] row-major → [in, out] row-major. */
 export function transposeF32(w: Float32Array, rows: number, cols: number): Float32Array {

@@ -1,0 +1,87 @@
+// `npm run export -- --run runs/NAME [--model coder|tester] --onnx out.onnx` (or `--checkpoint DIR`): a lab
+// checkpoint → ONNX (opset 17), fp32 or quantized, optionally with a KV cache; `--check` verifies it on
+// onnxruntime-web's wasm EP against the float64 reference on random tokens before reporting success.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import * as ort from 'onnxruntime-web';
+import { parseArgs } from './args';
+import { loadCheckpointDir } from '../model/checkpoint-node';
+import { exportOnnx, ONNX_QUANTS, type OnnxQuant } from '../model/onnx';
+import { createOrtSession, ortLogits } from '../model/onnx/ort-run';
+import { referenceForward, toF64 } from '../model/reference';
+import { maxRelDiff, mulberry32 } from '../testing/random';
+
+const HELP = `usage: npm run export -- (--run runs/NAME [--model coder|tester] | --checkpoint DIR) --onnx out.onnx
+       [--quant fp32|${ONNX_QUANTS.join('|')}] [--kv] [--check]
+  --run        a run directory; exports <run>/latest/<model> (default model: coder)
+  --checkpoint a checkpoint directory (model.safetensors + config.json)
+  --quant      weight format of the Linear layers; default: the checkpoint's own (fp32 unless it was saved quantized)
+  --kv         add past_key_values.{l}.key/value inputs and present.{l}.key/value outputs for generation
+  --check      run the exported model on onnxruntime-web (wasm EP) against the float64 reference on random tokens`;
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2), {
+    run: 'string',
+    checkpoint: 'string',
+    model: 'string',
+    onnx: 'string',
+    quant: 'string',
+    kv: 'boolean',
+    check: 'boolean',
+    help: 'boolean',
+  });
+  if (args.help) return void console.log(HELP);
+  const out = args.onnx;
+  if (typeof out !== 'string') throw new Error(`--onnx out.onnx is required\n${HELP}`);
+  const role = typeof args.model === 'string' ? args.model : 'coder';
+  if (role !== 'coder' && role !== 'tester') throw new Error(`--model must be coder or tester, got '${role}'`);
+  let dir: string;
+  if (typeof args.checkpoint === 'string') dir = args.checkpoint;
+  else if (typeof args.run === 'string') dir = join(args.run, 'latest', role);
+  else throw new Error(`give --run or --checkpoint\n${HELP}`);
+  const ck = await loadCheckpointDir(dir);
+  let quant: OnnxQuant | undefined = ck.quantFormat;
+  if (typeof args.quant === 'string') {
+    if (args.quant === 'fp32') quant = undefined;
+    else if ((ONNX_QUANTS as readonly string[]).includes(args.quant)) quant = args.quant as OnnxQuant;
+    else throw new Error(`--quant must be fp32 or one of ${ONNX_QUANTS.join(', ')}, got '${args.quant}'`);
+  }
+  const t0 = performance.now();
+  const bytes = exportOnnx(ck.params, ck.layout, {
+    kvCache: !!args.kv,
+    quant,
+    name: `code_a1_${role}`,
+    metadata: { role, source: dir, ...ck.metadata },
+  });
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, bytes);
+  const c = ck.config;
+  console.log(
+    `wrote ${out}: ${(bytes.byteLength / 1e6).toFixed(2)} MB, ${ck.layout.paramCount} params, ${quant ?? 'fp32'}${args.kv ? ', KV cache' : ''}, ` +
+      `opset 17, vocab ${c.vocabSize}, max positions ${c.maxSeqLen} (${((performance.now() - t0) / 1000).toFixed(2)} s) from ${dir}`,
+  );
+  if (ck.tokenizerJson !== undefined) console.log(`tokenizer: ${join(dir, 'tokenizer.json')} (input_ids are its ids)`);
+  if (args.check) {
+    if (args.kv) throw new Error('--check verifies the full form; export without --kv to check');
+    ort.env.wasm.numThreads = 1;
+    const S = Math.min(16, c.maxSeqLen);
+    const rng = mulberry32(12345);
+    const tokens = Int32Array.from({ length: S }, () => Math.floor(rng() * c.vocabSize));
+    const session = await createOrtSession(bytes, 'wasm');
+    const got = await ortLogits(session, tokens, 1, S);
+    // The reference runs on the checkpoint's dequantized weights; an fp32 export of an int8 checkpoint is the same
+    // numbers, a quantized export of an fp32 checkpoint is not (then the diff shows the quantization error).
+    const diff = maxRelDiff(got, referenceForward(ck.layout, toF64(ck.params), { batch: 1, seqLen: S, tokens }).logits);
+    const ok = diff < 1e-4 || (quant !== undefined && quant !== ck.quantFormat);
+    console.log(
+      `check (onnxruntime-web wasm EP vs float64 reference, ${S} random tokens): max rel diff ${diff.toExponential(2)} ${ok ? 'ok' : 'FAILED'}`,
+    );
+    await session.release();
+    if (!ok) process.exitCode = 1;
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
