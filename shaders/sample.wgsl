@@ -24,14 +24,14 @@ struct U {
 @group(0) @binding(4) var<storage, read_write> out: array<u32>;
 @group(0) @binding(5) var<storage, read_write> nextTok: array<u32>;
 
-// WG >= 16 (16 digit bins are summed by 16 threads). Small on purpose: reductions below cost two barriers each, and
-// on CPU-emulated GPUs every barrier costs a switch per invocation.
+// Small on purpose: the reductions below cost two barriers each, and every thread reads all WG partials (O(WG²)
+// shared reads per reduction), which is nothing on a GPU but dominates on CPU-emulated ones (SwiftShader).
 override WG: u32 = 64;
 
 var<workgroup> red: array<f32, WG>;
 var<workgroup> redI: array<u32, WG>;
-var<workgroup> part: array<f32, WG * 16u>;
-var<workgroup> tot: array<f32, 16>;
+var<workgroup> part: array<vec4<f32>, WG * 4u>;
+var<workgroup> tot: array<vec4<f32>, 4>;
 
 const NEG_BIG: f32 = -3.0e38;
 
@@ -90,68 +90,76 @@ fn allArgmax(lid: u32, v: f32, i: u32) -> u32 {
   return bi;
 }
 
-// Sums 16 bins over the workgroup: threads 0..15 each total one bin. The next call's first barrier orders the
-// reads of `tot` here before its rewrite, so two barriers suffice.
-fn histSum(lid: u32, bins: array<f32, 16>) -> array<f32, 16> {
-  for (var d = 0u; d < 16u; d++) { part[d * WG + lid] = bins[d]; }
+// Sums four vec4 per thread over the workgroup: thread r < 4 totals vector r. The next call's first barrier orders
+// the reads of `tot` here before its rewrite, so two barriers suffice.
+fn sum4x4(lid: u32, a0: vec4<f32>, a1: vec4<f32>, a2: vec4<f32>, a3: vec4<f32>) {
+  part[lid] = a0;
+  part[WG + lid] = a1;
+  part[2u * WG + lid] = a2;
+  part[3u * WG + lid] = a3;
   workgroupBarrier();
-  if (lid < 16u) {
-    var s = 0.0;
-    for (var j = 0u; j < WG; j++) { s += part[lid * WG + j]; }
-    tot[lid] = s;
+  for (var r = lid; r < 4u; r += WG) {
+    var s = vec4<f32>(0.0);
+    for (var j = 0u; j < WG; j++) { s += part[r * WG + j]; }
+    tot[r] = s;
   }
   workgroupBarrier();
-  return tot;
 }
 
 // Radix search, 4 bits per level: the largest key t with W(t) >= goal, where W(t) sums w_i over the tokens with
 // key_i >= t and key_i >= floorKey; w_i = 1 (count, for top-k) or exp(s_i - m) (mass, for top-p, where the goal is
-// the fraction `goalIn` of the total kept mass). W is monotone, so choosing the largest admissible digit at each
-// level finds the threshold in 8 passes instead of 32 binary-search passes.
+// the fraction `goalIn` of the total kept mass). Each level evaluates W at the 16 thresholds prefix | d << shift
+// with vector compares (no scattered histogram writes) and keeps the largest d with W >= goal: 8 passes instead
+// of 32 binary-search passes. W at d = 0 is the previous level's chosen sum over the same set in the same order,
+// so float rounding can never leave a level without an admissible digit.
 fn search(lid: u32, base: u32, invT: f32, m: f32, floorKey: u32, mass: bool, goalIn: f32) -> u32 {
   var prefix = 0u;
-  var above = 0.0; // weight of tokens whose high digits exceed the prefix
   var goal = goalIn;
   for (var level = 0u; level < 8u; level++) {
-    let shift = 28u - 4u * level;
-    let hiShift = min(shift + 4u, 31u);
-    // Zeroed explicitly: Dawn/SwiftShader was seen to keep a loop-local array's values across iterations.
-    var bins: array<f32, 16>;
-    for (var d = 0u; d < 16u; d++) { bins[d] = 0.0; }
+    let shift = vec4<u32>(28u - 4u * level);
+    let pre = vec4<u32>(prefix);
+    let fl = vec4<u32>(floorKey);
+    // Unrolled into four named vectors: SwiftShader runs arrays indexed in loops through memory.
+    let thr0 = max(pre | (vec4<u32>(0u, 1u, 2u, 3u) << shift), fl);
+    let thr1 = max(pre | (vec4<u32>(4u, 5u, 6u, 7u) << shift), fl);
+    let thr2 = max(pre | (vec4<u32>(8u, 9u, 10u, 11u) << shift), fl);
+    let thr3 = max(pre | (vec4<u32>(12u, 13u, 14u, 15u) << shift), fl);
+    var a0 = vec4<f32>(0.0);
+    var a1 = vec4<f32>(0.0);
+    var a2 = vec4<f32>(0.0);
+    var a3 = vec4<f32>(0.0);
     for (var i = lid; i < u.V; i += WG) {
       let s = logits[base + i] * invT;
-      let k = key(s);
-      let sameHigh = level == 0u || ((k ^ prefix) >> hiShift) == 0u;
-      if (k >= floorKey && sameHigh) {
-        bins[(k >> shift) & 15u] += select(1.0, exp(s - m), mass);
-      }
+      let k = vec4<u32>(key(s));
+      let w = vec4<f32>(select(1.0, exp(s - m), mass));
+      let zero = vec4<f32>(0.0);
+      a0 += select(zero, w, k >= thr0);
+      a1 += select(zero, w, k >= thr1);
+      a2 += select(zero, w, k >= thr2);
+      a3 += select(zero, w, k >= thr3);
     }
-    let t = histSum(lid, bins);
-    if (level == 0u && mass) {
-      var total = 0.0;
-      for (var d = 0u; d < 16u; d++) { total += t[d]; }
-      goal = goalIn * total;
-    }
-    // Largest digit d with above + sum_{d' >= d} t[d'] >= goal. If rounding leaves none (the bucket chosen one
-    // level up summed a hair larger then), digit 0 keeps that whole bucket, which is what that level asked for.
-    var acc = above;
-    var chosen = 0u;
-    var found = false;
-    var newAbove = 0.0;
-    for (var j = 0u; j < 16u; j++) {
-      let d = 15u - j;
-      let before = acc;
-      acc += t[d];
-      if (!found && (acc >= goal || d == 0u)) {
-        found = true;
-        chosen = d;
-        newAbove = before;
-      }
-    }
-    above = newAbove;
-    prefix |= chosen << shift;
+    sum4x4(lid, a0, a1, a2, a3);
+    let t0 = tot[0];
+    let t1 = tot[1];
+    let t2 = tot[2];
+    let t3 = tot[3];
+    if (level == 0u && mass) { goal = goalIn * t0.x; }
+    // W is non-increasing in the digit, so the largest admissible digit is the count of admissible ones minus one.
+    let one = vec4<f32>(1.0);
+    let g = vec4<f32>(goal);
+    let zero = vec4<f32>(0.0);
+    let n = dot(select(zero, one, t0 >= g), one) + dot(select(zero, one, t1 >= g), one) +
+            dot(select(zero, one, t2 >= g), one) + dot(select(zero, one, t3 >= g), one);
+    prefix |= (max(u32(n), 1u) - 1u) << shift.x;
   }
-  return prefix;
+  return max(prefix, floorKey);
+}
+
+// Gumbel noise of token i for this row's (seed, sequence, step) stream.
+fn gumbel(i: u32, rowKey: u32, seedKey: u32) -> f32 {
+  let h = mix32(mix32(i ^ rowKey) ^ seedKey);
+  let r = (f32(h >> 8u) + 0.5) * (1.0 / 16777216.0);
+  return -log(-log(r));
 }
 
 @compute @workgroup_size(WG)
@@ -162,45 +170,61 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   // Greedy: argmax of the raw logits; its log-prob comes from the untempered, untruncated softmax.
   let greedy = u.invT <= 0.0;
   let invT = select(u.invT, 1.0, greedy);
-
-  var lm = NEG_BIG;
-  for (var i = lid; i < u.V; i += WG) { lm = max(lm, logits[base + i] * invT); }
-  let m = allMax(lid, lm);
-
-  // Top-k: the k-th largest key (ties with it are kept, as in HF's TopKLogitsWarper).
-  var thr = 0u;
-  if (!greedy && u.topK > 0u && u.topK < u.V) {
-    thr = search(lid, base, invT, m, 0u, false, f32(u.topK));
-  }
-  // Top-p on the top-k survivors, renormalised: the largest threshold whose mass is >= p of theirs.
-  if (!greedy && u.topP < 1.0) {
-    thr = search(lid, base, invT, m, thr, true, u.topP);
-  }
-
-  // Gumbel-max over the kept tokens: argmax(s_i + g_i), g_i = -log(-log(u_i)), samples softmax(s) on the kept set.
+  let truncate = !greedy && ((u.topK > 0u && u.topK < u.V) || u.topP < 1.0);
   let rowKey = mix32(u.step ^ mix32(seqIds[row] ^ mix32(u.seed)));
   let seedKey = mix32(u.seed + 0x9e3779b9u);
-  var z = 0.0;
+
+  // Pass 1: online max / sum of exp (the normaliser) and, when nothing is truncated, the draw itself.
+  // Gumbel-max: argmax(s_i + g_i), g_i = -log(-log(u_i)), samples softmax(s) exactly.
+  var lm = NEG_BIG;
+  var lz = 0.0;
   var best = NEG_BIG;
   var bestI = 0xffffffffu;
   for (var i = lid; i < u.V; i += WG) {
     let s = logits[base + i] * invT;
-    if (key(s) >= thr) {
-      z += exp(s - m);
+    if (s > lm) {
+      lz = lz * exp(lm - s) + 1.0;
+      lm = s;
+    } else {
+      lz += exp(s - lm);
+    }
+    if (!truncate) {
       var score = s;
-      if (!greedy) {
-        let h = mix32(mix32(i ^ rowKey) ^ seedKey);
-        let r = (f32(h >> 8u) + 0.5) * (1.0 / 16777216.0);
-        score = s - log(-log(r));
-      }
+      if (!greedy) { score += gumbel(i, rowKey, seedKey); }
       if (score > best) {
         best = score;
         bestI = i;
       }
     }
   }
-  let zAll = allSum(lid, z);
-  let tok = allArgmax(lid, best, bestI);
+  let m = allMax(lid, lm);
+  var zAll = allSum(lid, lz * exp(lm - m));
+  var tok = allArgmax(lid, best, bestI);
+
+  if (truncate) {
+    // Top-k: the k-th largest key (ties with it are kept, as in HF's TopKLogitsWarper).
+    var thr = 0u;
+    if (u.topK > 0u && u.topK < u.V) { thr = search(lid, base, invT, m, 0u, false, f32(u.topK)); }
+    // Top-p on the top-k survivors, renormalised: the largest threshold whose mass is >= p of theirs.
+    if (u.topP < 1.0) { thr = search(lid, base, invT, m, thr, true, u.topP); }
+    // Pass 2: normaliser and draw over the kept tokens.
+    var z = 0.0;
+    best = NEG_BIG;
+    bestI = 0xffffffffu;
+    for (var i = lid; i < u.V; i += WG) {
+      let s = logits[base + i] * invT;
+      if (key(s) >= thr) {
+        z += exp(s - m);
+        let score = s + gumbel(i, rowKey, seedKey);
+        if (score > best) {
+          best = score;
+          bestI = i;
+        }
+      }
+    }
+    zAll = allSum(lid, z);
+    tok = allArgmax(lid, best, bestI);
+  }
 
   if (lid == 0u) {
     let o = u.col * 2u * u.B + row;

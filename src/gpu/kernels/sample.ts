@@ -74,7 +74,10 @@ export interface SampleShape {
   step: number;
 }
 
-const WG = 64;
+/** Threads per row: few for small vocabularies (reductions are O(WG²) shared reads), more for large ones. */
+export function sampleWorkgroup(V: number): number {
+  return V <= 4096 ? 16 : 64;
+}
 
 /** f32 reciprocal of the temperature as the shader sees it (0 = greedy). */
 export function invTemperature(temperature: number): number {
@@ -110,7 +113,7 @@ export function sampleTokens(
       padId,
     },
     workgroups: [shape.B],
-    overrides: { WG },
+    overrides: { WG: sampleWorkgroup(shape.V) },
   });
 }
 
