@@ -1,5 +1,5 @@
 // Checkpoint round trips (fp32, int8, int4, Node directory) and a clear, tensor-naming error for each kind of damage.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,6 +73,30 @@ describe(`checkpoints (seed ${seed})`, () => {
       const back = await loadCheckpointDir(dir);
       expect(back.params).toEqual(params);
       expect(back.tokenizerJson).toBe('{}');
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  it('Node adapter reads HF-style shards (model-0000k-of-0000n.safetensors) stored in bf16', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ckpt-shards-'));
+    try {
+      const files = saveCheckpoint(layout, params);
+      const all = [...decodeSafetensors(files[WEIGHTS_FILE]).tensors.values()];
+      // bf16 = the top 16 bits of each f32 (truncation), as a real bf16 checkpoint would hold.
+      const bf16 = all.map((t) => {
+        const f = toFloat32(t);
+        const u = new Uint32Array(f.buffer);
+        return { ...t, dtype: 'BF16' as const, data: bytesOf(Uint16Array.from(u, (x) => x >>> 16)) };
+      });
+      const half = Math.ceil(bf16.length / 2);
+      await writeFile(join(dir, 'model-00001-of-00002.safetensors'), encodeSafetensors(bf16.slice(0, half)));
+      await writeFile(join(dir, 'model-00002-of-00002.safetensors'), encodeSafetensors(bf16.slice(half)));
+      await writeFile(join(dir, 'config.json'), files['config.json']);
+      const back = await loadCheckpointDir(dir);
+      const rel = maxAbsDiff(back.params, params) / Math.max(...Array.from(params, Math.abs));
+      expect(rel).toBeGreaterThan(0); // really went through bf16
+      expect(rel).toBeLessThan(1 / 128); // bf16 keeps 8 significant bits
     } finally {
       await rm(dir, { recursive: true });
     }
