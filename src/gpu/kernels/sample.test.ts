@@ -47,18 +47,19 @@ async function runSample(
 describe('sample', () => {
   const seed = freshSeed();
   const rng = mulberry32(seed);
-  const cases: [string, SampleParams][] = [
-    ['greedy', { temperature: 0, seed: 1 }],
-    ['T=1', { temperature: 1, seed: 7 }],
-    ['T=0.7 top-k 5', { temperature: 0.7, topK: 5, seed: 3 }],
-    ['T=1.3 top-p 0.8', { temperature: 1.3, topP: 0.8, seed: 11 }],
-    ['T=0.9 top-k 40 top-p 0.6', { temperature: 0.9, topK: 40, topP: 0.6, seed: 5 }],
+  const cases: [string, SampleParams, number][] = [
+    ['greedy', { temperature: 0, seed: 1 }, 999],
+    ['T=1', { temperature: 1, seed: 7 }, 999],
+    ['T=0.7 top-k 5', { temperature: 0.7, topK: 5, seed: 3 }, 999],
+    ['T=1.3 top-p 0.8', { temperature: 1.3, topP: 0.8, seed: 11 }, 999],
+    ['T=0.9 top-k 40 top-p 0.6', { temperature: 0.9, topK: 40, topP: 0.6, seed: 5 }, 999],
+    // Above 4096 the launcher uses 64 threads per row.
+    ['V=5000 T=1 top-k 100 top-p 0.9', { temperature: 1, topK: 100, topP: 0.9, seed: 9 }, 5000],
   ];
-  for (const [name, params] of cases) {
+  for (const [name, params, V] of cases) {
     it(`matches the CPU reference: ${name} (seed ${seed})`, async () => {
       const gpu = await sharedNodeGpu();
       const B = 6;
-      const V = 999;
       const logits = randomF32(B * V, rng, 4);
       const seqIds = new Uint32Array(B).map(() => Math.floor(rng() * 2 ** 32));
       const step = Math.floor(rng() * 1000);
@@ -127,6 +128,20 @@ describe('sample', () => {
     expect(sw.tokens[0]).toBe(full.tokens[3]);
     expect(sw.tokens[1]).toBe(full.tokens[1]);
     expect(alone.logprobs[0]).toBe(full.logprobs[3]);
+  });
+
+  it('top-k keeps every token tied with the k-th value', async () => {
+    const gpu = await sharedNodeGpu();
+    const V = 40;
+    const N = 400;
+    const row = randomF32(V, rng, 1);
+    for (const i of [3, 17, 29, 31]) row[i] = 4; // four tokens tied for the top, k = 2
+    const logits = new Float32Array(N * V);
+    for (let r = 0; r < N; r++) logits.set(row, r * V);
+    const p: SampleParams = { temperature: 1, topK: 2, seed: seed };
+    const got = await runSample(gpu, logits, N, V, p, new Uint32Array(N).map((_, r) => r), 0);
+    expect(processRow(row, p).kept.sort((a, b) => a - b)).toEqual([3, 17, 29, 31]);
+    expect(new Set(got.tokens)).toEqual(new Set([3, 17, 29, 31]));
   });
 
   it('done rows emit the pad id; a sampled stop id marks the row done', async () => {
