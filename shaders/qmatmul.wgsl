@@ -1,7 +1,8 @@
 // Quantized matmul for the rollout/decode path: y[M, N] = x[M, K] · dequant(W[N, K])ᵀ (+ y when accumulate),
 // dequantizing int8/int4 codes on the fly (layout: src/model/quant.ts). Each invocation computes TM rows of x
-// against 4 output features, so every unpacked code is reused TM times and every x value 4 times; block scales are
-// applied once per 32-column block to per-block partial sums.
+// against 4 output features: every code is unpacked (and block-scaled) once and reused TM times, every x value
+// is reused 4 times. Codes are consumed 4 columns at a time to keep few values live: on SwiftShader, register
+// pressure (spills) rather than arithmetic decides this kernel's speed.
 struct U { M: u32, N: u32, K: u32, wordsPerRow: u32, scalesPerRow: u32, xOff: u32, yOff: u32, beta: f32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> x: array<f32>;
@@ -15,8 +16,6 @@ override FORMAT: u32 = 0;
 // Rows of x per invocation: 1, 2, 4 or 8 (constant per pipeline, so unused rows compile away).
 override TM: u32 = 1;
 
-struct Codes { lo: vec4<f32>, hi: vec4<f32> }
-
 fn int8x4(v: u32) -> vec4<f32> {
   // Arithmetic right shift of the left-aligned byte sign-extends it.
   return vec4<f32>(bitcast<vec4<i32>>(vec4<u32>(v) << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u));
@@ -27,15 +26,6 @@ fn int4x4(v: u32, shift: u32) -> vec4<f32> {
   return vec4<f32>(n) - 8.0;
 }
 
-// Codes for columns [8*it, 8*it + 8) of a block starting at word `base`.
-fn codes(base: u32, it: u32) -> Codes {
-  if (FORMAT == 2u) {
-    let v = w[base + it];
-    return Codes(int4x4(v, 0u), int4x4(v, 16u));
-  }
-  return Codes(int8x4(w[base + 2u * it]), int8x4(w[base + 2u * it + 1u]));
-}
-
 // Four x values from column k, clamped to the row's last element: the zero codes padding W's last block make
 // the clamped values' products vanish, and no read leaves the buffer.
 fn x4(rowBase: u32, k: u32, last: u32) -> vec4<f32> {
@@ -43,9 +33,8 @@ fn x4(rowBase: u32, k: u32, last: u32) -> vec4<f32> {
                    x[rowBase + min(k + 3u, last)]);
 }
 
-fn dot4(xlo: vec4<f32>, xhi: vec4<f32>, c0: Codes, c1: Codes, c2: Codes, c3: Codes) -> vec4<f32> {
-  return vec4<f32>(dot(xlo, c0.lo) + dot(xhi, c0.hi), dot(xlo, c1.lo) + dot(xhi, c1.hi),
-                   dot(xlo, c2.lo) + dot(xhi, c2.hi), dot(xlo, c3.lo) + dot(xhi, c3.hi));
+fn mac(acc: vec4<f32>, xv: vec4<f32>, q0: vec4<f32>, q1: vec4<f32>, q2: vec4<f32>, q3: vec4<f32>) -> vec4<f32> {
+  return acc + vec4<f32>(dot(xv, q0), dot(xv, q1), dot(xv, q2), dot(xv, q3));
 }
 
 fn store(row: u32, n0: u32, v: vec4<f32>) {
@@ -70,7 +59,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let f3 = min(n0 + 3u, lastN);
   let lastK = u.K - 1u;
   let lastM = u.M - 1u;
-  let xb0 = u.xOff + row0 * u.K;
+  let xb0 = u.xOff + min(row0 + 0u, lastM) * u.K;
   let xb1 = u.xOff + min(row0 + 1u, lastM) * u.K;
   let xb2 = u.xOff + min(row0 + 2u, lastM) * u.K;
   let xb3 = u.xOff + min(row0 + 3u, lastM) * u.K;
@@ -78,8 +67,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let xb5 = u.xOff + min(row0 + 5u, lastM) * u.K;
   let xb6 = u.xOff + min(row0 + 6u, lastM) * u.K;
   let xb7 = u.xOff + min(row0 + 7u, lastM) * u.K;
-  var wordsPerBlock = 8u;
-  if (FORMAT == 2u) { wordsPerBlock = 4u; }
   var acc0 = vec4<f32>(0.0);
   var acc1 = vec4<f32>(0.0);
   var acc2 = vec4<f32>(0.0);
@@ -88,6 +75,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   var acc5 = vec4<f32>(0.0);
   var acc6 = vec4<f32>(0.0);
   var acc7 = vec4<f32>(0.0);
+  var wordsPerBlock = 8u;
+  if (FORMAT == 2u) { wordsPerBlock = 4u; }
   let blocks = (u.K + 31u) / 32u;
   for (var kb = 0u; kb < blocks; kb++) {
     let wo = kb * wordsPerBlock;
@@ -95,65 +84,85 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let w1 = f1 * u.wordsPerRow + wo;
     let w2 = f2 * u.wordsPerRow + wo;
     let w3 = f3 * u.wordsPerRow + wo;
-    var p0 = vec4<f32>(0.0);
-    var p1 = vec4<f32>(0.0);
-    var p2 = vec4<f32>(0.0);
-    var p3 = vec4<f32>(0.0);
-    var p4 = vec4<f32>(0.0);
-    var p5 = vec4<f32>(0.0);
-    var p6 = vec4<f32>(0.0);
-    var p7 = vec4<f32>(0.0);
+    var sv = vec4<f32>(1.0);
+    if (FORMAT != 0u) {
+      sv = vec4<f32>(s[f0 * u.scalesPerRow + kb], s[f1 * u.scalesPerRow + kb], s[f2 * u.scalesPerRow + kb],
+                     s[f3 * u.scalesPerRow + kb]);
+    }
     for (var it = 0u; it < 4u; it++) {
       let k = kb * 32u + it * 8u;
-      let c0 = codes(w0, it);
-      let c1 = codes(w1, it);
-      let c2 = codes(w2, it);
-      let c3 = codes(w3, it);
-      p0 += dot4(x4(xb0, k, lastK), x4(xb0, k + 4u, lastK), c0, c1, c2, c3);
-      if (TM > 1u) { p1 += dot4(x4(xb1, k, lastK), x4(xb1, k + 4u, lastK), c0, c1, c2, c3); }
+      // Columns k..k+3.
+      var v0: u32;
+      var v1: u32;
+      var v2: u32;
+      var v3: u32;
+      var q0: vec4<f32>;
+      var q1: vec4<f32>;
+      var q2: vec4<f32>;
+      var q3: vec4<f32>;
+      if (FORMAT == 2u) {
+        v0 = w[w0 + it];
+        v1 = w[w1 + it];
+        v2 = w[w2 + it];
+        v3 = w[w3 + it];
+        q0 = int4x4(v0, 0u) * sv.x;
+        q1 = int4x4(v1, 0u) * sv.y;
+        q2 = int4x4(v2, 0u) * sv.z;
+        q3 = int4x4(v3, 0u) * sv.w;
+      } else {
+        q0 = int8x4(w[w0 + 2u * it]) * sv.x;
+        q1 = int8x4(w[w1 + 2u * it]) * sv.y;
+        q2 = int8x4(w[w2 + 2u * it]) * sv.z;
+        q3 = int8x4(w[w3 + 2u * it]) * sv.w;
+      }
+      acc0 = mac(acc0, x4(xb0, k, lastK), q0, q1, q2, q3);
+      if (TM > 1u) { acc1 = mac(acc1, x4(xb1, k, lastK), q0, q1, q2, q3); }
       if (TM > 2u) {
-        p2 += dot4(x4(xb2, k, lastK), x4(xb2, k + 4u, lastK), c0, c1, c2, c3);
-        p3 += dot4(x4(xb3, k, lastK), x4(xb3, k + 4u, lastK), c0, c1, c2, c3);
+        acc2 = mac(acc2, x4(xb2, k, lastK), q0, q1, q2, q3);
+        acc3 = mac(acc3, x4(xb3, k, lastK), q0, q1, q2, q3);
       }
       if (TM > 4u) {
-        p4 += dot4(x4(xb4, k, lastK), x4(xb4, k + 4u, lastK), c0, c1, c2, c3);
-        p5 += dot4(x4(xb5, k, lastK), x4(xb5, k + 4u, lastK), c0, c1, c2, c3);
-        p6 += dot4(x4(xb6, k, lastK), x4(xb6, k + 4u, lastK), c0, c1, c2, c3);
-        p7 += dot4(x4(xb7, k, lastK), x4(xb7, k + 4u, lastK), c0, c1, c2, c3);
+        acc4 = mac(acc4, x4(xb4, k, lastK), q0, q1, q2, q3);
+        acc5 = mac(acc5, x4(xb5, k, lastK), q0, q1, q2, q3);
+        acc6 = mac(acc6, x4(xb6, k, lastK), q0, q1, q2, q3);
+        acc7 = mac(acc7, x4(xb7, k, lastK), q0, q1, q2, q3);
       }
-    }
-    if (FORMAT == 0u) {
-      acc0 += p0;
-      acc1 += p1;
-      acc2 += p2;
-      acc3 += p3;
-      acc4 += p4;
-      acc5 += p5;
-      acc6 += p6;
-      acc7 += p7;
-    } else {
-      let sv = vec4<f32>(s[f0 * u.scalesPerRow + kb], s[f1 * u.scalesPerRow + kb], s[f2 * u.scalesPerRow + kb],
-                         s[f3 * u.scalesPerRow + kb]);
-      acc0 += p0 * sv;
-      acc1 += p1 * sv;
-      acc2 += p2 * sv;
-      acc3 += p3 * sv;
-      acc4 += p4 * sv;
-      acc5 += p5 * sv;
-      acc6 += p6 * sv;
-      acc7 += p7 * sv;
+      // Columns k+4..k+7.
+      if (FORMAT == 2u) {
+        q0 = int4x4(v0, 16u) * sv.x;
+        q1 = int4x4(v1, 16u) * sv.y;
+        q2 = int4x4(v2, 16u) * sv.z;
+        q3 = int4x4(v3, 16u) * sv.w;
+      } else {
+        q0 = int8x4(w[w0 + 2u * it + 1u]) * sv.x;
+        q1 = int8x4(w[w1 + 2u * it + 1u]) * sv.y;
+        q2 = int8x4(w[w2 + 2u * it + 1u]) * sv.z;
+        q3 = int8x4(w[w3 + 2u * it + 1u]) * sv.w;
+      }
+      acc0 = mac(acc0, x4(xb0, k + 4u, lastK), q0, q1, q2, q3);
+      if (TM > 1u) { acc1 = mac(acc1, x4(xb1, k + 4u, lastK), q0, q1, q2, q3); }
+      if (TM > 2u) {
+        acc2 = mac(acc2, x4(xb2, k + 4u, lastK), q0, q1, q2, q3);
+        acc3 = mac(acc3, x4(xb3, k + 4u, lastK), q0, q1, q2, q3);
+      }
+      if (TM > 4u) {
+        acc4 = mac(acc4, x4(xb4, k + 4u, lastK), q0, q1, q2, q3);
+        acc5 = mac(acc5, x4(xb5, k + 4u, lastK), q0, q1, q2, q3);
+        acc6 = mac(acc6, x4(xb6, k + 4u, lastK), q0, q1, q2, q3);
+        acc7 = mac(acc7, x4(xb7, k + 4u, lastK), q0, q1, q2, q3);
+      }
     }
   }
   if (FORMAT == 0u) {
-    let sv = vec4<f32>(s[f0], s[f1], s[f2], s[f3]);
-    acc0 *= sv;
-    acc1 *= sv;
-    acc2 *= sv;
-    acc3 *= sv;
-    acc4 *= sv;
-    acc5 *= sv;
-    acc6 *= sv;
-    acc7 *= sv;
+    let rs = vec4<f32>(s[f0], s[f1], s[f2], s[f3]);
+    acc0 *= rs;
+    acc1 *= rs;
+    acc2 *= rs;
+    acc3 *= rs;
+    acc4 *= rs;
+    acc5 *= rs;
+    acc6 *= rs;
+    acc7 *= rs;
   }
   store(row0, n0, acc0);
   if (TM > 1u) { store(row0 + 1u, n0, acc1); }
