@@ -14,6 +14,8 @@ export function nodeGpu(): GPU {
   if (!process.env.VK_ICD_FILENAMES && !process.env.CODE_A1_NO_ICD) {
     if (existsSync(DEBIAN_SWIFTSHADER_ICD)) process.env.VK_ICD_FILENAMES = DEBIAN_SWIFTSHADER_ICD;
   }
+  // Dawn's Vulkan loader complains on every start when XDG_RUNTIME_DIR is unset; any writable dir silences it.
+  process.env.XDG_RUNTIME_DIR ??= '/tmp';
   const require = createRequire(import.meta.url);
   let mod: { create: (flags: string[]) => GPU; globals: Record<string, unknown> };
   try {

@@ -1,0 +1,134 @@
+// `npm run pretrain -- --preset tiny|micro`: supervised warm-start of the Coder and the Tester on the curriculum's
+// corpora (fixed seed), writing fp32 and int8 checkpoints + config.json + tokenizer.json to public/models/<preset>/,
+// with progress and a loss curve (SVG beside the models, sparkline in the terminal).
+//
+// The Coder also sees a share of Tester examples, so that the self-play baseline (one model writes code and tests)
+// starts from a model that can do both; the Tester is trained on Tester examples only.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs, intArg } from './args';
+import { Progress } from './progress';
+import { createNodeGpu } from '../gpu/node';
+import { createNodeSandbox } from '../sandbox/node';
+import { buildCoderCorpus, buildTesterCorpus } from '../tasks/corpus';
+import { preset as modelPreset, paramCount, type PresetName as ModelPreset } from '../model/config';
+import { buildLayout } from '../model/layout';
+import { initParams } from '../model/init';
+import { trainTokenizer } from '../model/tokenizer-train';
+import { loadTokenizer } from '../model/tokenizer';
+import { GpuModel } from '../model/model';
+import { writeCheckpointDir } from '../model/checkpoint-node';
+import { presetConfig, type PresetName } from '../rl/config';
+import { loadCurriculum, neededSeqLen } from '../rl/lab-setup';
+import { encodeExamples, sftTrain, type SftExample } from '../rl/sft';
+import { Rng } from '../rl/rng';
+import { lineChartSvg, sparkline } from '../rl/plot-svg';
+
+const DEFAULTS: Record<'micro' | 'tiny', { steps: number; batch: number; lr: number; samples: number }> = {
+  micro: { steps: 500, batch: 16, lr: 3e-3, samples: 2 },
+  tiny: { steps: 700, batch: 16, lr: 1.5e-3, samples: 4 },
+};
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2), {
+    preset: 'string',
+    steps: 'string',
+    batch: 'string',
+    lr: 'string',
+    seed: 'string',
+    'bug-rate': 'string',
+    'tester-share': 'string',
+    out: 'string',
+    only: 'string',
+  });
+  const name = ((args.preset as string) ?? 'tiny') as 'micro' | 'tiny';
+  if (!(name in DEFAULTS)) throw new Error(`--preset must be micro or tiny, got '${name}'`);
+  const d = DEFAULTS[name];
+  const steps = intArg(args, 'steps', d.steps);
+  const batch = intArg(args, 'batch', d.batch);
+  const lr = args.lr ? Number(args.lr) : d.lr;
+  const seed = intArg(args, 'seed', 1);
+  const bugRate = args['bug-rate'] ? Number(args['bug-rate']) : 0.3;
+  const testerShare = args['tester-share'] ? Number(args['tester-share']) : 0.25;
+  const out = (args.out as string) ?? join('public', 'models', name);
+  const only = (args.only as string | undefined)?.split(',') ?? ['coder', 'tester'];
+  const train = presetConfig(name as PresetName);
+  const K = train.rollout.tests_per_group;
+
+  const t0 = Date.now();
+  const cur = loadCurriculum();
+  const insts = cur.instances.filter((i) => i.problem.split === 'train');
+  console.log(`pretrain ${name}: ${insts.length} training problems, ${steps} steps × batch ${batch}, lr ${lr}, seed ${seed}`);
+
+  const sandbox = createNodeSandbox();
+  const coderData = buildCoderCorpus(insts, { seed, bugRate, samplesPerProblem: d.samples });
+  console.log(`coder corpus: ${coderData.length} examples (bug rate ${bugRate})`);
+  const testerData = await buildTesterCorpus(sandbox, insts, { seed, k: K, samplesPerProblem: d.samples });
+  await sandbox.close();
+  console.log(`tester corpus: ${testerData.length} examples (K = ${K})`);
+
+  const base = modelPreset(name as ModelPreset);
+  const config = modelPreset(name as ModelPreset, { maxSeqLen: Math.max(base.maxSeqLen, neededSeqLen(train)) });
+  const tokSample = [...coderData, ...testerData].filter((_, i) => i % 3 === 0).map((e) => e.prompt + e.completion);
+  const tokenizerJson = JSON.stringify(trainTokenizer(tokSample, { vocabSize: config.vocabSize }));
+  const tok = loadTokenizer(tokenizerJson);
+  console.log(`tokenizer: vocab ${config.vocabSize}; model ${paramCount(config).toLocaleString()} params, maxSeqLen ${config.maxSeqLen}`);
+
+  const gpu = await createNodeGpu();
+  const progress = new Progress();
+  const curves: { name: string; x: number[]; y: number[] }[] = [];
+  const layout = buildLayout(config);
+  const mix = (a: SftExample[], b: SftExample[], share: number): SftExample[] => {
+    const r = new Rng(seed);
+    const nb = Math.round((a.length * share) / (1 - share));
+    return [...a, ...r.sample(b.length, nb).map((i) => b[i])];
+  };
+  const jobs: { who: 'coder' | 'tester'; data: SftExample[] }[] = [
+    { who: 'coder' as const, data: mix(coderData, testerData, testerShare) },
+    { who: 'tester' as const, data: testerData },
+  ].filter((j) => only.includes(j.who));
+  for (const job of jobs) {
+    const model = new GpuModel(gpu, layout, initParams(layout, seed + (job.who === 'tester' ? 1 : 0)), job.who);
+    const encoded = encodeExamples(tok, job.data);
+    const start = Date.now();
+    const losses: number[] = [];
+    await sftTrain(model, tok, encoded, {
+      steps,
+      batchSize: batch,
+      lr,
+      seed,
+      onStep: (s, loss) => {
+        losses.push(loss);
+        const el = (Date.now() - start) / 1000;
+        const eta = (el / (s + 1)) * (steps - s - 1);
+        const recent = losses.slice(-20);
+        progress.update(`${job.who} sft`, s + 1, steps, `loss ${(recent.reduce((a, b) => a + b, 0) / recent.length).toFixed(3)} ${sparkline(losses, 30)} eta ${eta.toFixed(0)}s`);
+      },
+    });
+    progress.clear();
+    const tail = losses.slice(-20);
+    console.log(`${job.who}: loss ${losses[0].toFixed(3)} → ${(tail.reduce((a, b) => a + b, 0) / tail.length).toFixed(3)} in ${((Date.now() - start) / 1000).toFixed(0)} s  ${sparkline(losses, 40)}`);
+    curves.push({ name: job.who, x: losses.map((_, i) => i + 1), y: losses });
+    const meta = { metadata: { pretrain_steps: String(steps), seed: String(seed) }, tokenizerJson };
+    await writeCheckpointDir(join(out, job.who), await model.checkpoint(meta));
+    await writeCheckpointDir(join(out, `${job.who}-int8`), await model.checkpoint({ ...meta, quant: 'int8-b32' }));
+    model.destroy();
+  }
+  gpu.destroy();
+  await mkdir(out, { recursive: true });
+  await writeFile(join(out, 'pretrain-loss.svg'), lineChartSvg(`SFT warm-start loss (${name})`, curves, { xLabel: 'step', yLabel: 'cross-entropy (nats/token)' }));
+  await writeFile(
+    join(out, 'pretrain.json'),
+    JSON.stringify({ preset: name, steps, batch, lr, seed, bugRate, testerShare, K, minutes: (Date.now() - t0) / 60000, final: Object.fromEntries(curves.map((c) => [c.name, c.y.slice(-20).reduce((a, b) => a + b, 0) / Math.min(20, c.y.length)])) }, null, 2) + '\n',
+  );
+  console.log(`wrote ${out}/{coder,tester}{,-int8}/ and pretrain-loss.svg in ${((Date.now() - t0) / 60000).toFixed(1)} min`);
+  return 0;
+}
+
+main().then(
+  (c) => process.exit(c),
+  (e) => {
+    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+    process.exit(1);
+  },
+);

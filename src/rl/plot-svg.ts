@@ -1,0 +1,81 @@
+// Minimal SVG line plots (no DOM needed): used for loss curves and the results figures, in Node and the browser.
+export interface Series {
+  name: string;
+  x: number[];
+  y: number[];
+  color?: string;
+}
+
+const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
+
+function niceTicks(lo: number, hi: number, n = 5): number[] {
+  if (!(hi > lo)) return [lo];
+  const raw = (hi - lo) / n;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw;
+  const out: number[] = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-12; v += step) out.push(Number(v.toPrecision(12)));
+  return out;
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+
+export function lineChartSvg(title: string, series: Series[], opts: { xLabel?: string; yLabel?: string; width?: number; height?: number; logY?: boolean } = {}): string {
+  const W = opts.width ?? 560;
+  const H = opts.height ?? 320;
+  const m = { l: 56, r: 16, t: 32, b: 44 };
+  const tf = (v: number) => (opts.logY ? Math.log10(Math.max(v, 1e-12)) : v);
+  const pts = series.flatMap((s) => s.x.map((x, i) => [x, tf(s.y[i])] as const)).filter(([, y]) => Number.isFinite(y));
+  const xs = pts.map((p) => p[0]);
+  const ys = pts.map((p) => p[1]);
+  let [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+  let [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+  if (!pts.length) [x0, x1, y0, y1] = [0, 1, 0, 1];
+  if (x1 === x0) x1 = x0 + 1;
+  if (y1 === y0) [y0, y1] = [y0 - 0.5, y1 + 0.5];
+  const pad = (y1 - y0) * 0.05;
+  y0 -= pad;
+  y1 += pad;
+  const sx = (x: number) => m.l + ((x - x0) / (x1 - x0)) * (W - m.l - m.r);
+  const sy = (y: number) => H - m.b - ((y - y0) / (y1 - y0)) * (H - m.t - m.b);
+  const parts: string[] = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`);
+  parts.push(`<rect width="${W}" height="${H}" fill="white"/>`);
+  parts.push(`<text x="${W / 2}" y="18" text-anchor="middle" font-size="13" font-weight="bold">${esc(title)}</text>`);
+  for (const t of niceTicks(y0, y1)) {
+    const y = sy(t);
+    const label = opts.logY ? `1e${t}` : Math.abs(t) >= 1000 ? t.toExponential(1) : String(Number(t.toPrecision(4)));
+    parts.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${y}" y2="${y}" stroke="#e5e5e5"/><text x="${m.l - 6}" y="${y + 4}" text-anchor="end">${label}</text>`);
+  }
+  for (const t of niceTicks(x0, x1, 6)) {
+    const x = sx(t);
+    parts.push(`<line x1="${x}" x2="${x}" y1="${H - m.b}" y2="${H - m.b + 4}" stroke="#333"/><text x="${x}" y="${H - m.b + 16}" text-anchor="middle">${t}</text>`);
+  }
+  parts.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${H - m.b}" y2="${H - m.b}" stroke="#333"/><line x1="${m.l}" x2="${m.l}" y1="${m.t}" y2="${H - m.b}" stroke="#333"/>`);
+  if (opts.xLabel) parts.push(`<text x="${(m.l + W - m.r) / 2}" y="${H - 8}" text-anchor="middle">${esc(opts.xLabel)}</text>`);
+  if (opts.yLabel) parts.push(`<text transform="translate(14 ${(m.t + H - m.b) / 2}) rotate(-90)" text-anchor="middle">${esc(opts.yLabel)}</text>`);
+  series.forEach((s, si) => {
+    const color = s.color ?? PALETTE[si % PALETTE.length];
+    const d = s.x
+      .map((x, i) => [x, tf(s.y[i])] as const)
+      .filter(([, y]) => Number.isFinite(y))
+      .map(([x, y], i) => `${i ? 'L' : 'M'}${sx(x).toFixed(1)},${sy(y).toFixed(1)}`)
+      .join('');
+    parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.6"/>`);
+    parts.push(`<rect x="${m.l + 10}" y="${m.t + 6 + si * 15}" width="12" height="3" fill="${color}"/><text x="${m.l + 26}" y="${m.t + 11 + si * 15}">${esc(s.name)}</text>`);
+  });
+  parts.push('</svg>');
+  return parts.join('\n');
+}
+
+/** A one-line terminal sparkline of a series (for progress output). */
+export function sparkline(ys: number[], width = 40): string {
+  if (!ys.length) return '';
+  const blocks = '▁▂▃▄▅▆▇█';
+  const step = Math.max(1, Math.ceil(ys.length / width));
+  const pts: number[] = [];
+  for (let i = 0; i < ys.length; i += step) pts.push(ys.slice(i, i + step).reduce((a, b) => a + b, 0) / Math.min(step, ys.length - i));
+  const lo = Math.min(...pts);
+  const hi = Math.max(...pts);
+  return pts.map((v) => blocks[hi > lo ? Math.round(((v - lo) / (hi - lo)) * 7) : 0]).join('');
+}
