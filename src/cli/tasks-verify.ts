@@ -1,0 +1,54 @@
+// `npm run tasks -- verify FILE.jsonl [--timeout MS] [--workers N]`: runs each problem's reference solution
+// against its own tests in the Pyodide sandbox; malformed lines count as failed; ends with `N passed, M failed`.
+import { readFileSync } from 'node:fs';
+import { createNodeSandbox } from '../sandbox/node';
+import { importJsonl, type ImportedItem } from '../tasks/importers';
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function verifyItem(
+  sandbox: ReturnType<typeof createNodeSandbox>,
+  item: ImportedItem,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  const r = await sandbox.judge({ ...item.verify, timeoutMs });
+  if (r.compileError) return `does not define: ${r.compileError}`;
+  const bad = r.verdicts
+    .map((v, i) => ({ v, i }))
+    .filter(({ v }) => v.status !== 'passed')
+    .map(({ v, i }) => `test ${i + 1} ${v.status}${v.errorType ? ` (${v.errorType})` : ''}${v.message ? `: ${v.message}` : ''}`);
+  return bad.length ? bad.join('; ') : undefined;
+}
+
+export async function verifyCommand(args: string[]): Promise<number> {
+  const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
+  if (!file) {
+    console.error('usage: npm run tasks -- verify FILE.jsonl [--timeout MS] [--workers N]');
+    return 2;
+  }
+  const timeoutMs = Number(flag(args, '--timeout') ?? 5000);
+  const workers = flag(args, '--workers');
+  const { items, errors } = importJsonl(readFileSync(file, 'utf8'));
+  for (const e of errors) console.log(`FAIL ${e.message}`);
+  const sandbox = createNodeSandbox(workers ? { size: Number(workers) } : {});
+  let passed = 0;
+  let failed = errors.length;
+  try {
+    const outcomes = await Promise.all(items.map((item) => verifyItem(sandbox, item, timeoutMs)));
+    items.forEach((item, i) => {
+      const why = outcomes[i];
+      if (why === undefined) passed++;
+      else {
+        failed++;
+        console.log(`FAIL line ${item.line} ${item.problem.id}: ${why.slice(0, 300)}`);
+      }
+    });
+  } finally {
+    await sandbox.close();
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
