@@ -59,7 +59,8 @@ export interface RunConfigUi {
   overrides: Record<string, number>;
 }
 
-export const DEFAULT_RUN_CONFIG: RunConfigUi = { preset: 'micro', mode: 'code-a1', seed: 1, overrides: {} };
+/** `tiny` starts from the shipped pretrained checkpoints: the default demo. */
+export const DEFAULT_RUN_CONFIG: RunConfigUi = { preset: 'tiny', mode: 'code-a1', seed: 1, overrides: {} };
 
 /** Why a value is not acceptable for this hyperparameter, or null when it is. */
 export function checkHyperValue(key: string, value: number): string | null {

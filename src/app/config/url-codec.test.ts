@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { freshSeed, mulberry32 } from '../../testing/random';
 import { decodeConfigHash, encodeConfigHash } from './url-codec';
-import { HYPERPARAMS, MODES, PRESETS, type RunConfigUi } from './run-config';
+import { DEFAULT_RUN_CONFIG, HYPERPARAMS, MODES, PRESETS, type RunConfigUi } from './run-config';
 
 function randomConfig(rng: () => number): RunConfigUi {
   const overrides: Record<string, number> = {};
@@ -36,9 +36,9 @@ describe('config URL codec', () => {
 
   it('reports bad values and keeps the defaults for them', () => {
     const d = decodeConfigHash('#preset=huge&mode=golden&seed=-3&M=2.5&lr=abc&K=4&bogus=1');
-    expect(d.config.preset).toBe('micro');
+    expect(d.config.preset).toBe(DEFAULT_RUN_CONFIG.preset);
     expect(d.config.mode).toBe('golden');
-    expect(d.config.seed).toBe(1);
+    expect(d.config.seed).toBe(DEFAULT_RUN_CONFIG.seed);
     expect(d.config.overrides).toEqual({ K: 4 });
     expect(d.problems).toHaveLength(5);
     expect(d.problems.join('\n')).toMatch(/preset 'huge'/);
