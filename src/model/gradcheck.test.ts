@@ -5,7 +5,10 @@ import { sharedNodeGpu } from '../gpu/node';
 import { freshSeed, maxRelDiff } from '../testing/random';
 import { gradCheck, type GradCheckOptions } from './backward-check';
 import { destroyBatch, uploadBatch } from './forward-batch';
-import { computeLogprobs, computeSftLoss } from './forward-logprobs';
+import { computeLogits, computeLogprobs, computeSftLoss } from './forward-logprobs';
+import { preset } from './config';
+import { buildLayout } from './layout';
+import { initParams, seededRandom } from './init';
 import { GpuModel } from './model';
 import { makeGradCase } from './reference-fixture';
 import { referenceForward } from './reference';
@@ -37,6 +40,30 @@ describe(`GPU model vs float64 reference on micro (seed ${seed})`, () => {
       if (c.objective === 'grpo' && c.temperature === 1) expect(r.dualClip).toBeGreaterThan(0);
     });
   }
+
+  it('tiny preset (head dim 32, vocab 1024): forward logits match the reference on a left-padded batch', async () => {
+    const gpu = await sharedNodeGpu();
+    const layout = buildLayout(preset('tiny'));
+    const params = initParams(layout, seed, { std: 0.1, biasStd: 0.05, normJitter: 0.1 });
+    const model = new GpuModel(gpu, layout, params, 'tiny-forward');
+    const [B, S] = [2, 40];
+    const rand = seededRandom(seed);
+    const tokens = Array.from({ length: B * S }, () => Math.floor(rand() * layout.config.vocabSize));
+    const valid = Array.from({ length: B * S }, (_, t) => (t >= S && t < S + 5 ? 0 : 1));
+    const positions = Array.from({ length: B * S }, (_, t) => (t < S ? t : Math.max(0, t - S - 5)));
+    const input = { batch: B, seqLen: S, tokens, valid, positions };
+    const batch = uploadBatch(gpu, input);
+    const got = await computeLogits(model, batch);
+    const ref = referenceForward(layout, Float64Array.from(params), input).logits;
+    const V = layout.config.vocabSize;
+    const rows = Array.from({ length: B * S }, (_, t) => t).filter((t) => valid[t]);
+    const pick = (a: ArrayLike<number>) => rows.flatMap((t) => Array.from({ length: V }, (_, v) => a[t * V + v]));
+    const err = maxRelDiff(pick(got), pick(ref));
+    console.log(`tiny forward logits: max rel diff ${err.toExponential(2)}`);
+    expect(err).toBeLessThan(1e-4);
+    destroyBatch(batch);
+    model.destroy();
+  });
 
   it('log-probs-only forward and eval loss match the reference', async () => {
     const gpu = await sharedNodeGpu();
