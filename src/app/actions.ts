@@ -143,6 +143,16 @@ export async function addComparison(store: LabStore, file: File): Promise<void> 
   store.getState().setSeries({ id: `cmp:${file.name}`, label, mode: metrics[0]?.mode ?? 'code-a1', metrics });
 }
 
+/** Makes a run saved in this browser the current one (paused; Start resumes it). */
+export async function openSaved(store: LabStore, meta: RunMeta): Promise<void> {
+  const s = store.getState();
+  if (s.status === 'running' || s.status === 'stepping' || s.status === 'starting') throw new Error('Pause the run before opening another one.');
+  const run = await readStoredRun(meta.runId);
+  if (!run?.state) throw new Error(`Run ${meta.runId} has no committed step to open.`);
+  await putRunMeta({ ...meta, updatedAt: Date.now() });
+  showRun(store, run, `Opened ${meta.label}`);
+}
+
 /** Overlays a run saved in this browser. */
 export async function overlaySaved(store: LabStore, meta: RunMeta): Promise<void> {
   const run = await readStoredRun(meta.runId);

@@ -74,6 +74,11 @@ export class TrainClient {
     this.store.getState().clearRun();
   }
 
+  /** Closes the Worker's run without touching the store (another run is about to be shown). */
+  closeRun(): void {
+    if (this.worker) this.send({ type: 'reset' });
+  }
+
   /** After a device loss: a new Worker (and device) resumes from the last committed step. */
   recover(): void {
     this.terminate();

@@ -1,7 +1,8 @@
 // Storage panel: export the run as one bundle file, import one, add finished runs (bundles or CLI metrics.jsonl)
 // or runs saved in this browser to the charts for comparison.
 import { useEffect, useState } from 'react';
-import { addComparison, exportBundle, importBundle, listRuns, overlaySaved } from '../../actions';
+import { addComparison, exportBundle, importBundle, listRuns, openSaved, overlaySaved } from '../../actions';
+import { client } from '../../lab';
 import type { RunMeta } from '../../persist/idb-run-store';
 import { labStore, useLab } from '../../store';
 import { BUNDLE_EXT } from '../../persist/bundle';
@@ -57,10 +58,22 @@ export function StoragePanel() {
             {saved.map((r) => (
               <li key={r.runId}>
                 {r.label} · {r.step} steps{' '}
-                {r.runId !== runId && (
-                  <button className="link" onClick={() => overlaySaved(labStore, r).catch(report('Overlay failed'))}>
-                    overlay
-                  </button>
+                {r.runId !== runId && r.step > 0 && (
+                  <>
+                    <button className="link" onClick={() => overlaySaved(labStore, r).catch(report('Overlay failed'))}>
+                      overlay
+                    </button>
+                    <button
+                      className="link"
+                      onClick={() => {
+                        // Close whatever run the Worker holds, then show the saved one (Start resumes it).
+                        client.closeRun();
+                        openSaved(labStore, r).catch(report('Open failed'));
+                      }}
+                    >
+                      open
+                    </button>
+                  </>
                 )}
               </li>
             ))}
