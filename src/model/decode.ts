@@ -68,6 +68,9 @@ export class DecodeState {
   readonly next: GPUBuffer;
   /** f32 [B, V]: logits of the last position. */
   readonly logits: GPUBuffer;
+  /** One-token activations and residual stream, reused by every decode step (the queue orders the steps). */
+  readonly acts: Acts;
+  readonly x: GPUBuffer;
   private readonly bufs: GPUBuffer[] = [];
   P = 0;
 
@@ -89,6 +92,8 @@ export class DecodeState {
     this.keyValid = this.own(gpu, 'decode.keyValid', B * maxLen * 4);
     this.next = this.own(gpu, 'decode.next', B * 4);
     this.logits = this.own(gpu, 'decode.logits', B * c.vocabSize * 4);
+    this.acts = allocActs(w, B, (label, bytes) => this.own(gpu, label, bytes));
+    this.x = this.own(gpu, 'decode.x', B * c.hidden * 4);
   }
 
   private own(gpu: Gpu, label: string, bytes: number): GPUBuffer {
@@ -102,9 +107,50 @@ export class DecodeState {
   }
 }
 
+/** One forward's activations for T rows (pooled temps for a prefill, persistent buffers for decode steps). */
+interface Acts {
+  h: GPUBuffer;
+  rstd: GPUBuffer;
+  qPre: GPUBuffer;
+  kPre: GPUBuffer;
+  q: GPUBuffer;
+  k: GPUBuffer;
+  v: GPUBuffer;
+  attn: GPUBuffer;
+  g: GPUBuffer;
+  u: GPUBuffer;
+  a: GPUBuffer;
+}
+
+function allocActs(w: DecodeWeights, T: number, alloc: (label: string, bytes: number) => GPUBuffer): Acts {
+  const c = w.model.config;
+  const qW = c.heads * c.headDim;
+  const kW = c.kvHeads * c.headDim;
+  const I = c.intermediate;
+  const f = (label: string, n: number) => alloc(`dec.${label}`, n * 4);
+  return {
+    h: f('h', T * c.hidden),
+    rstd: f('rstd', T),
+    qPre: f('qPre', T * qW),
+    kPre: f('kPre', T * kW),
+    q: f('q', T * qW),
+    k: f('k', T * kW),
+    v: f('v', T * kW),
+    attn: f('attn', T * qW),
+    g: f('gate', T * I),
+    u: f('up', T * I),
+    a: f('swiglu', T * I),
+  };
+}
+
+function releaseActs(w: DecodeWeights, acts: Acts): void {
+  for (const b of Object.values(acts)) w.model.gpu.release(b);
+}
+
 /** Records the transformer body over T rows of x (in place: x ends as the residual stream after the last layer). */
 function layers(
   w: DecodeWeights,
+  acts: Acts,
   x: GPUBuffer,
   T: number,
   positions: GPUBuffer,
@@ -114,21 +160,7 @@ function layers(
   const gpu = model.gpu;
   const c = model.config;
   const H = c.hidden;
-  const qW = c.heads * c.headDim;
-  const kW = c.kvHeads * c.headDim;
-  const I = c.intermediate;
-  const t = (label: string, n: number) => gpu.temp(label, n * 4);
-  const h = t('dec.h', T * H);
-  const rstd = t('dec.rstd', T);
-  const qPre = t('dec.qPre', T * qW);
-  const kPre = t('dec.kPre', T * kW);
-  const q = t('dec.q', T * qW);
-  const k = t('dec.k', T * kW);
-  const v = t('dec.v', T * kW);
-  const attn = t('dec.attn', T * qW);
-  const g = t('dec.gate', T * I);
-  const u = t('dec.up', T * I);
-  const a = t('dec.swiglu', T * I);
+  const { h, rstd, qPre, kPre, q, k, v, attn, g, u, a } = acts;
   model.layout.layers.forEach((L, l) => {
     rmsnormForward(gpu, h, rstd, x, model.mirror(L.inputNorm), T, H, c.rmsEps);
     w.linear(qPre, h, L.q, L.qBias, T);
@@ -141,23 +173,17 @@ function layers(
     rmsnormForward(gpu, h, rstd, x, model.mirror(L.postNorm), T, H, c.rmsEps);
     w.linear(g, h, L.gate, undefined, T);
     w.linear(u, h, L.up, undefined, T);
-    swigluForward(gpu, a, g, u, T * I);
+    swigluForward(gpu, a, g, u, T * c.intermediate);
     w.linear(x, a, L.down, undefined, T, true);
   });
-  for (const b of [h, rstd, qPre, kPre, q, k, v, attn, g, u, a]) gpu.release(b);
 }
 
-/** Final norm and lm_head on B rows of x → logits [B, V]. */
-function head(w: DecodeWeights, logits: GPUBuffer, x: GPUBuffer, B: number): void {
+/** Final norm and lm_head on B rows of x → logits [B, V] (acts.h and acts.rstd as scratch; B <= their rows). */
+function head(w: DecodeWeights, acts: Acts, logits: GPUBuffer, x: GPUBuffer, B: number): void {
   const model = w.model;
-  const gpu = model.gpu;
   const c = model.config;
-  const h = gpu.temp('dec.hf', B * c.hidden * 4);
-  const rstd = gpu.temp('dec.rstdF', B * 4);
-  rmsnormForward(gpu, h, rstd, x, model.mirror(model.layout.finalNorm), B, c.hidden, c.rmsEps);
-  w.linear(logits, h, model.layout.lmHead, undefined, B);
-  gpu.release(h);
-  gpu.release(rstd);
+  rmsnormForward(model.gpu, acts.h, acts.rstd, x, model.mirror(model.layout.finalNorm), B, c.hidden, c.rmsEps);
+  w.linear(logits, acts.h, model.layout.lmHead, undefined, B);
 }
 
 /**
@@ -191,7 +217,8 @@ export function prefill(st: DecodeState, prompts: number[][], padId: number): { 
   const x = gpu.temp('prefill.x', T * c.hidden * 4);
   embeddingForward(gpu, x, model.mirror(model.layout.embed), ids, T, c.hidden, c.vocabSize);
   const lse = gpu.temp('prefill.lse', T * c.heads * 4);
-  layers(st.w, x, T, positions, (l, out, q, k, v) => {
+  const acts = allocActs(st.w, T, (label, bytes) => gpu.temp(label, bytes));
+  layers(st.w, acts, x, T, positions, (l, out, q, k, v) => {
     attentionForward(gpu, out, lse, q, k, v, valid, { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim });
     attentionCacheWrite(gpu, st.caches[l].k, st.caches[l].v, k, v, zeros, { B, n: P, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
   });
@@ -199,7 +226,8 @@ export function prefill(st: DecodeState, prompts: number[][], padId: number): { 
   const xLast = gpu.temp('prefill.xLast', B * c.hidden * 4);
   const rowBytes = c.hidden * 4;
   for (let b = 0; b < B; b++) gpu.copy(x, ((b + 1) * P - 1) * rowBytes, xLast, b * rowBytes, rowBytes);
-  head(st.w, st.logits, xLast, B);
+  head(st.w, acts, st.logits, xLast, B);
+  releaseActs(st.w, acts);
   for (const b of [x, lse, xLast]) gpu.release(b);
   // The one-shot inputs are destroyed once the GPU is done with them.
   gpu.submit();
@@ -214,15 +242,14 @@ export function decodeStep(st: DecodeState): void {
   const gpu = model.gpu;
   const c = model.config;
   const B = st.B;
-  const x = gpu.temp('decode.x', B * c.hidden * 4);
+  const x = st.x;
   embeddingForward(gpu, x, model.mirror(model.layout.embed), st.next, B, c.hidden, c.vocabSize);
-  layers(st.w, x, B, st.positions, (l, out, q, k, v) => {
+  layers(st.w, st.acts, x, B, st.positions, (l, out, q, k, v) => {
     const cache = st.caches[l];
     attentionCacheWrite(gpu, cache.k, cache.v, k, v, st.slots, { B, n: 1, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
     attentionDecode(gpu, out, q, cache.k, cache.v, st.lens, st.keyValid, { B, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
   });
-  head(st.w, st.logits, x, B);
-  gpu.release(x);
+  head(st.w, st.acts, st.logits, x, B);
   advanceCounters(gpu, st.positions, st.slots, st.lens, B);
 }
 
@@ -245,11 +272,13 @@ export function forwardAllLogits(w: DecodeWeights, seqs: number[][], padId: numb
   const x = gpu.temp('fwd.x', T * c.hidden * 4);
   embeddingForward(gpu, x, model.mirror(model.layout.embed), ids, T, c.hidden, c.vocabSize);
   const lse = gpu.temp('fwd.lse', T * c.heads * 4);
-  layers(w, x, T, positions, (_l, out, q, k, v) => {
+  const acts = allocActs(w, T, (label, bytes) => gpu.temp(label, bytes));
+  layers(w, acts, x, T, positions, (_l, out, q, k, v) => {
     attentionForward(gpu, out, lse, q, k, v, valid, { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim });
   });
   const logits = gpu.buffer(`${w.label}.logits`, T * c.vocabSize * 4);
-  head(w, logits, x, T);
+  head(w, acts, logits, x, T);
+  releaseActs(w, acts);
   gpu.release(x);
   gpu.release(lse);
   gpu.submit();
