@@ -106,6 +106,14 @@ export async function exportBundle(store: LabStore): Promise<void> {
   download(encodeBundle(bundle), `${s.runId}${BUNDLE_EXT}`, 'application/octet-stream');
 }
 
+/** The live run's records as JSONL, the same format `npm run train` writes. */
+export function exportMetricsJsonl(store: LabStore): void {
+  const s = store.getState();
+  const live = s.series.find((r) => r.id === s.runId);
+  const text = (live?.metrics ?? []).map((m) => JSON.stringify(m) + '\n').join('');
+  download(new TextEncoder().encode(text), `${s.runId ?? 'run'}-metrics.jsonl`, 'application/x-ndjson');
+}
+
 /** Imports a bundle as the current run. A bad file throws BundleError before anything is written or shown. */
 export async function importBundle(store: LabStore, file: File): Promise<void> {
   const s = store.getState();

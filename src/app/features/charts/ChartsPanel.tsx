@@ -63,6 +63,26 @@ export const CHARTS: ChartSpec[] = [
     { key: 'tester/loss', label: 'tester' },
   ]),
   metricChart('tokens', 'Tokens / s (rollout)', [{ key: 'perf/tokens_per_s', label: 'tokens/s' }]),
+  metricChart('clip', 'Clipped token fractions', [
+    { key: 'coder/clip_ratio/low_mean', label: 'coder low' },
+    { key: 'coder/clip_ratio/high_mean', label: 'coder high' },
+    { key: 'tester/clip_ratio/low_mean', label: 'tester low' },
+    { key: 'tester/clip_ratio/high_mean', label: 'tester high' },
+  ]),
+  metricChart('zero-std', 'Groups with no reward spread (no GRPO signal)', [
+    { key: 'coder/frac_reward_zero_std', label: 'coder' },
+    { key: 'tester/frac_reward_zero_std', label: 'tester' },
+  ]),
+  metricChart('lengths', 'Completion length (tokens)', [
+    { key: 'completions/coder_mean_length', label: 'coder' },
+    { key: 'completions/tester_mean_length', label: 'tester' },
+  ]),
+  metricChart('step-time', 'Step time (s)', [
+    { key: 'time/step_s', label: 'step' },
+    { key: 'time/rollout_s', label: 'rollout' },
+    { key: 'time/sandbox_s', label: 'sandbox' },
+    { key: 'time/update_s', label: 'update' },
+  ]),
 ];
 
 /** Charts never re-render from React: only this legend follows the store. */

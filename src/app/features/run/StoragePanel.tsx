@@ -1,7 +1,7 @@
 // Storage panel: export the run as one bundle file, import one, add finished runs (bundles or CLI metrics.jsonl)
 // or runs saved in this browser to the charts for comparison.
 import { useEffect, useState } from 'react';
-import { addComparison, exportBundle, importBundle, listRuns, openSaved, overlaySaved } from '../../actions';
+import { addComparison, exportBundle, exportMetricsJsonl, importBundle, listRuns, openSaved, overlaySaved } from '../../actions';
 import { client } from '../../lab';
 import type { RunMeta } from '../../persist/idb-run-store';
 import { labStore, useLab } from '../../store';
@@ -22,6 +22,9 @@ export function StoragePanel() {
       <div className="buttons">
         <button data-testid="export" disabled={!runId || checkpointStep === null} onClick={() => exportBundle(labStore).catch(report('Export failed'))}>
           Export run bundle
+        </button>
+        <button data-testid="export-jsonl" disabled={!runId} onClick={() => exportMetricsJsonl(labStore)}>
+          metrics.jsonl
         </button>
         <label className="file-button">
           Import run bundle
