@@ -105,3 +105,10 @@ test('export a bundle, import it into a fresh context; overlay a CLI metrics.jso
   await p2.screenshot({ path: 'test-results/ui-overlay.png', fullPage: true });
   await ctx.close();
 });
+
+test('own checkpoint: an incomplete set of files is refused with what is missing', async ({ page }) => {
+  await fresh(page);
+  await page.getByTestId('tab-model').click();
+  await page.getByTestId('model-coder-files').setInputFiles([{ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from('{}') }]);
+  await expect(page.getByTestId('model')).toContainText('coder: missing .safetensors, tokenizer.json');
+});
