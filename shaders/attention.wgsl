@@ -1,9 +1,11 @@
 // Causal grouped-query self-attention forward with an online softmax (one pass over the keys, no score matrix).
 // q [T, Hq, Dh], k/v [T, Hkv, Dh], out [T, Hq, Dh], lse [T, Hq]; T = B·S, causal within each length-S sequence,
 // query head h reads kv head h / (Hq / Hkv). keyMask [T] (u32 or f32: any non-zero bit pattern = valid) hides pad
-// keys. A query with no valid key gets out = 0 and lse = -3e38. One thread per (row, query head); Dh % 4 == 0,
-// Dh <= 4·MAXD4.
-struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, _pad: u32 }
+// keys. A query with no valid key gets out = 0 and lse = -3e38. Dh % 4 == 0, Dh <= 4·TILE.
+// Register tiling (the matmul idiom that pays on SwiftShader): each invocation owns RB consecutive query rows of one
+// head and walks the keys in blocks of 4, so every k/v vec4 it loads feeds RB rows, and the softmax rescale happens
+// once per block. (Baking Dh/4 and RB in as pipeline constants measured no faster, so they are uniforms.)
+struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, rows: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> k: array<vec4<f32>>;
@@ -12,47 +14,91 @@ struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32,
 @group(0) @binding(5) var<storage, read_write> out: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> lse: array<f32>;
 
-override WG: u32 = 64;
-const MAXD4: u32 = 32u;
+override WG: u32 = 16;
+const TILE: u32 = 64u; // private tile: rows · Dh/4 <= TILE, rows <= MAXRB (checked by the launcher)
+const MAXRB: u32 = 8u;
 const NEG_BIG: f32 = -3.0e38;
+
+fn keyOk(j: u32, last: u32) -> bool {
+  return j <= last && (u.hasMask == 0u || keyMask[j] != 0u);
+}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let idx = gid.x + gid.y * nwg.x * WG;
-  if (idx >= u.B * u.S * u.Hq) { return; }
-  // Heads fastest: neighbouring threads share the row, hence the same key range (no divergence) and, within a
-  // GQA group, the same keys.
+  let DH4 = u.Dh / 4u;
+  let RB = u.rows;
+  let chunks = (u.S + RB - 1u) / RB;
+  if (idx >= u.B * chunks * u.Hq) { return; }
   let h = idx % u.Hq;
-  let row = idx / u.Hq;
+  let chunk = (idx / u.Hq) % chunks;
+  let b = idx / (u.Hq * chunks);
   let g = h / (u.Hq / u.Hkv);
-  let d4 = u.Dh / 4u;
-  let seqStart = row - row % u.S;
-  var qr: array<vec4<f32>, MAXD4>;
-  var acc: array<vec4<f32>, MAXD4>;
-  let qBase = idx * d4;
-  for (var d = 0u; d < d4; d++) {
-    qr[d] = q[qBase + d] * u.scale;
-    acc[d] = vec4<f32>(0.0);
+  let seqStart = b * u.S;
+  let row0 = seqStart + chunk * RB;
+  let rowLast = min(row0 + RB, seqStart + u.S) - 1u; // last real row of this invocation (and last key it needs)
+  var qr: array<vec4<f32>, TILE>;
+  var acc: array<vec4<f32>, TILE>;
+  var m: array<f32, MAXRB>;
+  var l: array<f32, MAXRB>;
+  for (var r = 0u; r < RB; r++) {
+    let qBase = ((min(row0 + r, rowLast)) * u.Hq + h) * DH4;
+    for (var d = 0u; d < DH4; d++) {
+      qr[r * DH4 + d] = q[qBase + d] * u.scale;
+      acc[r * DH4 + d] = vec4<f32>(0.0);
+    }
+    m[r] = NEG_BIG;
+    l[r] = 0.0;
   }
-  var m = NEG_BIG;
-  var l = 0.0;
-  for (var j = seqStart; j <= row; j++) {
-    if (u.hasMask != 0u && keyMask[j] == 0u) { continue; }
-    let kBase = (j * u.Hkv + g) * d4;
-    var s = 0.0;
-    for (var d = 0u; d < d4; d++) { s += dot(qr[d], k[kBase + d]); }
-    if (s > m) {
-      let c = exp(m - s);
-      l = l * c + 1.0;
-      for (var d = 0u; d < d4; d++) { acc[d] = acc[d] * c + v[kBase + d]; }
-      m = s;
-    } else {
-      let p = exp(s - m);
-      l += p;
-      for (var d = 0u; d < d4; d++) { acc[d] += p * v[kBase + d]; }
+  for (var j0 = seqStart; j0 <= rowLast; j0 += 4u) {
+    let kb0 = (j0 * u.Hkv + g) * DH4;
+    let kb1 = (min(j0 + 1u, rowLast) * u.Hkv + g) * DH4;
+    let kb2 = (min(j0 + 2u, rowLast) * u.Hkv + g) * DH4;
+    let kb3 = (min(j0 + 3u, rowLast) * u.Hkv + g) * DH4;
+    var sc: array<vec4<f32>, MAXRB>;
+    for (var r = 0u; r < RB; r++) { sc[r] = vec4<f32>(0.0); }
+    for (var d = 0u; d < DH4; d++) {
+      let k0 = k[kb0 + d];
+      let k1 = k[kb1 + d];
+      let k2 = k[kb2 + d];
+      let k3 = k[kb3 + d];
+      for (var r = 0u; r < RB; r++) {
+        let qv = qr[r * DH4 + d];
+        sc[r] += vec4<f32>(dot(qv, k0), dot(qv, k1), dot(qv, k2), dot(qv, k3));
+      }
+    }
+    let ok = vec4<bool>(keyOk(j0, rowLast), keyOk(j0 + 1u, rowLast), keyOk(j0 + 2u, rowLast), keyOk(j0 + 3u, rowLast));
+    var pr: array<vec4<f32>, MAXRB>;
+    var cr: array<f32, MAXRB>;
+    for (var r = 0u; r < RB; r++) {
+      let row = row0 + r;
+      let okr = ok & vec4<bool>(j0 <= row, j0 + 1u <= row, j0 + 2u <= row, j0 + 3u <= row);
+      let s = select(vec4<f32>(NEG_BIG), sc[r], okr);
+      let mNew = max(m[r], max(max(s.x, s.y), max(s.z, s.w)));
+      let p = select(vec4<f32>(0.0), exp(s - mNew), okr);
+      cr[r] = exp(m[r] - mNew);
+      l[r] = l[r] * cr[r] + p.x + p.y + p.z + p.w;
+      m[r] = mNew;
+      pr[r] = p;
+    }
+    for (var d = 0u; d < DH4; d++) {
+      let v0 = v[kb0 + d];
+      let v1 = v[kb1 + d];
+      let v2 = v[kb2 + d];
+      let v3 = v[kb3 + d];
+      for (var r = 0u; r < RB; r++) {
+        let p = pr[r];
+        let i = r * DH4 + d;
+        acc[i] = acc[i] * cr[r] + p.x * v0 + p.y * v1 + p.z * v2 + p.w * v3;
+      }
     }
   }
-  let inv = select(0.0, 1.0 / l, l > 0.0);
-  for (var d = 0u; d < d4; d++) { out[qBase + d] = acc[d] * inv; }
-  lse[idx] = select(NEG_BIG, m + log(l), l > 0.0);
+  for (var r = 0u; r < RB; r++) {
+    let row = row0 + r;
+    if (row > rowLast) { break; }
+    let oBase = (row * u.Hq + h) * DH4;
+    let inv = select(0.0, 1.0 / l[r], l[r] > 0.0);
+    for (var d = 0u; d < DH4; d++) { out[oBase + d] = acc[r * DH4 + d] * inv; }
+    lse[row * u.Hq + h] = select(NEG_BIG, m[r] + log(l[r]), l[r] > 0.0);
+  }
 }

@@ -1,7 +1,8 @@
-// Attention backward, pass 2 (per key row and kv head, so no float atomics): sums over the later query rows i of
+// Attention backward, pass 2 (per key rows and kv head, so no float atomics): sums over the later query rows i of
 // the sequence and over the Hq/Hkv query heads of the group: dv_j = Σ P_ij dO_i, dk_j = scale · Σ P_ij (dP_ij − D_i) q_i.
-// A masked key gets dk = dv = 0. Same layout as attention.wgsl; D comes from attention_backward_q.wgsl.
-struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, _pad: u32 }
+// A masked key gets dk = dv = 0. Same layout as attention.wgsl; D comes from attention_backward_q.wgsl. Register
+// tiling: RB keys per invocation, query rows in blocks of 4.
+struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, rows: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> k: array<vec4<f32>>;
@@ -13,51 +14,109 @@ struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32,
 @group(0) @binding(8) var<storage, read_write> dk: array<vec4<f32>>;
 @group(0) @binding(9) var<storage, read_write> dv: array<vec4<f32>>;
 
-override WG: u32 = 64;
-const MAXD4: u32 = 32u;
+override WG: u32 = 16;
+const TILE: u32 = 64u; // private tile: rows · Dh/4 <= TILE, rows <= MAXRB (checked by the launcher)
+const MAXRB: u32 = 8u;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let idx = gid.x + gid.y * nwg.x * WG;
-  if (idx >= u.B * u.S * u.Hkv) { return; }
+  let DH4 = u.Dh / 4u;
+  let RB = u.rows;
+  let chunks = (u.S + RB - 1u) / RB;
+  if (idx >= u.B * chunks * u.Hkv) { return; }
   let g = idx % u.Hkv;
-  let j = idx / u.Hkv;
-  let d4 = u.Dh / 4u;
+  let chunk = (idx / u.Hkv) % chunks;
+  let b = idx / (u.Hkv * chunks);
   let group = u.Hq / u.Hkv;
-  let seqEnd = j - j % u.S + u.S;
-  let base = idx * d4;
-  var kr: array<vec4<f32>, MAXD4>;
-  var vr: array<vec4<f32>, MAXD4>;
-  var dkAcc: array<vec4<f32>, MAXD4>;
-  var dvAcc: array<vec4<f32>, MAXD4>;
-  for (var d = 0u; d < d4; d++) {
-    kr[d] = k[base + d] * u.scale;
-    vr[d] = v[base + d];
-    dkAcc[d] = vec4<f32>(0.0);
-    dvAcc[d] = vec4<f32>(0.0);
+  let seqEnd = b * u.S + u.S;
+  let j0 = b * u.S + chunk * RB;
+  let jLast = min(j0 + RB, seqEnd) - 1u;
+  var kr: array<vec4<f32>, TILE>;
+  var vr: array<vec4<f32>, TILE>;
+  var dkAcc: array<vec4<f32>, TILE>;
+  var dvAcc: array<vec4<f32>, TILE>;
+  var valid: array<bool, MAXRB>;
+  for (var r = 0u; r < RB; r++) {
+    let j = min(j0 + r, jLast);
+    let base = (j * u.Hkv + g) * DH4;
+    for (var d = 0u; d < DH4; d++) {
+      let i = r * DH4 + d;
+      kr[i] = k[base + d] * u.scale;
+      vr[i] = v[base + d];
+      dkAcc[i] = vec4<f32>(0.0);
+      dvAcc[i] = vec4<f32>(0.0);
+    }
+    valid[r] = j0 + r <= jLast && (u.hasMask == 0u || keyMask[j] != 0u);
   }
-  if (u.hasMask == 0u || keyMask[j] != 0u) {
-    for (var i = j; i < seqEnd; i++) {
-      for (var hh = 0u; hh < group; hh++) {
-        let qi = i * u.Hq + g * group + hh;
-        let qBase = qi * d4;
-        var s = 0.0;
-        var dp = 0.0;
-        for (var d = 0u; d < d4; d++) {
-          s += dot(kr[d], q[qBase + d]);
-          dp += dot(vr[d], dout[qBase + d]);
+  let last = seqEnd - 1u;
+  for (var hh = 0u; hh < group; hh++) {
+    let h = g * group + hh;
+    for (var i0 = j0; i0 < seqEnd; i0 += 4u) {
+      let q0i = i0 * u.Hq + h;
+      let q1i = min(i0 + 1u, last) * u.Hq + h;
+      let q2i = min(i0 + 2u, last) * u.Hq + h;
+      let q3i = min(i0 + 3u, last) * u.Hq + h;
+      var sc: array<vec4<f32>, MAXRB>;
+      var dp: array<vec4<f32>, MAXRB>;
+      for (var r = 0u; r < RB; r++) {
+        sc[r] = vec4<f32>(0.0);
+        dp[r] = vec4<f32>(0.0);
+      }
+      for (var d = 0u; d < DH4; d++) {
+        let qa = q[q0i * DH4 + d];
+        let qb = q[q1i * DH4 + d];
+        let qc = q[q2i * DH4 + d];
+        let qd = q[q3i * DH4 + d];
+        let oa = dout[q0i * DH4 + d];
+        let ob = dout[q1i * DH4 + d];
+        let oc = dout[q2i * DH4 + d];
+        let od = dout[q3i * DH4 + d];
+        for (var r = 0u; r < RB; r++) {
+          let kv = kr[r * DH4 + d];
+          let vv = vr[r * DH4 + d];
+          sc[r] += vec4<f32>(dot(kv, qa), dot(kv, qb), dot(kv, qc), dot(kv, qd));
+          dp[r] += vec4<f32>(dot(vv, oa), dot(vv, ob), dot(vv, oc), dot(vv, od));
         }
-        let p = exp(s - lse[qi]);
-        let ds = p * (dp - dsum[qi]);
-        for (var d = 0u; d < d4; d++) {
-          dvAcc[d] += p * dout[qBase + d];
-          dkAcc[d] += ds * q[qBase + d];
+      }
+      let l4 = vec4<f32>(lse[q0i], lse[q1i], lse[q2i], lse[q3i]);
+      let D4 = vec4<f32>(dsum[q0i], dsum[q1i], dsum[q2i], dsum[q3i]);
+      let inSeq = vec4<bool>(true, i0 + 1u < seqEnd, i0 + 2u < seqEnd, i0 + 3u < seqEnd);
+      var pr: array<vec4<f32>, MAXRB>;
+      var ds: array<vec4<f32>, MAXRB>;
+      for (var r = 0u; r < RB; r++) {
+        let j = j0 + r;
+        let ok = inSeq & vec4<bool>(i0 >= j, i0 + 1u >= j, i0 + 2u >= j, i0 + 3u >= j) & vec4<bool>(valid[r]);
+        let p = select(vec4<f32>(0.0), exp(sc[r] - l4), ok);
+        pr[r] = p;
+        ds[r] = p * (dp[r] - D4);
+      }
+      for (var d = 0u; d < DH4; d++) {
+        let qa = q[q0i * DH4 + d];
+        let qb = q[q1i * DH4 + d];
+        let qc = q[q2i * DH4 + d];
+        let qd = q[q3i * DH4 + d];
+        let oa = dout[q0i * DH4 + d];
+        let ob = dout[q1i * DH4 + d];
+        let oc = dout[q2i * DH4 + d];
+        let od = dout[q3i * DH4 + d];
+        for (var r = 0u; r < RB; r++) {
+          let p = pr[r];
+          let w = ds[r];
+          let i = r * DH4 + d;
+          dvAcc[i] += p.x * oa + p.y * ob + p.z * oc + p.w * od;
+          dkAcc[i] += w.x * qa + w.y * qb + w.z * qc + w.w * qd;
         }
       }
     }
   }
-  for (var d = 0u; d < d4; d++) {
-    dk[base + d] = dkAcc[d] * u.scale;
-    dv[base + d] = dvAcc[d];
+  for (var r = 0u; r < RB; r++) {
+    let j = j0 + r;
+    if (j > jLast) { break; }
+    let base = (j * u.Hkv + g) * DH4;
+    for (var d = 0u; d < DH4; d++) {
+      dk[base + d] = dkAcc[r * DH4 + d] * u.scale;
+      dv[base + d] = dvAcc[r * DH4 + d];
+    }
   }
 }

@@ -1,6 +1,7 @@
-// Attention backward, pass 1 (per query row and head): D = Σ_d dO·O (saved for pass 2) and
-// dq = scale · Σ_j P_ij (dP_ij − D) k_j with P_ij = exp(s_ij − lse_i), dP_ij = dO_i · v_j. Same layout as attention.wgsl.
-struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, _pad: u32 }
+// Attention backward, pass 1 (per query rows and head): D = Σ_d dO·O (saved for pass 2) and
+// dq = scale · Σ_j P_ij (dP_ij − D_i) k_j with P_ij = exp(s_ij − lse_i), dP_ij = dO_i · v_j. Same layout, masking
+// and register tiling as attention.wgsl (RB query rows per invocation, keys in blocks of 4).
+struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, rows: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> k: array<vec4<f32>>;
@@ -12,42 +13,98 @@ struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32,
 @group(0) @binding(8) var<storage, read_write> dsum: array<f32>; // D [T, Hq]
 @group(0) @binding(9) var<storage, read_write> dq: array<vec4<f32>>;
 
-override WG: u32 = 64;
-const MAXD4: u32 = 32u;
+override WG: u32 = 16;
+const TILE: u32 = 64u; // private tile: rows · Dh/4 <= TILE, rows <= MAXRB (checked by the launcher)
+const MAXRB: u32 = 8u;
+
+fn keyOk(j: u32, last: u32) -> bool {
+  return j <= last && (u.hasMask == 0u || keyMask[j] != 0u);
+}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let idx = gid.x + gid.y * nwg.x * WG;
-  if (idx >= u.B * u.S * u.Hq) { return; }
+  let DH4 = u.Dh / 4u;
+  let RB = u.rows;
+  let chunks = (u.S + RB - 1u) / RB;
+  if (idx >= u.B * chunks * u.Hq) { return; }
   let h = idx % u.Hq;
-  let row = idx / u.Hq;
+  let chunk = (idx / u.Hq) % chunks;
+  let b = idx / (u.Hq * chunks);
   let g = h / (u.Hq / u.Hkv);
-  let d4 = u.Dh / 4u;
-  let seqStart = row - row % u.S;
-  let base = idx * d4;
-  var qr: array<vec4<f32>, MAXD4>;
-  var dor: array<vec4<f32>, MAXD4>;
-  var acc: array<vec4<f32>, MAXD4>;
-  var D = 0.0;
-  for (var d = 0u; d < d4; d++) {
-    qr[d] = q[base + d] * u.scale;
-    dor[d] = dout[base + d];
-    D += dot(dor[d], out[base + d]);
-    acc[d] = vec4<f32>(0.0);
-  }
-  dsum[idx] = D;
-  let l = lse[idx];
-  for (var j = seqStart; j <= row; j++) {
-    if (u.hasMask != 0u && keyMask[j] == 0u) { continue; }
-    let kBase = (j * u.Hkv + g) * d4;
-    var s = 0.0;
-    var dp = 0.0;
-    for (var d = 0u; d < d4; d++) {
-      s += dot(qr[d], k[kBase + d]);
-      dp += dot(dor[d], v[kBase + d]);
+  let seqStart = b * u.S;
+  let row0 = seqStart + chunk * RB;
+  let rowLast = min(row0 + RB, seqStart + u.S) - 1u;
+  var qr: array<vec4<f32>, TILE>;
+  var dor: array<vec4<f32>, TILE>;
+  var acc: array<vec4<f32>, TILE>;
+  var lr: array<f32, MAXRB>;
+  var Dr: array<f32, MAXRB>;
+  for (var r = 0u; r < RB; r++) {
+    let qi = min(row0 + r, rowLast) * u.Hq + h;
+    var D = 0.0;
+    for (var d = 0u; d < DH4; d++) {
+      let i = r * DH4 + d;
+      qr[i] = q[qi * DH4 + d] * u.scale;
+      dor[i] = dout[qi * DH4 + d];
+      D += dot(dor[i], out[qi * DH4 + d]);
+      acc[i] = vec4<f32>(0.0);
     }
-    let ds = exp(s - l) * (dp - D);
-    for (var d = 0u; d < d4; d++) { acc[d] += ds * k[kBase + d]; }
+    Dr[r] = D;
+    lr[r] = lse[qi];
+    if (row0 + r <= rowLast) { dsum[qi] = D; }
   }
-  for (var d = 0u; d < d4; d++) { dq[base + d] = acc[d] * u.scale; }
+  for (var j0 = seqStart; j0 <= rowLast; j0 += 4u) {
+    let kb0 = (j0 * u.Hkv + g) * DH4;
+    let kb1 = (min(j0 + 1u, rowLast) * u.Hkv + g) * DH4;
+    let kb2 = (min(j0 + 2u, rowLast) * u.Hkv + g) * DH4;
+    let kb3 = (min(j0 + 3u, rowLast) * u.Hkv + g) * DH4;
+    var sc: array<vec4<f32>, MAXRB>;
+    var dp: array<vec4<f32>, MAXRB>;
+    for (var r = 0u; r < RB; r++) {
+      sc[r] = vec4<f32>(0.0);
+      dp[r] = vec4<f32>(0.0);
+    }
+    for (var d = 0u; d < DH4; d++) {
+      let k0 = k[kb0 + d];
+      let k1 = k[kb1 + d];
+      let k2 = k[kb2 + d];
+      let k3 = k[kb3 + d];
+      let v0 = v[kb0 + d];
+      let v1 = v[kb1 + d];
+      let v2 = v[kb2 + d];
+      let v3 = v[kb3 + d];
+      for (var r = 0u; r < RB; r++) {
+        let qv = qr[r * DH4 + d];
+        let ov = dor[r * DH4 + d];
+        sc[r] += vec4<f32>(dot(qv, k0), dot(qv, k1), dot(qv, k2), dot(qv, k3));
+        dp[r] += vec4<f32>(dot(ov, v0), dot(ov, v1), dot(ov, v2), dot(ov, v3));
+      }
+    }
+    let ok = vec4<bool>(keyOk(j0, rowLast), keyOk(j0 + 1u, rowLast), keyOk(j0 + 2u, rowLast), keyOk(j0 + 3u, rowLast));
+    var ds: array<vec4<f32>, MAXRB>;
+    for (var r = 0u; r < RB; r++) {
+      let row = row0 + r;
+      let okr = ok & vec4<bool>(j0 <= row, j0 + 1u <= row, j0 + 2u <= row, j0 + 3u <= row);
+      let p = select(vec4<f32>(0.0), exp(sc[r] - lr[r]), okr);
+      ds[r] = p * (dp[r] - Dr[r]);
+    }
+    for (var d = 0u; d < DH4; d++) {
+      let k0 = k[kb0 + d];
+      let k1 = k[kb1 + d];
+      let k2 = k[kb2 + d];
+      let k3 = k[kb3 + d];
+      for (var r = 0u; r < RB; r++) {
+        let w = ds[r];
+        let i = r * DH4 + d;
+        acc[i] += w.x * k0 + w.y * k1 + w.z * k2 + w.w * k3;
+      }
+    }
+  }
+  for (var r = 0u; r < RB; r++) {
+    let row = row0 + r;
+    if (row > rowLast) { break; }
+    let base = (row * u.Hq + h) * DH4;
+    for (var d = 0u; d < DH4; d++) { dq[base + d] = acc[r * DH4 + d] * u.scale; }
+  }
 }

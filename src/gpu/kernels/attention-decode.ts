@@ -73,7 +73,7 @@ export function attentionDecode(
   keyValid: GPUBuffer | null,
   shape: DecodeShape,
 ): void {
-  checkAttentionShape(shape);
+  checkAttentionShape(shape, 128);
   let impl = attentionDecodeDefaults.impl;
   if (impl === 'auto') impl = softwareAdapter(gpu) ? 'thread' : 'workgroup';
   const wg = impl === 'thread' ? 8 : WG;

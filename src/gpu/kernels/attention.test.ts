@@ -1,10 +1,11 @@
 // Causal GQA attention forward/backward against the float64 CPU reference: small random shapes off the workgroup
-// grid, left-padding masks (u32 and f32), Dh up to 128, and one long S = 1024 sequence.
+// grid, left-padding masks (u32 and f32), Dh up to 256, several row tilings, and one long S = 1024 sequence.
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
 import {
   attentionBackward,
   attentionBackwardRef,
+  attentionDefaults,
   attentionForward,
   attentionForwardRef,
   type AttentionShape,
@@ -12,11 +13,14 @@ import {
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
 type MaskKind = 'none' | 'u32' | 'f32';
-const cases: { s: AttentionShape; mask: MaskKind; tol: number }[] = [
+// rows: query/key rows per invocation (0 = adapter default); odd values leave partial tiles at sequence ends.
+const cases: { s: AttentionShape; mask: MaskKind; tol: number; rows?: number }[] = [
   { s: { B: 2, S: 13, Hq: 4, Hkv: 2, Dh: 8 }, mask: 'none', tol: 1e-5 },
-  { s: { B: 3, S: 17, Hq: 6, Hkv: 2, Dh: 12 }, mask: 'f32', tol: 1e-5 },
+  { s: { B: 2, S: 13, Hq: 4, Hkv: 2, Dh: 8 }, mask: 'u32', tol: 1e-5, rows: 1 },
+  { s: { B: 3, S: 17, Hq: 6, Hkv: 2, Dh: 12 }, mask: 'f32', tol: 1e-5, rows: 3 },
   { s: { B: 2, S: 5, Hq: 2, Hkv: 2, Dh: 64 }, mask: 'u32', tol: 1e-5 },
   { s: { B: 1, S: 9, Hq: 3, Hkv: 1, Dh: 128 }, mask: 'u32', tol: 1e-5 },
+  { s: { B: 1, S: 6, Hq: 2, Hkv: 1, Dh: 256 }, mask: 'none', tol: 1e-5 },
   { s: { B: 1, S: 1024, Hq: 2, Hkv: 1, Dh: 8 }, mask: 'u32', tol: 5e-5 },
 ];
 
@@ -36,8 +40,9 @@ describe('attention', () => {
   const rng = mulberry32(seed);
   for (const c of cases) {
     const { B, S, Hq, Hkv, Dh } = c.s;
-    it(`B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask} (seed ${seed})`, async () => {
+    it(`B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask} rows=${c.rows ?? 'auto'} (seed ${seed})`, async () => {
       const gpu = await sharedNodeGpu();
+      attentionDefaults.rows = c.rows ?? 0;
       const T = B * S;
       const q = randomF32(T * Hq * Dh, rng, 1.5);
       const k = randomF32(T * Hkv * Dh, rng, 1.5);
@@ -53,6 +58,7 @@ describe('attention', () => {
       const dv = gpu.buffer('dv', T * Hkv * Dh * 4);
       attentionForward(gpu, out, lse, gq, gk, gv, gMask, c.s);
       attentionBackward(gpu, dq, dk, dv, gdo, gq, gk, gv, gMask, out, lse, c.s);
+      attentionDefaults.rows = 0;
       const fwd = attentionForwardRef(q, k, v, mask, c.s);
       const bwd = attentionBackwardRef(q, k, v, mask, dout, c.s);
       const diffs = {
@@ -64,7 +70,9 @@ describe('attention', () => {
         dv: maxAbsDiff(await gpu.readF32(dv), bwd.dv),
       };
       console.log(
-        `attention B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask}: max abs diff ${Object.entries(diffs)
+        `attention B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask} rows=${c.rows ?? 'auto'}: max abs diff ${Object.entries(
+          diffs,
+        )
           .map(([n, d]) => `${n} ${d.toExponential(2)}`)
           .join(' ')}`,
       );
