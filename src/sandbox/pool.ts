@@ -350,6 +350,11 @@ export class SandboxPool implements Sandbox {
     return toValidated(job, raw as RawJudge, tests);
   }
 
+  /** Test hook: kill worker `index` as if it crashed (its jobs must still settle). */
+  killWorker(index = 0): void {
+    this.slots[index]?.handle.terminate();
+  }
+
   /** Test hook: what JS could still do inside a locked-down worker (every entry should be false). */
   async probeRealm(): Promise<Record<string, boolean>> {
     const r = await this.submit({ kind: 'probe' as const });
