@@ -11,6 +11,7 @@ import { checkInstances, sampleByFamily } from './verify';
 
 // Two instances per family keeps this under ~30 s here; `npm run tasks -- stats --check all` judges every instance.
 const PER_FAMILY = Number(process.env.TASKS_CHECK_PER_FAMILY ?? 2);
+const curriculum = generateCurriculum();
 
 describe('curriculum through the sandbox', () => {
   let sandbox: SandboxPool;
@@ -23,7 +24,7 @@ describe('curriculum through the sandbox', () => {
   });
 
   it(`styles pass and mutants fail some/pass some (${PER_FAMILY} instances per family)`, async () => {
-    const insts = sampleByFamily(generateCurriculum(), PER_FAMILY);
+    const insts = sampleByFamily(curriculum, PER_FAMILY);
     expect(new Set(insts.map((i) => i.problem.family)).size).toBe(FAMILIES.length);
     const t0 = performance.now();
     const checks = await checkInstances(sandbox, insts);
@@ -37,6 +38,24 @@ describe('curriculum through the sandbox', () => {
     expect(bad).toEqual([]);
   });
 
+  it('the TS mirror agrees with the Python reference on every test of 6 instances per family', async () => {
+    const insts = sampleByFamily(curriculum, 6);
+    const results = await Promise.all(
+      insts.map((i) =>
+        sandbox.judge({
+          code: i.problem.solution,
+          entryPoint: i.problem.entryPoint,
+          tests: [...i.problem.hiddenTests, ...i.problem.publicTests],
+        }),
+      ),
+    );
+    const wrong = results.flatMap((r, k) =>
+      r.verdicts.flatMap((v, j) => (v.status === 'passed' ? [] : [`${insts[k].problem.id}: ${v.status} ${j}`])),
+    );
+    console.log(`references: ${insts.length} problems, ${results.reduce((a, r) => a + r.verdicts.length, 0)} asserts`);
+    expect(wrong).toEqual([]);
+  });
+
   it('catches a broken reference: a wrong expected value fails the style check', async () => {
     const [inst] = generateCurriculum({ families: ['three_sum'], perFamily: 1 });
     const tampered = { ...inst, problem: { ...inst.problem, hiddenTests: [...inst.problem.hiddenTests] } };
@@ -47,7 +66,7 @@ describe('curriculum through the sandbox', () => {
 
   it('tester corpus: K reference-valid asserts per candidate, some aimed at the mutant bug', async () => {
     const K = 6;
-    const insts = sampleByFamily(generateCurriculum(), 1).filter((_, i) => i % 3 === 0);
+    const insts = sampleByFamily(curriculum, 1).filter((_, i) => i % 3 === 0);
     const corpus = await buildTesterCorpus(sandbox, insts, { seed: 5, k: K, candidateBugRate: 0.7 });
     expect(await buildTesterCorpus(sandbox, insts.slice(0, 3), { seed: 5, k: K, candidateBugRate: 0.7 })).toEqual(
       corpus.slice(0, 3),
