@@ -5,6 +5,7 @@ import { rmsnormForward } from '../gpu/kernels/rmsnorm';
 import { ropeForward } from '../gpu/kernels/rope';
 import { swigluForward } from '../gpu/kernels/swiglu';
 import { embeddingForward } from '../gpu/kernels/embedding';
+import { elementwise } from '../gpu/kernels/elementwise';
 import type { GpuBatch } from './forward-batch';
 import { attnForward, type AttnSaved } from './forward-attention';
 import type { GpuModel } from './model';
@@ -48,9 +49,16 @@ export interface ForwardResult {
 /** y[T, N] = x[T, K] · Wᵀ (+ bias), with W an HF [N, K] tensor inside the flat parameters. */
 export function linearForward(model: GpuModel, y: GPUBuffer, x: GPUBuffer, w: TensorSpec, bias: TensorSpec | undefined, T: number, accumulate = false): void {
   const [N, K] = w.shape;
-  matmul(model.gpu, { a: x, b: model.p(w), c: y, M: T, N, K, transB: true, accumulate });
-  // Bias as a rank-1 update ones[T,1]·b[1,N]: reuses matmul's offset support instead of a dedicated kernel.
-  if (bias) matmul(model.gpu, { a: model.ones(T), b: model.p(bias), c: y, M: T, N, K: 1, accumulate: true });
+  const gpu = model.gpu;
+  if (bias && !accumulate && model.hasMirror(bias)) {
+    // y = broadcast(b) (0·ones + b[i mod N]), then y += x·Wᵀ: one cheap elementwise pass instead of a K = 1 matmul.
+    elementwise(gpu, 'axpby', y, model.ones(T * N), model.mirror(bias), T * N, 0, 1);
+    matmul(gpu, { a: x, b: model.p(w), c: y, M: T, N, K, transB: true, accumulate: true });
+    return;
+  }
+  matmul(gpu, { a: x, b: model.p(w), c: y, M: T, N, K, transB: true, accumulate });
+  // Fallback: bias as a rank-1 update ones[T,1]·b[1,N] through matmul's offset support.
+  if (bias) matmul(gpu, { a: model.ones(T), b: model.p(bias), c: y, M: T, N, K: 1, accumulate: true });
 }
 
 /**

@@ -60,7 +60,10 @@ export class GpuModel {
     }
     this.params = gpu.buffer(`${label}.params`, bytes);
     this.rope = createRopeTable(gpu, this.config.headDim, this.config.ropeTheta, this.config.maxSeqLen);
-    for (const t of [this.layout.embed, this.layout.finalNorm, ...this.layout.layers.flatMap((l) => [l.inputNorm, l.postNorm])]) {
+    // Biases too: the elementwise kernel broadcasts b by its arrayLength, so a bias needs an exactly-sized buffer
+    // (≥ 4 floats; runtime buffers are at least 16 bytes).
+    const biases = this.layout.layers.flatMap((l) => [l.qBias, l.kBias, l.vBias]).filter((t): t is TensorSpec => !!t && t.size >= 4);
+    for (const t of [this.layout.embed, this.layout.finalNorm, ...this.layout.layers.flatMap((l) => [l.inputNorm, l.postNorm]), ...biases]) {
       this.mirrors.set(t, gpu.buffer(`${label}.mirror:${t.name}`, t.size * 4));
     }
     if (initial) this.upload(initial);
@@ -104,7 +107,12 @@ export class GpuModel {
     return { buffer: this.grads, offset: t.offset };
   }
 
-  /** The standalone copy of a mirrored tensor (embedding table, norm weight). */
+  /** Whether `t` has a standalone copy. */
+  hasMirror(t: TensorSpec): boolean {
+    return this.mirrors.has(t);
+  }
+
+  /** The standalone copy of a mirrored tensor (embedding table, norm weight, bias). */
   mirror(t: TensorSpec): GPUBuffer {
     const m = this.mirrors.get(t);
     if (!m) throw new Error(`${this.label}: no mirror for ${t.name}`);
