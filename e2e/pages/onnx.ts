@@ -1,0 +1,194 @@
+// Browser page for e2e/onnx.spec.ts and `npm run bench:onnx`-style runs: exports lab models to ONNX in the page,
+// runs them on onnxruntime-web's webgpu and wasm EPs, and compares logits / speed with our engine's WebGPU forward.
+// Bundled by e2e/pages/onnx-bundle.ts with onnxruntime-web aliased to its extern-wasm build (the .wasm and its
+// loader are served by the caller under `ortBase`).
+import * as ort from 'onnxruntime-web';
+import { createBrowserGpu } from '../../src/gpu/browser';
+import type { Gpu } from '../../src/gpu/runtime';
+import { preset, type PresetName } from '../../src/model/config';
+import { loadCheckpoint, saveCheckpoint } from '../../src/model/checkpoint';
+import { destroyBatch, uploadBatch } from '../../src/model/forward-batch';
+import { computeLogits } from '../../src/model/forward-logprobs';
+import { initParams } from '../../src/model/init';
+import { buildLayout, type Layout } from '../../src/model/layout';
+import { GpuModel } from '../../src/model/model';
+import { exportOnnx, type OnnxQuant } from '../../src/model/onnx';
+import { createOrtSession, emptyKv, ortKvStep, ortLogits } from '../../src/model/onnx/ort-run';
+import { maxRelDiff, mulberry32 } from '../../src/testing/random';
+
+export type Ep = 'wasm' | 'webgpu';
+
+export interface OnnxCheck {
+  name: string;
+  diff: number;
+  tol: number;
+}
+
+export interface OnnxBenchRow {
+  backend: string;
+  tokensPerSec: number;
+  msPerBatch: number;
+  gflops: number;
+}
+
+let gpuPromise: Promise<Gpu> | undefined;
+const gpu = () => (gpuPromise ??= createBrowserGpu());
+
+function setup(ortBase: string, threads: number): void {
+  ort.env.wasm.wasmPaths = ortBase;
+  ort.env.wasm.numThreads = threads;
+  ort.env.logLevel = 'error';
+}
+
+function makeCase(name: PresetName, seed: number, B: number, S: number) {
+  const layout = buildLayout(preset(name));
+  const params = initParams(layout, seed, { std: 0.1, biasStd: 0.05, normJitter: 0.1 });
+  const rng = mulberry32(seed + 1);
+  const tokens = Int32Array.from({ length: B * S }, () => Math.floor(rng() * layout.config.vocabSize));
+  return { layout, params, tokens };
+}
+
+async function engineLogits(
+  layout: Layout,
+  params: Float32Array,
+  tokens: Int32Array,
+  B: number,
+  S: number,
+): Promise<Float32Array> {
+  const g = await gpu();
+  const model = new GpuModel(g, layout, params, 'onnx-page');
+  const batch = uploadBatch(g, { batch: B, seqLen: S, tokens });
+  const out = await computeLogits(model, batch);
+  destroyBatch(batch);
+  return out;
+}
+
+function dequantized(layout: Layout, params: Float32Array, quant: OnnxQuant): Float32Array {
+  const files = saveCheckpoint(layout, params, { quant });
+  return loadCheckpoint({ weights: files['model.safetensors'], config: files['config.json'] }).params;
+}
+
+/** Logits of exported micro and tiny models on both EPs vs our WebGPU forward (fp32, int8-row), and the KV form. */
+async function onnxChecks(seed: number, ortBase: string, eps: Ep[] = ['wasm', 'webgpu']): Promise<OnnxCheck[]> {
+  setup(ortBase, 1);
+  const out: OnnxCheck[] = [];
+  const [B, S] = [2, 12];
+  for (const name of ['micro', 'tiny'] as const) {
+    const t0 = performance.now();
+    const { layout, params, tokens } = makeCase(name, seed, B, S);
+    const want = await engineLogits(layout, params, tokens, B, S);
+    const deq = dequantized(layout, params, 'int8-row');
+    const wantDeq = await engineLogits(layout, deq, tokens, B, S);
+    const fp32 = exportOnnx(params, layout);
+    const int8 = exportOnnx(params, layout, { quant: 'int8-row' });
+    console.log(`${name} engine + export: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    for (const ep of eps) {
+      const t0 = performance.now();
+      const s32 = await createOrtSession(fp32, ep);
+      out.push({
+        name: `${name} fp32 ${ep} vs engine`,
+        diff: maxRelDiff(await ortLogits(s32, tokens, B, S), want),
+        tol: 1e-4,
+      });
+      await s32.release();
+      const s8 = await createOrtSession(int8, ep);
+      const got8 = await ortLogits(s8, tokens, B, S);
+      out.push({
+        name: `${name} int8-row ${ep} vs engine on dequantized weights`,
+        diff: maxRelDiff(got8, wantDeq),
+        tol: 1e-4,
+      });
+      // Stated int8 tolerance: rounding each weight to max|row|/127 moves these random-weight logits by ~1 % (micro)
+      // to ~4.5 % (tiny, 4 layers) of their range; 10 % leaves room across seeds.
+      out.push({
+        name: `${name} int8-row ${ep} vs engine fp32 (stated tolerance)`,
+        diff: maxRelDiff(got8, want),
+        tol: 0.1,
+      });
+      await s8.release();
+      console.log(`${name} ${ep}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+  }
+  // KV form: prefill 8 then 4 single-token steps reproduce the full form's logits, on each EP (micro).
+  const { layout, params, tokens } = makeCase('micro', seed + 7, 1, S);
+  const c = layout.config;
+  const full = await engineLogits(layout, params, tokens, 1, S);
+  const kvBytes = exportOnnx(params, layout, { kvCache: true });
+  for (const ep of eps) {
+    const kv = await createOrtSession(kvBytes, ep);
+    let state = emptyKv(c, 1);
+    const got = new Float32Array(S * c.vocabSize);
+    for (const [lo, hi] of [
+      [0, 8],
+      [8, 9],
+      [9, 10],
+      [10, 11],
+      [11, 12],
+    ]) {
+      const step = await ortKvStep(kv, c, state, tokens.subarray(lo, hi), 1, hi - lo);
+      state = step.state;
+      got.set(step.logits, lo * c.vocabSize);
+    }
+    out.push({ name: `micro KV form ${ep} (prefill 8 + 4 steps) vs engine`, diff: maxRelDiff(got, full), tol: 1e-4 });
+    await kv.release();
+  }
+  return out;
+}
+
+/** Forward FLOPs per token at sequence length S (matmuls only: 2 per weight, plus q·kᵀ and p·v over ~S/2 keys). */
+export function flopsPerToken(layout: Layout, S: number): number {
+  const c = layout.config;
+  const perLayer =
+    2 *
+    (c.hidden * (c.heads + 2 * c.kvHeads) * c.headDim + c.heads * c.headDim * c.hidden + 3 * c.hidden * c.intermediate);
+  return c.layers * (perLayer + 2 * 2 * c.heads * c.headDim * ((S + 1) / 2)) + 2 * c.hidden * c.vocabSize;
+}
+
+async function timeIt(iters: number, fn: () => Promise<unknown>): Promise<number> {
+  await fn(); // warm-up: shader compilation, session first run
+  const t = performance.now();
+  for (let i = 0; i < iters; i++) await fn();
+  return (performance.now() - t) / iters;
+}
+
+/** Full-sequence forward (prefill) speed, logits read back to the host, for our engine and both ORT EPs. */
+async function onnxBench(opts: {
+  preset: PresetName;
+  B: number;
+  S: number;
+  iters: number;
+  threads: number;
+  ortBase: string;
+  eps?: Ep[];
+}): Promise<OnnxBenchRow[]> {
+  setup(opts.ortBase, opts.threads);
+  const { B, S, iters } = opts;
+  const { layout, params, tokens } = makeCase(opts.preset, 1, B, S);
+  const flops = flopsPerToken(layout, S) * B * S;
+  const row = (backend: string, ms: number): OnnxBenchRow => ({
+    backend,
+    msPerBatch: ms,
+    tokensPerSec: (B * S * 1000) / ms,
+    gflops: flops / ms / 1e6,
+  });
+  const rows: OnnxBenchRow[] = [];
+  const g = await gpu();
+  const model = new GpuModel(g, layout, params, 'onnx-bench');
+  const batch = uploadBatch(g, { batch: B, seqLen: S, tokens });
+  rows.push(row('ours (WebGPU)', await timeIt(iters, () => computeLogits(model, batch))));
+  destroyBatch(batch);
+  const bytes = exportOnnx(params, layout);
+  for (const ep of opts.eps ?? ['webgpu', 'wasm']) {
+    const s = await createOrtSession(bytes, ep);
+    rows.push(
+      row(
+        `onnxruntime-web ${ep}${ep === 'wasm' ? ` (${opts.threads} thread${opts.threads > 1 ? 's' : ''})` : ''}`,
+        await timeIt(iters, () => ortLogits(s, tokens, B, S)),
+      ),
+    );
+    await s.release();
+  }
+  return rows;
+}
+
+Object.assign(globalThis, { onnxChecks, onnxBench, onnxPageReady: true });
