@@ -45,7 +45,7 @@ export async function openNodeLab(config: TrainConfig, committed?: Committed, lo
   const gpu = await createNodeGpu();
   log(`gpu: ${gpu.summary.vendor} ${gpu.summary.architecture}`);
   const sandbox = createNodeSandbox();
-  const cur = loadCurriculum();
+  const cur = loadCurriculum(config.tasks.families);
   const sources = await loadSources(config);
   const { coder, tester } = buildPolicies(gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
   log(`models: coder ${coder.model.layout.totalFloats.toLocaleString()} floats${tester !== coder ? `, tester ${tester.model.layout.totalFloats.toLocaleString()} floats` : ' (self-play: one model)'}`);

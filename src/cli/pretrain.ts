@@ -25,7 +25,7 @@ import { Rng } from '../rl/rng';
 import { lineChartSvg, sparkline } from '../rl/plot-svg';
 
 const DEFAULTS: Record<'micro' | 'tiny', { steps: number; batch: number; lr: number; samples: number }> = {
-  micro: { steps: 500, batch: 16, lr: 3e-3, samples: 2 },
+  micro: { steps: 300, batch: 8, lr: 4e-3, samples: 8 },
   tiny: { steps: 700, batch: 16, lr: 1.5e-3, samples: 4 },
 };
 
@@ -56,7 +56,7 @@ async function main(): Promise<number> {
   const K = train.rollout.tests_per_group;
 
   const t0 = Date.now();
-  const cur = loadCurriculum();
+  const cur = loadCurriculum(train.tasks.families);
   const insts = cur.instances.filter((i) => i.problem.split === 'train');
   console.log(`pretrain ${name}: ${insts.length} training problems, ${steps} steps × batch ${batch}, lr ${lr}, seed ${seed}`);
 

@@ -9,6 +9,8 @@ export interface TrainConfig {
   preset: PresetName;
   mode: Mode;
   seed: number;
+  /** Which curriculum problems to train on: families by name ([] = all training families). */
+  tasks: { families: string[] };
   /** Model preset name (src/model/config.ts) and where to load weights from ('' = fresh init). */
   model: { preset: string; coderCheckpoint: string; testerCheckpoint: string };
 
@@ -84,6 +86,7 @@ const PAPER: TrainConfig = {
   preset: 'paper',
   mode: 'code-a1',
   seed: 1,
+  tasks: { families: [] },
   model: { preset: 'small', coderCheckpoint: '', testerCheckpoint: '' },
   rollout: {
     num_generations: 8,
@@ -117,7 +120,7 @@ const PAPER: TrainConfig = {
 const TINY: TrainConfig = {
   ...PAPER,
   preset: 'tiny',
-  model: { preset: 'tiny', coderCheckpoint: 'models/coder', testerCheckpoint: 'models/tester' },
+  model: { preset: 'tiny', coderCheckpoint: 'models/tiny/coder', testerCheckpoint: 'models/tiny/tester' },
   rollout: {
     ...PAPER.rollout,
     num_generations: 4,
@@ -139,7 +142,9 @@ const TINY: TrainConfig = {
 const MICRO: TrainConfig = {
   ...TINY,
   preset: 'micro',
-  model: { preset: 'micro', coderCheckpoint: '', testerCheckpoint: '' },
+  // A few easy families, so the micro models (warm-started in minutes) write code that runs.
+  tasks: { families: ['count_items', 'sum_multiples', 'is_palindrome'] },
+  model: { preset: 'micro', coderCheckpoint: 'models/micro/coder', testerCheckpoint: 'models/micro/tester' },
   rollout: {
     ...TINY.rollout,
     num_generations: 4,

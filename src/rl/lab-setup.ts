@@ -23,20 +23,26 @@ export interface Curriculum {
   mutants: Map<string, Mutant[]>;
 }
 
-let cachedCurriculum: Curriculum | undefined;
+const curricula = new Map<string, Curriculum>();
 
-export function loadCurriculum(): Curriculum {
-  if (cachedCurriculum) return cachedCurriculum;
-  const instances = generateCurriculum();
+/** The built-in curriculum, optionally restricted to some families (held-out families are always kept apart). */
+export function loadCurriculum(families: readonly string[] = []): Curriculum {
+  const key = families.join(',');
+  const hit = curricula.get(key);
+  if (hit) return hit;
+  const all = generateCurriculum();
+  const instances = families.length ? all.filter((i) => families.includes(i.problem.family)) : all;
+  if (!instances.length) throw new Error(`no curriculum problems for families: ${families.join(', ')}`);
   const problems = instances.map((i) => i.problem);
-  cachedCurriculum = {
+  const cur: Curriculum = {
     instances,
     train: problems.filter((p) => p.split === 'train'),
     heldout: problems.filter((p) => p.split === 'heldout'),
     heldoutFamily: problems.filter((p) => p.split === 'heldout-family'),
     mutants: new Map(instances.map((i) => [i.problem.id, i.mutants])),
   };
-  return cachedCurriculum;
+  curricula.set(key, cur);
+  return cur;
 }
 
 /** Sequence length a config needs: the longest prompt plus the longest completion. */
