@@ -28,7 +28,7 @@ describe(`rollout/learner mismatch on micro (seed ${seed})`, () => {
       const rollout = new RolloutWeights(model, format);
       const gen = await generate(rollout, prompts, { maxNewTokens: 16, temperature: 1, seed, stopTokenIds: [] });
       const seqs: MismatchSequence[] = prompts.map((p, b) => ({ prompt: p, completion: gen[b].tokens }));
-      const rep = await exactKl(rollout, learner, seqs);
+      const rep = await exactKl(rollout, learner, seqs, 1, 0, 4); // two groups of 4
       // The learner's log-probs of the realised tokens, for the k3 estimate the trainer would report.
       const { logits, P, pads } = forwardAllLogits(learner, seqs.map((s) => [...s.prompt, ...s.completion]), 0);
       const L = await gpu.readF32(logits, seqs.length * P * config.vocabSize);

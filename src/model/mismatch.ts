@@ -36,40 +36,50 @@ function logSoftmax(row: Float32Array, invT: number): Float64Array {
  * KL(rollout ‖ learner) per completion token, on the full softmax at `temperature` (untruncated: top-k/top-p would
  * make the KL infinite wherever the learner keeps mass the rollout cut). Both weight sets must share a model config.
  */
-export async function exactKl(rollout: DecodeWeights, learner: DecodeWeights, seqs: MismatchSequence[], temperature = 1, padId = 0): Promise<MismatchReport> {
+export async function exactKl(
+  rollout: DecodeWeights,
+  learner: DecodeWeights,
+  seqs: MismatchSequence[],
+  temperature = 1,
+  padId = 0,
+  /** Sequences per forward: bounds the two [group·length, V] logits read-backs. */
+  group = 8,
+): Promise<MismatchReport> {
   const gpu = learner.model.gpu;
   const V = learner.model.config.vocabSize;
   if (rollout.model.config.vocabSize !== V) throw new Error('exactKl: rollout and learner vocabularies differ');
-  const full = seqs.map((s) => [...s.prompt, ...s.completion]);
-  const r = forwardAllLogits(rollout, full, padId);
-  const l = forwardAllLogits(learner, full, padId);
-  const P = r.P;
-  const [rl, ll] = [await gpu.readF32(r.logits, full.length * P * V), await gpu.readF32(l.logits, full.length * P * V)];
-  r.logits.destroy();
-  l.logits.destroy();
   const invT = 1 / temperature;
   let sum = 0;
   let max = 0;
   let absDiff = 0;
   let n = 0;
-  seqs.forEach((s, b) => {
-    const pad = r.pads[b];
-    for (let i = 0; i < s.completion.length; i++) {
-      // The logits at slot t predict the token at slot t + 1.
-      const slot = pad + s.prompt.length - 1 + i;
-      const off = (b * P + slot) * V;
-      const lr = logSoftmax(rl.subarray(off, off + V), invT);
-      const lq = logSoftmax(ll.subarray(off, off + V), invT);
-      let kl = 0;
-      for (let j = 0; j < V; j++) kl += Math.exp(lr[j]) * (lr[j] - lq[j]);
-      kl = Math.max(kl, 0);
-      sum += kl;
-      max = Math.max(max, kl);
-      const t = s.completion[i];
-      absDiff += Math.abs(lr[t] - lq[t]);
-      n++;
-    }
-  });
+  for (let g0 = 0; g0 < seqs.length; g0 += group) {
+    const part = seqs.slice(g0, g0 + group);
+    const full = part.map((s) => [...s.prompt, ...s.completion]);
+    const r = forwardAllLogits(rollout, full, padId);
+    const l = forwardAllLogits(learner, full, padId);
+    const P = r.P;
+    const rl = await gpu.readF32(r.logits, full.length * P * V);
+    const ll = await gpu.readF32(l.logits, full.length * P * V);
+    r.logits.destroy();
+    l.logits.destroy();
+    part.forEach((s, b) => {
+      for (let i = 0; i < s.completion.length; i++) {
+        // The logits at slot t predict the token at slot t + 1.
+        const off = (b * P + r.pads[b] + s.prompt.length - 1 + i) * V;
+        const lr = logSoftmax(rl.subarray(off, off + V), invT);
+        const lq = logSoftmax(ll.subarray(off, off + V), invT);
+        let kl = 0;
+        for (let j = 0; j < V; j++) kl += Math.exp(lr[j]) * (lr[j] - lq[j]);
+        kl = Math.max(kl, 0);
+        sum += kl;
+        max = Math.max(max, kl);
+        const t = s.completion[i];
+        absDiff += Math.abs(lr[t] - lq[t]);
+        n++;
+      }
+    });
+  }
   return { meanKl: n ? sum / n : 0, maxKl: max, meanAbsLogprobDiff: n ? absDiff / n : 0, tokens: n };
 }
 
