@@ -6,7 +6,10 @@ import { gradNormRef } from '../gpu/kernels/gradnorm';
 import { freshSeed, maxRelDiff } from '../testing/random';
 import { DEFAULT_OPTIM, recordLossAndBackward, trainStep, type OptimConfig } from './backward-step';
 import { destroyBatch, uploadBatch } from './forward-batch';
-import { computeLogits } from './forward-logprobs';
+import { computeLogits, computeLogprobs, recordLogprobs } from './forward-logprobs';
+import { preset } from './config';
+import { buildLayout } from './layout';
+import { initParams } from './init';
 import { GpuModel } from './model';
 import { makeGradCase } from './reference-fixture';
 import { referenceForward } from './reference';
@@ -87,6 +90,42 @@ describe(`training step on micro (seed ${seed})`, async () => {
     console.log(`accumulated micro-batch grads vs whole-batch reference: max rel diff ${err.toExponential(2)}`);
     expect(err).toBeLessThan(1e-4);
     halves.forEach(destroyBatch);
+    model.destroy();
+  });
+
+  it('GRPO steps raise the log-prob of positive-advantage completions and lower the negative ones', async () => {
+    const layout = buildLayout(preset('micro'));
+    const model = new GpuModel(gpu, layout, initParams(layout, seed), 'grpo-learn');
+    // Four sequences: the same 3-token prompt, completions [7, 7, 7] (A = +1) twice and [9, 9, 9] (A = −1) twice.
+    const [B, S] = [4, 6];
+    const prompt = [1, 2, 3];
+    const rows = [7, 7, 9, 9].map((c) => [...prompt, c, c, c]);
+    const tokens = rows.flat();
+    // Logits at t predict token t+1; the completion tokens sit at 3..5, predicted from t = 2..4.
+    const targets = rows.flatMap((r) => [...r.slice(1), 0]);
+    const mask = rows.flatMap(() => [0, 0, 1, 1, 1, 0]);
+    const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens, targets, mask });
+    const advantages = gpu.buffer('grpo.adv', new Float32Array([1, 1, -1, -1]));
+    const config = { epsilon_low: 0.2, epsilon_high: 0.28, dual_clip_c: 10, beta: 0, loss_type: 'dapo' as const, max_completion_length: 3, is_cap: 2 };
+    const meanLogp = (lp: Float32Array, rowsOf: number[]) => rowsOf.flatMap((b) => [2, 3, 4].map((t) => lp[b * S + t])).reduce((a, x) => a + x) / (rowsOf.length * 3);
+    const before = (await computeLogprobs(model, batch)).logp;
+    const optim: OptimConfig = { ...DEFAULT_OPTIM, adamw: { ...DEFAULT_OPTIM.adamw, lr: 3e-3 } };
+    for (let step = 0; step < 8; step++) {
+      // On-policy (one iteration per batch): old log-probs are the current ones, so the ratio starts at 1.
+      const old = recordLogprobs(model, batch);
+      gpu.release(old.entropy);
+      const r = await trainStep(model, batch, { kind: 'grpo', oldLogp: old.logp, refLogp: null, rolloutLogp: null, advantages, config }, optim);
+      gpu.release(old.logp);
+      expect(r.skipped).toBe(false);
+    }
+    const after = (await computeLogprobs(model, batch)).logp;
+    const up = meanLogp(after, [0, 1]) - meanLogp(before, [0, 1]);
+    const down = meanLogp(after, [2, 3]) - meanLogp(before, [2, 3]);
+    console.log(`GRPO: mean completion log-prob change A=+1: ${up.toFixed(3)}, A=−1: ${down.toFixed(3)}`);
+    expect(up).toBeGreaterThan(0.3);
+    expect(down).toBeLessThan(-0.2);
+    destroyBatch(batch);
+    advantages.destroy();
     model.destroy();
   });
 });
