@@ -1,7 +1,8 @@
-// Decode attention, one invocation per (sequence, query head) and no barriers: the variant for CPU-emulated
-// WebGPU (SwiftShader), where workgroup barriers are costly. Same bindings and semantics as attention_decode.wgsl;
-// Dh % 4 == 0, Dh <= 4·MAXD4.
-struct U { B: u32, Hq: u32, Hkv: u32, Dh: u32, maxLen: u32, hasMask: u32, scale: f32, _pad: u32 }
+// Decode attention without barriers, for CPU-emulated WebGPU (SwiftShader), where workgroup barriers are costly.
+// Same bindings and semantics as attention_decode.wgsl. Register tiling as in attention.wgsl: one invocation owns
+// `rows` query heads of one kv group of one sequence (GQA heads share every k/v load) and walks the cache in blocks
+// of 4 keys with one softmax rescale per block. Dh % 4 == 0; rows · Dh/4 <= TILE, rows <= MAXRB.
+struct U { B: u32, Hq: u32, Hkv: u32, Dh: u32, maxLen: u32, hasMask: u32, scale: f32, rows: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> kCache: array<vec4<f32>>;
@@ -11,42 +12,88 @@ struct U { B: u32, Hq: u32, Hkv: u32, Dh: u32, maxLen: u32, hasMask: u32, scale:
 @group(0) @binding(6) var<storage, read_write> out: array<vec4<f32>>;
 
 override WG: u32 = 8;
-const MAXD4: u32 = 32u;
+const TILE: u32 = 64u;
+const MAXRB: u32 = 8u;
 const NEG_BIG: f32 = -3.0e38;
+
+fn keyOk(b: u32, j: u32, len: u32) -> bool {
+  return j < len && (u.hasMask == 0u || keyValid[b * u.maxLen + j] != 0u);
+}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let pair = gid.x + gid.y * nwg.x * WG;
-  if (pair >= u.B * u.Hq) { return; }
-  let b = pair / u.Hq;
-  let g = (pair % u.Hq) / (u.Hq / u.Hkv);
-  let d4 = u.Dh / 4u;
+  let idx = gid.x + gid.y * nwg.x * WG;
+  let DH4 = u.Dh / 4u;
+  let RB = u.rows;
+  let G = u.Hq / u.Hkv;
+  let chunks = (G + RB - 1u) / RB;
+  if (idx >= u.B * u.Hkv * chunks) { return; }
+  let c = idx % chunks;
+  let g = (idx / chunks) % u.Hkv;
+  let b = idx / (chunks * u.Hkv);
+  let h0 = g * G + c * RB;
+  let hLast = g * G + min(c * RB + RB, G) - 1u;
   let len = min(lens[b], u.maxLen);
   let cacheBase = (b * u.Hkv + g) * u.maxLen;
-  var qr: array<vec4<f32>, MAXD4>;
-  var acc: array<vec4<f32>, MAXD4>;
-  for (var d = 0u; d < d4; d++) {
-    qr[d] = q[pair * d4 + d] * u.scale;
-    acc[d] = vec4<f32>(0.0);
+  var qr: array<vec4<f32>, TILE>;
+  var acc: array<vec4<f32>, TILE>;
+  var m: array<f32, MAXRB>;
+  var l: array<f32, MAXRB>;
+  for (var r = 0u; r < RB; r++) {
+    let qBase = (b * u.Hq + min(h0 + r, hLast)) * DH4;
+    for (var d = 0u; d < DH4; d++) {
+      qr[r * DH4 + d] = q[qBase + d] * u.scale;
+      acc[r * DH4 + d] = vec4<f32>(0.0);
+    }
+    m[r] = NEG_BIG;
+    l[r] = 0.0;
   }
-  var m = NEG_BIG;
-  var l = 0.0;
-  for (var j = 0u; j < len; j++) {
-    if (u.hasMask != 0u && keyValid[b * u.maxLen + j] == 0u) { continue; }
-    let kb = (cacheBase + j) * d4;
-    var s = 0.0;
-    for (var d = 0u; d < d4; d++) { s += dot(qr[d], kCache[kb + d]); }
-    if (s > m) {
-      let c = exp(m - s);
-      l = l * c + 1.0;
-      for (var d = 0u; d < d4; d++) { acc[d] = acc[d] * c + vCache[kb + d]; }
-      m = s;
-    } else {
-      let p = exp(s - m);
-      l += p;
-      for (var d = 0u; d < d4; d++) { acc[d] += p * vCache[kb + d]; }
+  let lastKey = max(len, 1u) - 1u;
+  for (var j0 = 0u; j0 < len; j0 += 4u) {
+    let kb0 = (cacheBase + j0) * DH4;
+    let kb1 = (cacheBase + min(j0 + 1u, lastKey)) * DH4;
+    let kb2 = (cacheBase + min(j0 + 2u, lastKey)) * DH4;
+    let kb3 = (cacheBase + min(j0 + 3u, lastKey)) * DH4;
+    var sc: array<vec4<f32>, MAXRB>;
+    for (var r = 0u; r < RB; r++) { sc[r] = vec4<f32>(0.0); }
+    for (var d = 0u; d < DH4; d++) {
+      let k0 = kCache[kb0 + d];
+      let k1 = kCache[kb1 + d];
+      let k2 = kCache[kb2 + d];
+      let k3 = kCache[kb3 + d];
+      for (var r = 0u; r < RB; r++) {
+        let qv = qr[r * DH4 + d];
+        sc[r] += vec4<f32>(dot(qv, k0), dot(qv, k1), dot(qv, k2), dot(qv, k3));
+      }
+    }
+    let ok = vec4<bool>(keyOk(b, j0, len), keyOk(b, j0 + 1u, len), keyOk(b, j0 + 2u, len), keyOk(b, j0 + 3u, len));
+    var pr: array<vec4<f32>, MAXRB>;
+    var cr: array<f32, MAXRB>;
+    for (var r = 0u; r < RB; r++) {
+      let s = select(vec4<f32>(NEG_BIG), sc[r], ok);
+      let mNew = max(m[r], max(max(s.x, s.y), max(s.z, s.w)));
+      let p = select(vec4<f32>(0.0), exp(s - mNew), ok);
+      cr[r] = exp(m[r] - mNew);
+      l[r] = l[r] * cr[r] + p.x + p.y + p.z + p.w;
+      m[r] = mNew;
+      pr[r] = p;
+    }
+    for (var d = 0u; d < DH4; d++) {
+      let v0 = vCache[kb0 + d];
+      let v1 = vCache[kb1 + d];
+      let v2 = vCache[kb2 + d];
+      let v3 = vCache[kb3 + d];
+      for (var r = 0u; r < RB; r++) {
+        let p = pr[r];
+        let i = r * DH4 + d;
+        acc[i] = acc[i] * cr[r] + p.x * v0 + p.y * v1 + p.z * v2 + p.w * v3;
+      }
     }
   }
-  let inv = select(0.0, 1.0 / l, l > 0.0);
-  for (var d = 0u; d < d4; d++) { out[pair * d4 + d] = acc[d] * inv; }
+  for (var r = 0u; r < RB; r++) {
+    let h = h0 + r;
+    if (h > hLast) { break; }
+    let inv = select(0.0, 1.0 / l[r], l[r] > 0.0);
+    for (var d = 0u; d < DH4; d++) { out[(b * u.Hq + h) * DH4 + d] = acc[r * DH4 + d] * inv; }
+  }
 }
