@@ -4,7 +4,7 @@ import { coderPrompt } from '../rl/prompts';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
 import { buildCoderCorpus, toJsonl } from './corpus';
 import { FAMILIES } from './families/index';
-import { HELDOUT_FAMILIES, generateCurriculum, generateProblems } from './generate';
+import { HELDOUT_FAMILIES, generateCurriculum, generateProblems, instanceFor } from './generate';
 import { dict, pyRepr, tuple } from './pyrepr';
 import type { BugKind } from './types';
 
@@ -35,6 +35,10 @@ describe('curriculum', () => {
   it('is deterministic from the seed, and another seed gives other problems', () => {
     const again = generateProblems({ families: ['caesar_shift', 'three_sum'] });
     expect(again).toEqual(problems.filter((p) => p.family === 'three_sum' || p.family === 'caesar_shift'));
+    expect(instanceFor('three_sum/0005').mutants).toEqual(
+      insts.find((i) => i.problem.id === 'three_sum/0005')?.mutants,
+    );
+    expect(() => instanceFor('three_sum/9999')).toThrow(/no generated problem/);
     const other = generateProblems({ seed: 7, families: ['three_sum'] });
     expect(other.map((p) => p.hiddenTests)).not.toEqual(
       again.filter((p) => p.family === 'three_sum').map((p) => p.hiddenTests),

@@ -69,3 +69,11 @@ export function generateProblems(opts: CurriculumOptions = {}): Problem[] {
 export function problemsBySplit(problems: readonly Problem[], split: Split): Problem[] {
   return problems.filter((p) => p.split === split);
 }
+
+/** The instance (styles, mutants, probe inputs) behind a generated problem id such as "three_sum/0042". */
+export function instanceFor(problemId: string, opts: CurriculumOptions = {}): Instance {
+  const family = problemId.split('/')[0];
+  const inst = familyInstances(familyByName(family), opts).find((i) => i.problem.id === problemId);
+  if (!inst) throw new Error(`no generated problem "${problemId}" (seed ${opts.seed ?? DEFAULT_SEED})`);
+  return inst;
+}

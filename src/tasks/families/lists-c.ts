@@ -8,12 +8,12 @@ export const alternatingSum = defineFamily<[nums: number[]]>()({
   name: 'alternating_sum',
   category: 'lists',
   names: ['alternating_sum', 'alt_sum', 'plus_minus_sum', 'signed_sum', 'zigzag_sum', 'seesaw_total'],
-  params: (r) => ({ first: r.pick(['+', '-'] as const), step: r.pick([1, 2, 3]) }),
+  params: (r) => ({ first: r.pick(['+', '-'] as const), step: r.pick([2, 2, 3, 4]) }),
   sig: () => '(nums: list[int]) -> int',
   doc: (p) =>
-    p.step === 1
-      ? `Return nums[0] - nums[1] + nums[2] - ...${p.first === '-' ? ' negated' : ''} (0 for an empty list).`
-      : `Add every ${p.step === 2 ? 'second' : 'third'} number starting at index 0 and subtract all the others${p.first === '-' ? ', then negate the result' : ''}.`,
+    p.step === 2
+      ? `Return nums[0] - nums[1] + nums[2] - nums[3] + ...${p.first === '-' ? ', negated' : ''} (0 for an empty list).`
+      : `Add every ${p.step === 3 ? 'third' : 'fourth'} number starting at index 0 and subtract all the others${p.first === '-' ? ', then negate the result' : ''}.`,
   examples: () => [[[5, 2, 4, 1]]],
   edge: () => [[[]], [[7]], [[-3]], [[1, 1]], [[4, -4, 4]], [[2, 2, 2, 2, 2]], [[0, 9, 0, 9, 0, 9, 1]]],
   random: (_p, r) => [list(r, -9, 9, 9)],
