@@ -1,0 +1,105 @@
+// `npm run eval -- --run runs/NAME` (or `--preset tiny` for the shipped checkpoints, or `--coder DIR --tester DIR`):
+// held-out coder pass@1 (sampled + greedy), tester validity, mutation score, pass@k/mut@k/Mul and CodeT selection,
+// reported apart for in-distribution held-out problems and for whole held-out families.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs, intArg } from './args';
+import { Progress } from './progress';
+import { presetConfig, type PresetName, type TrainConfig } from '../rl/config';
+import { RunDir } from '../rl/run-store';
+import { NodeRunStore } from '../rl/run-store-node';
+import { openNodeLab } from './lab-node';
+import { DEFAULT_EVAL, evaluateSplit, type SplitReport } from '../rl/eval';
+import { Rng } from '../rl/rng';
+import type { Problem } from '../tasks/types';
+
+function pick(problems: Problem[], n: number, seed: number): Problem[] {
+  if (problems.length <= n) return problems;
+  return new Rng(seed)
+    .sample(problems.length, n)
+    .sort((a, b) => a - b)
+    .map((i) => problems[i]);
+}
+
+export function formatReport(rows: SplitReport[]): string {
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
+  const lines = [
+    'split           problems  pass@1  greedy  CodeT@1  validity  mut.score  pass@k  mut@k    Mul',
+    ...rows.map(
+      (r) =>
+        `${r.split.padEnd(15)} ${String(r.problems).padStart(8)} ${pct(r.coderPass1)} ${pct(r.coderPass1Greedy)} ${pct(r.selectedPass1)}  ${pct(r.testerValidity)}    ${pct(r.mutationScore)} ${r.passAtK.toFixed(1).padStart(6)} ${r.mutAtK.toFixed(1).padStart(6)} ${r.mul.toFixed(1).padStart(6)}`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2), {
+    run: 'string',
+    preset: 'string',
+    coder: 'string',
+    tester: 'string',
+    problems: 'string',
+    samples: 'string',
+    seed: 'string',
+    out: 'string',
+  });
+  let config: TrainConfig;
+  let committed;
+  if (typeof args.run === 'string') {
+    const run = new RunDir(new NodeRunStore(args.run));
+    committed = await run.loadCommitted();
+    if (!committed) throw new Error(`--run ${args.run}: no committed step there (need config.json and latest/)`);
+    config = committed.config;
+  } else {
+    config = presetConfig(((args.preset as string) ?? 'tiny') as PresetName);
+    if (typeof args.coder === 'string') config.model.coderCheckpoint = args.coder;
+    if (typeof args.tester === 'string') config.model.testerCheckpoint = args.tester;
+  }
+  // Evaluate both models as separate policies even for self-play runs (the one model plays both roles).
+  const lab = await openNodeLab(config, committed, (m) => console.log(m));
+  const n = intArg(args, 'problems', 24);
+  const seed = intArg(args, 'seed', 1234);
+  const opts = {
+    ...DEFAULT_EVAL,
+    samples: intArg(args, 'samples', DEFAULT_EVAL.samples),
+    k: config.rollout.tests_per_group,
+    maxNewTokens: config.rollout.max_completion_length,
+    maxTestTokens: config.rollout.max_test_completion_length,
+    seed,
+  };
+  const progress = new Progress();
+  const rows: SplitReport[] = [];
+  try {
+    for (const [split, pool] of [
+      ['heldout', lab.heldout],
+      ['heldout-family', lab.heldoutFamily],
+    ] as const) {
+      if (!pool.length) continue;
+      rows.push(
+        await evaluateSplit(split, pick(pool, n, seed), lab.mutants, lab.coder, lab.tester, lab.sandbox, {
+          ...opts,
+          onProgress: (what, d, t) => progress.update(what, d, t),
+        }),
+      );
+      progress.clear();
+    }
+  } finally {
+    await lab.close();
+  }
+  console.log(formatReport(rows));
+  const out = (args.out as string) ?? (typeof args.run === 'string' ? join(args.run, 'eval.json') : undefined);
+  if (out) {
+    await writeFile(out, JSON.stringify({ step: committed?.state.step ?? 0, config: config.preset, rows }, null, 2) + '\n');
+    console.log(`wrote ${out}`);
+  }
+  return 0;
+}
+
+main().then(
+  (c) => process.exit(c),
+  (e) => {
+    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+    process.exit(1);
+  },
+);
