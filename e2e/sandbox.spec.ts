@@ -1,0 +1,87 @@
+// The sandbox red team in Chromium: Pyodide in module Web Workers, built by Vite from the npm package (no CDN).
+// The spec builds e2e/pages/sandbox.html with Vite's build API and serves the output under /__sandbox/ on the
+// preview origin with cross-origin isolation headers (SharedArrayBuffer), so no app or config edits are needed.
+import { expect, test } from '@playwright/test';
+import { build } from 'vite';
+import { readFileSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+
+const outDir = resolve('test-results/sandbox-bundle');
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.zip': 'application/zip',
+  '.json': 'application/json',
+};
+
+test.beforeAll(async () => {
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    root: resolve('e2e/pages'),
+    base: '/__sandbox/',
+    worker: { format: 'es' },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      target: 'es2022',
+      chunkSizeWarningLimit: 20000,
+      rollupOptions: { input: resolve('e2e/pages/sandbox.html') },
+    },
+  });
+});
+
+test('sandbox red team holds in Chromium Web Workers', async ({ page }) => {
+  test.setTimeout(300_000);
+  const logs: string[] = [];
+  page.on('console', (m) => logs.push(m.text()));
+  page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
+  await page.route('**/__sandbox/**', (route) => {
+    const path = new URL(route.request().url()).pathname.replace(/^\/__sandbox\//, '');
+    const file = join(outDir, path || 'sandbox.html');
+    let body: Buffer;
+    try {
+      body = readFileSync(file);
+    } catch {
+      return route.fulfill({ status: 404, body: 'not found' });
+    }
+    return route.fulfill({
+      body,
+      contentType: TYPES[extname(file)] ?? 'application/octet-stream',
+      headers: {
+        'Cross-Origin-Opener-Policy': 'same-origin',
+        'Cross-Origin-Embedder-Policy': 'require-corp',
+        'Cross-Origin-Resource-Policy': 'same-origin',
+      },
+    });
+  });
+  await page.goto('/__sandbox/sandbox.html');
+  expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+  await page.waitForFunction(() => 'sandboxChecks' in globalThis);
+  const out = await page.evaluate(() =>
+    (globalThis as unknown as { sandboxChecks: () => Promise<unknown> }).sandboxChecks(),
+  ) as { checks: { name: string; statuses: string[]; compileError?: string; detail?: string }[]; probe: Record<string, boolean>; coldMs: number[]; hardStops: number };
+  console.log(`cold start(s) in Chromium: ${out.coldMs.map((m) => m.toFixed(0)).join(', ')} ms`);
+  for (const c of out.checks) console.log(`${c.name}: ${c.statuses.join(',')} ${c.compileError ?? ''} ${c.detail ?? ''}`);
+  if (logs.length) console.log(logs.slice(0, 20).join('\n'));
+  const by = Object.fromEntries(out.checks.map((c) => [c.name, c]));
+  expect(by['honest'].statuses).toEqual(['passed', 'failed']);
+  expect(by['soft-timeout'].statuses).toEqual(['timeout']);
+  expect(by['memory-bomb'].statuses).toEqual(['error']);
+  expect(by['recursion'].statuses).toEqual(['error']);
+  expect(by['output-flood'].statuses).toEqual(['passed']);
+  expect(by['output-flood'].detail).toMatch(/stdout=8\d{3}\b/);
+  expect(by['import-js'].compileError).toMatch(/not allowed/);
+  expect(by['import-pyodide-ffi'].statuses).toEqual(['error']);
+  expect(by['eq-hack'].statuses).toEqual(['failed']);
+  expect(by['sys-exit'].statuses).toEqual(['error']);
+  expect(by['isolation-read'].statuses).toEqual(['passed']);
+  expect(by['hard-stop'].statuses).toEqual(['timeout']);
+  expect(by['after-hard-stop'].statuses).toEqual(['passed']);
+  expect(out.hardStops).toBeGreaterThanOrEqual(1);
+  expect(by['extract'].statuses).toEqual(['assert f(1) == 2', 'assert f(3) == 4']);
+  for (const [capability, available] of Object.entries(out.probe)) expect([capability, available]).toEqual([capability, false]);
+});
