@@ -136,4 +136,11 @@ describe(`sampler on micro (seed ${seed})`, () => {
     expect(reads).toBeLessThanOrEqual(Math.ceil(n / 8));
     model.destroy();
   });
+
+  it('rejects prompt ids outside the vocabulary', async () => {
+    const gpu = await sharedNodeGpu();
+    const model = new GpuModel(gpu, layout, params);
+    await expect(generate(fp32Weights(model), [[1, 2], [3, config.vocabSize]], { maxNewTokens: 2, temperature: 0, seed: 0 })).rejects.toThrow(/prompt 1 has token 512/);
+    model.destroy();
+  });
 });

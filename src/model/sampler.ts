@@ -87,6 +87,12 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
   const seqIds = Uint32Array.from(opts.seqIds ?? prompts.map((_, i) => i));
   if (seqIds.length !== B) throw new Error(`generate: ${seqIds.length} seqIds for ${B} prompts`);
 
+  // Robustness checks are off in Dawn (device-node.ts), so an id past the embedding table must be caught here.
+  if (!(padId >= 0 && padId < V)) throw new Error(`generate: pad id ${padId} outside the vocabulary (${V})`);
+  prompts.forEach((p, b) => {
+    const bad = p.find((t) => !(Number.isInteger(t) && t >= 0 && t < V));
+    if (bad !== undefined) throw new Error(`generate: prompt ${b} has token ${bad} outside the vocabulary (${V})`);
+  });
   const P = leftPad(prompts, padId).P;
   const st = new DecodeState(w, B, P + maxNew);
   const seqBuf = gpu.buffer('gen.seqIds', seqIds);
