@@ -19,6 +19,7 @@ const SHAPES: [number, number, number][] = [
   [12, 20, 36],
   [3, 8, 8],
   [68, 36, 44],
+  [70, 30, 20],
 ];
 
 describe('matmul', () => {
@@ -78,7 +79,7 @@ describe('matmul', () => {
     }
   }
 
-  it('fast kernel: every rows-per-invocation choice agrees with the reference', async () => {
+  it('fast kernel: every tile shape (rows x columns per invocation) agrees with the reference', async () => {
     const gpu = await sharedNodeGpu();
     const [M, N, K] = [19, 28, 24];
     for (const form of FORMS) {
@@ -90,9 +91,11 @@ describe('matmul', () => {
       const gc = gpu.buffer('mm.c', Mf * N * 4);
       const want = matmulRef(a, b, Mf, N, K, form);
       for (const tm of form.transA ? ([4, 8] as const) : ([1, 2, 4, 8] as const)) {
-        matmul(gpu, { a: ga, b: gb, c: gc, M: Mf, N, K, ...form, impl: 'fast', tm });
-        const rel = maxRelDiff(await gpu.readF32(gc, Mf * N), want);
-        expect(rel, `${form.name} tm=${tm}`).toBeLessThan(1e-4);
+        for (const tn of [4, 8] as const) {
+          matmul(gpu, { a: ga, b: gb, c: gc, M: Mf, N, K, ...form, impl: 'fast', tm, tn });
+          const rel = maxRelDiff(await gpu.readF32(gc, Mf * N), want);
+          expect(rel, `${form.name} tm=${tm} tn=${tn}`).toBeLessThan(1e-4);
+        }
       }
       [ga, gb, gc].forEach((x) => x.destroy());
     }
