@@ -123,7 +123,7 @@ _BLOCKED_MODULES = frozenset(
     'code codeop importlib _imp imp _testcapi _testinternalcapi faulthandler tracemalloc sys_monitoring '
     'subprocess _posixsubprocess socket _socket ssl webbrowser urllib http ftplib smtplib multiprocessing '
     'threading _thread pdb bdb trace cProfile profile _xxsubinterpreters _interpreters concurrent asyncio '
-    'pyodide_http _pyodide_util _emscripten_info zipimport runpy pkgutil site sysconfig'.split()
+    'pyodide_http _pyodide_util _emscripten_info zipimport runpy pkgutil site sysconfig signal _signal atexit'.split()
 )
 
 

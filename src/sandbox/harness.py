@@ -48,6 +48,9 @@ _FS_SNAP = _fs_snapshot()
 _ENV_SNAP = dict(_os.environ)
 _SYS_LISTS = ('path', 'meta_path', 'path_hooks')
 _SYS_SNAP = {k: list(getattr(_sys, k)) for k in _SYS_LISTS}
+import warnings as _warnings  # noqa: E402
+
+_WARN_SNAP = list(_warnings.filters)
 _REAL_BUILTINS = __import__('builtins').__dict__
 _REAL_BUILTINS_SNAP = dict(_REAL_BUILTINS)
 
@@ -210,6 +213,13 @@ def _restore():
     ):
         _REAL_BUILTINS.clear()
         _REAL_BUILTINS.update(_REAL_BUILTINS_SNAP)
+    wf = _warnings.filters
+    if len(wf) != len(_WARN_SNAP) or any(a is not b for a, b in zip(wf, _WARN_SNAP)):
+        wf[:] = _WARN_SNAP
+        try:
+            _warnings._filters_mutated()  # invalidate the C-level filter cache
+        except Exception:
+            pass
     dec = _sys.modules.get('decimal')
     if dec is not None:
         dec.setcontext(dec.Context())

@@ -21,6 +21,7 @@ describe('5. no reach outside the sandbox', () => {
     ['_pyodide_core', "def f():\n    __import__('_pyodide_core')\n    return 'escaped'"],
     ['importlib', "def f():\n    __import__('importlib').import_module('js')\n    return 'escaped'"],
     ['sys.modules', "import sys\ndef f():\n    sys.modules['pyodide'].ffi\n    return 'escaped'"],
+    ['signal (a SIGINT handler would disarm the soft stop)', 'import signal\ndef f(): return "escaped"'],
   ] as const) {
     it(`${name} is refused`, async () => {
       const out = await attempt(code);

@@ -41,6 +41,7 @@ describe('7. isolation between jobs', () => {
     await isolated('import sys\nsys.setrecursionlimit(60)', "__import__('sys').getrecursionlimit() == 1000");
     await isolated("import os\nos.chdir('/')\nos.environ['EVIL'] = '1'", "__import__('os').getcwd() == '/tmp/work' and 'EVIL' not in __import__('os').environ");
     await isolated("import decimal\ndecimal.getcontext().prec = 2", "str(__import__('decimal').Decimal(1) / 3) == '0.3333333333333333333333333333'");
+    await isolated("import warnings\nwarnings.simplefilter('error')", "len(__import__('warnings').filters) == 0 or __import__('warnings').filters[0][0] != 'error'");
   });
 
   it('a ground-truth validation after a hostile job sees a clean interpreter', async () => {
