@@ -9,6 +9,8 @@ import { initParams } from './init';
 import { GpuModel } from './model';
 import { dequantize, quantize, QUANT_FORMATS, type QuantizedTensor } from './quant';
 import { RolloutWeights } from './rollout-weights';
+import { referenceForward } from './reference';
+import { generate } from './sampler';
 
 const seed = freshSeed();
 
@@ -81,6 +83,38 @@ describe(`rollout weights (seed ${seed})`, () => {
     console.log(`refresh: max |dequant diff| vs CPU quantizer ${diff.toExponential(2)}`);
     expect(diff).toBeLessThan(0.3 / 127 * 6);
     expect(Array.from(after)).not.toEqual(Array.from(before));
+    w.destroy();
+    model.destroy();
+  });
+
+  it('greedy decoding on int8 weights equals the float64 reference run on the dequantized weights', async () => {
+    const gpu = await sharedNodeGpu();
+    // Untied, so the embedding lookup (fp32 in both) and the quantized lm_head are separate tensors.
+    const lay = buildLayout(preset('micro', { tiedEmbeddings: false }));
+    const params = initParams(lay, seed, { std: 0.35, biasStd: 0.1 });
+    const model = new GpuModel(gpu, lay, params);
+    const w = new RolloutWeights(model, 'int8-b32');
+    const deq = Float64Array.from(params);
+    for (const t of w.quant.keys()) deq.set(dequantize(quantize(view(params, t), t.shape[0], t.shape[1], 'int8-b32')), t.offset);
+    const prompts = [[11, 22, 33, 44], [55, 66]];
+    const n = 10;
+    const got = await generate(w, prompts, { maxNewTokens: n, temperature: 0, seed: 0, stopTokenIds: [] });
+    const V = lay.config.vocabSize;
+    let compared = 0;
+    prompts.forEach((p, b) => {
+      const seq = [...p];
+      for (let i = 0; i < n; i++) {
+        const { logits } = referenceForward(lay, deq, { batch: 1, seqLen: seq.length, tokens: seq });
+        const row = logits.subarray((seq.length - 1) * V, seq.length * V);
+        const order = Array.from(row.keys()).sort((x, y) => row[y] - row[x]);
+        if (row[order[0]] - row[order[1]] < 1e-4) break; // a near-tie may go either way in f32
+        expect(got[b].tokens[i]).toBe(order[0]);
+        seq.push(order[0]);
+        compared++;
+      }
+    });
+    console.log(`int8 greedy vs float64 reference on dequantized weights: ${compared} tokens equal`);
+    expect(compared).toBeGreaterThan(n);
     w.destroy();
     model.destroy();
   });
