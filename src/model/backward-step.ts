@@ -20,7 +20,12 @@ export interface SftLoss {
 /** GRPO token loss on batch.targets with batch.mask as the completion mask; all per-token inputs are f32 [T]. */
 export interface GrpoLoss {
   kind: 'grpo';
-  oldLogp: GPUBuffer;
+  /**
+   * Log-probs of the policy that generated the batch, or 'detached': the learner's own log-probs from this very
+   * forward pass (TRL with num_iterations = 1: old = logp.detach(), ratio 1, gradient −A), which saves the extra
+   * no-grad forward that recordLogprobs would cost.
+   */
+  oldLogp: GPUBuffer | 'detached';
   /** Reference-policy log-probs for the k3 KL (null when beta = 0). */
   refLogp: GPUBuffer | null;
   /** Rollout (sampler, maybe quantized) log-probs for truncated importance sampling; null disables it. */
@@ -80,7 +85,7 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
     gpu,
     dLogp,
     stats,
-    { logp, oldLogp: spec.oldLogp, refLogp: spec.refLogp, rolloutLogp: spec.rolloutLogp, advantages: spec.advantages, mask: batch.mask },
+    { logp, oldLogp: spec.oldLogp === 'detached' ? logp : spec.oldLogp, refLogp: spec.refLogp, rolloutLogp: spec.rolloutLogp, advantages: spec.advantages, mask: batch.mask },
     { B: batch.B, S: batch.S },
     spec.config,
     { lossScale: spec.lossScale, normTokens: spec.normTokens },

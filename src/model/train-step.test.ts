@@ -128,4 +128,29 @@ describe(`training step on micro (seed ${seed})`, async () => {
     advantages.destroy();
     model.destroy();
   });
+
+  it("GRPO with oldLogp 'detached' equals passing the learner's own no-grad log-probs", async () => {
+    const model = new GpuModel(gpu, gc.layout, gc.params, 'detached');
+    const g = gc.grpo;
+    const batch = uploadBatch(gpu, { ...gc.input, targets: g.targets, mask: g.mask });
+    const refLogp = gpu.buffer('detached.ref', Float32Array.from(g.refLogp ?? []));
+    const advantages = gpu.buffer('detached.adv', Float32Array.from(g.advantages));
+    const config = { epsilon_low: 0.2, epsilon_high: 0.28, dual_clip_c: 3, beta: 0.04, loss_type: 'grpo' as const, max_completion_length: 7, is_cap: 2 };
+    const run = async (oldLogp: GPUBuffer | 'detached') => {
+      model.zeroGrads();
+      gpu.release(recordLossAndBackward(model, batch, { kind: 'grpo', oldLogp, refLogp, rolloutLogp: null, advantages, config }).stats);
+      return model.readGrads();
+    };
+    const old = recordLogprobs(model, batch);
+    const explicit = await run(old.logp);
+    const detached = await run('detached');
+    gpu.release(old.logp);
+    gpu.release(old.entropy);
+    const err = maxRelDiff(detached, explicit);
+    console.log(`GRPO detached vs explicit old log-probs: max rel diff ${err.toExponential(2)}`);
+    expect(err).toBeLessThan(1e-6);
+    destroyBatch(batch);
+    [refLogp, advantages].forEach((b) => b.destroy());
+    model.destroy();
+  });
 });
