@@ -1,6 +1,6 @@
 // Row-wise log-softmax at a temperature: the target token's log-prob, the entropy of the full distribution and the
 // logsumexp (kept for the backward). One workgroup per row; each thread streams a strided slice of the vocabulary
-// with an online (max, sum, weighted-sum) state, so one pass over V suffices even for V = 152k.
+// and keeps a (max, sum, weighted-sum) state that the workgroup merges, so it works for any V (152k included).
 struct U { T: u32, V: u32, invTemp: f32, _pad: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
@@ -33,16 +33,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let row = wid.x + wid.y * nwg.x;
   if (row >= u.T) { return; } // uniform per workgroup
   let base = row * u.V;
-  var st = St(NEG_BIG, 0.0, 0.0);
+  // Two sweeps over this thread's slice (max, then sums) instead of one branchy online update: divergent
+  // branches run both sides on SIMD lanes, and the slice is still in cache for the second sweep.
+  var mt = NEG_BIG;
+  for (var v = lid; v < u.V; v += WG) { mt = max(mt, logits[base + v] * u.invTemp); }
+  var st = St(mt, 0.0, 0.0);
   for (var v = lid; v < u.V; v += WG) {
-    let z = logits[base + v] * u.invTemp;
-    if (z > st.m) {
-      let e = exp(st.m - z);
-      st = St(z, st.s * e + 1.0, e * (st.w + st.s * (st.m - z)));
-    } else {
-      let e = exp(z - st.m);
-      st = St(st.m, st.s + e, st.w + e * (z - st.m));
-    }
+    let x = logits[base + v] * u.invTemp - mt;
+    let e = exp(x);
+    st.s += e;
+    st.w += e * x;
   }
   smM[lid] = st.m;
   smS[lid] = st.s;

@@ -1,5 +1,5 @@
 // Masked cross-entropy, per row: loss[t] = mask[t] * (lse_t - logits[t, target_t]), and lse_t for the backward.
-// One workgroup per row with an online (max, sum) over a strided slice of the vocabulary.
+// One workgroup per row; each thread reduces a strided slice of the vocabulary to (max, sum), merged in the workgroup.
 struct U { T: u32, V: u32, _p0: u32, _p1: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
@@ -20,12 +20,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let row = wid.x + wid.y * nwg.x;
   if (row >= u.T) { return; } // uniform per workgroup
   let base = row * u.V;
+  // Two sweeps over this thread's slice (max, then sum): no divergent branch, and the slice stays in cache.
   var m = NEG_BIG;
+  for (var v = lid; v < u.V; v += WG) { m = max(m, logits[base + v]); }
   var s = 0.0;
-  for (var v = lid; v < u.V; v += WG) {
-    let z = logits[base + v];
-    if (z > m) { s = s * exp(m - z) + 1.0; m = z; } else { s += exp(z - m); }
-  }
+  for (var v = lid; v < u.V; v += WG) { s += exp(logits[base + v] - m); }
   smM[lid] = m;
   smS[lid] = s;
   workgroupBarrier();

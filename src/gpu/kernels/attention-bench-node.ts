@@ -1,0 +1,111 @@
+// Node bench for the part-B kernels (attention forward/backward/decode, logprobs, xent, GRPO loss) on the tiny preset's
+// shapes: wall ms per call and, on Linux, worker-CPU ms per call (SwiftShader's threads; robust to other people's load).
+// Run: npx tsx --import ./scripts/raw-loader.mjs src/gpu/kernels/attention-bench-node.ts
+// Importable too: benchPartB(gpu) returns the table rows (for `bench:kernels`).
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Gpu } from '../runtime';
+import { sharedNodeGpu } from '../node';
+import { mulberry32, randomF32 } from '../../testing/random';
+import { attentionBackward, attentionForward } from './attention';
+import { attentionDecode } from './attention-decode';
+import { logprobsBackward, logprobsForward } from './logprobs';
+import { xentBackward, xentForward } from './xent';
+import { grpoLoss } from './grpo-loss';
+
+function workerCpuMs(): number {
+  try {
+    let ticks = 0;
+    for (const tid of readdirSync('/proc/self/task')) {
+      if (Number(tid) === process.pid) continue;
+      try {
+        const f = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+        ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // The thread exited between listing and reading.
+      }
+    }
+    return ticks * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+async function time(gpu: Gpu, record: () => void, reps: number): Promise<{ wall: number; cpu: number }> {
+  record(); // compile + warm up
+  await gpu.sync();
+  const c = workerCpuMs();
+  const t = performance.now();
+  for (let i = 0; i < reps; i++) record();
+  await gpu.sync();
+  return { wall: (performance.now() - t) / reps, cpu: (workerCpuMs() - c) / reps };
+}
+
+export async function benchPartB(gpu: Gpu, reps = 5): Promise<string[][]> {
+  const rng = mulberry32(7);
+  const rows: string[][] = [];
+  const add = async (name: string, record: () => void) => {
+    const t = await time(gpu, record, reps);
+    rows.push([name, t.wall.toFixed(1), Number.isFinite(t.cpu) ? t.cpu.toFixed(1) : '-']);
+  };
+  const buf = (n: number, scale = 1) => gpu.buffer('bench', randomF32(n, rng, scale));
+  // Attention, tiny preset heads: B=4 sequences of S=256, Hq=4, Hkv=2, Dh=32.
+  const s = { B: 4, S: 256, Hq: 4, Hkv: 2, Dh: 32 };
+  const T = s.B * s.S;
+  const [q, k, v, dout] = [T * s.Hq * s.Dh, T * s.Hkv * s.Dh, T * s.Hkv * s.Dh, T * s.Hq * s.Dh].map((n) => buf(n));
+  const out = buf(T * s.Hq * s.Dh);
+  const lse = buf(T * s.Hq);
+  const [dq, dk, dv] = [T * s.Hq * s.Dh, T * s.Hkv * s.Dh, T * s.Hkv * s.Dh].map((n) => buf(n));
+  await add('attention fwd B=4 S=256 Hq=4 Hkv=2 Dh=32', () => attentionForward(gpu, out, lse, q, k, v, null, s));
+  await add('attention bwd (same)', () => attentionBackward(gpu, dq, dk, dv, dout, q, k, v, null, out, lse, s));
+  for (const B of [1, 16, 64]) {
+    const maxLen = 512;
+    const kc = buf(B * s.Hkv * maxLen * s.Dh);
+    const vc = buf(B * s.Hkv * maxLen * s.Dh);
+    const qd = buf(B * s.Hq * s.Dh);
+    const od = buf(B * s.Hq * s.Dh);
+    const lens = gpu.buffer('bench.lens', new Uint32Array(B).fill(256));
+    const shape = { B, Hq: s.Hq, Hkv: s.Hkv, Dh: s.Dh, maxLen };
+    await add(`attention decode B=${B} len=256`, () => attentionDecode(gpu, od, qd, kc, vc, lens, null, shape));
+    [kc, vc, qd, od, lens].forEach((b) => b.destroy());
+  }
+  // Vocabulary kernels, tiny preset vocab: T=1024 rows of V=1024.
+  const V = 1024;
+  const logits = buf(T * V, 4);
+  const targets = gpu.buffer(
+    'bench.targets',
+    new Uint32Array(T).map(() => Math.floor(rng() * V)),
+  );
+  const mask = gpu.buffer('bench.mask', new Float32Array(T).fill(1));
+  const [lp, ent, lseV, loss, dlp] = [T, T, T, T, T].map((n) => buf(n));
+  const stats = buf(8);
+  const dlogits = buf(T * V);
+  await add(`logprobs fwd T=${T} V=${V}`, () => logprobsForward(gpu, lp, ent, lseV, logits, targets, { T, V }));
+  await add(`logprobs bwd T=${T} V=${V}`, () =>
+    logprobsBackward(gpu, dlogits, dlp, null, logits, targets, lseV, ent, { T, V }),
+  );
+  await add(`xent fwd+bwd T=${T} V=${V}`, () => {
+    xentForward(gpu, loss, lseV, stats, logits, targets, mask, { T, V });
+    xentBackward(gpu, dlogits, logits, targets, mask, lseV, stats, { T, V });
+  });
+  const inputs = { logp: lp, oldLogp: lseV, refLogp: ent, rolloutLogp: loss, advantages: buf(s.B), mask };
+  const cfg = {
+    epsilon_low: 0.2,
+    epsilon_high: 0.28,
+    dual_clip_c: 10,
+    beta: 0.001,
+    loss_type: 'grpo' as const,
+    max_completion_length: 256,
+    is_cap: 2,
+  };
+  await add(`grpo loss+grad B=${s.B} S=${s.S}`, () => grpoLoss(gpu, dlp, stats, inputs, { B: s.B, S: s.S }, cfg));
+  return rows;
+}
+
+if (process.argv[1]?.endsWith('attention-bench-node.ts')) {
+  const gpu = await sharedNodeGpu();
+  const rows = await benchPartB(gpu);
+  const head = ['kernel', 'wall ms', 'worker cpu ms'];
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const r of [head, w.map((n) => '-'.repeat(n)), ...rows]) console.log(r.map((c, i) => c.padEnd(w[i])).join('  '));
+  process.exit(0);
+}
