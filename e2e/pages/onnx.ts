@@ -12,7 +12,9 @@ import { computeLogits } from '../../src/model/forward-logprobs';
 import { initParams } from '../../src/model/init';
 import { buildLayout, type Layout } from '../../src/model/layout';
 import { GpuModel } from '../../src/model/model';
-import { exportOnnx, type OnnxQuant } from '../../src/model/onnx';
+import { exportOnnx, ONNX_IR_VERSION, ONNX_OPSET, type OnnxQuant } from '../../src/model/onnx';
+import { GraphBuilder } from '../../src/model/onnx/graph';
+import { DT } from '../../src/model/onnx/schema';
 import { createOrtSession, emptyKv, ortKvStep, ortLogits } from '../../src/model/onnx/ort-run';
 import { maxRelDiff, mulberry32 } from '../../src/testing/random';
 
@@ -191,4 +193,48 @@ async function onnxBench(opts: {
   return rows;
 }
 
-Object.assign(globalThis, { onnxChecks, onnxBench, onnxPageReady: true });
+/** One [n, n] × [n, n] MatMul per EP: the raw GFLOP/s each EP reaches here, to read the model rows against. */
+async function onnxMatmulProbe(opts: {
+  n: number;
+  iters: number;
+  threads: number;
+  ortBase: string;
+}): Promise<OnnxBenchRow[]> {
+  setup(opts.ortBase, opts.threads);
+  const { n } = opts;
+  const rng = mulberry32(3);
+  const g = new GraphBuilder();
+  const a = g.input('a', DT.FLOAT, [n, n]);
+  const b = g.init(
+    'b',
+    DT.FLOAT,
+    [n, n],
+    Float32Array.from({ length: n * n }, () => rng() - 0.5),
+  );
+  g.output(g.op('MatMul', [a, b], {}, 'c'), DT.FLOAT, [n, n]);
+  const bytes = g.encode({ name: 'matmul_probe', opset: ONNX_OPSET, irVersion: ONNX_IR_VERSION });
+  const input = new ort.Tensor(
+    'float32',
+    Float32Array.from({ length: n * n }, () => rng() - 0.5),
+    [n, n],
+  );
+  const rows: OnnxBenchRow[] = [];
+  for (const ep of ['webgpu', 'wasm'] as const) {
+    const s = await createOrtSession(bytes, ep);
+    const ms = await timeIt(opts.iters, async () => {
+      const out = await s.run({ a: input });
+      await out.c.getData();
+      out.c.dispose();
+    });
+    rows.push({
+      backend: `onnxruntime-web ${ep} MatMul ${n}³`,
+      msPerBatch: ms,
+      tokensPerSec: 0,
+      gflops: (2 * n ** 3) / ms / 1e6,
+    });
+    await s.release();
+  }
+  return rows;
+}
+
+Object.assign(globalThis, { onnxChecks, onnxBench, onnxMatmulProbe, onnxPageReady: true });
