@@ -62,6 +62,17 @@ describe('curriculum through the sandbox', () => {
     tampered.problem.hiddenTests[3] = tampered.problem.hiddenTests[3].replace(/== (.*)$/, '== [(99, 99, 99)]');
     const [check] = await checkInstances(sandbox, [tampered]);
     expect(check.failures.some((f) => f.startsWith('style 0: failed'))).toBe(true);
+    // An equivalent "mutant" and one that always crashes are both flagged.
+    const weak = {
+      ...inst,
+      mutants: [
+        { ...inst.mutants[0], code: inst.styles[1] },
+        { ...inst.mutants[1], code: inst.styles[0].replace(/\n    .*$/s, '\n    return 1 / 0\n') },
+      ],
+    };
+    const [weakCheck] = await checkInstances(sandbox, [weak]);
+    expect(weakCheck.failures.filter((f) => f.includes('passes every hidden test')).length).toBe(1);
+    expect(weakCheck.failures.filter((f) => f.includes('fails every hidden test')).length).toBe(1);
   });
 
   it('tester corpus: K reference-valid asserts per candidate, some aimed at the mutant bug', async () => {
