@@ -29,8 +29,12 @@ def _parse_test(src):
         mod = None
     if mod is not None and len(mod.body) == 1 and type(mod.body[0]) is _aast.Assert:
         t = mod.body[0].test
-        if type(t) is _aast.Compare and len(t.ops) == 1 and type(t.ops[0]) is _aast.Eq and type(t.left) is _aast.Call:
-            return ('c', screen(_aast.unparse(t.left), 'eval'), screen(_aast.unparse(t.comparators[0]), 'eval'))  # noqa: F821
+        if type(t) is _aast.Compare and len(t.ops) == 1 and type(t.ops[0]) is _aast.Eq:
+            left, right = t.left, t.comparators[0]
+            if type(left) is not _aast.Call and type(right) is _aast.Call:
+                left, right = right, left  # `assert 3 == f(1)`
+            if type(left) is _aast.Call:
+                return ('c', screen(_aast.unparse(left), 'eval'), screen(_aast.unparse(right), 'eval'))  # noqa: F821
     return ('s', screen(src, 'exec'))  # noqa: F821
 
 
@@ -98,15 +102,20 @@ def prep(tests_json, start):
     return _json.dumps(out)  # noqa: F821
 
 
-def define(code):
+def define(code, entry):
     kind, compiled = _cached(('d', code), lambda: screen(code, 'exec'))  # noqa: F821
     if kind == 'err':
         return _json.dumps(compiled)  # noqa: F821
-    _, err = _guarded(exec, compiled, _JOB['state'].ns)  # noqa: F821
+    ns = _JOB['state'].ns  # noqa: F821
+    _, err = _guarded(exec, compiled, ns)
     _flush()
     if err == 'T':
         return '{"t":1}'
-    return '{}' if err is None else _json.dumps(_err(err))  # noqa: F821
+    if err is not None:
+        return _json.dumps(_err(err))  # noqa: F821
+    if entry and not callable(ns.get(entry)):
+        return _json.dumps({'e': 'NameError', 'm': f'the code does not define a function {entry}()'})  # noqa: F821
+    return '{}'
 
 
 def run(i, want_repr):

@@ -98,3 +98,51 @@ describe('validate', () => {
     expect(v[0]).toMatchObject({ callOk: false, valid: false });
   });
 });
+
+describe('judge', () => {
+  const judge = (code: string, tests: string[], extra: { setupCode?: string } = {}) => pool().judge({ code, entryPoint: 'f', tests, ...extra });
+
+  it('reports syntax errors and a missing entry point as compile errors', async () => {
+    const bad = await judge('def f(x)\n    return x\n', ['assert f(1) == 1']);
+    expect(bad.compileError).toMatch(/^SyntaxError/);
+    expect(bad.verdicts).toEqual([expect.objectContaining({ status: 'error', errorType: 'SyntaxError' })]);
+    expect((await judge('def g():\n    return 1\n', ['assert f() == 1'])).compileError).toMatch(/does not define a function f/);
+  });
+
+  it('ordinary Python keeps working: classes with private attributes, dataclasses, namedtuples, stdlib imports', async () => {
+    const code = [
+      'import collections.abc, heapq, functools, os.path',
+      'from dataclasses import dataclass',
+      'from collections import namedtuple',
+      'from typing import List',
+      'from math import *',
+      "P = namedtuple('P', 'a b')",
+      '@dataclass',
+      'class D:',
+      '    x: int',
+      '    def __post_init__(self):',
+      '        self.x += 1',
+      'class C:',
+      '    def __init__(self):',
+      '        self.__hidden = 1',
+      '        self._y = 2',
+      '    def total(self):',
+      '        return self.__hidden + self._y',
+      '@functools.lru_cache(None)',
+      'def fib(n):',
+      '    return n if n < 2 else fib(n - 1) + fib(n - 2)',
+      'def f() -> List:',
+      "    return [D(1).x, P(1, 2)._replace(a=5).a, isinstance([], collections.abc.Sequence), os.path.join('a', 'b'), floor(2.5), C().total(), fib(40), heapq.nsmallest(1, [3, 1])]",
+    ].join('\n');
+    expect((await judge(code, ["assert f() == [2, 5, True, 'a/b', 2, 3, 102334155, [1]]", "assert [2, 5, True, 'a/b', 2, 3, 102334155, [1]] == f()"])).verdicts).toEqual([
+      { status: 'passed' },
+      { status: 'passed' },
+    ]);
+  });
+
+  it('runs setup code and dataset-style statement tests (a HumanEval check function)', async () => {
+    const check = 'def check(candidate):\n    assert candidate(2) == BASE + 2\n    assert abs(candidate(0.5) - 1.5) < 1e-9\n\ncheck(f)';
+    const r = await judge('def f(x):\n    return x + BASE\n', [check, 'assert f(1) > 100'], { setupCode: 'BASE = 1' });
+    expect(r.verdicts.map((v) => v.status)).toEqual(['passed', 'failed']);
+  });
+});

@@ -50,7 +50,8 @@ class _Screen(_ast.NodeTransformer):
     def visit_Attribute(self, node):
         if not _attr_ok(node.attr):
             base = node.value
-            if not (type(base) is _ast.Name and base.id in ('self', 'cls') and not node.attr.startswith('__')):
+            dunder = node.attr.startswith('__') and node.attr.endswith('__')
+            if not (type(base) is _ast.Name and base.id in ('self', 'cls') and not dunder):
                 raise _SandboxViolation(f"attribute '{node.attr}' is not allowed in the sandbox")
         self.generic_visit(node)
         return node

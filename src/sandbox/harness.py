@@ -109,7 +109,7 @@ class _Hook:
 
 _H = _Hook()
 _BLOCK_WHEN_ACTIVE = frozenset(
-    'object.__getattr__ object.__setattr__ object.__delattr__ sys._getframe sys._current_frames '
+    'sys._getframe sys._current_frames '
     'sys._current_exceptions sys.addaudithook sys.settrace sys.setprofile sys.monitoring.register_callback '
     'sys.monitoring.use_tool_id code.__new__ function.__new__ marshal.loads marshal.load gc.get_objects '
     'gc.get_referrers gc.get_referents gc.get_freeze_count os.system os.exec os.posix_spawn os.spawn os.fork '
@@ -121,6 +121,7 @@ _FS_EVENTS = frozenset(
     'os.mkfifo os.mknod shutil.rmtree shutil.copyfile shutil.copymode shutil.copystat shutil.move '
     'shutil.make_archive shutil.unpack_archive os.chflags os.lchmod os.lchown os.removexattr os.setxattr'.split()
 )
+_FRAME_ATTRS = frozenset(('tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', 'f_back', 'gi_yieldfrom', 'cr_await'))
 _WRITE_FLAGS = _os.O_WRONLY | _os.O_RDWR | _os.O_CREAT | _os.O_TRUNC | _os.O_APPEND
 
 
@@ -145,6 +146,11 @@ def _make_hook(h, blocked_import, violation):
             return
         if event in _BLOCK_WHEN_ACTIVE:
             raise violation(f'{event} is not allowed in the sandbox')
+        if event == 'object.__getattr__':
+            # Frames are the way to the harness's locals; stdlib code may read other audited attributes.
+            if args[1] in _FRAME_ATTRS:
+                raise violation(f'reading {args[1]} is not allowed in the sandbox')
+            return
         if event == 'open':
             mode, flags = args[1], args[2]
             writing = (type(mode) is str and any(c in mode for c in 'wax+')) or (

@@ -216,7 +216,7 @@ del _s, _k`,
     }
     raw.prep = prep.map((p) => JSON.stringify(p));
     if (!raw.setup && !forced[DEFINE_STEP]) {
-      const d = this.step(id, DEFINE_STEP, job.timeoutMs, () => this.api.define(job.code) as string);
+      const d = this.step(id, DEFINE_STEP, job.timeoutMs, () => this.api.define(job.code, job.entryPoint) as string);
       raw.define = d.claimed ? '{"t":1}' : d.value;
       if (d.claimed) raw.timedOut.push('define');
     }
