@@ -12,6 +12,7 @@ import { openNodeLab } from './lab-node';
 import { DEFAULT_EVAL, evaluateSplit, type SplitReport } from '../rl/eval';
 import { Rng } from '../rl/rng';
 import type { Problem } from '../tasks/types';
+import { formatReport } from '../rl/format';
 
 function pick(problems: Problem[], n: number, seed: number): Problem[] {
   if (problems.length <= n) return problems;
@@ -19,18 +20,6 @@ function pick(problems: Problem[], n: number, seed: number): Problem[] {
     .sample(problems.length, n)
     .sort((a, b) => a - b)
     .map((i) => problems[i]);
-}
-
-export function formatReport(rows: SplitReport[]): string {
-  const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
-  const lines = [
-    'split           problems  pass@1  greedy  CodeT@1  validity  mut.score  pass@k  mut@k    Mul',
-    ...rows.map(
-      (r) =>
-        `${r.split.padEnd(15)} ${String(r.problems).padStart(8)} ${pct(r.coderPass1)} ${pct(r.coderPass1Greedy)} ${pct(r.selectedPass1)}  ${pct(r.testerValidity)}    ${pct(r.mutationScore)} ${r.passAtK.toFixed(1).padStart(6)} ${r.mutAtK.toFixed(1).padStart(6)} ${r.mul.toFixed(1).padStart(6)}`,
-    ),
-  ];
-  return lines.join('\n');
 }
 
 async function main(): Promise<number> {

@@ -9,9 +9,12 @@ import { NodeRunStore } from '../rl/run-store-node';
 import { Trainer, TrainingHalted } from '../rl/trainer';
 import { formatStepLine } from '../rl/format';
 import { openNodeLab } from './lab-node';
+import { DEFAULT_EVAL, evaluateSplit } from '../rl/eval';
+import { formatReport } from '../rl/format';
 
 const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play] [--steps N]
-                        [--seed S] [--out runs/NAME | --resume runs/NAME] [--set group.key=value ...]`;
+                        [--seed S] [--out runs/NAME | --resume runs/NAME] [--set group.key=value ...]
+                        [--eval-every N [--eval-problems 12] [--eval-samples 2]]   (appends eval.jsonl)`;
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), {
@@ -22,6 +25,9 @@ async function main(): Promise<number> {
     out: 'string',
     resume: 'string',
     set: 'string',
+    'eval-every': 'string',
+    'eval-problems': 'string',
+    'eval-samples': 'string',
     help: 'boolean',
   });
   if (args.help) {
@@ -53,9 +59,32 @@ async function main(): Promise<number> {
 
   const lab = await openNodeLab(config, committed, (msg) => console.log(msg));
   const trainer = new Trainer(config, { sandbox: lab.sandbox, coder: lab.coder, tester: lab.tester, problems: lab.trainProblems }, committed?.state);
+  const evalEvery = intArg(args, 'eval-every', 0);
+  const evalSet = {
+    heldout: lab.heldout.slice(0, intArg(args, 'eval-problems', 12)),
+    heldoutFamily: lab.heldoutFamily.slice(0, intArg(args, 'eval-problems', 12)),
+  };
+  const runEval = async () => {
+    const opts = {
+      ...DEFAULT_EVAL,
+      samples: intArg(args, 'eval-samples', 2),
+      k: config.rollout.tests_per_group,
+      maxNewTokens: config.rollout.max_completion_length,
+      maxTestTokens: config.rollout.max_test_completion_length,
+      onProgress: (what: string, d: number, t: number) => progress.update(`eval ${what}`, d, t),
+    };
+    const rows = [];
+    for (const [split, probs] of [['heldout', evalSet.heldout], ['heldout-family', evalSet.heldoutFamily]] as const) {
+      if (probs.length) rows.push(await evaluateSplit(split, probs, lab.mutants, lab.coder, lab.tester, lab.sandbox, opts));
+    }
+    progress.clear();
+    await run.store.append('eval.jsonl', new TextEncoder().encode(JSON.stringify({ step: trainer.step, rows }) + '\n'));
+    console.log(`eval @ step ${trainer.step}:\n${formatReport(rows)}`);
+  };
   let code = 0;
   try {
     const target = trainer.step + steps;
+    if (evalEvery > 0 && trainer.step % evalEvery === 0 && !committed) await runEval();
     while (trainer.step < target) {
       let out;
       try {
@@ -85,6 +114,7 @@ async function main(): Promise<number> {
       );
       await run.store.write(`rollouts/step-${String(m.step).padStart(5, '0')}.json`, new TextEncoder().encode(JSON.stringify(out.rollouts)));
       console.log(formatStepLine(m));
+      if (evalEvery > 0 && trainer.step % evalEvery === 0) await runEval();
     }
   } finally {
     await lab.close();

@@ -1,5 +1,6 @@
 // One compact, fixed-width line per training step, shared by the CLI and the UI's log.
 import type { StepMetrics } from './metrics';
+import type { SplitReport } from './eval';
 
 const f = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : String(x));
 
@@ -18,3 +19,17 @@ export function formatStepLine(m: StepMetrics): string {
     .filter(Boolean)
     .join(' | ');
 }
+
+/** The evaluation table printed by `npm run eval` and by training runs with --eval-every. */
+export function formatReport(rows: SplitReport[]): string {
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
+  const lines = [
+    'split           problems  pass@1  greedy  CodeT@1  validity  mut.score  pass@k  mut@k    Mul',
+    ...rows.map(
+      (r) =>
+        `${r.split.padEnd(15)} ${String(r.problems).padStart(8)} ${pct(r.coderPass1)} ${pct(r.coderPass1Greedy)} ${pct(r.selectedPass1)}  ${pct(r.testerValidity)}    ${pct(r.mutationScore)} ${r.passAtK.toFixed(1).padStart(6)} ${r.mutAtK.toFixed(1).padStart(6)} ${r.mul.toFixed(1).padStart(6)}`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
