@@ -1,8 +1,9 @@
 // Quantized matmul for the rollout/decode path: y[M, N] = x[M, K] · dequant(W[N, K])ᵀ (+ y when accumulate),
 // dequantizing int8/int4 codes on the fly (layout: src/model/quant.ts). Each invocation computes TM rows of x
-// against 4 output features: every code is unpacked (and block-scaled) once and reused TM times, every x value
-// is reused 4 times. Codes are consumed 4 columns at a time to keep few values live: on SwiftShader, register
-// pressure (spills) rather than arithmetic decides this kernel's speed.
+// against NF output features: every code is unpacked (and block-scaled) once and reused TM times, every x value
+// NF times. On SwiftShader every storage load is a per-lane gather, so x reuse (NF = 8) and code reuse (TM = 8)
+// decide the speed; codes are consumed 4 columns at a time to keep few values live.
+// Accumulators: a<r> holds row r's features 0..3, h<r> its features 4..7 (NF = 8 only).
 struct U { M: u32, N: u32, K: u32, wordsPerRow: u32, scalesPerRow: u32, xOff: u32, yOff: u32, beta: f32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> x: array<f32>;
@@ -13,17 +14,19 @@ struct U { M: u32, N: u32, K: u32, wordsPerRow: u32, scalesPerRow: u32, xOff: u3
 override WG: u32 = 64;
 // 0 int8 per-row scales, 1 int8 block-32 scales, 2 int4 block-32 scales.
 override FORMAT: u32 = 0;
-// Rows of x per invocation: 1, 2, 4 or 8 (constant per pipeline, so unused rows compile away).
+// Rows of x per invocation (1, 2, 4 or 8) and output features (4 or 8); constant per pipeline, so unused parts
+// compile away.
 override TM: u32 = 1;
+override NF: u32 = 4;
 
-fn int8x4(v: u32) -> vec4<f32> {
+// Four codes of word v as floats: int8 bytes (shift ignored), or int4 nibbles from bit `shift` (0 or 16).
+fn codes(v: u32, shift: u32) -> vec4<f32> {
+  if (FORMAT == 2u) {
+    let n = (vec4<u32>(v) >> (vec4<u32>(0u, 4u, 8u, 12u) + shift)) & vec4<u32>(15u);
+    return vec4<f32>(n) - 8.0;
+  }
   // Arithmetic right shift of the left-aligned byte sign-extends it.
   return vec4<f32>(bitcast<vec4<i32>>(vec4<u32>(v) << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u));
-}
-
-fn int4x4(v: u32, shift: u32) -> vec4<f32> {
-  let n = (vec4<u32>(v) >> (vec4<u32>(0u, 4u, 8u, 12u) + shift)) & vec4<u32>(15u);
-  return vec4<f32>(n) - 8.0;
 }
 
 // Four x values from column k, clamped to the row's last element: the zero codes padding W's last block make
@@ -47,19 +50,30 @@ fn store(row: u32, n0: u32, v: vec4<f32>) {
   }
 }
 
+fn blockScales(f0: u32, f1: u32, f2: u32, f3: u32, kb: u32) -> vec4<f32> {
+  if (FORMAT == 0u) { return vec4<f32>(1.0); }
+  return vec4<f32>(s[f0 * u.scalesPerRow + kb], s[f1 * u.scalesPerRow + kb], s[f2 * u.scalesPerRow + kb],
+                   s[f3 * u.scalesPerRow + kb]);
+}
+
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let n0 = gid.x * 4u;
+  let n0 = gid.x * NF;
   let row0 = gid.y * TM;
   if (n0 >= u.N || row0 >= u.M) { return; }
   let lastN = u.N - 1u;
-  let f0 = n0;
+  // Features past N are clamped to the last one (loads stay in bounds; their results are never stored).
+  let f0 = min(n0 + 0u, lastN);
   let f1 = min(n0 + 1u, lastN);
   let f2 = min(n0 + 2u, lastN);
   let f3 = min(n0 + 3u, lastN);
+  let f4 = min(n0 + 4u, lastN);
+  let f5 = min(n0 + 5u, lastN);
+  let f6 = min(n0 + 6u, lastN);
+  let f7 = min(n0 + 7u, lastN);
   let lastK = u.K - 1u;
   let lastM = u.M - 1u;
-  let xb0 = u.xOff + min(row0 + 0u, lastM) * u.K;
+  let xb0 = u.xOff + min(row0, lastM) * u.K;
   let xb1 = u.xOff + min(row0 + 1u, lastM) * u.K;
   let xb2 = u.xOff + min(row0 + 2u, lastM) * u.K;
   let xb3 = u.xOff + min(row0 + 3u, lastM) * u.K;
@@ -67,14 +81,22 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let xb5 = u.xOff + min(row0 + 5u, lastM) * u.K;
   let xb6 = u.xOff + min(row0 + 6u, lastM) * u.K;
   let xb7 = u.xOff + min(row0 + 7u, lastM) * u.K;
-  var acc0 = vec4<f32>(0.0);
-  var acc1 = vec4<f32>(0.0);
-  var acc2 = vec4<f32>(0.0);
-  var acc3 = vec4<f32>(0.0);
-  var acc4 = vec4<f32>(0.0);
-  var acc5 = vec4<f32>(0.0);
-  var acc6 = vec4<f32>(0.0);
-  var acc7 = vec4<f32>(0.0);
+  var a0 = vec4<f32>(0.0);
+  var a1 = vec4<f32>(0.0);
+  var a2 = vec4<f32>(0.0);
+  var a3 = vec4<f32>(0.0);
+  var a4 = vec4<f32>(0.0);
+  var a5 = vec4<f32>(0.0);
+  var a6 = vec4<f32>(0.0);
+  var a7 = vec4<f32>(0.0);
+  var h0 = vec4<f32>(0.0);
+  var h1 = vec4<f32>(0.0);
+  var h2 = vec4<f32>(0.0);
+  var h3 = vec4<f32>(0.0);
+  var h4 = vec4<f32>(0.0);
+  var h5 = vec4<f32>(0.0);
+  var h6 = vec4<f32>(0.0);
+  var h7 = vec4<f32>(0.0);
   var wordsPerBlock = 8u;
   if (FORMAT == 2u) { wordsPerBlock = 4u; }
   let blocks = (u.K + 31u) / 32u;
@@ -84,96 +106,190 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let w1 = f1 * u.wordsPerRow + wo;
     let w2 = f2 * u.wordsPerRow + wo;
     let w3 = f3 * u.wordsPerRow + wo;
-    var sv = vec4<f32>(1.0);
-    if (FORMAT != 0u) {
-      sv = vec4<f32>(s[f0 * u.scalesPerRow + kb], s[f1 * u.scalesPerRow + kb], s[f2 * u.scalesPerRow + kb],
-                     s[f3 * u.scalesPerRow + kb]);
-    }
+    let w4 = f4 * u.wordsPerRow + wo;
+    let w5 = f5 * u.wordsPerRow + wo;
+    let w6 = f6 * u.wordsPerRow + wo;
+    let w7 = f7 * u.wordsPerRow + wo;
+    let sv = blockScales(f0, f1, f2, f3, kb);
+    var sv2 = vec4<f32>(1.0);
+    if (NF > 4u) { sv2 = blockScales(f4, f5, f6, f7, kb); }
     for (var it = 0u; it < 4u; it++) {
       let k = kb * 32u + it * 8u;
-      // Columns k..k+3.
-      var v0: u32;
-      var v1: u32;
-      var v2: u32;
-      var v3: u32;
-      var q0: vec4<f32>;
-      var q1: vec4<f32>;
-      var q2: vec4<f32>;
-      var q3: vec4<f32>;
+      var v0 = 0u;
+      var v1 = 0u;
+      var v2 = 0u;
+      var v3 = 0u;
+      var v4 = 0u;
+      var v5 = 0u;
+      var v6 = 0u;
+      var v7 = 0u;
+      var q0 = vec4<f32>(0.0);
+      var q1 = vec4<f32>(0.0);
+      var q2 = vec4<f32>(0.0);
+      var q3 = vec4<f32>(0.0);
+      var q4 = vec4<f32>(0.0);
+      var q5 = vec4<f32>(0.0);
+      var q6 = vec4<f32>(0.0);
+      var q7 = vec4<f32>(0.0);
+      // Columns k..k+3 (int4: low half of each word).
       if (FORMAT == 2u) {
         v0 = w[w0 + it];
         v1 = w[w1 + it];
         v2 = w[w2 + it];
         v3 = w[w3 + it];
-        q0 = int4x4(v0, 0u) * sv.x;
-        q1 = int4x4(v1, 0u) * sv.y;
-        q2 = int4x4(v2, 0u) * sv.z;
-        q3 = int4x4(v3, 0u) * sv.w;
+        if (NF > 4u) {
+          v4 = w[w4 + it];
+          v5 = w[w5 + it];
+          v6 = w[w6 + it];
+          v7 = w[w7 + it];
+        }
       } else {
-        q0 = int8x4(w[w0 + 2u * it]) * sv.x;
-        q1 = int8x4(w[w1 + 2u * it]) * sv.y;
-        q2 = int8x4(w[w2 + 2u * it]) * sv.z;
-        q3 = int8x4(w[w3 + 2u * it]) * sv.w;
+        v0 = w[w0 + 2u * it];
+        v1 = w[w1 + 2u * it];
+        v2 = w[w2 + 2u * it];
+        v3 = w[w3 + 2u * it];
+        if (NF > 4u) {
+          v4 = w[w4 + 2u * it];
+          v5 = w[w5 + 2u * it];
+          v6 = w[w6 + 2u * it];
+          v7 = w[w7 + 2u * it];
+        }
       }
-      acc0 = mac(acc0, x4(xb0, k, lastK), q0, q1, q2, q3);
-      if (TM > 1u) { acc1 = mac(acc1, x4(xb1, k, lastK), q0, q1, q2, q3); }
+      q0 = codes(v0, 0u) * sv.x;
+      q1 = codes(v1, 0u) * sv.y;
+      q2 = codes(v2, 0u) * sv.z;
+      q3 = codes(v3, 0u) * sv.w;
+      if (NF > 4u) {
+        q4 = codes(v4, 0u) * sv2.x;
+        q5 = codes(v5, 0u) * sv2.y;
+        q6 = codes(v6, 0u) * sv2.z;
+        q7 = codes(v7, 0u) * sv2.w;
+      }
+      let x0lo = x4(xb0, k, lastK);
+      a0 = mac(a0, x0lo, q0, q1, q2, q3);
+      if (NF > 4u) { h0 = mac(h0, x0lo, q4, q5, q6, q7); }
+      if (TM > 1u) {
+        let x1lo = x4(xb1, k, lastK);
+        a1 = mac(a1, x1lo, q0, q1, q2, q3);
+        if (NF > 4u) { h1 = mac(h1, x1lo, q4, q5, q6, q7); }
+      }
       if (TM > 2u) {
-        acc2 = mac(acc2, x4(xb2, k, lastK), q0, q1, q2, q3);
-        acc3 = mac(acc3, x4(xb3, k, lastK), q0, q1, q2, q3);
+        let x2lo = x4(xb2, k, lastK);
+        a2 = mac(a2, x2lo, q0, q1, q2, q3);
+        if (NF > 4u) { h2 = mac(h2, x2lo, q4, q5, q6, q7); }
+        let x3lo = x4(xb3, k, lastK);
+        a3 = mac(a3, x3lo, q0, q1, q2, q3);
+        if (NF > 4u) { h3 = mac(h3, x3lo, q4, q5, q6, q7); }
       }
       if (TM > 4u) {
-        acc4 = mac(acc4, x4(xb4, k, lastK), q0, q1, q2, q3);
-        acc5 = mac(acc5, x4(xb5, k, lastK), q0, q1, q2, q3);
-        acc6 = mac(acc6, x4(xb6, k, lastK), q0, q1, q2, q3);
-        acc7 = mac(acc7, x4(xb7, k, lastK), q0, q1, q2, q3);
+        let x4lo = x4(xb4, k, lastK);
+        a4 = mac(a4, x4lo, q0, q1, q2, q3);
+        if (NF > 4u) { h4 = mac(h4, x4lo, q4, q5, q6, q7); }
+        let x5lo = x4(xb5, k, lastK);
+        a5 = mac(a5, x5lo, q0, q1, q2, q3);
+        if (NF > 4u) { h5 = mac(h5, x5lo, q4, q5, q6, q7); }
+        let x6lo = x4(xb6, k, lastK);
+        a6 = mac(a6, x6lo, q0, q1, q2, q3);
+        if (NF > 4u) { h6 = mac(h6, x6lo, q4, q5, q6, q7); }
+        let x7lo = x4(xb7, k, lastK);
+        a7 = mac(a7, x7lo, q0, q1, q2, q3);
+        if (NF > 4u) { h7 = mac(h7, x7lo, q4, q5, q6, q7); }
       }
-      // Columns k+4..k+7.
-      if (FORMAT == 2u) {
-        q0 = int4x4(v0, 16u) * sv.x;
-        q1 = int4x4(v1, 16u) * sv.y;
-        q2 = int4x4(v2, 16u) * sv.z;
-        q3 = int4x4(v3, 16u) * sv.w;
-      } else {
-        q0 = int8x4(w[w0 + 2u * it + 1u]) * sv.x;
-        q1 = int8x4(w[w1 + 2u * it + 1u]) * sv.y;
-        q2 = int8x4(w[w2 + 2u * it + 1u]) * sv.z;
-        q3 = int8x4(w[w3 + 2u * it + 1u]) * sv.w;
+      // Columns k+4..k+7 (int8: the next word; int4: high half of the same word).
+      if (FORMAT != 2u) {
+        v0 = w[w0 + 2u * it + 1u];
+        v1 = w[w1 + 2u * it + 1u];
+        v2 = w[w2 + 2u * it + 1u];
+        v3 = w[w3 + 2u * it + 1u];
+        if (NF > 4u) {
+          v4 = w[w4 + 2u * it + 1u];
+          v5 = w[w5 + 2u * it + 1u];
+          v6 = w[w6 + 2u * it + 1u];
+          v7 = w[w7 + 2u * it + 1u];
+        }
       }
-      acc0 = mac(acc0, x4(xb0, k + 4u, lastK), q0, q1, q2, q3);
-      if (TM > 1u) { acc1 = mac(acc1, x4(xb1, k + 4u, lastK), q0, q1, q2, q3); }
+      q0 = codes(v0, 16u) * sv.x;
+      q1 = codes(v1, 16u) * sv.y;
+      q2 = codes(v2, 16u) * sv.z;
+      q3 = codes(v3, 16u) * sv.w;
+      if (NF > 4u) {
+        q4 = codes(v4, 16u) * sv2.x;
+        q5 = codes(v5, 16u) * sv2.y;
+        q6 = codes(v6, 16u) * sv2.z;
+        q7 = codes(v7, 16u) * sv2.w;
+      }
+      let x0hi = x4(xb0, k + 4u, lastK);
+      a0 = mac(a0, x0hi, q0, q1, q2, q3);
+      if (NF > 4u) { h0 = mac(h0, x0hi, q4, q5, q6, q7); }
+      if (TM > 1u) {
+        let x1hi = x4(xb1, k + 4u, lastK);
+        a1 = mac(a1, x1hi, q0, q1, q2, q3);
+        if (NF > 4u) { h1 = mac(h1, x1hi, q4, q5, q6, q7); }
+      }
       if (TM > 2u) {
-        acc2 = mac(acc2, x4(xb2, k + 4u, lastK), q0, q1, q2, q3);
-        acc3 = mac(acc3, x4(xb3, k + 4u, lastK), q0, q1, q2, q3);
+        let x2hi = x4(xb2, k + 4u, lastK);
+        a2 = mac(a2, x2hi, q0, q1, q2, q3);
+        if (NF > 4u) { h2 = mac(h2, x2hi, q4, q5, q6, q7); }
+        let x3hi = x4(xb3, k + 4u, lastK);
+        a3 = mac(a3, x3hi, q0, q1, q2, q3);
+        if (NF > 4u) { h3 = mac(h3, x3hi, q4, q5, q6, q7); }
       }
       if (TM > 4u) {
-        acc4 = mac(acc4, x4(xb4, k + 4u, lastK), q0, q1, q2, q3);
-        acc5 = mac(acc5, x4(xb5, k + 4u, lastK), q0, q1, q2, q3);
-        acc6 = mac(acc6, x4(xb6, k + 4u, lastK), q0, q1, q2, q3);
-        acc7 = mac(acc7, x4(xb7, k + 4u, lastK), q0, q1, q2, q3);
+        let x4hi = x4(xb4, k + 4u, lastK);
+        a4 = mac(a4, x4hi, q0, q1, q2, q3);
+        if (NF > 4u) { h4 = mac(h4, x4hi, q4, q5, q6, q7); }
+        let x5hi = x4(xb5, k + 4u, lastK);
+        a5 = mac(a5, x5hi, q0, q1, q2, q3);
+        if (NF > 4u) { h5 = mac(h5, x5hi, q4, q5, q6, q7); }
+        let x6hi = x4(xb6, k + 4u, lastK);
+        a6 = mac(a6, x6hi, q0, q1, q2, q3);
+        if (NF > 4u) { h6 = mac(h6, x6hi, q4, q5, q6, q7); }
+        let x7hi = x4(xb7, k + 4u, lastK);
+        a7 = mac(a7, x7hi, q0, q1, q2, q3);
+        if (NF > 4u) { h7 = mac(h7, x7hi, q4, q5, q6, q7); }
       }
     }
   }
   if (FORMAT == 0u) {
     let rs = vec4<f32>(s[f0], s[f1], s[f2], s[f3]);
-    acc0 *= rs;
-    acc1 *= rs;
-    acc2 *= rs;
-    acc3 *= rs;
-    acc4 *= rs;
-    acc5 *= rs;
-    acc6 *= rs;
-    acc7 *= rs;
+    let rs2 = vec4<f32>(s[f4], s[f5], s[f6], s[f7]);
+    a0 *= rs;
+    h0 *= rs2;
+    a1 *= rs;
+    h1 *= rs2;
+    a2 *= rs;
+    h2 *= rs2;
+    a3 *= rs;
+    h3 *= rs2;
+    a4 *= rs;
+    h4 *= rs2;
+    a5 *= rs;
+    h5 *= rs2;
+    a6 *= rs;
+    h6 *= rs2;
+    a7 *= rs;
+    h7 *= rs2;
   }
-  store(row0, n0, acc0);
-  if (TM > 1u) { store(row0 + 1u, n0, acc1); }
+  store(row0, n0, a0);
+  if (NF > 4u) { store(row0, n0 + 4u, h0); }
+  if (TM > 1u) {
+    store(row0 + 1u, n0, a1);
+    if (NF > 4u) { store(row0 + 1u, n0 + 4u, h1); }
+  }
   if (TM > 2u) {
-    store(row0 + 2u, n0, acc2);
-    store(row0 + 3u, n0, acc3);
+    store(row0 + 2u, n0, a2);
+    if (NF > 4u) { store(row0 + 2u, n0 + 4u, h2); }
+    store(row0 + 3u, n0, a3);
+    if (NF > 4u) { store(row0 + 3u, n0 + 4u, h3); }
   }
   if (TM > 4u) {
-    store(row0 + 4u, n0, acc4);
-    store(row0 + 5u, n0, acc5);
-    store(row0 + 6u, n0, acc6);
-    store(row0 + 7u, n0, acc7);
+    store(row0 + 4u, n0, a4);
+    if (NF > 4u) { store(row0 + 4u, n0 + 4u, h4); }
+    store(row0 + 5u, n0, a5);
+    if (NF > 4u) { store(row0 + 5u, n0 + 4u, h5); }
+    store(row0 + 6u, n0, a6);
+    if (NF > 4u) { store(row0 + 6u, n0 + 4u, h6); }
+    store(row0 + 7u, n0, a7);
+    if (NF > 4u) { store(row0 + 7u, n0 + 4u, h7); }
   }
 }

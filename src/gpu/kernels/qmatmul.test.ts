@@ -38,7 +38,7 @@ describe('qmatmul', () => {
     }
   }
 
-  it(`every rows-per-invocation choice, accumulate, offsets and re-upload (seed ${seed})`, async () => {
+  it(`every tile shape (rows x features per invocation), accumulate, offsets and re-upload (seed ${seed})`, async () => {
     const gpu = await sharedNodeGpu();
     const [M, N, K] = [7, 21, 70];
     const [xOff, yOff] = [5, 3];
@@ -51,13 +51,15 @@ describe('qmatmul', () => {
       updateQuantized(gpu, gw, q);
       const want = qmatmulRef(x.subarray(xOff), q, M, y0.subarray(yOff));
       for (const tm of [1, 2, 4, 8] as const) {
-        const gy = gpu.buffer('q.y', y0);
-        qmatmul(gpu, { x: { buffer: gx, offset: xOff }, w: gw, y: { buffer: gy, offset: yOff }, M, tm, accumulate: true });
-        const got = await gpu.readF32(gy);
-        expect(maxAbsDiff(got.subarray(0, yOff), y0.subarray(0, yOff))).toBe(0);
-        const rel = maxRelDiff(got.subarray(yOff, yOff + M * N), want);
-        expect(rel, `${format} tm=${tm}`).toBeLessThan(1e-4);
-        gy.destroy();
+        for (const nf of [4, 8] as const) {
+          const gy = gpu.buffer('q.y', y0);
+          qmatmul(gpu, { x: { buffer: gx, offset: xOff }, w: gw, y: { buffer: gy, offset: yOff }, M, tm, nf, accumulate: true });
+          const got = await gpu.readF32(gy);
+          expect(maxAbsDiff(got.subarray(0, yOff), y0.subarray(0, yOff))).toBe(0);
+          const rel = maxRelDiff(got.subarray(yOff, yOff + M * N), want);
+          expect(rel, `${format} tm=${tm} nf=${nf}`).toBeLessThan(1e-4);
+          gy.destroy();
+        }
       }
       [gx, gw.data, gw.scales].forEach((b) => b.destroy());
     }

@@ -63,6 +63,8 @@ export interface QMatmulArgs {
   accumulate?: boolean;
   /** Rows of x per invocation (1, 2, 4 or 8); default picks by M. */
   tm?: 1 | 2 | 4 | 8;
+  /** Output features per invocation (4 or 8); default 8 once M fills 4 rows. */
+  nf?: 4 | 8;
   wg?: number;
 }
 
@@ -80,12 +82,13 @@ export function qmatmul(gpu: Gpu, args: QMatmulArgs): void {
   if (w.data.size < N * wpr * 4 || w.scales.size < N * spr * 4) throw new Error(`qmatmul: '${w.data.label}' smaller than its ${N}x${K} ${w.format} shape`);
   if (M === 0 || N === 0 || K === 0) return;
   const tm = args.tm ?? (M >= 8 ? 8 : M >= 4 ? 4 : M >= 2 ? 2 : 1);
+  const nf = args.nf ?? (tm >= 4 ? 8 : 4);
   const wg = args.wg ?? 64;
   kernel.dispatch(gpu, {
     buffers: [x.buffer, w.data, w.scales, y.buffer],
     uniforms: { M, N, K, wordsPerRow: wpr, scalesPerRow: spr, xOff: x.offset, yOff: y.offset, beta: accumulate ? 1 : 0 },
-    workgroups: [ceilDiv(ceilDiv(N, 4), wg), ceilDiv(M, tm)],
-    overrides: { FORMAT: FORMAT_ID[w.format], TM: tm, WG: wg },
+    workgroups: [ceilDiv(N, nf * wg), ceilDiv(M, tm)],
+    overrides: { FORMAT: FORMAT_ID[w.format], TM: tm, NF: nf, WG: wg },
   });
 }
 
