@@ -19,7 +19,7 @@ import { Kernel } from '../launcher';
 import type { Gpu } from '../runtime';
 import { attentionDummy, checkAttentionShape } from './attention';
 import { grid1d } from './grid';
-import { softwareAdapter } from './logprobs';
+import { checkBuffers, softwareAdapter } from './logprobs';
 
 export interface DecodeShape {
   B: number;
@@ -77,6 +77,15 @@ export function attentionDecode(
   let impl = attentionDecodeDefaults.impl;
   if (impl === 'auto') impl = softwareAdapter(gpu) ? 'thread' : 'workgroup';
   const { B, Hq, Hkv, Dh, maxLen } = shape;
+  const cache = B * Hkv * maxLen * Dh;
+  checkBuffers('attention_decode', {
+    out: [out, B * Hq * Dh],
+    q: [q, B * Hq * Dh],
+    kCache: [kCache, cache],
+    vCache: [vCache, cache],
+    lens: [lens, B],
+  });
+  if (keyValid) checkBuffers('attention_decode', { keyValid: [keyValid, B * maxLen] });
   const group = Hq / Hkv;
   // thread: `rows` heads of one GQA group per invocation (they share every k/v load); at most 64 vec4 of q per thread.
   const rows = Math.max(1, Math.min(group, 8, Math.floor(64 / (Dh / 4))));
@@ -100,6 +109,15 @@ export function attentionCacheWrite(
   startPos: GPUBuffer,
   shape: { B: number; n: number; Hkv: number; Dh: number; maxLen: number },
 ): void {
+  const { B, n, Hkv, Dh, maxLen } = shape;
+  const cache = B * Hkv * maxLen * Dh;
+  checkBuffers('attention_decode', {
+    kCache: [kCache, cache],
+    vCache: [vCache, cache],
+    k: [k, B * n * Hkv * Dh],
+    v: [v, B * n * Hkv * Dh],
+    startPos: [startPos, B],
+  });
   writeKernel.dispatch(gpu, {
     buffers: [k, v, startPos, kCache, vCache],
     uniforms: { ...shape, _p0: 0, _p1: 0, _p2: 0 },

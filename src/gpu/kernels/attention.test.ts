@@ -81,6 +81,17 @@ describe('attention', () => {
     });
   }
 
+  it('rejects an undersized buffer with a message naming it (Dawn runs without robustness in Node)', async () => {
+    const gpu = await sharedNodeGpu();
+    const s = { B: 1, S: 4, Hq: 2, Hkv: 1, Dh: 8 };
+    const [q, k, v, lse] = [64, 32, 32, 8].map((n) => gpu.buffer('x', n * 4));
+    const short = gpu.buffer('short', 63 * 4);
+    expect(() => attentionForward(gpu, short, lse, q, k, v, null, s)).toThrow(/attention: out needs 256 bytes/);
+    const shortK = gpu.buffer('shortK', 31 * 4);
+    expect(() => attentionForward(gpu, q, lse, q, shortK, v, null, s)).toThrow(/attention: k needs 128 bytes/);
+    [q, k, v, lse, short, shortK].forEach((b) => b.destroy());
+  });
+
   it('reference backward matches finite differences of the reference forward', () => {
     const s = { B: 2, S: 4, Hq: 4, Hkv: 2, Dh: 4 };
     const T = s.B * s.S;

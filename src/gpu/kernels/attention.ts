@@ -17,7 +17,7 @@ import backwardKvSource from '../../../shaders/attention_backward_kv.wgsl?raw';
 import { Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
-import { softwareAdapter } from './logprobs';
+import { checkBuffers, softwareAdapter } from './logprobs';
 
 export interface AttentionShape {
   B: number;
@@ -70,6 +70,11 @@ function uniformValues(gpu: Gpu, s: AttentionShape, mask: GPUBuffer | null): Rec
   return { B: s.B, S: s.S, Hq: s.Hq, Hkv: s.Hkv, Dh: s.Dh, hasMask: mask ? 1 : 0, scale: 1 / Math.sqrt(s.Dh), rows };
 }
 
+function sizes(s: AttentionShape): { T: number; nq: number; nkv: number } {
+  const T = s.B * s.S;
+  return { T, nq: T * s.Hq * s.Dh, nkv: T * s.Hkv * s.Dh };
+}
+
 /** Workgroup grid and size for one invocation per (sequence, chunk of `rows` rows, head). */
 function launch(
   gpu: Gpu,
@@ -92,6 +97,9 @@ export function attentionForward(
   shape: AttentionShape,
 ): void {
   const uniforms = uniformValues(gpu, shape, keyMask);
+  const { T, nq, nkv } = sizes(shape);
+  checkBuffers('attention', { out: [out, nq], lse: [lse, T * shape.Hq], q: [q, nq], k: [k, nkv], v: [v, nkv] });
+  if (keyMask) checkBuffers('attention', { keyMask: [keyMask, T] });
   forwardKernel.dispatch(gpu, {
     buffers: [q, k, v, keyMask ?? attentionDummy(gpu), out, lse],
     uniforms,
@@ -115,6 +123,18 @@ export function attentionBackward(
   shape: AttentionShape,
 ): void {
   const u = uniformValues(gpu, shape, keyMask);
+  const { nq, nkv } = sizes(shape);
+  checkBuffers('attention', {
+    dq: [dq, nq],
+    dk: [dk, nkv],
+    dv: [dv, nkv],
+    dout: [dout, nq],
+    q: [q, nq],
+    k: [k, nkv],
+    v: [v, nkv],
+    out: [out, nq],
+  });
+  if (keyMask) checkBuffers('attention', { keyMask: [keyMask, shape.B * shape.S] });
   const mask = keyMask ?? attentionDummy(gpu);
   const T = shape.B * shape.S;
   const dsum = gpu.temp('attention.dsum', T * shape.Hq * 4);

@@ -164,6 +164,15 @@ describe(`grpo loss (seed ${seed})`, () => {
     expect(gradDiff).toBeLessThan(1e-6);
   });
 
+  it('rejects an undersized input buffer', async () => {
+    const gpu = await sharedNodeGpu();
+    const b = (n: number) => gpu.buffer('x', n * 4);
+    const inputs = { logp: b(12), oldLogp: b(12), refLogp: b(11), rolloutLogp: null, advantages: b(3), mask: b(12) };
+    expect(() => grpoLoss(gpu, b(12), b(8), inputs, { B: 3, S: 4 }, config('dapo', 4))).toThrow(
+      /grpo_loss: refLogp needs 48 bytes/,
+    );
+  });
+
   it('dual-clip caps the loss of a negative-advantage token at -c·A with zero gradient', async () => {
     const shape = { B: 1, S: 3 };
     const x: GrpoLossInputs<Float32Array> = {

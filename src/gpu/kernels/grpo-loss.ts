@@ -14,7 +14,7 @@ import backwardSource from '../../../shaders/grpo_loss_backward.wgsl?raw';
 import { Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
-import { rowWorkgroup } from './logprobs';
+import { checkBuffers, rowWorkgroup } from './logprobs';
 
 export type GrpoLossType = 'grpo' | 'dr_grpo' | 'dapo';
 export const GRPO_STATS = [
@@ -128,7 +128,16 @@ function packUniforms(
   };
 }
 
-function inputBuffers(gpu: Gpu, i: GrpoLossInputs<GPUBuffer>): GPUBuffer[] {
+function inputBuffers(gpu: Gpu, i: GrpoLossInputs<GPUBuffer>, s: GrpoLossShape): GPUBuffer[] {
+  const T = s.B * s.S;
+  checkBuffers('grpo_loss', {
+    logp: [i.logp, T],
+    oldLogp: [i.oldLogp, T],
+    advantages: [i.advantages, s.B],
+    mask: [i.mask, T],
+  });
+  if (i.refLogp) checkBuffers('grpo_loss', { refLogp: [i.refLogp, T] });
+  if (i.rolloutLogp) checkBuffers('grpo_loss', { rolloutLogp: [i.rolloutLogp, T] });
   return [i.logp, i.oldLogp, i.refLogp ?? dummy(gpu), i.rolloutLogp ?? dummy(gpu), i.advantages, i.mask];
 }
 
@@ -143,9 +152,10 @@ export function grpoLossForward(
   opts: GrpoLossOptions = {},
 ): void {
   const u = packUniforms(inputs, shape, config, opts);
+  checkBuffers('grpo_loss', { stats: [stats, 8], seqStats: [seqStats, shape.B * 8] });
   const WG = rowWorkgroup(gpu);
   seqKernel.dispatch(gpu, {
-    buffers: [...inputBuffers(gpu, inputs), seqStats],
+    buffers: [...inputBuffers(gpu, inputs, shape), seqStats],
     uniforms: u,
     workgroups: grid1d(shape.B, 1),
     overrides: { WG },
@@ -165,8 +175,13 @@ export function grpoLossBackward(
   opts: GrpoLossOptions = {},
 ): void {
   const u = packUniforms(inputs, shape, config, opts);
+  checkBuffers('grpo_loss', {
+    dlogp: [dlogp, shape.B * shape.S],
+    stats: [stats, 8],
+    seqStats: [seqStats, shape.B * 8],
+  });
   backwardKernel.dispatch(gpu, {
-    buffers: [...inputBuffers(gpu, inputs), seqStats, stats, dlogp],
+    buffers: [...inputBuffers(gpu, inputs, shape), seqStats, stats, dlogp],
     uniforms: u,
     workgroups: grid1d(shape.B * shape.S, WG),
     overrides: { WG },

@@ -20,6 +20,16 @@ export function softwareAdapter(gpu: Gpu): boolean {
   return /swiftshader|llvmpipe|lavapipe|warp|basic render/i.test(`${s.architecture} ${s.device} ${s.description}`);
 }
 
+/**
+ * Throws unless each buffer holds at least its element count (4-byte elements). Dawn runs without robustness in
+ * Node (device-node.ts), so an undersized buffer would otherwise read or write out of bounds silently.
+ */
+export function checkBuffers(family: string, sizes: Record<string, [GPUBuffer, number]>): void {
+  for (const [name, [buf, n]] of Object.entries(sizes)) {
+    if (buf.size < n * 4) throw new Error(`${family}: ${name} needs ${n * 4} bytes but '${buf.label}' has ${buf.size}`);
+  }
+}
+
 /** Pins the row-reduction workgroup size (a power of two; 0 = pick by adapter). Tests use it to cover both paths. */
 export const rowReduceDefaults: { workgroup: number } = { workgroup: 0 };
 
@@ -80,6 +90,14 @@ export function logprobsForward(
   targets: GPUBuffer,
   shape: LogprobsShape,
 ): void {
+  const { T, V } = shape;
+  checkBuffers('logprobs', {
+    logits: [logits, T * V],
+    targets: [targets, T],
+    logp: [logp, T],
+    entropy: [entropy, T],
+    lse: [lse, T],
+  });
   forwardKernel.dispatch(gpu, {
     buffers: [logits, targets, logp, entropy, lse],
     uniforms: { T: shape.T, V: shape.V, invTemp: invTemp(shape), _pad: 0 },
@@ -100,6 +118,16 @@ export function logprobsBackward(
   entropy: GPUBuffer,
   shape: LogprobsShape,
 ): void {
+  const { T, V } = shape;
+  checkBuffers('logprobs', {
+    dlogits: [dlogits, T * V],
+    dlogp: [dlogp, T],
+    logits: [logits, T * V],
+    targets: [targets, T],
+    lse: [lse, T],
+    entropy: [entropy, T],
+  });
+  if (dentropy) checkBuffers('logprobs', { dentropy: [dentropy, T] });
   backwardKernel.dispatch(gpu, {
     buffers: [logits, targets, lse, entropy, dlogp, dentropy ?? dummy(gpu), dlogits],
     uniforms: { T: shape.T, V: shape.V, invTemp: invTemp(shape), hasDent: dentropy ? 1 : 0 },

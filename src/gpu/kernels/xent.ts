@@ -11,7 +11,7 @@ import backwardSource from '../../../shaders/xent_backward.wgsl?raw';
 import { Kernel } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
-import { rowWorkgroup } from './logprobs';
+import { checkBuffers, rowWorkgroup } from './logprobs';
 
 const rowsKernel = new Kernel({
   family: 'xent',
@@ -61,6 +61,14 @@ export function xentForward(
   shape: XentShape,
 ): void {
   const { T, V } = shape;
+  checkBuffers('xent', {
+    loss: [loss, T],
+    lse: [lse, T],
+    stats: [stats, 2],
+    logits: [logits, T * V],
+    targets: [targets, T],
+    mask: [mask, T],
+  });
   rowsKernel.dispatch(gpu, {
     buffers: [logits, targets, mask, loss, lse],
     uniforms: { T, V, _p0: 0, _p1: 0 },
@@ -87,6 +95,15 @@ export function xentBackward(
   shape: XentShape,
   gradScale = 1,
 ): void {
+  const { T, V } = shape;
+  checkBuffers('xent', {
+    dlogits: [dlogits, T * V],
+    logits: [logits, T * V],
+    targets: [targets, T],
+    mask: [mask, T],
+    lse: [lse, T],
+    stats: [stats, 2],
+  });
   backwardKernel.dispatch(gpu, {
     buffers: [logits, targets, mask, lse, stats, dlogits],
     uniforms: { T: shape.T, V: shape.V, gradScale, _p0: 0 },
