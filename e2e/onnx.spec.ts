@@ -28,6 +28,6 @@ test('ONNX export matches our WebGPU forward on onnxruntime-web webgpu and wasm 
   for (const r of results)
     console.log(`chromium ${r.name}: max rel diff ${r.diff.toExponential(2)} (tol ${r.tol}) seed ${seed}`);
   if (logs.length) console.log(logs.slice(0, 40).join('\n'));
-  expect(results.length).toBe(2 * 2 * 3 + 2);
+  expect(results.length).toBe(2 * 2 * 3 + 2 + 2);
   for (const r of results) expect(r.diff, `${r.name} (seed ${seed})`).toBeLessThanOrEqual(r.tol);
 });

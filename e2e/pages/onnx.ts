@@ -134,6 +134,28 @@ async function onnxChecks(seed: number, ortBase: string, eps: Ep[] = ['wasm', 'w
     out.push({ name: `micro KV form ${ep} (prefill 8 + 4 steps) vs engine`, diff: maxRelDiff(got, full), tol: 1e-4 });
     await kv.release();
   }
+  // attention_mask / position_ids: a left-padded batch vs our engine given the same validity and positions.
+  const padded = makeCase('micro', seed + 9, 2, S);
+  const valid = Int32Array.from({ length: 2 * S }, (_, i) => (i >= S && i < S + 4 ? 0 : 1));
+  const positions = Int32Array.from({ length: 2 * S }, (_, i) => (i < S ? i : Math.max(0, i - S - 4)));
+  const g = await gpu();
+  const pm = new GpuModel(g, padded.layout, padded.params, 'onnx-page-pad');
+  const pb = uploadBatch(g, { batch: 2, seqLen: S, tokens: padded.tokens, valid, positions });
+  const padWant = await computeLogits(pm, pb);
+  destroyBatch(pb);
+  const V = padded.layout.config.vocabSize;
+  const real = (a: Float32Array) => a.filter((_, i) => valid[Math.floor(i / V)] === 1);
+  const padBytes = exportOnnx(padded.params, padded.layout, { attentionMask: true });
+  for (const ep of eps) {
+    const s = await createOrtSession(padBytes, ep);
+    const got = await ortLogits(s, padded.tokens, 2, S, { attentionMask: valid, positionIds: positions });
+    out.push({
+      name: `micro attention_mask (left pad 4) ${ep} vs engine on real tokens`,
+      diff: maxRelDiff(real(got), real(padWant)),
+      tol: 1e-4,
+    });
+    await s.release();
+  }
   return out;
 }
 

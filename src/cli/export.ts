@@ -12,11 +12,13 @@ import { referenceForward, toF64 } from '../model/reference';
 import { maxRelDiff, mulberry32 } from '../testing/random';
 
 const HELP = `usage: npm run export -- (--run runs/NAME [--model coder|tester] | --checkpoint DIR) --onnx out.onnx
-       [--quant fp32|${ONNX_QUANTS.join('|')}] [--kv] [--check]
+       [--quant fp32|${ONNX_QUANTS.join('|')}] [--kv] [--attention-mask] [--check]
   --run        a run directory; exports <run>/latest/<model> (default model: coder)
   --checkpoint a checkpoint directory (model.safetensors + config.json)
   --quant      weight format of the Linear layers; default: the checkpoint's own (fp32 unless it was saved quantized)
   --kv         add past_key_values.{l}.key/value inputs and present.{l}.key/value outputs for generation
+  --attention-mask  add attention_mask [B, past+S] and position_ids [B, S] inputs (left-padded batches; the
+               input names transformers.js / HF Optimum feed)
   --check      run the exported model on onnxruntime-web (wasm EP) against the float64 reference on random tokens`;
 
 async function main(): Promise<void> {
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
     onnx: 'string',
     quant: 'string',
     kv: 'boolean',
+    'attention-mask': 'boolean',
     check: 'boolean',
     help: 'boolean',
   });
@@ -49,6 +52,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const bytes = exportOnnx(ck.params, ck.layout, {
     kvCache: !!args.kv,
+    attentionMask: !!args['attention-mask'],
     quant,
     name: `code_a1_${role}`,
     metadata: { role, source: dir, ...ck.metadata },
@@ -57,12 +61,13 @@ async function main(): Promise<void> {
   await writeFile(out, bytes);
   const c = ck.config;
   console.log(
-    `wrote ${out}: ${(bytes.byteLength / 1e6).toFixed(2)} MB, ${ck.layout.paramCount} params, ${quant ?? 'fp32'}${args.kv ? ', KV cache' : ''}, ` +
+    `wrote ${out}: ${(bytes.byteLength / 1e6).toFixed(2)} MB, ${ck.layout.paramCount} params, ${quant ?? 'fp32'}${args.kv ? ', KV cache' : ''}${args['attention-mask'] ? ', attention_mask + position_ids' : ''}, ` +
       `opset 17, vocab ${c.vocabSize}, max positions ${c.maxSeqLen} (${((performance.now() - t0) / 1000).toFixed(2)} s) from ${dir}`,
   );
   if (ck.tokenizerJson !== undefined) console.log(`tokenizer: ${join(dir, 'tokenizer.json')} (input_ids are its ids)`);
   if (args.check) {
-    if (args.kv) throw new Error('--check verifies the full form; export without --kv to check');
+    if (args.kv || args['attention-mask'])
+      throw new Error('--check verifies the plain full form; export without --kv / --attention-mask to check');
     ort.env.wasm.numThreads = 1;
     const S = Math.min(16, c.maxSeqLen);
     const rng = mulberry32(12345);

@@ -85,6 +85,18 @@ describe('ONNX ModelProto structure', () => {
     ]);
   });
 
+  it('attentionMask: attention_mask [batch, total_sequence] and position_ids [batch, sequence] inputs', () => {
+    const m = decode(exportOnnx(params, layout, { kvCache: true, attentionMask: true }));
+    const ins = m.graph.input
+      .slice(0, 3)
+      .map((i) => [i.name, i.type.tensor_type.shape.dim.map((d) => d.dim_value || d.dim_param)]);
+    expect(ins).toEqual([
+      [onnxNames.inputIds, ['batch', 'sequence']],
+      [onnxNames.attentionMask, ['batch', 'total_sequence']],
+      [onnxNames.positionIds, ['batch', 'sequence']],
+    ]);
+  });
+
   it('int8-row: Linear weights are int8 initializers behind DequantizeLinear', () => {
     const f32 = decode(exportOnnx(params, layout));
     const q = decode(exportOnnx(params, layout, { quant: 'int8-row' }));

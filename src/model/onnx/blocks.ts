@@ -59,15 +59,25 @@ export function repeatKv(g: GraphBuilder, x: string, c: ModelConfig, name: strin
   return g.op('Reshape', [e, g.i64('shape_rep', [0, c.heads, -1, c.headDim])], {}, name);
 }
 
+/** Causal "future" flags [S, T]: query i (absolute index past + i) must not see key j > past + i. */
+export function causalFuture(g: GraphBuilder, positions: string, total: string): string {
+  const keys = g.op('Range', [g.i64('zero', [0], true), total, g.i64('one', [1], true)], {}, 'key_index');
+  const rows = g.op('Unsqueeze', [positions, g.i64('axis1', [1])], {}, 'query_index');
+  return g.op('Greater', [keys, rows], {}, 'future');
+}
+
+/** Padding flags [B, 1, 1, T] from an HF attention_mask [B, T] (0 = pad key, never attended to). */
+export function paddingFlags(g: GraphBuilder, attentionMask: string): string {
+  const pad = g.op('Equal', [attentionMask, g.i64('zero', [0], true)], {}, 'pad_keys');
+  return g.op('Unsqueeze', [pad, g.i64('axes12', [1, 2])], {}, 'pad_keys_b11t');
+}
+
 /**
- * Causal additive mask [S, T]: query i (absolute position past + i) sees key j iff j ≤ past + i; others get −1e30,
- * which underflows to exactly 0 after softmax (no −∞ arithmetic on any EP).
+ * Additive mask from boolean "blocked" flags: −1e30 where blocked, else 0. −1e30 underflows to exactly 0 after
+ * softmax (no −∞ arithmetic on any EP); a row with every key blocked (a pad query) stays finite, just meaningless.
  */
-export function causalMask(g: GraphBuilder, positions: string, total: string): string {
-  const keys = g.op('Range', [g.i64('zero', [0], true), total, g.i64('one', [1], true)], {}, 'key_positions');
-  const rows = g.op('Unsqueeze', [positions, g.i64('axis1', [1])], {}, 'query_positions');
-  const future = g.op('Greater', [keys, rows], {}, 'future');
-  return g.op('Where', [future, g.f32('neg_big', [-1e30], true), g.f32('zero_f', [0], true)], {}, 'causal_mask');
+export function additiveMask(g: GraphBuilder, blocked: string): string {
+  return g.op('Where', [blocked, g.f32('neg_big', [-1e30], true), g.f32('zero_f', [0], true)], {}, 'attn_mask');
 }
 
 /** softmax(q·kᵀ/√hd + mask)·v on [B, heads, S, hd] × [B, heads, T, hd] → [B, S, heads·hd]. */

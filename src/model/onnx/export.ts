@@ -2,7 +2,18 @@
 // with past/present KV tensors for generation. Browser-safe: pure TypeScript + protobufjs, no Node APIs.
 import type { Layout } from '../layout';
 import { view } from '../layout';
-import { attention, causalMask, repeatKv, rmsnorm, rope, ropeTables, splitHeads, swiglu } from './blocks';
+import {
+  additiveMask,
+  attention,
+  causalFuture,
+  paddingFlags,
+  repeatKv,
+  rmsnorm,
+  rope,
+  ropeTables,
+  splitHeads,
+  swiglu,
+} from './blocks';
 import { GraphBuilder } from './graph';
 import { DT } from './schema';
 import { linearWeight, type OnnxQuant } from './weights';
@@ -17,6 +28,12 @@ export interface OnnxExportOptions {
    * [B, kvHeads, P + S, hd] (HF Optimum names); positions run from P. Without it, positions run from 0.
    */
   kvCache?: boolean;
+  /**
+   * Adds attention_mask [B, P + S] (int64, 0 = padding key) and position_ids [B, S] (int64, RoPE positions) inputs,
+   * the names HF Optimum / transformers.js feed, so left-padded batches work. Without it, positions are P .. P+S−1
+   * and every key is real.
+   */
+  attentionMask?: boolean;
   /** Weight-only int8 for the Linear layers (embeddings and norms stay fp32), with quant.ts's codes and scales. */
   quant?: OnnxQuant;
   /** Graph name and extra metadata_props (e.g. role: coder, run, step). */
@@ -27,6 +44,8 @@ export interface OnnxExportOptions {
 /** The names an exported graph uses for its inputs and outputs. */
 export const onnxNames = {
   inputIds: 'input_ids',
+  attentionMask: 'attention_mask',
+  positionIds: 'position_ids',
   logits: 'logits',
   pastKey: (l: number) => `past_key_values.${l}.key`,
   pastValue: (l: number) => `past_key_values.${l}.value`,
@@ -44,6 +63,10 @@ export function exportOnnx(params: Float32Array, layout: Layout, opts: OnnxExpor
     throw new Error(`exportOnnx: params has ${params.length} floats, layout needs ${layout.totalFloats}`);
   const g = new GraphBuilder();
   const ids = g.input(onnxNames.inputIds, DT.INT64, ['batch', 'sequence']);
+  const hfMask = opts.attentionMask
+    ? g.input(onnxNames.attentionMask, DT.INT64, ['batch', 'total_sequence'])
+    : undefined;
+  const positionIds = opts.attentionMask ? g.input(onnxNames.positionIds, DT.INT64, ['batch', 'sequence']) : undefined;
   const past = opts.kvCache
     ? layout.layers.map((_, l) => ({
         k: g.input(onnxNames.pastKey(l), DT.FLOAT, ['batch', c.kvHeads, 'past_sequence', c.headDim]),
@@ -51,7 +74,8 @@ export function exportOnnx(params: Float32Array, layout: Layout, opts: OnnxExpor
       }))
     : undefined;
 
-  // Positions P .. P+S−1 (P = past length), the RoPE rows they select, and the causal mask over all P+S keys.
+  // Sequence indices P .. P+S−1 (P = past length) drive the causal mask over all P+S keys; RoPE uses them too
+  // unless position_ids are given (left padding: the first real token sits at position 0).
   const seqLen = g.op(
     'Gather',
     [g.op('Shape', [ids], {}, 'ids_shape'), g.i64('idx1', [1], true)],
@@ -66,9 +90,21 @@ export function exportOnnx(params: Float32Array, layout: Layout, opts: OnnxExpor
   const tables = ropeTables(c);
   const cosT = g.init('rope.cos', DT.FLOAT, [c.maxSeqLen, c.headDim], tables.cos);
   const sinT = g.init('rope.sin', DT.FLOAT, [c.maxSeqLen, c.headDim], tables.sin);
-  const cos = g.op('Gather', [cosT, positions], { axis: 0 }, 'cos');
-  const sin = g.op('Gather', [sinT, positions], { axis: 0 }, 'sin');
-  const mask = causalMask(g, positions, total);
+  let cos: string;
+  let sin: string;
+  let mask: string;
+  if (positionIds && hfMask) {
+    // [B, S, hd] rows → [B, 1, S, hd], broadcast over heads.
+    const perRow = (t: string, n: string) =>
+      g.op('Unsqueeze', [g.op('Gather', [t, positionIds], { axis: 0 }, `${n}_bshd`), g.i64('axis1', [1])], {}, n);
+    cos = perRow(cosT, 'cos');
+    sin = perRow(sinT, 'sin');
+    mask = additiveMask(g, g.op('Or', [causalFuture(g, positions, total), paddingFlags(g, hfMask)], {}, 'blocked'));
+  } else {
+    cos = g.op('Gather', [cosT, positions], { axis: 0 }, 'cos');
+    sin = g.op('Gather', [sinT, positions], { axis: 0 }, 'sin');
+    mask = additiveMask(g, causalFuture(g, positions, total));
+  }
 
   const P = (t: Parameters<typeof view>[1]) => view(params, t);
   const embed = g.init(layout.embed.name, DT.FLOAT, layout.embed.shape, P(layout.embed));

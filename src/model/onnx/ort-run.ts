@@ -15,14 +15,30 @@ export function idsTensor(tokens: ArrayLike<number>, B: number, S: number): ort.
   return new ort.Tensor('int64', BigInt64Array.from(Array.from(tokens, (t) => BigInt(t))), [B, S]);
 }
 
+/** attention_mask [B, P + S] (1 real, 0 pad) and position_ids [B, S], for models exported with attentionMask. */
+export interface PaddingFeeds {
+  attentionMask: ArrayLike<number>;
+  positionIds: ArrayLike<number>;
+}
+
+function paddingFeeds(pad: PaddingFeeds | undefined, B: number, S: number): Record<string, ort.Tensor> {
+  if (!pad) return {};
+  const total = pad.attentionMask.length / B;
+  return {
+    [onnxNames.attentionMask]: idsTensor(pad.attentionMask, B, total),
+    [onnxNames.positionIds]: idsTensor(pad.positionIds, B, S),
+  };
+}
+
 /** Full-form logits [B·S·V] for token ids [B, S]. */
 export async function ortLogits(
   session: ort.InferenceSession,
   tokens: ArrayLike<number>,
   B: number,
   S: number,
+  pad?: PaddingFeeds,
 ): Promise<Float32Array> {
-  const out = await session.run({ [onnxNames.inputIds]: idsTensor(tokens, B, S) });
+  const out = await session.run({ [onnxNames.inputIds]: idsTensor(tokens, B, S), ...paddingFeeds(pad, B, S) });
   const logits = out[onnxNames.logits];
   const data = (await logits.getData()) as Float32Array;
   for (const t of Object.values(out)) t.dispose();
@@ -41,7 +57,7 @@ export function emptyKv(c: ModelConfig, B: number): KvState {
   return { keys: Array.from({ length: c.layers }, empty), values: Array.from({ length: c.layers }, empty), past: 0 };
 }
 
-/** One KV-form step on S new tokens per row: logits [B·S·V] and the grown cache. */
+/** One KV-form step on S new tokens per row: logits [B·S·V] and the grown cache (pad: mask over all P + S keys). */
 export async function ortKvStep(
   session: ort.InferenceSession,
   c: ModelConfig,
@@ -49,8 +65,12 @@ export async function ortKvStep(
   tokens: ArrayLike<number>,
   B: number,
   S: number,
+  pad?: PaddingFeeds,
 ): Promise<{ logits: Float32Array; state: KvState }> {
-  const feeds: Record<string, ort.Tensor> = { [onnxNames.inputIds]: idsTensor(tokens, B, S) };
+  const feeds: Record<string, ort.Tensor> = {
+    [onnxNames.inputIds]: idsTensor(tokens, B, S),
+    ...paddingFeeds(pad, B, S),
+  };
   for (let l = 0; l < c.layers; l++) {
     feeds[onnxNames.pastKey(l)] = state.keys[l];
     feeds[onnxNames.pastValue(l)] = state.values[l];
