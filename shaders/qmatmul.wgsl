@@ -2,7 +2,8 @@
 // dequantizing int8/int4 codes on the fly (layout: src/model/quant.ts). Each invocation computes TM rows of x
 // against NF output features: every code is unpacked (and block-scaled) once and reused TM times, every x value
 // NF times. On SwiftShader every storage load is a per-lane gather, so x reuse (NF = 8) and code reuse (TM = 8)
-// decide the speed; codes are consumed 4 columns at a time to keep few values live.
+// decide the speed; codes are consumed 4 columns at a time to keep few values live. All invocations of a
+// workgroup share gid.y, hence the same x rows: that is what lets a quad share x loads.
 // Accumulators: a<r> holds row r's features 0..3, h<r> its features 4..7 (NF = 8 only).
 struct U { M: u32, N: u32, K: u32, wordsPerRow: u32, scalesPerRow: u32, xOff: u32, yOff: u32, beta: f32 }
 @group(0) @binding(0) var<uniform> u: U;
@@ -30,11 +31,14 @@ fn codes(v: u32, shift: u32) -> vec4<f32> {
 }
 
 // Four x values from column k, clamped to the row's last element: the zero codes padding W's last block make
-// the clamped values' products vanish, and no read leaves the buffer.
+// the clamped values' products vanish, and no read leaves the buffer. With subgroups, qmatmul.ts swaps this
+// region for shaders/qmatmul_quad.wgsl, where each lane of a quad loads one value and quadBroadcast shares it.
+// <x4>
 fn x4(rowBase: u32, k: u32, last: u32) -> vec4<f32> {
   return vec4<f32>(x[rowBase + min(k, last)], x[rowBase + min(k + 1u, last)], x[rowBase + min(k + 2u, last)],
                    x[rowBase + min(k + 3u, last)]);
 }
+// </x4>
 
 fn mac(acc: vec4<f32>, xv: vec4<f32>, q0: vec4<f32>, q1: vec4<f32>, q2: vec4<f32>, q3: vec4<f32>) -> vec4<f32> {
   return acc + vec4<f32>(dot(xv, q0), dot(xv, q1), dot(xv, q2), dot(xv, q3));
@@ -60,7 +64,8 @@ fn blockScales(f0: u32, f1: u32, f2: u32, f3: u32, kb: u32) -> vec4<f32> {
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n0 = gid.x * NF;
   let row0 = gid.y * TM;
-  if (n0 >= u.N || row0 >= u.M) { return; }
+  // No early return for lanes past N or M: the quad variant needs every lane of a quad to take part. Their
+  // indices are clamped, and they store nothing.
   let lastN = u.N - 1u;
   // Features past N are clamped to the last one (loads stay in bounds; their results are never stored).
   let f0 = min(n0 + 0u, lastN);
@@ -250,6 +255,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
       }
     }
   }
+  if (n0 >= u.N || row0 >= u.M) { return; }
   if (FORMAT == 0u) {
     let rs = vec4<f32>(s[f0], s[f1], s[f2], s[f3]);
     let rs2 = vec4<f32>(s[f4], s[f5], s[f6], s[f7]);

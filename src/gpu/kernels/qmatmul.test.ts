@@ -29,6 +29,11 @@ describe('qmatmul', () => {
         const gw = uploadQuantized(gpu, q, 'q.w');
         qmatmul(gpu, { x: gx, w: gw, y: gy, M });
         const got = await gpu.readF32(gy, M * N);
+        // The default path uses quads where the device has subgroups; the plain path must agree too.
+        const gy2 = gpu.buffer('q.y2', M * N * 4);
+        qmatmul(gpu, { x: gx, w: gw, y: gy2, M, quads: false });
+        expect(maxRelDiff(await gpu.readF32(gy2, M * N), qmatmulRef(x, q, M))).toBeLessThan(1e-4);
+        gy2.destroy();
         const want = qmatmulRef(x, q, M);
         const rel = maxRelDiff(got, want);
         console.log(`qmatmul ${format} ${M}x${N}x${K} max abs ${maxAbsDiff(got, want).toExponential(2)} rel ${rel.toExponential(2)}`);
@@ -52,13 +57,15 @@ describe('qmatmul', () => {
       const want = qmatmulRef(x.subarray(xOff), q, M, y0.subarray(yOff));
       for (const tm of [1, 2, 4, 8] as const) {
         for (const nf of [4, 8] as const) {
-          const gy = gpu.buffer('q.y', y0);
-          qmatmul(gpu, { x: { buffer: gx, offset: xOff }, w: gw, y: { buffer: gy, offset: yOff }, M, tm, nf, accumulate: true });
-          const got = await gpu.readF32(gy);
-          expect(maxAbsDiff(got.subarray(0, yOff), y0.subarray(0, yOff))).toBe(0);
-          const rel = maxRelDiff(got.subarray(yOff, yOff + M * N), want);
-          expect(rel, `${format} tm=${tm} nf=${nf}`).toBeLessThan(1e-4);
-          gy.destroy();
+          for (const quads of gpu.hasSubgroups ? [false, true] : [false]) {
+            const gy = gpu.buffer('q.y', y0);
+            qmatmul(gpu, { x: { buffer: gx, offset: xOff }, w: gw, y: { buffer: gy, offset: yOff }, M, tm, nf, quads, accumulate: true });
+            const got = await gpu.readF32(gy);
+            expect(maxAbsDiff(got.subarray(0, yOff), y0.subarray(0, yOff))).toBe(0);
+            const rel = maxRelDiff(got.subarray(yOff, yOff + M * N), want);
+            expect(rel, `${format} tm=${tm} nf=${nf} quads=${quads}`).toBeLessThan(1e-4);
+            gy.destroy();
+          }
         }
       }
       [gx, gw.data, gw.scales].forEach((b) => b.destroy());

@@ -1,16 +1,14 @@
 // Quantized-weight matmul launcher (y = x · dequant(W)ᵀ, W in [out, in] layout), upload helper and CPU reference.
 import source from '../../../shaders/qmatmul.wgsl?raw';
-import { ceilDiv, Kernel } from '../launcher';
+import quadX4 from '../../../shaders/qmatmul_quad.wgsl?raw';
+import { ceilDiv, Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { splitOperand, type Operand } from './matmul';
 import { dequantize, scalesPerRow, wordsPerRow, type QuantFormat, type QuantizedTensor } from '../../model/quant';
 
 type QUniform = 'M' | 'N' | 'K' | 'wordsPerRow' | 'scalesPerRow' | 'xOff' | 'yOff' | 'beta';
 
-const kernel = new Kernel<QUniform>({
-  family: 'qmatmul',
-  source,
-  uniforms: [
+const UNIFORMS: ReadonlyArray<readonly [QUniform, ScalarType]> = [
     ['M', 'u32'],
     ['N', 'u32'],
     ['K', 'u32'],
@@ -19,8 +17,21 @@ const kernel = new Kernel<QUniform>({
     ['xOff', 'u32'],
     ['yOff', 'u32'],
     ['beta', 'f32'],
-  ],
-});
+];
+
+const MAIN_PLAIN = 'fn main(@builtin(global_invocation_id) gid: vec3<u32>) {';
+const MAIN_QUAD = 'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(subgroup_invocation_id) sg: u32) {\n  lane = sg & 3u;';
+
+/** qmatmul.wgsl with its x loads shared across each quad (shaders/qmatmul_quad.wgsl); needs 'subgroups'. */
+export function quadSource(plain: string): string {
+  const start = plain.indexOf('// <x4>');
+  const end = plain.indexOf('// </x4>');
+  if (start < 0 || end < 0 || !plain.includes(MAIN_PLAIN)) throw new Error('qmatmul.wgsl: <x4> markers or main() signature changed');
+  return 'enable subgroups;\n' + plain.slice(0, start) + quadX4 + plain.slice(end + '// </x4>'.length).replace(MAIN_PLAIN, MAIN_QUAD);
+}
+
+const kernel = new Kernel<QUniform>({ family: 'qmatmul', source, uniforms: UNIFORMS });
+let quadKernel: Kernel<QUniform> | undefined;
 
 const FORMAT_ID: Record<QuantFormat, number> = { 'int8-row': 0, 'int8-b32': 1, 'int4-b32': 2 };
 
@@ -66,6 +77,8 @@ export interface QMatmulArgs {
   /** Output features per invocation (4 or 8); default 8 once M fills 4 rows. */
   nf?: 4 | 8;
   wg?: number;
+  /** Share x loads across quads with subgroup ops (default: whenever the device has 'subgroups'). */
+  quads?: boolean;
 }
 
 /** Records y = x · dequant(W)ᵀ. Nothing is submitted. */
@@ -84,7 +97,10 @@ export function qmatmul(gpu: Gpu, args: QMatmulArgs): void {
   const tm = args.tm ?? (M >= 8 ? 8 : M >= 4 ? 4 : M >= 2 ? 2 : 1);
   const nf = args.nf ?? (tm >= 4 ? 8 : 4);
   const wg = args.wg ?? 64;
-  kernel.dispatch(gpu, {
+  const quads = args.quads ?? gpu.hasSubgroups;
+  if (quads && !gpu.hasSubgroups) throw new Error("qmatmul: quads need the 'subgroups' feature");
+  const k = quads ? (quadKernel ??= new Kernel<QUniform>({ family: 'qmatmul', source: quadSource(source), uniforms: UNIFORMS })) : kernel;
+  k.dispatch(gpu, {
     buffers: [x.buffer, w.data, w.scales, y.buffer],
     uniforms: { M, N, K, wordsPerRow: wpr, scalesPerRow: spr, xOff: x.offset, yOff: y.offset, beta: accumulate ? 1 : 0 },
     workgroups: [ceilDiv(N, nf * wg), ceilDiv(M, tm)],
