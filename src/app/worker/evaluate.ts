@@ -1,7 +1,6 @@
 // In-browser evaluation of the current models on held-out problems, with the same harness as `npm run eval`.
 import { DEFAULT_EVAL, evaluateSplit } from '../../rl/eval';
-import { generateCurriculum } from '../../tasks/generate';
-import type { Mutant } from '../../tasks/types';
+import { loadCurriculum } from '../../rl/lab-setup';
 import type { EvalReport } from '../store/types';
 import type { Session } from './session';
 
@@ -13,16 +12,17 @@ export async function evaluate(
   onProgress: (what: string, done: number, total: number) => void,
 ): Promise<EvalReport> {
   const t0 = performance.now();
-  const inst = generateCurriculum().filter((i) => i.problem.split === split);
+  const cur = loadCurriculum(s.config.tasks.families);
+  const pool = split === 'heldout' ? cur.heldout : cur.heldoutFamily;
+  if (!pool.length) throw new Error(`this run's curriculum has no ${split} problems`);
   // A fixed, evenly spread subset: the same problems before and after training.
-  const stride = Math.max(1, Math.floor(inst.length / maxProblems));
-  const chosen = inst.filter((_, i) => i % stride === 0).slice(0, maxProblems);
-  const mutants = new Map<string, Mutant[]>(chosen.map((i) => [i.problem.id, i.mutants]));
+  const stride = Math.max(1, Math.floor(pool.length / maxProblems));
+  const chosen = pool.filter((_, i) => i % stride === 0).slice(0, maxProblems);
   const tester = s.config.mode === 'self-play' ? s.coder : s.tester;
   const r = await evaluateSplit(
     split,
-    chosen.map((i) => i.problem),
-    mutants,
+    chosen,
+    cur.mutants,
     s.coder,
     tester,
     s.sandbox,

@@ -3,13 +3,17 @@
 import { createBrowserGpu } from '../../gpu/browser';
 import type { Gpu } from '../../gpu/runtime';
 import type { Sandbox } from '../../sandbox/types';
+import { createBrowserSandbox } from '../../sandbox/browser';
 
 export async function openGpu(): Promise<Gpu> {
   return createBrowserGpu({ powerPreference: 'high-performance' });
 }
 
+/** A pool of Pyodide Web Workers (nested in this Worker), warmed before the first step needs it. */
 export async function openSandbox(): Promise<Sandbox> {
-  throw new Error('The browser sandbox (src/sandbox/browser.ts) has not landed yet.');
+  const pool = createBrowserSandbox();
+  await pool.warm();
+  return pool;
 }
 
 /** Counts sandbox calls and their wall time for the Perf panel (sandbox throughput). */

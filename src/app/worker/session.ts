@@ -45,7 +45,9 @@ async function fetchCheckpoint(path: string): Promise<LoadedCheckpoint> {
   for (const name of [WEIGHTS_FILE, CONFIG_FILE, TOKENIZER_FILE]) {
     const url = new URL(`${path.replace(/\/$/, '')}/${name}`, base);
     const res = await fetch(url);
-    if (!res.ok) throw new Error(`shipped checkpoint ${path}: ${url.pathname} answered ${res.status} (run 'npm run pretrain' to create the shipped models)`);
+    // A static server may answer a missing file with the app's index.html (SPA fallback): that is a miss too.
+    const html = (res.headers.get('content-type') ?? '').includes('text/html');
+    if (!res.ok || html) throw new Error(`shipped checkpoint ${path}: ${url.pathname} is not there (${res.ok ? 'got an HTML page' : res.status}); run 'npm run pretrain' to create the shipped models`);
     files[name] = new Uint8Array(await res.arrayBuffer());
   }
   return checkpointFromFiles(files, `shipped checkpoint ${path}`);
@@ -101,7 +103,7 @@ export async function openSession(
   if (!stored) await dir.init(config);
   const { sources, label } = await resolveSources(config, store, committed ? undefined : userModels);
   const { coder, tester } = buildPolicies(deps.gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
-  const trainer = new Trainer(config, { sandbox: deps.sandbox, coder, tester, problems: loadCurriculum().train }, committed?.state);
+  const trainer = new Trainer(config, { sandbox: deps.sandbox, coder, tester, problems: loadCurriculum(config.tasks.families).train }, committed?.state);
   const modelSource = committed ? `${label}, trained ${committed.state.step} steps (resumed from IndexedDB)` : label;
   return {
     config,
