@@ -259,4 +259,29 @@ async function onnxMatmulProbe(opts: {
   return rows;
 }
 
-Object.assign(globalThis, { onnxChecks, onnxBench, onnxMatmulProbe, onnxPageReady: true });
+/**
+ * Verbose session log of an int8-row micro model on the webgpu EP with graph optimisations off (so DequantizeLinear is
+ * not constant-folded away): ORT prints "Node placements", which the spec parses to prove the webgpu EP (JSEP)
+ * really runs DequantizeLinear, MatMul and Softmax, and only shape bookkeeping falls back to the CPU. The log goes to
+ * the page console (ORT's own logger), which the spec collects.
+ */
+async function onnxPlacement(ortBase: string): Promise<void> {
+  setup(ortBase, 1);
+  try {
+    ort.env.logLevel = 'verbose';
+    const layout = buildLayout(preset('micro'));
+    const bytes = exportOnnx(initParams(layout, 1), layout, { quant: 'int8-row' });
+    const s = await ort.InferenceSession.create(bytes, {
+      executionProviders: ['webgpu'],
+      graphOptimizationLevel: 'disabled',
+      logSeverityLevel: 0,
+      logVerbosityLevel: 0,
+    });
+    await ortLogits(s, [1, 2, 3], 1, 3);
+    await s.release();
+  } finally {
+    ort.env.logLevel = 'error';
+  }
+}
+
+Object.assign(globalThis, { onnxPlacement, onnxChecks, onnxBench, onnxMatmulProbe, onnxPageReady: true });
