@@ -10,9 +10,7 @@ const bootUrl = new URL('./worker-node-boot.mjs', import.meta.url);
 export const nodeSpawner: WorkerSpawner = {
   spawn(onMessage: (msg: FromWorker) => void, onExit: (why: string) => void): WorkerHandle {
     // No env for the worker: even a full escape would not see the host's environment variables.
-    const w = new Worker(bootUrl, { env: {}, stdout: true, stderr: true });
-    w.stdout.resume();
-    w.stderr.resume();
+    const w = new Worker(bootUrl, { env: {} });
     w.on('message', onMessage);
     w.on('error', (e: Error) => onExit(`worker error: ${e.message}`));
     w.on('exit', (code) => onExit(`worker exited with code ${code}`));

@@ -121,7 +121,10 @@ export class SandboxPool implements Sandbox {
   async warm(): Promise<void> {
     while (![...this.slots, ...this.spareSlots].every((s) => s.ready)) {
       if (this.closed) throw new Error('sandbox closed');
-      await new Promise<void>((r) => this.readyWaiters.push(r));
+      await new Promise<void>((r) => {
+        this.readyWaiters.push(r);
+        this.armWatchdog();
+      });
     }
   }
 
@@ -262,8 +265,9 @@ export class SandboxPool implements Sandbox {
     this.armWatchdog();
   }
 
+  /** The ticking watchdog is also what keeps a Node process alive while work or a warm() is pending. */
   private armWatchdog(): void {
-    const busy = this.slots.some((s) => s.inflight.size > 0);
+    const busy = this.queue.length > 0 || this.readyWaiters.length > 0 || this.slots.some((s) => s.inflight.size > 0);
     if (busy && !this.timer) this.timer = setInterval(() => this.watch(), 10);
     else if (!busy && this.timer) {
       clearInterval(this.timer);
