@@ -24,9 +24,9 @@ import { encodeExamples, sftTrain, type SftExample } from '../rl/sft';
 import { Rng } from '../rl/rng';
 import { lineChartSvg, sparkline } from '../rl/plot-svg';
 
-const DEFAULTS: Record<'micro' | 'tiny', { steps: number; batch: number; lr: number; samples: number }> = {
-  micro: { steps: 300, batch: 8, lr: 4e-3, samples: 8 },
-  tiny: { steps: 700, batch: 16, lr: 1.5e-3, samples: 4 },
+const DEFAULTS: Record<'micro' | 'tiny', { steps: number; batch: number; lr: number; samples: number; testerShare: number }> = {
+  micro: { steps: 400, batch: 8, lr: 5e-3, samples: 8, testerShare: 0.1 },
+  tiny: { steps: 700, batch: 16, lr: 1.5e-3, samples: 4, testerShare: 0.25 },
 };
 
 async function main(): Promise<number> {
@@ -49,7 +49,7 @@ async function main(): Promise<number> {
   const lr = args.lr ? Number(args.lr) : d.lr;
   const seed = intArg(args, 'seed', 1);
   const bugRate = args['bug-rate'] ? Number(args['bug-rate']) : 0.3;
-  const testerShare = args['tester-share'] ? Number(args['tester-share']) : 0.25;
+  const testerShare = args['tester-share'] ? Number(args['tester-share']) : d.testerShare;
   const out = (args.out as string) ?? join('public', 'models', name);
   const only = (args.only as string | undefined)?.split(',') ?? ['coder', 'tester'];
   const train = presetConfig(name as PresetName);

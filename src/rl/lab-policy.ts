@@ -158,8 +158,7 @@ export class LabPolicy implements Policy {
         }
       });
       const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens, positions, valid, targets, mask }, `${this.name}.grpo`);
-      const old = recordLogprobs(this.model, batch, s.temperature);
-      gpu.release(old.entropy);
+      // One update per batch (TRL num_iterations = 1): the old policy is the learner itself, detached.
       const ref = s.beta > 0 ? recordLogprobs(this.ref, batch, s.temperature) : undefined;
       if (ref) gpu.release(ref.entropy);
       const advantages = gpu.buffer(`${this.name}.advantages`, Float32Array.from(group.map((it) => it.advantage)));
@@ -167,11 +166,10 @@ export class LabPolicy implements Policy {
       temps.push(advantages, rolloutLogp);
       batches.push({
         batch,
-        old,
         ref,
         spec: {
           kind: 'grpo' as const,
-          oldLogp: old.logp,
+          oldLogp: 'detached' as const,
           refLogp: ref?.logp ?? null,
           rolloutLogp,
           advantages,
@@ -204,7 +202,6 @@ export class LabPolicy implements Policy {
       s.lr,
     );
     for (const b of batches) {
-      gpu.release(b.old.logp);
       if (b.ref) gpu.release(b.ref.logp);
       destroyBatch(b.batch);
     }

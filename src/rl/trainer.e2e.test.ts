@@ -1,18 +1,15 @@
-// End to end on `micro`: warm-started real models, the real Pyodide sandbox and WGSL updates, 2 steps of each mode;
-// every trainable tensor of the trained models changes and every metric is finite. Also determinism and resume.
+// End to end on `micro`: the shipped warm-started micro models (public/models/micro, from `npm run pretrain --
+// --preset micro`), the real Pyodide sandbox and WGSL updates, 2 steps of each mode; every trainable tensor of the
+// trained models changes and every metric is finite. Also determinism and exact resume.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { createNodeSandbox } from '../sandbox/node';
-import { buildCoderCorpus, buildTesterCorpus } from '../tasks/corpus';
 import { presetConfig, type TrainConfig } from './config';
 import type { Mode, StepMetrics } from './metrics';
-import { buildPolicies, freshSources, loadCurriculum, type PolicySources } from './lab-setup';
+import { buildPolicies, loadCurriculum, type PolicySources } from './lab-setup';
 import { Trainer } from './trainer';
-import { encodeExamples, sftTrain } from './sft';
-import { GpuModel } from '../model/model';
-import { loadTokenizer } from '../model/tokenizer';
-import type { LoadedCheckpoint } from '../model/checkpoint';
+import { loadCheckpointDir } from '../model/checkpoint-node';
 import type { Problem } from '../tasks/types';
 
 const sandbox = createNodeSandbox();
@@ -24,26 +21,15 @@ function config(mode: Mode): TrainConfig {
   return presetConfig('micro', { mode, seed: 7, rollout: { num_generations: 4, tester_generations: 2, rollout_quant: 'int8' } });
 }
 
-async function warm(ck: LoadedCheckpoint, examples: { prompt: string; completion: string }[], seed: number): Promise<LoadedCheckpoint> {
-  const tok = loadTokenizer(ck.tokenizerJson!);
-  const model = new GpuModel(gpu, ck.layout, ck.params, 'warm');
-  const losses = await sftTrain(model, tok, encodeExamples(tok, examples), { steps: 60, batchSize: 8, lr: 3e-3, seed });
-  const params = await model.readParams();
-  model.destroy();
-  expect(losses[losses.length - 1]).toBeLessThan(losses[0]);
-  return { ...ck, params };
-}
-
 beforeAll(async () => {
   gpu = await sharedNodeGpu();
   await sandbox.warm();
-  const cur = loadCurriculum();
-  const insts = cur.instances.filter((i) => i.problem.family === 'count_items' && i.problem.split === 'train').slice(0, 4);
-  problems = insts.map((i) => i.problem);
-  const fresh = freshSources(config('code-a1'));
-  const coderData = buildCoderCorpus(insts, { seed: 1, bugRate: 0.5, samplesPerProblem: 8 });
-  const testerData = await buildTesterCorpus(sandbox, insts, { seed: 1, k: 2, samplesPerProblem: 8 });
-  sources = { coder: await warm(fresh.coder, coderData, 1), tester: await warm(fresh.tester, testerData, 2) };
+  const c = config('code-a1');
+  problems = loadCurriculum(c.tasks.families).train;
+  sources = {
+    coder: await loadCheckpointDir(`public/${c.model.coderCheckpoint}`),
+    tester: await loadCheckpointDir(`public/${c.model.testerCheckpoint}`),
+  };
 }, 300_000);
 
 afterAll(async () => {
