@@ -34,7 +34,17 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
             width: Math.max(240, el.clientWidth || 400),
             height: spec.height ?? 170,
             series: [{ label: 'step' }, ...series],
-            scales: { x: { time: false } },
+            scales: {
+              x: { time: false },
+              // A flat series would otherwise get uPlot's 0..100 default: keep it close around its value.
+              y: {
+                range: (_u, min, max) => {
+                  if (min == null || max == null) return [0, 1];
+                  if (min === max) return min === 0 ? [0, 1] : [min - Math.abs(min) * 0.1, max + Math.abs(max) * 0.1];
+                  return uPlot.rangeNum(min, max, 0.1, true);
+                },
+              },
+            },
             // Steps are integers: no 0.5 ticks.
             axes: [{ label: 'step', size: 30, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }, { size: 48 }],
             legend: { live: true },

@@ -89,7 +89,7 @@ export function RunPanel({ gpuOk }: { gpuOk: boolean }) {
         (phase by phase, for teaching)
       </label>
       <p className="status" data-testid="run-status" data-status={status}>
-        <b>{status}</b> · step <span data-testid="run-step">{step}</span>
+        <b>{status}</b> · <span data-testid="run-step">{step}</span> steps done
         {checkpointStep !== null && <> · checkpoint at step {checkpointStep}</>}
         {progress && (
           <>
