@@ -12,6 +12,8 @@ import { computeLogits } from '../../src/model/forward-logprobs';
 import { initParams } from '../../src/model/init';
 import { buildLayout, type Layout } from '../../src/model/layout';
 import { GpuModel } from '../../src/model/model';
+import { fp32Weights } from '../../src/model/decode';
+import { generate, type GenerateStats } from '../../src/model/sampler';
 import { exportOnnx, ONNX_IR_VERSION, ONNX_OPSET, type OnnxQuant } from '../../src/model/onnx';
 import { GraphBuilder } from '../../src/model/onnx/graph';
 import { DT } from '../../src/model/onnx/schema';
@@ -215,6 +217,78 @@ async function onnxBench(opts: {
   return rows;
 }
 
+/**
+ * Decode speed with a KV cache: our generate() (sampling on the GPU, read-back every 8 tokens) vs the exported KV
+ * form on each EP (one session.run per token, greedy argmax on the host from the returned logits — how ORT is used
+ * without IO binding). tokensPerSec counts decode steps after the prefill, summed over the batch.
+ */
+async function onnxDecodeBench(opts: {
+  preset: PresetName;
+  B: number;
+  prompt: number;
+  newTokens: number;
+  threads: number;
+  ortBase: string;
+  eps?: Ep[];
+}): Promise<OnnxBenchRow[]> {
+  setup(opts.ortBase, opts.threads);
+  const { B, prompt, newTokens } = opts;
+  const { layout, params, tokens } = makeCase(opts.preset, 2, B, prompt);
+  const c = layout.config;
+  const V = c.vocabSize;
+  const perToken = (S: number) => flopsPerToken(layout, S);
+  const flops = B * (newTokens - 1) * perToken(2 * (prompt + newTokens / 2) - 1); // attention over ~prompt + n/2 keys
+  const row = (backend: string, ms: number): OnnxBenchRow => ({
+    backend,
+    msPerBatch: ms / (newTokens - 1),
+    tokensPerSec: (B * (newTokens - 1) * 1000) / ms,
+    gflops: flops / ms / 1e6,
+  });
+  const rows: OnnxBenchRow[] = [];
+  const prompts = Array.from({ length: B }, (_, b) => Array.from(tokens.subarray(b * prompt, (b + 1) * prompt)));
+  const model = new GpuModel(await gpu(), layout, params, 'onnx-decode');
+  const w = fp32Weights(model);
+  const gen = { temperature: 1, seed: 3, stopTokenIds: [] as number[] };
+  await generate(w, prompts, { ...gen, maxNewTokens: 2 }); // compile
+  const stats: GenerateStats = { prefillMs: 0, decodeMs: 0, steps: 0, readbacks: 0 };
+  await generate(w, prompts, { ...gen, maxNewTokens: newTokens, stats });
+  rows.push({
+    ...row('ours (WebGPU, sampling on GPU)', stats.decodeMs),
+    tokensPerSec: (B * (stats.steps - 1) * 1000) / stats.decodeMs,
+  });
+  const bytes = exportOnnx(params, layout, { kvCache: true });
+  for (const ep of opts.eps ?? ['webgpu', 'wasm']) {
+    const s = await createOrtSession(bytes, ep);
+    const run = async (steps: number) => {
+      let { logits, state } = await ortKvStep(s, c, emptyKv(c, B), tokens, B, prompt);
+      let last = prompt;
+      const t = performance.now();
+      for (let i = 1; i < steps; i++) {
+        const next = new Int32Array(B);
+        for (let b = 0; b < B; b++) {
+          const off = (b * last + last - 1) * V;
+          let best = 0;
+          for (let v = 1; v < V; v++) if (logits[off + v] > logits[off + best]) best = v;
+          next[b] = best;
+        }
+        ({ logits, state } = await ortKvStep(s, c, state, next, B, 1));
+        last = 1;
+      }
+      return performance.now() - t;
+    };
+    await run(2); // warm-up
+    const threads = globalThis.crossOriginIsolated ? opts.threads : 1;
+    rows.push(
+      row(
+        `onnxruntime-web ${ep}${ep === 'wasm' ? ` (${threads} thread${threads > 1 ? 's' : ''})` : ''}, KV form`,
+        await run(newTokens),
+      ),
+    );
+    await s.release();
+  }
+  return rows;
+}
+
 /** One [n, n] × [n, n] MatMul per EP: the raw GFLOP/s each EP reaches here, to read the model rows against. */
 async function onnxMatmulProbe(opts: {
   n: number;
@@ -284,4 +358,11 @@ async function onnxPlacement(ortBase: string): Promise<void> {
   }
 }
 
-Object.assign(globalThis, { onnxPlacement, onnxChecks, onnxBench, onnxMatmulProbe, onnxPageReady: true });
+Object.assign(globalThis, {
+  onnxPlacement,
+  onnxChecks,
+  onnxBench,
+  onnxDecodeBench,
+  onnxMatmulProbe,
+  onnxPageReady: true,
+});

@@ -1,8 +1,10 @@
-// `npx tsx --import ./scripts/raw-loader.mjs src/cli/bench-onnx.ts -- [--preset tiny] [--batch 4] [--seq 64]`:
+// `npx tsx --import ./scripts/raw-loader.mjs src/cli/bench-onnx.ts -- [--preset tiny] [--batch 4] [--seq 64]
+//  [--decode-batch 1] [--prompt 16] [--new 24] [--threads 2] [--probe 512] [--iters 3]`:
 // our WebGPU forward vs onnxruntime-web's webgpu and wasm EPs on the same exported model, measured in one headless
 // Chromium run (the page from e2e/pages/onnx.ts, served through page.route; nothing listens on the origin).
 // `runOnnxBench` / `printOnnxBench` are what bench:engine can call to add these rows.
 import { chromium } from '@playwright/test';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs, intArg } from './args';
 import { buildOnnxPage, serveOnnxPage } from '../../e2e/pages/onnx-bundle';
 import type { OnnxBenchRow } from '../../e2e/pages/onnx';
@@ -15,6 +17,10 @@ export interface OnnxBenchOptions {
   iters: number;
   /** wasm EP threads (the page is cross-origin isolated, so > 1 works). */
   threads: number;
+  /** Decode rows: batch, prompt length and new tokens per row (newTokens 0: skip). */
+  decodeBatch: number;
+  prompt: number;
+  newTokens: number;
   /** Side of a square MatMul timed alone on each EP (0: skip), to calibrate the rows on this machine. */
   probe: number;
   log?: (s: string) => void;
@@ -23,6 +29,8 @@ export interface OnnxBenchOptions {
 export interface OnnxBenchResult {
   /** Model forward rows, ours first. */
   model: OnnxBenchRow[];
+  /** KV-cache decode rows, ours first. */
+  decode: OnnxBenchRow[];
   /** Single-MatMul GFLOP/s per ORT EP. */
   probe: OnnxBenchRow[];
 }
@@ -33,6 +41,9 @@ export const DEFAULT_ONNX_BENCH: OnnxBenchOptions = {
   seq: 64,
   iters: 3,
   threads: 2,
+  decodeBatch: 1,
+  prompt: 16,
+  newTokens: 24,
   probe: 512,
 };
 
@@ -79,7 +90,27 @@ export async function runOnnxBench(opts: OnnxBenchOptions = DEFAULT_ONNX_BENCH):
       threads: opts.threads,
       ortBase,
     });
-    if (!opts.probe) return { model, probe: [] };
+    type DecodeFn = (o: {
+      preset: PresetName;
+      B: number;
+      prompt: number;
+      newTokens: number;
+      threads: number;
+      ortBase: string;
+    }) => Promise<OnnxBenchRow[]>;
+    let decode: OnnxBenchRow[] = [];
+    if (opts.newTokens > 1) {
+      log(`decode: batch ${opts.decodeBatch}, prompt ${opts.prompt}, ${opts.newTokens} new tokens per backend`);
+      decode = await page.evaluate((o) => (globalThis as unknown as { onnxDecodeBench: DecodeFn }).onnxDecodeBench(o), {
+        preset: opts.preset,
+        B: opts.decodeBatch,
+        prompt: opts.prompt,
+        newTokens: opts.newTokens,
+        threads: opts.threads,
+        ortBase,
+      });
+    }
+    if (!opts.probe) return { model, decode, probe: [] };
     log(`MatMul probe ${opts.probe}³ on both EPs`);
     const probe = await page.evaluate(
       (o) => (globalThis as unknown as { onnxMatmulProbe: ProbeFn }).onnxMatmulProbe(o),
@@ -90,7 +121,7 @@ export async function runOnnxBench(opts: OnnxBenchOptions = DEFAULT_ONNX_BENCH):
         ortBase,
       },
     );
-    return { model, probe };
+    return { model, decode, probe };
   } finally {
     await browser.close();
   }
@@ -119,6 +150,20 @@ export function printOnnxBench(res: OnnxBenchResult, opts: OnnxBenchOptions): vo
       (ours.tokensPerSec / r.tokensPerSec).toFixed(2) + '×',
     ]),
   );
+  if (res.decode.length) {
+    const d0 = res.decode[0];
+    table(
+      `KV-cache decode (${opts.preset}, batch ${opts.decodeBatch}, prompt ${opts.prompt}, ${opts.newTokens} new tokens; tokens/s after the prefill)`,
+      ['backend', 'tokens/s', 'ms/step', 'GFLOP/s', 'ours ÷ this'],
+      res.decode.map((r) => [
+        r.backend,
+        r.tokensPerSec.toFixed(1),
+        r.msPerBatch.toFixed(1),
+        r.gflops.toFixed(3),
+        (d0.tokensPerSec / r.tokensPerSec).toFixed(2) + '×',
+      ]),
+    );
+  }
   const probeOf = (ep: string) => res.probe.find((r) => r.backend.includes(ep))?.gflops;
   if (res.probe.length) {
     table(
@@ -137,6 +182,8 @@ export function printOnnxBench(res: OnnxBenchResult, opts: OnnxBenchOptions): vo
     `A lone large MatMul reaches ${fmt(probeOf('webgpu'), '~0.3')} GFLOP/s on ORT's webgpu EP and ${fmt(probeOf('wasm'), '~30')} GFLOP/s on its`,
     `wasm EP (${opts.threads} threads, SIMD; the issue quotes ~0.3 and ~30); our WGSL matmuls reach 2-3.7 GFLOP/s. At lab model`,
     'sizes per-op overhead (dispatches, submit/readback, session.run bookkeeping) weighs as much as the FLOPs.',
+    `Load average during this run: ${loadavg()[0].toFixed(1)} on ${cpus().length} cores; every backend here is CPU-bound, so all rows`,
+    'shrink together on a busy machine (ratios hold better than absolute numbers).',
   ];
   if (gpuRow) {
     lines.push(
@@ -164,6 +211,9 @@ async function main(): Promise<void> {
       iters: 'string',
       threads: 'string',
       probe: 'string',
+      'decode-batch': 'string',
+      prompt: 'string',
+      new: 'string',
     },
   );
   const p = typeof args.preset === 'string' ? args.preset : DEFAULT_ONNX_BENCH.preset;
@@ -176,6 +226,9 @@ async function main(): Promise<void> {
     iters: intArg(args, 'iters', DEFAULT_ONNX_BENCH.iters),
     threads: intArg(args, 'threads', DEFAULT_ONNX_BENCH.threads),
     probe: intArg(args, 'probe', DEFAULT_ONNX_BENCH.probe),
+    decodeBatch: intArg(args, 'decode-batch', DEFAULT_ONNX_BENCH.decodeBatch),
+    prompt: intArg(args, 'prompt', DEFAULT_ONNX_BENCH.prompt),
+    newTokens: intArg(args, 'new', DEFAULT_ONNX_BENCH.newTokens),
     log: (s) => process.stderr.write(`[bench:onnx] ${s}\n`),
   };
   printOnnxBench(await runOnnxBench(opts), opts);
