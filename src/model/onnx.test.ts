@@ -9,7 +9,7 @@ import { computeLogits } from './forward-logprobs';
 import { initParams } from './init';
 import { buildLayout, type Layout } from './layout';
 import { GpuModel } from './model';
-import { exportOnnx } from './onnx';
+import { exportGpuModelOnnx, exportOnnx } from './onnx';
 import { createOrtSession, emptyKv, ortKvStep, ortLogits } from './onnx/ort-run';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { referenceForward, toF64 } from './reference';
@@ -46,6 +46,8 @@ describe('ONNX export on onnxruntime-web (wasm EP)', () => {
     const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens });
     const engine = await computeLogits(model, batch);
     destroyBatch(batch);
+    // The UI's path (parameters read back from the GPU) gives the same bytes as exporting the host copy.
+    expect(Buffer.from(await exportGpuModelOnnx(model)).equals(Buffer.from(exportOnnx(params, layout)))).toBe(true);
     const vsRef = maxRelDiff(onnx, ref);
     const vsEngine = maxRelDiff(onnx, engine);
     const engineVsRef = maxRelDiff(engine, ref);
