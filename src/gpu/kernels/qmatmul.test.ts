@@ -29,12 +29,14 @@ describe('qmatmul', () => {
         const gw = uploadQuantized(gpu, q, 'q.w');
         qmatmul(gpu, { x: gx, w: gw, y: gy, M });
         const got = await gpu.readF32(gy, M * N);
-        // The default path uses quads where the device has subgroups; the plain path must agree too.
-        const gy2 = gpu.buffer('q.y2', M * N * 4);
-        qmatmul(gpu, { x: gx, w: gw, y: gy2, M, quads: false });
-        expect(maxRelDiff(await gpu.readF32(gy2, M * N), qmatmulRef(x, q, M))).toBeLessThan(1e-4);
-        gy2.destroy();
         const want = qmatmulRef(x, q, M);
+        if (M === 3 || M === 16) {
+          // The default path uses quads where the device has subgroups; the plain path must agree too.
+          const gy2 = gpu.buffer('q.y2', M * N * 4);
+          qmatmul(gpu, { x: gx, w: gw, y: gy2, M, quads: false });
+          expect(maxRelDiff(await gpu.readF32(gy2, M * N), want)).toBeLessThan(1e-4);
+          gy2.destroy();
+        }
         const rel = maxRelDiff(got, want);
         console.log(`qmatmul ${format} ${M}x${N}x${K} max abs ${maxAbsDiff(got, want).toExponential(2)} rel ${rel.toExponential(2)}`);
         expect(rel).toBeLessThan(1e-4);
@@ -55,18 +57,18 @@ describe('qmatmul', () => {
       const gw = uploadQuantized(gpu, quantize(randomF32(N * K, rng), N, K, format), 'q.w');
       updateQuantized(gpu, gw, q);
       const want = qmatmulRef(x.subarray(xOff), q, M, y0.subarray(yOff));
-      for (const tm of [1, 2, 4, 8] as const) {
-        for (const nf of [4, 8] as const) {
-          for (const quads of gpu.hasSubgroups ? [false, true] : [false]) {
-            const gy = gpu.buffer('q.y', y0);
-            qmatmul(gpu, { x: { buffer: gx, offset: xOff }, w: gw, y: { buffer: gy, offset: yOff }, M, tm, nf, quads, accumulate: true });
-            const got = await gpu.readF32(gy);
-            expect(maxAbsDiff(got.subarray(0, yOff), y0.subarray(0, yOff))).toBe(0);
-            const rel = maxRelDiff(got.subarray(yOff, yOff + M * N), want);
-            expect(rel, `${format} tm=${tm} nf=${nf} quads=${quads}`).toBeLessThan(1e-4);
-            gy.destroy();
-          }
-        }
+      // The tile shapes the default choice never takes (the shape tests cover the defaults, with and without
+      // quads); each new pipeline costs a SwiftShader compile, so not the full cross product.
+      const quads = gpu.hasSubgroups;
+      const tiles = [[1, 8, quads], [2, 8, false], [4, 4, quads], [8, 4, false], [8, 8, quads]] as const;
+      for (const [tm, nf, q8] of tiles) {
+        const gy = gpu.buffer('q.y', y0);
+        qmatmul(gpu, { x: { buffer: gx, offset: xOff }, w: gw, y: { buffer: gy, offset: yOff }, M, tm, nf, quads: q8, accumulate: true });
+        const got = await gpu.readF32(gy);
+        expect(maxAbsDiff(got.subarray(0, yOff), y0.subarray(0, yOff))).toBe(0);
+        const rel = maxRelDiff(got.subarray(yOff, yOff + M * N), want);
+        expect(rel, `${format} tm=${tm} nf=${nf} quads=${q8}`).toBeLessThan(1e-4);
+        gy.destroy();
       }
       [gx, gw.data, gw.scales].forEach((b) => b.destroy());
     }
