@@ -1,5 +1,6 @@
 // Training in the browser (micro preset, real models and sandbox in the Worker): charts, rollout inspector, Mistake
 // Book, reload-and-resume, device loss, and step-through mode.
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 
 const STEP_TIMEOUT = 240_000; // one micro step on SwiftShader, with room for a loaded CI machine
@@ -58,6 +59,17 @@ test('a micro run: 3 steps on the charts, its rollouts and Mistake Book; reload 
   expect(recs).toEqual(Array.from({ length: done + 1 }, (_, i) => i));
   await expect(page.getByTestId('model-source').or(page.getByTestId('run-status'))).toBeVisible();
   await page.screenshot({ path: 'test-results/ui-train-resumed.png', fullPage: true });
+
+  // The trained checkpoint downloads as its files and as ONNX (an ONNX ModelProto starts with ir_version, field 1).
+  await page.getByTestId('tab-model').click();
+  const [onnx] = await Promise.all([page.waitForEvent('download'), page.getByTestId('onnx-coder').click()]);
+  expect(onnx.suggestedFilename()).toMatch(/coder\.onnx$/);
+  const bytes = readFileSync(await onnx.path());
+  expect(bytes.length).toBeGreaterThan(10_000);
+  expect(bytes[0]).toBe(0x08);
+  await page.getByText('List files of the last checkpoint').click();
+  await expect(page.getByTestId('trained-files')).toContainText('coder/model.safetensors');
+  await page.screenshot({ path: 'test-results/ui-train-model.png', fullPage: true });
 });
 
 test('a lost device pauses the run with a message; it resumes from the last checkpoint', async ({ page }) => {

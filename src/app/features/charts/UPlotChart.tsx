@@ -35,7 +35,8 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
             height: spec.height ?? 170,
             series: [{ label: 'step' }, ...series],
             scales: {
-              x: { time: false },
+              // One step alone would get uPlot's 0..100 default span.
+              x: { time: false, range: (_u, min, max) => (min === max ? [Math.max(0, min - 1), max + 1] : [min, max]) },
               // A flat series would otherwise get uPlot's 0..100 default: keep it close around its value.
               y: {
                 range: (_u, min, max) => {

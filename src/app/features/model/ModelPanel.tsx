@@ -21,6 +21,7 @@ async function readFiles(list: FileList): Promise<ModelFiles> {
 
 export function ModelPanel() {
   const preset = useLab((s) => s.config.preset);
+  const mode = useLab((s) => s.config.mode);
   const source = useLab((s) => s.modelSource);
   const runId = useLab((s) => s.runId);
   const checkpointStep = useLab((s) => s.checkpointStep);
@@ -50,15 +51,40 @@ export function ModelPanel() {
     setFiles(out);
   };
 
-  const download = async (name: string) => {
-    const data = await new IdbRunStore(runId!).read('latest/' + name);
-    if (!data) return;
+  const save = (data: Uint8Array, name: string) => {
     const url = URL.createObjectURL(new Blob([data as Uint8Array<ArrayBuffer>]));
     const a = document.createElement('a');
     a.href = url;
-    a.download = `${runId}-step${checkpointStep ?? 0}-${name.replace(/\//g, '-')}`;
+    a.download = name;
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+
+  const download = async (name: string) => {
+    const data = await new IdbRunStore(runId!).read('latest/' + name);
+    if (data) save(data, `${runId}-step${checkpointStep ?? 0}-${name.replace(/\//g, '-')}`);
+  };
+
+  const downloadOnnx = async (role: 'coder' | 'tester') => {
+    try {
+      setErr(null);
+      const store = new IdbRunStore(runId!);
+      const weights = await store.read(`latest/${role}/model.safetensors`);
+      const config = await store.read(`latest/${role}/config.json`);
+      if (!weights || !config) throw new Error(`the last checkpoint has no ${role} model`);
+      // Loaded on demand: the exporter (protobufjs + graph builder) is only needed here.
+      const [{ loadCheckpoint }, { exportOnnx }] = await Promise.all([import('../../../model/checkpoint'), import('../../../model/onnx/export')]);
+      const ck = loadCheckpoint({ weights, config: new TextDecoder().decode(config) });
+      const onnx = exportOnnx(ck.params, ck.layout, {
+        kvCache: true,
+        attentionMask: true,
+        name: `code-a1-${role}`,
+        metadata: { role, run: runId!, step: String(checkpointStep ?? 0) },
+      });
+      save(onnx, `${runId}-step${checkpointStep ?? 0}-${role}.onnx`);
+    } catch (x) {
+      setErr(`ONNX export: ${(x as Error).message}`);
+    }
   };
 
   return (
@@ -91,6 +117,15 @@ export function ModelPanel() {
       <button disabled={!runId || checkpointStep === null} onClick={() => void listTrained()}>
         List files of the last checkpoint{checkpointStep !== null ? ` (step ${checkpointStep})` : ''}
       </button>
+      <div className="buttons">
+        <button data-testid="onnx-coder" disabled={!runId || checkpointStep === null} onClick={() => void downloadOnnx('coder')}>
+          Coder as ONNX
+        </button>
+        <button data-testid="onnx-tester" disabled={!runId || checkpointStep === null || mode !== 'code-a1'} onClick={() => void downloadOnnx('tester')}>
+          Tester as ONNX
+        </button>
+        <span className="muted">opset 17 with KV cache and attention mask inputs (HF Optimum names), for onnxruntime-web or transformers.js</span>
+      </div>
       {files && (
         <ul data-testid="trained-files">
           {files.map((f) => (
