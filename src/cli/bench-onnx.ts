@@ -4,7 +4,8 @@
 // Chromium run (the page from e2e/pages/onnx.ts, served through page.route; nothing listens on the origin).
 // `runOnnxBench` / `printOnnxBench` are what bench:engine can call to add these rows.
 import { chromium } from '@playwright/test';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs, intArg } from './args';
 import { buildOnnxPage, serveOnnxPage } from '../../e2e/pages/onnx-bundle';
 import type { OnnxBenchRow } from '../../e2e/pages/onnx';
@@ -60,7 +61,8 @@ const CHROMIUM_ARGS = [
 export async function runOnnxBench(opts: OnnxBenchOptions = DEFAULT_ONNX_BENCH): Promise<OnnxBenchResult> {
   const log = opts.log ?? (() => {});
   log('bundling the ONNX page (Vite)');
-  const bundle = await buildOnnxPage();
+  // Its own bundle folder, so a bench and the e2e spec can run side by side.
+  const bundle = await buildOnnxPage(join(tmpdir(), 'code-a1-onnx-bench'));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
