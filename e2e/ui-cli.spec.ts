@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parseMetricsJsonl } from '../src/rl/metrics';
 import { encodeConfigHash } from '../src/app/config/url-codec';
-import { compareMetrics, formatMismatches } from '../src/app/testing/compare-metrics';
+import { compareMetrics, formatMismatches, maxMetricDiff } from '../src/app/testing/compare-metrics';
 
 const STEPS = 2;
 const SEED = 4;
@@ -34,6 +34,8 @@ test('CLI and browser runs of the same seed give the same metrics', async ({ pag
       await expect.poll(() => page.evaluate(() => window.__lab!.store.getState().status), { timeout: 60_000 }).toBe('paused');
     }
     const web = await page.evaluate(() => window.__lab!.store.getState().series[0].metrics);
+    const worst = maxMetricDiff(cli, web);
+    console.log(`max |diff| ${worst.diff} (${worst.key || 'none'} at step ${worst.step}) over ${cli.length} steps`);
     const bad = compareMetrics(cli, web, TOLERANCE);
     expect(bad, formatMismatches(bad)).toEqual([]);
   } finally {

@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import type { StepMetrics } from '../src/rl/metrics';
 import type { RunConfigUi } from '../src/app/config/run-config';
 import { encodeConfigHash } from '../src/app/config/url-codec';
-import { compareMetrics, formatMismatches, type Tolerance } from '../src/app/testing/compare-metrics';
+import { compareMetrics, formatMismatches, maxMetricDiff, type Tolerance } from '../src/app/testing/compare-metrics';
 
 interface Baseline {
   name: string;
@@ -41,6 +41,8 @@ for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json'))) {
       return;
     }
     expect(base.metrics.length, `${path} holds no metrics yet: run once with REGRESSION_UPDATE=1 to record them`).toBeGreaterThan(0);
+    const worst = maxMetricDiff(base.metrics, got);
+    console.log(`max |diff| ${worst.diff} (${worst.key || 'none'} at step ${worst.step}) over ${base.metrics.length} steps`);
     const bad = compareMetrics(base.metrics, got, base.tolerance, base.ignore);
     expect(bad, `out of tolerance (abs ${base.tolerance.abs}, rel ${base.tolerance.rel}):\n${formatMismatches(bad)}`).toEqual([]);
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { freshSeed } from '../../testing/random';
 import { sampleMetrics } from './sample-run';
-import { compareMetrics } from './compare-metrics';
+import { compareMetrics, maxMetricDiff } from './compare-metrics';
 
 describe('compareMetrics', () => {
   const seed = freshSeed();
@@ -17,6 +17,8 @@ describe('compareMetrics', () => {
     expect(compareMetrics(a, b, { abs: 0, rel: 0 })).toEqual([]);
     b[2]['coder/loss'] += 1e-4;
     expect(compareMetrics(a, b, { abs: 1e-3, rel: 0 })).toEqual([]);
+    expect(maxMetricDiff(a, b).key).toBe('coder/loss');
+    expect(maxMetricDiff(a, b).diff).toBeCloseTo(1e-4, 12);
     expect(compareMetrics(a, b, { abs: 1e-6, rel: 0 })).toEqual([{ step: 2, key: 'coder/loss', expected: a[2]['coder/loss'], actual: b[2]['coder/loss'] }]);
     b[0].mode = 'golden';
     expect(compareMetrics(a, b, { abs: 1, rel: 1 }).map((m) => m.key)).toEqual(['mode']);

@@ -48,3 +48,19 @@ export function compareMetrics(expected: StepMetrics[], actual: StepMetrics[], t
 export function formatMismatches(ms: Mismatch[]): string {
   return ms.map((m) => `step ${m.step} ${m.key}: expected ${String(m.expected)}, got ${String(m.actual)}`).join('\n');
 }
+
+/** The largest |a − b| over the compared numeric keys of matching steps (reported by the specs). */
+export function maxMetricDiff(expected: StepMetrics[], actual: StepMetrics[], ignore: readonly string[] = DEFAULT_IGNORE): { diff: number; key: string; step: number } {
+  let best = { diff: 0, key: '', step: -1 };
+  for (const e of expected) {
+    const a = actual.find((x) => x.step === e.step);
+    if (!a) continue;
+    for (const [k, ev] of Object.entries(e)) {
+      const av = (a as unknown as Record<string, unknown>)[k];
+      if (ignored(k, ignore) || typeof ev !== 'number' || typeof av !== 'number') continue;
+      const d = Math.abs(ev - av);
+      if (d > best.diff) best = { diff: d, key: k, step: e.step };
+    }
+  }
+  return best;
+}

@@ -104,7 +104,7 @@ export async function openSession(
   const { sources, label } = await resolveSources(config, store, committed ? undefined : userModels);
   const { coder, tester } = buildPolicies(deps.gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
   const trainer = new Trainer(config, { sandbox: deps.sandbox, coder, tester, problems: loadCurriculum(config.tasks.families).train }, committed?.state);
-  const modelSource = committed ? `${label}, trained ${committed.state.step} steps (resumed from IndexedDB)` : label;
+  const modelSource = committed ? `${label}; resumed from IndexedDB at step ${committed.state.step}` : label;
   return {
     config,
     trainer,
