@@ -116,7 +116,7 @@ export const createEvalSlice: Slice<EvalSlice> = (set) => ({
 });
 
 export const createPerfSlice: Slice<PerfSlice> = (set) => ({
-  perf: { kernelTimes: [], gpuBytes: 0, sandboxCalls: 0, sandboxMs: 0, profiling: false },
+  perf: { kernelTimes: [], gpuBytes: 0, sandboxCalls: 0, stepSandboxCalls: 0, sandboxMs: 0, profiling: false },
   setPerf: (p) => set((s) => ({ perf: { ...s.perf, ...p } })),
 });
 

@@ -106,6 +106,9 @@ export interface PerfSample {
   kernelTimes: KernelTime[];
   gpuBytes: number;
   sandboxCalls: number;
+  /** Sandbox calls (judge / extract / validate) made by the last step. */
+  stepSandboxCalls: number;
+  /** Summed duration of the calls; they overlap across the pool's workers. */
   sandboxMs: number;
   profiling: boolean;
 }

@@ -143,7 +143,7 @@ export class TrainClient {
         void this.saveMeta(e.runId, e.step);
         break;
       case 'perf':
-        s.setPerf({ kernelTimes: e.kernelTimes, gpuBytes: e.gpuBytes, sandboxCalls: e.sandboxCalls, sandboxMs: e.sandboxMs, profiling: e.profiling });
+        s.setPerf({ kernelTimes: e.kernelTimes, gpuBytes: e.gpuBytes, sandboxCalls: e.sandboxCalls, stepSandboxCalls: e.stepSandboxCalls, sandboxMs: e.sandboxMs, profiling: e.profiling });
         break;
       case 'eval':
         s.addEval(e.report);

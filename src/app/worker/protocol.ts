@@ -41,7 +41,7 @@ export type WorkerEvent =
   | { type: 'progress'; phase: Phase; done: number; total: number }
   /** A step was committed to IndexedDB (checkpoint + metrics + Mistake Book). */
   | { type: 'committed'; runId: string; step: number; bytes: number }
-  | { type: 'perf'; kernelTimes: KernelTime[]; gpuBytes: number; sandboxCalls: number; sandboxMs: number; profiling: boolean }
+  | { type: 'perf'; kernelTimes: KernelTime[]; gpuBytes: number; sandboxCalls: number; stepSandboxCalls: number; sandboxMs: number; profiling: boolean }
   | { type: 'eval'; runId: string; report: EvalReport }
   | { type: 'evalProgress'; what: string; done: number; total: number }
   | { type: 'error'; message: string }

@@ -98,14 +98,20 @@ async function pruneCopies(s: Session): Promise<void> {
   for (const d of dirs.slice(0, Math.max(0, dirs.length - COPIES_KEPT))) await s.store.remove(`checkpoints/${d}/`);
 }
 
+let callsAtLastPerf = 0;
+
 async function postPerf(): Promise<void> {
   if (!gpu) return;
   const pool = gpu.pool.stats();
+  const calls = sandbox?.calls ?? 0;
+  const stepCalls = calls - callsAtLastPerf;
+  callsAtLastPerf = calls;
   post({
     type: 'perf',
     kernelTimes: gpu.profile ? await gpu.kernelTimes() : [],
     gpuBytes: pool.bytesLive + pool.bytesFree,
-    sandboxCalls: sandbox?.calls ?? 0,
+    sandboxCalls: calls,
+    stepSandboxCalls: stepCalls,
     sandboxMs: sandbox?.ms ?? 0,
     profiling: gpu.profile,
   });
