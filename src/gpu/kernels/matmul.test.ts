@@ -25,7 +25,7 @@ const SHAPES: [number, number, number][] = [
 describe('matmul', () => {
   const seed = freshSeed();
   const rng = mulberry32(seed);
-  for (const impl of ['auto', 'tiled', 'naive'] as MatmulImpl[]) {
+  for (const impl of ['auto', 'general', 'tiled', 'naive'] as MatmulImpl[]) {
     for (const form of FORMS) {
       for (const [M, N, K] of SHAPES) {
         it(`${impl} ${form.name} ${M}x${N}x${K} (seed ${seed})`, async () => {
@@ -39,7 +39,7 @@ describe('matmul', () => {
           const got = await gpu.readF32(gc, M * N);
           const want = matmulRef(a, b, M, N, K, form);
           const rel = maxRelDiff(got, want);
-          const path = impl === 'auto' ? (fastMatmulFits({ M, N, K, ...form }) ? 'fast' : 'tiled') : impl;
+          const path = impl === 'auto' ? (fastMatmulFits({ M, N, K, ...form }) ? 'fast' : 'general') : impl;
           console.log(`matmul ${impl}(${path}) ${form.name} ${M}x${N}x${K} max abs ${maxAbsDiff(got, want).toExponential(2)} rel ${rel.toExponential(2)}`);
           expect(rel).toBeLessThan(1e-4);
           [ga, gb, gc].forEach((x) => x.destroy());
@@ -48,7 +48,7 @@ describe('matmul', () => {
     }
   }
 
-  for (const impl of ['fast', 'tiled', 'naive'] as MatmulImpl[]) {
+  for (const impl of ['fast', 'general', 'tiled', 'naive'] as MatmulImpl[]) {
     for (const form of FORMS) {
       it(`${impl} ${form.name} accumulate with alpha at element offsets (seed ${seed})`, async () => {
         const gpu = await sharedNodeGpu();
@@ -96,6 +96,24 @@ describe('matmul', () => {
           const rel = maxRelDiff(await gpu.readF32(gc, Mf * N), want);
           expect(rel, `${form.name} tm=${tm} tn=${tn}`).toBeLessThan(1e-4);
         }
+      }
+      [ga, gb, gc].forEach((x) => x.destroy());
+    }
+  });
+
+  it(`general kernel: every rows-per-invocation choice, and Aᵀ·Bᵀ (seed ${seed})`, async () => {
+    const gpu = await sharedNodeGpu();
+    const [M, N, K] = [11, 10, 9];
+    for (const [transA, transB] of [[false, false], [true, true]] as const) {
+      const a = randomF32(M * K, rng);
+      const b = randomF32(K * N, rng);
+      const ga = gpu.buffer('mm.a', a);
+      const gb = gpu.buffer('mm.b', b);
+      const gc = gpu.buffer('mm.c', M * N * 4);
+      const want = matmulRef(a, b, M, N, K, { transA, transB });
+      for (const tm of [1, 2, 4, 8] as const) {
+        matmul(gpu, { a: ga, b: gb, c: gc, M, N, K, transA, transB, impl: 'general', tm });
+        expect(maxRelDiff(await gpu.readF32(gc, M * N), want), `transA=${transA} transB=${transB} tm=${tm}`).toBeLessThan(1e-4);
       }
       [ga, gb, gc].forEach((x) => x.destroy());
     }

@@ -1,17 +1,19 @@
 // fp32 matmul launcher in the three training forms (A·B, A·Bᵀ, Aᵀ·B) with alpha and accumulate, plus CPU reference.
-// Three kernels: 'fast' (vec4 register tiles, best on SwiftShader), 'tiled' (workgroup memory, for real GPUs) and
-// 'naive' (one output per invocation, the benchmark baseline). 'auto' takes the preferred kernel when the shape
-// allows it and falls back to 'tiled', which accepts every shape.
+// Kernels: 'fast' (vec4 register tiles, best on SwiftShader; needs 4-aligned dims), 'general' (scalar-load register
+// tiles, any shape: the fallback next to 'fast'), 'tiled' (workgroup memory, any shape, for real GPUs) and 'naive'
+// (one output per invocation, the benchmark baseline). 'auto' takes matmulDefaults.impl; 'fast' falls back to
+// 'general' for shapes it cannot take.
 import fastSource from '../../../shaders/matmul.wgsl?raw';
 import tiledSource from '../../../shaders/matmul_tiled.wgsl?raw';
 import naiveSource from '../../../shaders/matmul_naive.wgsl?raw';
+import generalSource from '../../../shaders/matmul_general.wgsl?raw';
 import { ceilDiv, Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 
 /** A buffer, or a buffer plus an offset in f32 elements (tensors cut from one flat parameter buffer). */
 export type Operand = GPUBuffer | { buffer: GPUBuffer; offset: number };
 
-export type MatmulImpl = 'auto' | 'fast' | 'tiled' | 'naive';
+export type MatmulImpl = 'auto' | 'fast' | 'general' | 'tiled' | 'naive';
 
 export interface MatmulArgs {
   /** op(A) is [M, K]: A is [M, K] row-major, or [K, M] when transA. */
@@ -53,10 +55,12 @@ const kernels = {
   fast: new Kernel<MatmulUniform>({ family: 'matmul', source: fastSource, uniforms: UNIFORMS }),
   tiled: new Kernel<MatmulUniform>({ family: 'matmul', source: tiledSource, uniforms: UNIFORMS }),
   naive: new Kernel<MatmulUniform>({ family: 'matmul', source: naiveSource, uniforms: UNIFORMS }),
+  general: new Kernel<MatmulUniform>({ family: 'matmul', source: generalSource, uniforms: UNIFORMS }),
 };
 
 /**
- * Which kernel 'auto' prefers. SwiftShader (CPU) wants 'fast'; on a discrete GPU the engine may set 'tiled'
+ * Which kernel 'auto' prefers. SwiftShader (CPU) wants 'fast' (with 'general' for odd shapes: workgroup barriers
+ * cost SwiftShader ~1 ms per workgroup, so 'tiled' is slow there); on a discrete GPU the engine may set 'tiled'
  * after benchmarking both.
  */
 export const matmulDefaults: { impl: Exclude<MatmulImpl, 'auto'> } = { impl: 'fast' };
@@ -110,7 +114,7 @@ export function matmul(gpu: Gpu, args: MatmulArgs): void {
   const fits = fastMatmulFits(args, [a.offset, b.offset, c.offset]);
   if (impl === 'fast' && !fits) {
     if (args.impl === 'fast') throw new Error(`matmul: shape ${M}x${N}x${K} transA=${transA} transB=${transB} does not fit the vec4 kernel`);
-    impl = 'tiled';
+    impl = 'general';
   }
   const uniforms = { M, N, K, alpha, beta: accumulate ? 1 : 0, aOff: a.offset, bOff: b.offset, cOff: c.offset };
   const buffers = [a.buffer, b.buffer, c.buffer];
@@ -126,6 +130,15 @@ export function matmul(gpu: Gpu, args: MatmulArgs): void {
       uniforms,
       workgroups: [ceilDiv(N, tn * wx), ceilDiv(ceilDiv(M, tm), wy)],
       overrides: { ...flags, TM: tm, TN: tn, WG_X: wx, WG_Y: wy },
+    });
+  } else if (impl === 'general') {
+    const tm = args.tm ?? pickTm(M, false);
+    const [wx, wy] = args.wg ?? (tm >= 4 ? [16, 4] : [64, 1]);
+    kernels.general.dispatch(gpu, {
+      buffers,
+      uniforms,
+      workgroups: [ceilDiv(N, 4 * wx), ceilDiv(ceilDiv(M, tm), wy)],
+      overrides: { ...flags, TM: tm, WG_X: wx, WG_Y: wy },
     });
   } else if (impl === 'tiled') {
     const [wx, wy] = args.wg ?? [8, 8];
