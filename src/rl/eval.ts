@@ -13,7 +13,7 @@
 import type { Mutant, Problem, Split } from '../tasks/types';
 import type { Sandbox } from '../sandbox/types';
 import type { Policy } from './policy';
-import { cleanCompletion, coderPrompt, testerPrompt } from './prompts';
+import { candidateProgram, cleanCompletion, coderPrompt, solutionBody, testerPrompt } from './prompts';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
 import { attackForm } from './judging';
 
@@ -87,18 +87,19 @@ export async function evaluateSplit(
     stop,
     onProgress: (d, t) => progress('coder greedy', d, t),
   });
-  const codes = sampled.map((g) => cleanCompletion(g.text));
+  const codes = sampled.map((g, i) => candidateProgram(problems[Math.floor(i / n)].prompt, cleanCompletion(g.text)));
   const passSampled = await Promise.all(codes.map((c, i) => hiddenPass(sandbox, problems[Math.floor(i / n)], c, o.timeoutMs)));
-  const passGreedy = await Promise.all(greedy.map((g, i) => hiddenPass(sandbox, problems[i], cleanCompletion(g.text), o.timeoutMs)));
+  const passGreedy = await Promise.all(greedy.map((g, i) => hiddenPass(sandbox, problems[i], candidateProgram(problems[i].prompt, cleanCompletion(g.text)), o.timeoutMs)));
 
   // Tester on the reference solution (pass@k) and on each mutant (white-box mutation score).
   const targets: { p: Problem; code: string; mutant?: Mutant }[] = [];
   for (const p of problems) {
-    targets.push({ p, code: p.solution });
-    for (const m of (mutants.get(p.id) ?? []).slice(0, o.mutantsPerProblem)) targets.push({ p, code: m.code, mutant: m });
+    // The Tester sees programs in the shape the Coder produces: the problem prompt plus a body.
+    targets.push({ p, code: candidateProgram(p.prompt, solutionBody(p.solution)) });
+    for (const m of (mutants.get(p.id) ?? []).slice(0, o.mutantsPerProblem)) targets.push({ p, code: candidateProgram(p.prompt, solutionBody(m.code)), mutant: m });
   }
   const testGens = await tester.generate(
-    targets.flatMap((t) => Array<string>(o.k).fill(testerPrompt(t.p.prompt, t.code, o.k))),
+    targets.flatMap((t) => Array<string>(o.k).fill(testerPrompt(t.code, o.k))),
     { maxNewTokens: o.maxTestTokens, temperature: o.temperature, topP: o.topP, seed: o.seed + 1, stop, onProgress: (d, t) => progress('tester', d, t) },
   );
   let valid = 0;
@@ -138,7 +139,7 @@ export async function evaluateSplit(
   for (let pi = 0; pi < problems.length; pi++) {
     const p = problems[pi];
     const cands = codes.slice(pi * n, (pi + 1) * n);
-    const gens = await tester.generate(cands.map((c) => testerPrompt(p.prompt, c, o.k)), {
+    const gens = await tester.generate(cands.map((c) => testerPrompt(c, o.k)), {
       maxNewTokens: o.maxTestTokens,
       temperature: o.temperature,
       topP: o.topP,

@@ -12,7 +12,7 @@ import type { Phase, PhaseEvent, RolloutRecord, StepOutput } from './records';
 import type { Generation, GrpoItem, GrpoSettings, Policy, UpdateStats } from './policy';
 import { MistakeBook, type MistakeBookState } from './mistake-book';
 import { Rng, deriveSeed } from './rng';
-import { cleanCompletion, coderPrompt, testerPrompt } from './prompts';
+import { candidateProgram, cleanCompletion, coderPrompt, testerPrompt } from './prompts';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
 import { executeCandidate, extractAndValidate, type JudgedCandidate } from './judging';
 import { coderReward, goldenReward, testerReward, type TesterReward } from './rewards';
@@ -132,7 +132,7 @@ export class Trainer {
         ),
       (g) => `${g.length} candidates for ${problems.length} problem(s)`,
     );
-    const candidates = coderGens.map((g) => cleanCompletion(g.text));
+    const candidates = coderGens.map((g, i) => candidateProgram(problems[Math.floor(i / M)].prompt, cleanCompletion(g.text)));
 
     // 2. White-box tester rollout: N test groups per candidate (none in golden mode).
     const testerGens: Generation[] =
@@ -143,9 +143,7 @@ export class Trainer {
             'rollout',
             () =>
               tester.generate(
-                problems.flatMap((p, pi) =>
-                  candidates.slice(pi * M, (pi + 1) * M).flatMap((c) => Array<string>(N).fill(testerPrompt(p.prompt, c, K))),
-                ),
+                candidates.flatMap((c) => Array<string>(N).fill(testerPrompt(c, K))),
                 {
                   maxNewTokens: cfg.rollout.max_test_completion_length,
                   temperature: cfg.rollout.temperature,

@@ -1,7 +1,7 @@
 // Warm-start corpora for the Coder and the Tester, built with exactly the trainer's prompt templates.
 import type { BugKind } from './types';
 import type { Sandbox } from '../sandbox/types';
-import { coderPrompt, completionTarget, testerPrompt } from '../rl/prompts';
+import { candidateProgram, coderPrompt, completionTarget, solutionBody, testerPrompt } from '../rl/prompts';
 import type { Instance } from './family';
 import { Rng } from './rng';
 
@@ -25,7 +25,7 @@ export interface CoderCorpusOptions {
   samplesPerProblem?: number;
 }
 
-/** coderPrompt(problem) → completionTarget(solution): a correct style, or a mutant with probability bugRate. */
+/** coderPrompt(problem) → completionTarget(body of a solution): a correct style, or a mutant with probability bugRate. */
 export function buildCoderCorpus(insts: readonly Instance[], opts: CoderCorpusOptions = {}): CorpusExample[] {
   const seed = opts.seed ?? 1;
   const bugRate = opts.bugRate ?? 0.2;
@@ -38,7 +38,7 @@ export function buildCoderCorpus(insts: readonly Instance[], opts: CoderCorpusOp
       const code = mutant ? mutant.code : r.pick(inst.styles);
       out.push({
         prompt: coderPrompt(inst.problem.prompt),
-        completion: completionTarget(code),
+        completion: completionTarget(solutionBody(code)),
         meta: { problemId: inst.problem.id, source: mutant ? 'mutant' : 'style', kind: mutant?.kind },
       });
     }
@@ -70,7 +70,7 @@ export function probeAsserts(inst: Instance, seed: number, poolSize: number): st
 }
 
 /**
- * testerPrompt(problem, candidate, K) → K assert lines whose expected values come from the reference.
+ * testerPrompt(candidate program, K) → K assert lines whose expected values come from the reference.
  * The candidate is judged on the probe asserts in the sandbox; the ones it fails are the inputs on which it differs
  * from the reference, and about aimedFraction·K of the lines are drawn from them, the rest from generic inputs.
  */
@@ -105,7 +105,7 @@ export async function buildTesterCorpus(
       const rest = failing.filter((t) => !aimed.includes(t)).slice(0, k - aimed.length - generic.length);
       const lines = r.shuffle([...aimed, ...generic, ...rest]);
       return {
-        prompt: testerPrompt(inst.problem.prompt, code, k),
+        prompt: testerPrompt(candidateProgram(inst.problem.prompt, solutionBody(code)), k),
         completion: completionTarget(lines.join('\n')),
         meta: {
           problemId: inst.problem.id,

@@ -88,7 +88,7 @@ describe('curriculum through the sandbox', () => {
       const inst = insts[i];
       const candidate =
         ex.meta.source === 'mutant' ? inst.mutants.find((m) => m.kind === ex.meta.kind)?.code : undefined;
-      expect(ex.prompt.startsWith(testerPrompt(inst.problem.prompt, '', K).split(SPECIAL_TOKENS.code)[0])).toBe(true);
+      expect(ex.prompt.startsWith(testerPrompt(inst.problem.prompt, K).split('"""\n')[0])).toBe(true);
       expect(ex.completion.endsWith(SPECIAL_TOKENS.end)).toBe(true);
       const body = ex.completion.slice(0, -SPECIAL_TOKENS.end.length);
       const extracted = await sandbox.extract(body, inst.problem.entryPoint, K);
