@@ -113,15 +113,34 @@ async function onnxChecks(seed: number, ortBase: string, eps: Ep[] = ['wasm', 'w
       console.log(`${name} ${ep}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
   }
-  // KV form: prefill 8 then 4 single-token steps reproduce the full form's logits, on each EP (micro).
-  const { layout, params, tokens } = makeCase('micro', seed + 7, 1, S);
-  const c = layout.config;
-  const full = await engineLogits(layout, params, tokens, 1, S);
-  const kvBytes = exportOnnx(params, layout, { kvCache: true });
+  // KV form with attention_mask + position_ids (what the UI's Download ONNX exports): a batch of 2 with row 1
+  // left-padded by 3, prefill 8 then 4 single-token steps, vs our engine given the same validity and positions.
+  const kvCase = makeCase('micro', seed + 7, 2, S);
+  const c = kvCase.layout.config;
+  const V = c.vocabSize;
+  const kvValid = Int32Array.from({ length: 2 * S }, (_, i) => (i >= S && i < S + 3 ? 0 : 1));
+  const kvPos = Int32Array.from({ length: 2 * S }, (_, i) => (i < S ? i : Math.max(0, i - S - 3)));
+  const kvModel = new GpuModel(await gpu(), kvCase.layout, kvCase.params, 'onnx-page-kv');
+  const kvBatch = uploadBatch(await gpu(), {
+    batch: 2,
+    seqLen: S,
+    tokens: kvCase.tokens,
+    valid: kvValid,
+    positions: kvPos,
+  });
+  const kvWant = await computeLogits(kvModel, kvBatch);
+  destroyBatch(kvBatch);
+  const kvReal = (a: Float32Array) => a.filter((_, i) => kvValid[Math.floor(i / V)] === 1);
+  const cols = (a: Int32Array, lo: number, hi: number) => {
+    const o = new Int32Array(2 * (hi - lo));
+    for (let b = 0; b < 2; b++) o.set(a.subarray(b * S + lo, b * S + hi), b * (hi - lo));
+    return o;
+  };
+  const kvBytes = exportOnnx(kvCase.params, kvCase.layout, { kvCache: true, attentionMask: true });
   for (const ep of eps) {
     const kv = await createOrtSession(kvBytes, ep);
-    let state = emptyKv(c, 1);
-    const got = new Float32Array(S * c.vocabSize);
+    let state = emptyKv(c, 2);
+    const got = new Float32Array(2 * S * V);
     for (const [lo, hi] of [
       [0, 8],
       [8, 9],
@@ -129,11 +148,17 @@ async function onnxChecks(seed: number, ortBase: string, eps: Ep[] = ['wasm', 'w
       [10, 11],
       [11, 12],
     ]) {
-      const step = await ortKvStep(kv, c, state, tokens.subarray(lo, hi), 1, hi - lo);
+      const n = hi - lo;
+      const pad = { attentionMask: cols(kvValid, 0, hi), positionIds: cols(kvPos, lo, hi) };
+      const step = await ortKvStep(kv, c, state, cols(kvCase.tokens, lo, hi), 2, n, pad);
       state = step.state;
-      got.set(step.logits, lo * c.vocabSize);
+      for (let b = 0; b < 2; b++) got.set(step.logits.subarray(b * n * V, (b + 1) * n * V), (b * S + lo) * V);
     }
-    out.push({ name: `micro KV form ${ep} (prefill 8 + 4 steps) vs engine`, diff: maxRelDiff(got, full), tol: 1e-4 });
+    out.push({
+      name: `micro KV form + attention_mask ${ep} (left pad 3; prefill 8 + 4 steps) vs engine on real tokens`,
+      diff: maxRelDiff(kvReal(got), kvReal(kvWant)),
+      tol: 1e-4,
+    });
     await kv.release();
   }
   // attention_mask / position_ids: a left-padded batch vs our engine given the same validity and positions.
@@ -145,7 +170,6 @@ async function onnxChecks(seed: number, ortBase: string, eps: Ep[] = ['wasm', 'w
   const pb = uploadBatch(g, { batch: 2, seqLen: S, tokens: padded.tokens, valid, positions });
   const padWant = await computeLogits(pm, pb);
   destroyBatch(pb);
-  const V = padded.layout.config.vocabSize;
   const real = (a: Float32Array) => a.filter((_, i) => valid[Math.floor(i / V)] === 1);
   const padBytes = exportOnnx(padded.params, padded.layout, { attentionMask: true });
   for (const ep of eps) {
