@@ -1,5 +1,6 @@
 // GPU backward pass: from dL/dlogits [T, V] through every layer into the flat gradient buffer (accumulating).
 import { matmul } from '../gpu/kernels/matmul';
+import { linearMatmul } from '../gpu/kernels/linear-quad';
 import { rmsnormBackward } from '../gpu/kernels/rmsnorm';
 import { ropeBackward } from '../gpu/kernels/rope';
 import { swigluBackward } from '../gpu/kernels/swiglu';
@@ -27,9 +28,9 @@ export function linearBackward(
 ): void {
   const [N, K] = w.shape;
   const gpu = model.gpu;
-  matmul(gpu, { a: dy, b: x, c: model.g(w), M: N, N: K, K: T, transA: true, accumulate: true });
+  linearMatmul(gpu, { a: dy, b: x, c: model.g(w), M: N, N: K, K: T, transA: true, accumulate: true });
   if (bias) matmul(gpu, { a: model.ones(T), b: dy, c: model.g(bias), M: 1, N, K: T, accumulate: true });
-  if (dx) matmul(gpu, { a: dy, b: model.p(w), c: dx, M: T, N: K, K: N, accumulate: accumulateDx });
+  if (dx) linearMatmul(gpu, { a: dy, b: model.p(w), c: dx, M: T, N: K, K: N, accumulate: accumulateDx });
 }
 
 /**

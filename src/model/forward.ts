@@ -1,6 +1,7 @@
 // GPU forward pass over a batch [B, S] → logits [T, V], optionally keeping every activation the backward needs.
 import type { Gpu } from '../gpu/runtime';
 import { matmul } from '../gpu/kernels/matmul';
+import { linearMatmul } from '../gpu/kernels/linear-quad';
 import { rmsnormForward } from '../gpu/kernels/rmsnorm';
 import { ropeForward } from '../gpu/kernels/rope';
 import { swigluForward } from '../gpu/kernels/swiglu';
@@ -53,10 +54,10 @@ export function linearForward(model: GpuModel, y: GPUBuffer, x: GPUBuffer, w: Te
   if (bias && !accumulate && model.hasMirror(bias)) {
     // y = broadcast(b) (0·ones + b[i mod N]), then y += x·Wᵀ: one cheap elementwise pass instead of a K = 1 matmul.
     elementwise(gpu, 'axpby', y, model.ones(T * N), model.mirror(bias), T * N, 0, 1);
-    matmul(gpu, { a: x, b: model.p(w), c: y, M: T, N, K, transB: true, accumulate: true });
+    linearMatmul(gpu, { a: x, b: model.p(w), c: y, M: T, N, K, transB: true, accumulate: true });
     return;
   }
-  matmul(gpu, { a: x, b: model.p(w), c: y, M: T, N, K, transB: true, accumulate });
+  linearMatmul(gpu, { a: x, b: model.p(w), c: y, M: T, N, K, transB: true, accumulate });
   // Fallback: bias as a rank-1 update ones[T,1]·b[1,N] through matmul's offset support.
   if (bias) matmul(gpu, { a: model.ones(T), b: model.p(bias), c: y, M: T, N, K: 1, accumulate: true });
 }

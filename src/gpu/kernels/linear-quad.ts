@@ -1,0 +1,55 @@
+// Quad-shared fp32 matmul (shaders/linear_quad.wgsl) for the model's linear layers, with the same arguments as
+// matmul(); it falls back to matmul() where it does not apply (no 'subgroups', unaligned shapes, small M).
+import source from '../../../shaders/linear_quad.wgsl?raw';
+import { ceilDiv, Kernel, type ScalarType } from '../launcher';
+import type { Gpu } from '../runtime';
+import { fastMatmulFits, matmul, splitOperand, type MatmulArgs } from './matmul';
+
+type QUniform = 'M' | 'N' | 'K' | 'alpha' | 'beta' | 'aOff' | 'bOff' | 'cOff';
+const UNIFORMS: ReadonlyArray<readonly [QUniform, ScalarType]> = [
+  ['M', 'u32'],
+  ['N', 'u32'],
+  ['K', 'u32'],
+  ['alpha', 'f32'],
+  ['beta', 'f32'],
+  ['aOff', 'u32'],
+  ['bOff', 'u32'],
+  ['cOff', 'u32'],
+];
+const kernel = new Kernel<QUniform>({ family: 'matmul', source, uniforms: UNIFORMS });
+
+/** quad: use the quad kernel when it applies (benchmarks switch it off to time the plain matmul path). */
+export const linearDefaults: { quad: boolean } = { quad: true };
+
+/** Whether linearMatmul would take the quad kernel for these arguments on this device. */
+export function quadMatmulApplies(gpu: Gpu, args: MatmulArgs): boolean {
+  if (!linearDefaults.quad || !gpu.hasSubgroups || args.impl) return false;
+  const offsets = [args.a, args.b, args.c].map((o) => splitOperand(o).offset);
+  // 8-row tiles: below ~32 rows (decode) most lanes would be clamped copies; matmul picks smaller tiles there.
+  return args.M >= 32 && args.N >= 8 && args.K >= 4 && fastMatmulFits(args, offsets);
+}
+
+/** Records C = alpha·op(A)·op(B) (+ C when accumulate), like matmul(). */
+export function linearMatmul(gpu: Gpu, args: MatmulArgs): void {
+  if (!quadMatmulApplies(gpu, args)) {
+    matmul(gpu, args);
+    return;
+  }
+  const { M, N, K, transA = false, transB = false, accumulate = false, alpha = 1 } = args;
+  const a = splitOperand(args.a);
+  const b = splitOperand(args.b);
+  const c = splitOperand(args.c);
+  for (const [name, op, n] of [['A', a, M * K], ['B', b, K * N], ['C', c, M * N]] as const) {
+    // Robustness is off in Dawn: an out-of-range shape must be caught here.
+    if ((op.offset + n) * 4 > op.buffer.size) throw new Error(`linearMatmul: ${name} needs ${(op.offset + n) * 4} bytes but '${op.buffer.label}' has ${op.buffer.size}`);
+  }
+  // x lanes: enough 8-column tiles to cover N (a multiple of 4, at most 16), so narrow outputs waste no lanes.
+  const [wx, wy] = args.wg ?? [Math.min(16, 4 * Math.ceil(N / 32)), 4];
+  if (wx % 4 !== 0) throw new Error('linearMatmul: workgroup x must be a multiple of 4 (quads share rows)');
+  kernel.dispatch(gpu, {
+    buffers: [a.buffer, b.buffer, c.buffer],
+    uniforms: { M, N, K, alpha, beta: accumulate ? 1 : 0, aOff: a.offset, bOff: b.offset, cOff: c.offset },
+    workgroups: [ceilDiv(N, 8 * wx), ceilDiv(ceilDiv(M, 8), wy)],
+    overrides: { TRANS_A: transA ? 1 : 0, TRANS_B: transB ? 1 : 0, WG_X: wx, WG_Y: wy },
+  });
+}

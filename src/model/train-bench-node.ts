@@ -1,0 +1,165 @@
+// Node-only timing of one tiny-model SFT training step (wall and process CPU, dispatch count, per-family GPU time)
+// and of every matmul shape the step records. Run:
+//   npx tsx --import ./scripts/raw-loader.mjs src/model/train-bench-node.ts [--preset tiny] [--B 4] [--S 200]
+//     [--reps 2] [--ab] [--profile] [--matmuls] [--decode]
+// --ab alternates the new and the old path step by step and prints the ratio (the machine is shared and noisy).
+// Engine switches come from the environment so before/after runs use the same script: ENGINE_QUAD=0 times the
+// plain matmul path instead of the quad-shared linear kernel (src/gpu/kernels/linear-quad.ts).
+import { sharedNodeGpu } from '../gpu/node';
+import type { Gpu } from '../gpu/runtime';
+import { matmul } from '../gpu/kernels/matmul';
+import { linearDefaults, linearMatmul } from '../gpu/kernels/linear-quad';
+import { preset, type PresetName } from './config';
+import { buildLayout } from './layout';
+import { initParams } from './init';
+import { GpuModel } from './model';
+import { uploadBatch, destroyBatch } from './forward-batch';
+import { trainStep, DEFAULT_OPTIM } from './backward-step';
+import { fp32Weights } from './decode';
+import { generate } from './sampler';
+import { RolloutWeights } from './rollout-weights';
+import { mulberry32, randomF32 } from '../testing/random';
+
+function arg(name: string, def: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < process.argv.length && !process.argv[i + 1].startsWith('--') ? process.argv[i + 1] : def;
+}
+const flag = (name: string) => process.argv.includes(`--${name}`);
+
+async function timed(gpu: Gpu, fn: () => Promise<unknown> | void): Promise<{ wall: number; cpu: number }> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await fn();
+  await gpu.sync();
+  const c = process.cpuUsage(c0);
+  return { wall: performance.now() - t0, cpu: (c.user + c.system) / 1000 };
+}
+
+async function matmulShapes(gpu: Gpu, layers: number, T: number, H: number, qW: number, kW: number, I: number, V: number, reps: number): Promise<void> {
+  const rng = mulberry32(3);
+  const big = gpu.buffer('mm.big', randomF32(T * V, rng));
+  const big2 = gpu.buffer('mm.big2', randomF32(T * V, rng));
+  const out = gpu.buffer('mm.out', T * V * 4);
+  const forms: [string, number, number, number, boolean, boolean, number][] = [];
+  // [name, M, N, K, transA, transB, count per step]
+  for (const [N, K, n, what] of [[qW, H, 1, 'q'], [kW, H, 2, 'k,v'], [H, qW, 1, 'o'], [I, H, 2, 'gate,up'], [H, I, 1, 'down'], [V, H, 0, 'lmHead']] as const) {
+    const per = n === 0 ? 1 : n * layers;
+    forms.push([`fwd x·Wᵀ ${what}`, T, N, K, false, true, per]);
+    forms.push([`dX = dY·W ${what}`, T, K, N, false, false, per]);
+    forms.push([`dW = dYᵀ·X ${what}`, N, K, T, true, false, per]);
+  }
+  console.log('\nmatmul shapes (ms per call, best of reps; GFLOP/s; ms per step = count x ms)');
+  let totalStep = 0;
+  let totalQuad = 0;
+  for (const [name, M, N, K, transA, transB, count] of forms) {
+    const measure = async (f: () => void) => {
+      await timed(gpu, f);
+      let cpu = Infinity;
+      for (let r = 0; r < reps; r++) cpu = Math.min(cpu, (await timed(gpu, () => { for (let i = 0; i < 4; i++) f(); })).cpu / 4);
+      return cpu;
+    };
+    const cpu = await measure(() => matmul(gpu, { a: big, b: big2, c: out, M, N, K, transA, transB }));
+    const quad = await measure(() => linearMatmul(gpu, { a: big, b: big2, c: out, M, N, K, transA, transB }));
+    const gf = (ms: number) => ((2 * M * N * K) / (ms * 1e6)).toFixed(2).padStart(6);
+    totalStep += cpu * count;
+    totalQuad += quad * count;
+    console.log(`${name.padEnd(22)} M=${String(M).padEnd(5)} N=${String(N).padEnd(5)} K=${String(K).padEnd(5)} matmul ${cpu.toFixed(2).padStart(7)} CPU-ms ${gf(cpu)} GF/CPU-s | quad ${quad.toFixed(2).padStart(7)} CPU-ms ${gf(quad)} GF/CPU-s (${(cpu / quad).toFixed(2)}x)  x${count}`);
+  }
+  console.log(`matmul total per step ≈ ${totalStep.toFixed(0)} CPU-ms plain, ${totalQuad.toFixed(0)} CPU-ms quad (${(totalStep / totalQuad).toFixed(2)}x)`);
+  [big, big2, out].forEach((b) => b.destroy());
+}
+
+async function main(): Promise<void> {
+  const name = arg('preset', 'tiny') as PresetName;
+  const B = Number(arg('B', '4'));
+  const S = Number(arg('S', '200'));
+  const reps = Number(arg('reps', '2'));
+  const config = preset(name);
+  const layout = buildLayout(config);
+  const gpu = await sharedNodeGpu();
+  const rng = mulberry32(7);
+  const model = new GpuModel(gpu, layout, initParams(layout, 1));
+  const V = config.vocabSize;
+  const T = B * S;
+  // Left-padded rows of varying length, like real SFT / GRPO batches.
+  const tokens: number[] = [];
+  const valid: number[] = [];
+  const positions: number[] = [];
+  for (let b = 0; b < B; b++) {
+    const pad = Math.floor((b * S) / (4 * B));
+    for (let s = 0; s < S; s++) {
+      tokens.push(s < pad ? 0 : 8 + Math.floor(rng() * (V - 8)));
+      valid.push(s < pad ? 0 : 1);
+      positions.push(Math.max(0, s - pad));
+    }
+  }
+  const targets = tokens.map((_, i) => tokens[(i + 1) % T]);
+  const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens, positions, valid, targets, mask: valid }, 'bench');
+  const optim = { ...DEFAULT_OPTIM, adamw: { ...DEFAULT_OPTIM.adamw, lr: 1e-5 } };
+    console.log(`preset ${name} [${B}, ${S}] = ${T} tokens; subgroups ${gpu.hasSubgroups}`);
+  const step = () => trainStep(model, batch, { kind: 'sft' }, optim);
+  await timed(gpu, step); // compile
+  // Alternate the engine paths step by step (quad matmul on / off) so both see the same neighbours' load.
+  const paths = process.env.ENGINE_QUAD === '0' ? [false] : flag('ab') ? [true, false] : [true];
+  for (const quad of paths) {
+    linearDefaults.quad = quad;
+    await timed(gpu, step); // compile
+  }
+  const best = paths.map(() => ({ wall: Infinity, cpu: Infinity }));
+  let dispatches = 0;
+  for (let r = 0; r < reps; r++) {
+    for (let p = 0; p < paths.length; p++) {
+      linearDefaults.quad = paths[p];
+      const d0 = gpu.dispatches;
+      let loss = 0;
+      const t = await timed(gpu, async () => (loss = (await step()).loss));
+      dispatches = gpu.dispatches - d0;
+      console.log(`  step ${r} quad=${paths[p]}: ${t.wall.toFixed(0)} ms wall, ${t.cpu.toFixed(0)} ms process CPU, loss ${loss.toFixed(4)}`);
+      if (t.cpu < best[p].cpu) best[p] = t;
+    }
+  }
+  paths.forEach((quad, p) => {
+    const b = best[p];
+    console.log(`train step quad=${quad}: best ${b.cpu.toFixed(0)} ms CPU (${((T / b.cpu) * 1000).toFixed(0)} tok/CPU-s), ${b.wall.toFixed(0)} ms wall (${((T / b.wall) * 1000).toFixed(0)} tok/s), ${dispatches} dispatches`);
+  });
+  if (paths.length === 2) console.log(`quad / plain: ${(best[1].cpu / best[0].cpu).toFixed(2)}x less CPU, ${(best[1].wall / best[0].wall).toFixed(2)}x less wall`);
+  linearDefaults.quad = paths[0];
+  if (flag('profile') && gpu.timer) {
+    await gpu.kernelTimes();
+    gpu.timer.reset();
+    gpu.profile = true;
+    await step();
+    await gpu.sync();
+    gpu.profile = false;
+    const times = await gpu.kernelTimes();
+    const total = times.reduce((a, t) => a + t.ms, 0);
+    for (const t of times) console.log(`  ${t.family.padEnd(14)} ${t.ms.toFixed(1).padStart(9)} ms  ${String(t.dispatches).padStart(5)}  ${((100 * t.ms) / total).toFixed(1)}%`);
+  }
+  if (flag('decode')) {
+    for (const [wname, w] of [['fp32', fp32Weights(model)], ['int8', new RolloutWeights(model, 'int8-b32')]] as const) {
+      const nb = 16;
+      const prompts = Array.from({ length: nb }, () => Array.from({ length: 16 }, () => 8 + Math.floor(rng() * (V - 8))));
+      const opts = { temperature: 1, topP: 1, seed: 3, stopTokenIds: [] as number[] };
+      await generate(w, prompts, { ...opts, maxNewTokens: 2 });
+      for (let r = 0; r < reps; r++) {
+        const st = { prefillMs: 0, decodeMs: 0, steps: 0, readbacks: 0 };
+        const dd = gpu.dispatches;
+        const c0 = process.cpuUsage();
+        await generate(w, prompts, { ...opts, maxNewTokens: 32, stats: st });
+        const c = process.cpuUsage(c0);
+        console.log(`decode ${wname} batch ${nb}: ${((nb * (st.steps - 1)) / (st.decodeMs / 1000)).toFixed(0)} tok/s, prefill ${st.prefillMs.toFixed(0)} ms, ${((gpu.dispatches - dd) / st.steps).toFixed(1)} dispatches/step, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU`);
+      }
+    }
+  }
+  if (flag('matmuls')) await matmulShapes(gpu, config.layers, T, config.hidden, config.heads * config.headDim, config.kvHeads * config.headDim, config.intermediate, V, reps);
+  destroyBatch(batch);
+  model.destroy();
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
