@@ -1,6 +1,6 @@
 // The generated curriculum's shape: families, counts, determinism, HumanEval-style prompts, tests, splits, corpora.
 import { describe, expect, it } from 'vitest';
-import { coderPrompt } from '../rl/prompts';
+import { coderPrompt, solutionBody } from '../rl/prompts';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
 import { buildCoderCorpus, toJsonl } from './corpus';
 import { FAMILIES } from './families/index';
@@ -156,8 +156,9 @@ describe('coder corpus', () => {
     a.forEach((e, i) => {
       expect(e.prompt).toBe(coderPrompt(train[i].problem.prompt));
       expect(e.completion.endsWith(SPECIAL_TOKENS.end)).toBe(true);
-      const code = e.completion.slice(0, -SPECIAL_TOKENS.end.length).trimEnd() + '\n';
-      expect(e.meta.source === 'style' ? train[i].styles : train[i].mutants.map((m) => m.code)).toContain(code);
+      // The completion is a solution's body (HumanEval style).
+      const body = e.completion.slice(0, -SPECIAL_TOKENS.end.length).trimEnd();
+      expect((e.meta.source === 'style' ? train[i].styles : train[i].mutants.map((m) => m.code)).map(solutionBody)).toContain(body);
     });
     const lines = toJsonl(a.slice(0, 3)).trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l))).toEqual(a.slice(0, 3));
