@@ -169,7 +169,7 @@ async function benchMatmul(gpu: Gpu): Promise<MatmulResult> {
       form,
       gf(flops, fast.wall),
       gf(flops, naive.wall),
-      `${(naive.wall / fast.wall).toFixed(1)}x`,
+      Number.isFinite(fast.wall) && Number.isFinite(naive.wall) ? `${(naive.wall / fast.wall).toFixed(1)}x` : '-',
       gf(flops, general.wall),
       gf(flops, tiled.wall),
       gf(flops, fast.cpu),
