@@ -9,7 +9,7 @@ import { embeddingForward } from '../gpu/kernels/embedding';
 import { elementwise } from '../gpu/kernels/elementwise';
 import type { GpuBatch } from './forward-batch';
 import { attnForward, type AttnSaved } from './forward-attention';
-import type { GpuModel } from './model';
+import type { GpuModel, TensorRef } from './model';
 import type { TensorSpec } from './layout';
 
 /** Per-layer activations saved for the backward (all pooled temps, [T, width] row-major). */
@@ -48,16 +48,26 @@ export interface ForwardResult {
 }
 
 /** y[T, N] = x[T, K] · Wᵀ (+ bias), with W an HF [N, K] tensor inside the flat parameters. */
-export function linearForward(model: GpuModel, y: GPUBuffer, x: GPUBuffer, w: TensorSpec, bias: TensorSpec | undefined, T: number, accumulate = false): void {
+export function linearForward(
+  model: GpuModel,
+  y: GPUBuffer,
+  x: GPUBuffer,
+  w: TensorSpec,
+  bias: TensorSpec | undefined,
+  T: number,
+  accumulate = false,
+  /** Where W's [N, K] floats live, when not in the flat parameters (e.g. a dequantized rollout copy). */
+  weights: TensorRef = model.p(w),
+): void {
   const [N, K] = w.shape;
   const gpu = model.gpu;
   if (bias && !accumulate && model.hasMirror(bias)) {
     // y = broadcast(b) (0·ones + b[i mod N]), then y += x·Wᵀ: one cheap elementwise pass instead of a K = 1 matmul.
     elementwise(gpu, 'axpby', y, model.ones(T * N), model.mirror(bias), T * N, 0, 1);
-    linearMatmul(gpu, { a: x, b: model.p(w), c: y, M: T, N, K, transB: true, accumulate: true });
+    linearMatmul(gpu, { a: x, b: weights, c: y, M: T, N, K, transB: true, accumulate: true });
     return;
   }
-  linearMatmul(gpu, { a: x, b: model.p(w), c: y, M: T, N, K, transB: true, accumulate });
+  linearMatmul(gpu, { a: x, b: weights, c: y, M: T, N, K, transB: true, accumulate });
   // Fallback: bias as a rank-1 update ones[T,1]·b[1,N] through matmul's offset support.
   if (bias) matmul(gpu, { a: model.ones(T), b: model.p(bias), c: y, M: T, N, K: 1, accumulate: true });
 }

@@ -5,11 +5,17 @@
 // GpuModel (its mirrors and flat buffer). They are <1 % of the bytes and of the mismatch, and reading them live is
 // safe because rollouts and updates alternate. refresh() records one quantize dispatch per tensor reading the
 // flat parameter buffer in place (no readback, no upload): on a real GPU it costs one pass over the weights.
+// On a CPU adapter (SwiftShader) dequantizing on the fly in every matmul costs more than the weights' bytes save,
+// so refresh() also expands the codes once into an fp32 copy (value = code · scale, the very weights qmatmul
+// multiplies by) that the fp32 matmul reads: the rollout policy is unchanged, decode and prefill run ~2x faster.
 import source from '../../shaders/rollout_quantize.wgsl?raw';
 import { Kernel } from '../gpu/launcher';
 import { grid1d } from '../gpu/kernels/grid';
 import { qmatmul, type GpuQuantized } from '../gpu/kernels/qmatmul';
 import { matmul } from '../gpu/kernels/matmul';
+import { softwareAdapter } from '../gpu/kernels/logprobs';
+import { linearForward } from './forward';
+import { dequantizeOnGpu } from './rollout-dequant';
 import type { GpuModel } from './model';
 import type { TensorSpec } from './layout';
 import { blocksPerRow, scalesPerRow, wordsPerRow, type QuantFormat } from './quant';
@@ -63,10 +69,15 @@ export function quantizeOnGpu(model: GpuModel, dst: GpuQuantized, src: GPUBuffer
 export class RolloutWeights implements DecodeWeights {
   readonly quant: Map<TensorSpec, GpuQuantized> = new Map();
   readonly label: string;
+  /** The dequantized fp32 copy (HF [out, in] per tensor at `deqOffsets`), when matmuls read fp32. */
+  readonly dequantized?: GPUBuffer;
+  private readonly deqOffsets = new Map<TensorSpec, number>();
 
   constructor(
     readonly model: GpuModel,
     readonly format: QuantFormat = 'int8-b32',
+    /** Multiply by an fp32 expansion of the codes instead of qmatmul (default: on CPU adapters). */
+    dequantize = softwareAdapter(model.gpu),
   ) {
     this.label = `rollout[${format}]`;
     const L = model.layout;
@@ -81,17 +92,32 @@ export class RolloutWeights implements DecodeWeights {
         scales: model.gpu.buffer(`${this.label}.${t.name}.scales`, rows * scalesPerRow(format, cols) * 4),
       });
     }
+    if (dequantize) {
+      let n = 0;
+      for (const t of linear) {
+        this.deqOffsets.set(t, n);
+        n += Math.ceil(t.size / 4) * 4; // vec4-aligned offsets for the fast matmul
+      }
+      this.dequantized = model.gpu.buffer(`${this.label}.dequantized`, n * 4);
+    }
     this.refresh();
   }
 
   /** Re-quantizes every Linear weight from the learner's current fp32 parameters (recorded, not awaited). */
   refresh(): void {
-    for (const [t, q] of this.quant) quantizeOnGpu(this.model, q, this.model.params, t.offset);
+    for (const [t, q] of this.quant) {
+      quantizeOnGpu(this.model, q, this.model.params, t.offset);
+      if (this.dequantized) dequantizeOnGpu(this.model.gpu, q, this.dequantized, this.deqOffsets.get(t) ?? 0);
+    }
   }
 
   linear(y: GPUBuffer, x: GPUBuffer, w: TensorSpec, bias: TensorSpec | undefined, M: number, accumulate = false): void {
     const q = this.quant.get(w);
     if (!q) throw new Error(`${this.label}: ${w.name} is not a quantized Linear weight`);
+    if (this.dequantized) {
+      linearForward(this.model, y, x, w, bias, M, accumulate, { buffer: this.dequantized, offset: this.deqOffsets.get(w) ?? 0 });
+      return;
+    }
     qmatmul(this.model.gpu, { x, w: q, y, M, accumulate });
     if (bias) matmul(this.model.gpu, { a: this.model.ones(M), b: this.model.p(bias), c: y, M, N: q.rows, K: 1, accumulate: true });
   }
@@ -104,6 +130,7 @@ export class RolloutWeights implements DecodeWeights {
   }
 
   destroy(): void {
+    this.dequantized?.destroy();
     for (const q of this.quant.values()) {
       q.data.destroy();
       q.scales.destroy();

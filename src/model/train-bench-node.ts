@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     for (const t of times) console.log(`  ${t.family.padEnd(14)} ${t.ms.toFixed(1).padStart(9)} ms  ${String(t.dispatches).padStart(5)}  ${((100 * t.ms) / total).toFixed(1)}%`);
   }
   if (flag('decode')) {
-    for (const [wname, w] of [['fp32', fp32Weights(model)], ['int8', new RolloutWeights(model, 'int8-b32')]] as const) {
+    for (const [wname, w] of [['fp32', fp32Weights(model)], ['int8 (fp32 expansion)', new RolloutWeights(model, 'int8-b32', true)], ['int8 (qmatmul)', new RolloutWeights(model, 'int8-b32', false)]] as const) {
       const nb = 16;
       const prompts = Array.from({ length: nb }, () => Array.from({ length: 16 }, () => 8 + Math.floor(rng() * (V - 8))));
       const opts = { temperature: 1, topP: 1, seed: 3, stopTokenIds: [] as number[] };
