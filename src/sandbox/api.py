@@ -2,7 +2,7 @@
 # (candidate), run (one test). Every call returns JSON; nothing here hands the candidate a JS object.
 import ast as _aast
 
-_ST = {'tests': {}, 'exp_ns': None}
+_ST = {'suite': None, 'exp_fns': (), 'calls': (), 'exp_ns': None}
 _CODE_CACHE = {}
 
 
@@ -21,28 +21,11 @@ def _cached(key, make):
     return c
 
 
-def _parse_test(src):
-    """('c', call_code, expected_code) for `assert <call> == <expected>`, else ('s', stmt_code)."""
-    try:
-        mod = _aast.parse(src)
-    except SyntaxError:
-        mod = None
-    if mod is not None and len(mod.body) == 1 and type(mod.body[0]) is _aast.Assert:
-        t = mod.body[0].test
-        if type(t) is _aast.Compare and len(t.ops) == 1 and type(t.ops[0]) is _aast.Eq:
-            left, right = t.left, t.comparators[0]
-            if type(left) is not _aast.Call and type(right) is _aast.Call:
-                left, right = right, left  # `assert 3 == f(1)`
-            if type(left) is _aast.Call:
-                return ('c', screen(_aast.unparse(left), 'eval'), screen(_aast.unparse(right), 'eval'))  # noqa: F821
-    return ('s', screen(src, 'exec'))  # noqa: F821
-
-
-def _guarded(fn, *args):
+def _guarded(fn, *args, **kwargs):
     """Run untrusted code with the audit hook armed. Returns (value, None) | (None, 'T') | (None, error)."""
     _H.active = True  # noqa: F821 (harness.py)
     try:
-        return fn(*args), None
+        return fn(*args, **kwargs), None
     except _KI:  # noqa: F821
         return None, 'T'
     except _BaseException as e:  # noqa: F821
@@ -51,12 +34,14 @@ def _guarded(fn, *args):
         _H.active = False  # noqa: F821
 
 
-def _flush():
+def flush():
+    """Push buffered output to the worker's capped writers (once per job, after its last step)."""
     for s in (_sys.stdout, _sys.stderr):  # noqa: F821
         try:
             s.flush()
-        except Exception:
+        except _BaseException:  # noqa: F821
             pass
+    return ''
 
 
 def begin(setup):
@@ -64,7 +49,7 @@ def begin(setup):
     _restore()  # noqa: F821
     job = _Job(setup)  # noqa: F821
     _JOB['state'] = job  # noqa: F821
-    _ST['tests'] = {}
+    _ST.update(suite=None, exp_fns=(), calls=())
     _ST['exp_ns'] = {'__name__': '__expected__', '__builtins__': dict(_PRISTINE_BUILTINS)}  # noqa: F821
     if setup:
         for ns in (job.ns, _ST['exp_ns']):
@@ -75,20 +60,24 @@ def begin(setup):
 
 
 def prep(tests_json, start):
-    """Parse tests from `start` on and evaluate their expected values in a namespace without the candidate."""
-    tests = _json.loads(tests_json)  # noqa: F821
+    """Prepare the suite, then evaluate expected values from `start` on, in a namespace without the candidate."""
+    s = suite_for(tests_json)  # noqa: F821 (suite.py)
+    _ST['suite'] = s
+    if start == 0 and s.code is not None:
+        _ST['exp_fns'] = eval(s.code, _ST['exp_ns'])  # only builds lambdas; nothing user-written runs
     out = []
-    for i in range(start, len(tests)):
-        kind, parsed = _cached(('t', tests[i]), lambda: _parse_test(tests[i]))
-        if kind == 'err':
-            _ST['tests'][i] = None
-            out.append({'k': 'x', **parsed})
-            continue
-        _ST['tests'][i] = parsed
-        if parsed[0] == 's':
+    for i in range(start, len(s.kinds)):
+        kind = s.kinds[i]
+        if kind == 's':
             out.append({'k': 's'})
             continue
-        val, err = _guarded(eval, parsed[2], _ST['exp_ns'])
+        if kind != 'c':
+            out.append({'k': 'x', **kind[1]})
+            continue
+        if s.exp_index[i] is None:
+            out.append({'k': 'c', 'x': s.lit[i]})
+            continue
+        val, err = _guarded(_ST['exp_fns'][s.exp_index[i]])
         if err == 'T':
             out.append({'k': 'c', 't': 1})
             break
@@ -108,32 +97,19 @@ def define(code, entry):
         return _json.dumps(compiled)  # noqa: F821
     ns = _JOB['state'].ns  # noqa: F821
     _, err = _guarded(exec, compiled, ns)
-    _flush()
     if err == 'T':
         return '{"t":1}'
     if err is not None:
         return _json.dumps(_err(err))  # noqa: F821
     if entry and not callable(ns.get(entry)):
         return _json.dumps({'e': 'NameError', 'm': f'the code does not define a function {entry}()'})  # noqa: F821
+    suite = _ST['suite']
+    if suite is not None and suite.code is not None:
+        _ST['calls'] = eval(suite.code, ns)  # lambdas whose globals are the candidate's namespace
     return '{}'
 
 
-def run(i, want_repr):
-    """Run test i against the defined candidate; the comparison with the expected value happens in JS."""
-    parsed = _ST['tests'][i]
-    ns = _JOB['state'].ns  # noqa: F821
-    if parsed[0] == 's':
-        _, err = _guarded(exec, parsed[1], ns)
-        _flush()
-        if err is None:
-            return '{"p":1}'
-        if err == 'T':
-            return '{"t":1}'
-        if type(err) is AssertionError:
-            return '{"f":1}'
-        return _json.dumps(_err(err))  # noqa: F821
-    val, err = _guarded(eval, parsed[1], ns)
-    _flush()
+def _result(val, err, want_repr):
     if err == 'T':
         return '{"t":1}'
     if err is not None:
@@ -151,4 +127,36 @@ def run(i, want_repr):
     return _json.dumps(res)  # noqa: F821
 
 
-{'begin': begin, 'prep': prep, 'define': define, 'run': run, 'extract': extract}  # noqa: F821
+def call(name, payload, want_repr):
+    """A literal test read by the worker: `name(*args, **kwargs)` with fresh copies of the arguments."""
+    ns = _JOB['state'].ns  # noqa: F821
+    fn = ns.get(name)
+    if fn is None:
+        fn = ns['__builtins__'].get(name)
+    if fn is None:
+        return _json.dumps({'e': 'NameError', 'm': f"name '{name}' is not defined"})  # noqa: F821
+    d = _json.loads(payload)  # noqa: F821
+    args = [_from_tree(a) for a in d['a']]  # noqa: F821
+    kwargs = {k: _from_tree(v) for k, v in d['k'].items()}  # noqa: F821
+    val, err = _guarded(fn, *args, **kwargs)
+    return _result(val, err, want_repr)
+
+
+def run(i, want_repr):
+    """Run test i against the defined candidate; the comparison with the expected value happens in JS."""
+    s = _ST['suite']
+    ns = _JOB['state'].ns  # noqa: F821
+    if s.kinds[i] == 's':
+        _, err = _guarded(exec, s.stmt[i], ns)
+        if err is None:
+            return '{"p":1}'
+        if err == 'T':
+            return '{"t":1}'
+        if type(err) is AssertionError:
+            return '{"f":1}'
+        return _json.dumps(_err(err))  # noqa: F821
+    val, err = _guarded(_ST['calls'][s.call_index[i]])
+    return _result(val, err, want_repr)
+
+
+{'begin': begin, 'prep': prep, 'define': define, 'run': run, 'call': call, 'flush': flush, 'extract': extract}  # noqa: F821

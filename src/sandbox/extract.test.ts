@@ -146,3 +146,26 @@ describe('judge', () => {
     expect(r.verdicts.map((v) => v.status)).toEqual(['passed', 'failed']);
   });
 });
+
+describe('judge: the literal fast path and the Python path agree', () => {
+  it('mixes literal, computed, reversed, keyword and statement tests in one suite', async () => {
+    const code = "def f(x, k=1):\n    return [x] * k\n";
+    const tests = [
+      'assert f(1) == [1]',
+      'assert f(2, k=2) == [2, 2]',
+      'assert f(3) == list(range(3, 4))',
+      'assert [4] == f(4)',
+      "assert f('a#b') == ['a#b']",
+      'assert f(5) == [6]',
+      'assert f(1) == 2 * [1]',
+      'assert len(f(1, k=3)) == 3',
+      'assert f(x=7) == [7]',
+      'assert f((1, 2.5), k=1) == [(1, 2.5000000001)]',
+    ];
+    const r = await pool().judge({ code, entryPoint: 'f', tests });
+    expect(r.verdicts.map((v) => v.status)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed', 'failed', 'failed', 'passed', 'passed', 'passed']);
+    // Arguments are fresh objects per test: a candidate that mutates its input cannot poison the next test.
+    const m = await pool().judge({ code: 'def f(xs):\n    xs.append(0)\n    return len(xs)\n', entryPoint: 'f', tests: ['assert f([1]) == 2', 'assert f([1]) == 2'] });
+    expect(m.verdicts.map((v) => v.status)).toEqual(['passed', 'passed']);
+  });
+});

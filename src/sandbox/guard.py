@@ -111,12 +111,59 @@ class _Screen(_ast.NodeTransformer):
     def visit_For(self, node):
         return self._guarded(node, [node.target])
 
+    def visit_AsyncFor(self, node):
+        return self._guarded(node, [node.target])
+
+    def visit_With(self, node):
+        return self._guarded(node, [i.optional_vars for i in node.items if i.optional_vars is not None])
+
+    def visit_AsyncWith(self, node):
+        return self.visit_With(node)
+
+
+def _check_tree(tree):
+    """One cheap pass over the tree: raises on escape gadgets; True when attribute stores need guards."""
+    stores = False
+    for node in _ast.walk(tree):
+        t = type(node)
+        if t is _ast.Attribute:
+            if not _attr_ok(node.attr):
+                base = node.value
+                dunder = node.attr.startswith('__') and node.attr.endswith('__')
+                if not (type(base) is _ast.Name and base.id in ('self', 'cls') and not dunder):
+                    raise _SandboxViolation(f"attribute '{node.attr}' is not allowed in the sandbox")
+            if type(node.ctx) is not _ast.Load:
+                stores = True
+        elif t is _ast.Name:
+            if node.id in _BAD_NAMES or node.id.startswith('__sbx'):
+                raise _SandboxViolation(f"name '{node.id}' is not allowed in the sandbox")
+        elif t is _ast.alias:
+            if node.name.startswith('_') and node.name != '__future__':
+                raise _SandboxViolation(f"import of '{node.name}' is not allowed in the sandbox")
+        elif t is _ast.ImportFrom:
+            if node.level:
+                raise _SandboxViolation('relative imports are not allowed in the sandbox')
+            if node.module and node.module.startswith('_') and node.module != '__future__':
+                raise _SandboxViolation(f"import of '{node.module}' is not allowed in the sandbox")
+        elif t is _ast.comprehension:
+            if any(type(n) is _ast.Attribute for n in _ast.walk(node.target)):
+                raise _SandboxViolation('attribute targets in comprehensions are not allowed in the sandbox')
+    return stores
+
+
+def compile_tree(tree, mode):
+    """Screen and compile a parsed tree; the guard-inserting rewrite runs only when there are attribute stores."""
+    if _check_tree(tree):
+        tree = _ast.fix_missing_locations(_Screen().visit(tree))
+    return compile(tree, '<candidate>', mode)
+
 
 def screen(src, mode='exec'):
     """Parse, screen and compile untrusted source; raises SyntaxError or SandboxViolation."""
     tree = _ast.parse(src, '<candidate>', mode)
-    tree = _ast.fix_missing_locations(_Screen().visit(tree))
-    return compile(tree, '<candidate>', mode)
+    if not _check_tree(tree):
+        return compile(src, '<candidate>', mode)  # from text: much cheaper than from an AST in wasm
+    return compile(_ast.fix_missing_locations(_Screen().visit(tree)), '<candidate>', mode)
 
 
 _BLOCKED_MODULES = frozenset(

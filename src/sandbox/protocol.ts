@@ -21,6 +21,7 @@ export interface HarnessSources {
   guard: string;
   harness: string;
   extract: string;
+  suite: string;
   api: string;
 }
 

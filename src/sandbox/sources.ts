@@ -3,6 +3,7 @@ import api from './api.py?raw';
 import extract from './extract.py?raw';
 import guard from './guard.py?raw';
 import harness from './harness.py?raw';
+import suite from './suite.py?raw';
 import type { HarnessSources } from './protocol';
 
-export const harnessSources: HarnessSources = { guard, harness, extract, api };
+export const harnessSources: HarnessSources = { guard, harness, extract, suite, api };

@@ -19,6 +19,8 @@ import {
   type ToWorker,
   type WorkerOptions,
 } from './protocol';
+import { literalTest } from './literal';
+import { splitAssert } from './split';
 
 interface PyFn {
   (...args: unknown[]): unknown;
@@ -26,6 +28,8 @@ interface PyFn {
 }
 
 interface Api {
+  call: PyFn;
+  flush: PyFn;
   begin: PyFn;
   prep: PyFn;
   define: PyFn;
@@ -147,13 +151,15 @@ _s.meta_path[:] = [f for f in _s.meta_path if type(f).__name__ != 'JsFinder']
 del _s, _k`,
     );
     const ns = py.globals.get('dict')() as PyProxy;
-    for (const src of [sources.guard, sources.harness, sources.extract]) py.runPython(src, { globals: ns });
+    for (const src of [sources.guard, sources.harness, sources.extract, sources.suite]) py.runPython(src, { globals: ns });
     const api = py.runPython(sources.api, { globals: ns }) as PyProxy & { get(k: string): PyFn };
     this.api = {
       begin: api.get('begin'),
       prep: api.get('prep'),
       define: api.get('define'),
       run: api.get('run'),
+      flush: api.get('flush'),
+      call: api.get('call'),
       extract: api.get('extract'),
     };
     api.destroy();
@@ -201,36 +207,54 @@ del _s, _k`,
     const t0 = now();
     const forced = job.forced ?? {};
     const raw: RawJudge = { kind: 'judge', prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0 };
-    const testsJson = JSON.stringify(job.tests.map((t, i) => (forced[i] ? 'None' : t)));
+    const n = job.tests.length;
+    // Literal tests are read here and never touch Python's compiler; the rest go to the harness as a suite.
+    const lits = job.tests.map((t, i) => (forced[i] ? undefined : literalTest(t)));
+    const pyIndex: number[] = [];
+    const pyOrig: number[] = [];
+    job.tests.forEach((_t, i) => {
+      if (forced[i] || lits[i]) return;
+      pyIndex[i] = pyOrig.length;
+      pyOrig.push(i);
+    });
+    const pyTests = pyOrig.map((i) => job.tests[i]);
+    const suiteJson = JSON.stringify({ t: pyTests, s: pyTests.map(splitAssert) });
     const begun = this.step(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '') as string);
     if (begun.claimed || begun.value !== '{}') raw.setup = begun.claimed ? '{"t":1}' : begun.value;
     let prep: unknown[] = [];
-    while (!raw.setup && prep.length < job.tests.length) {
+    while (!raw.setup && prep.length < pyTests.length) {
       const start = prep.length;
       // Expected values are plain expressions; they get at least a second even under a tight candidate budget.
-      const r = this.step(id, start, Math.max(job.timeoutMs, 1000), () => this.api.prep(testsJson, start) as string);
+      const r = this.step(id, pyOrig[start], Math.max(job.timeoutMs, 1000), () => this.api.prep(suiteJson, start) as string);
       // A claimed prep step may still have returned its partial list (ending in the interrupted test).
       const part = r.value !== undefined ? (JSON.parse(r.value) as unknown[]) : [{ k: 'c', t: 1 }];
-      if (r.claimed) raw.timedOut.push(`prep:${start + Math.max(0, part.length - 1)}`);
+      if (r.claimed) raw.timedOut.push(`prep:${pyOrig[start + Math.max(0, part.length - 1)]}`);
       prep = prep.concat(part.length ? part : [{ k: 'x', e: 'Internal', m: 'empty prep' }]);
     }
-    raw.prep = prep.map((p) => JSON.stringify(p));
+    for (let i = 0; i < n; i++) {
+      const lit = lits[i];
+      raw.prep.push(lit ? JSON.stringify({ k: 'c', x: lit.expected }) : forced[i] ? '{"k":"s"}' : JSON.stringify(prep[pyIndex[i]] ?? null));
+    }
     if (!raw.setup && !forced[DEFINE_STEP]) {
       const d = this.step(id, DEFINE_STEP, job.timeoutMs, () => this.api.define(job.code, job.entryPoint) as string);
       raw.define = d.claimed ? '{"t":1}' : d.value;
       if (d.claimed) raw.timedOut.push('define');
     }
     const defined = raw.define === '{}';
-    for (let i = 0; i < job.tests.length; i++) {
-      const p = raw.prep[i] ?? '';
-      if (!defined || forced[i] || !p.startsWith('{"k":"c","x"') && !p.startsWith('{"k":"s"')) {
+    for (let i = 0; i < n; i++) {
+      const p = raw.prep[i];
+      if (!defined || forced[i] || (!p.startsWith('{"k":"c","x"') && !p.startsWith('{"k":"s"'))) {
         raw.runs.push(null);
         continue;
       }
-      const r = this.step(id, i, job.timeoutMs, () => this.api.run(i, !!job.wantRepr) as string);
+      const lit = lits[i];
+      const r = lit
+        ? this.step(id, i, job.timeoutMs, () => this.api.call(lit.fn, JSON.stringify({ a: lit.args, k: lit.kwargs }), !!job.wantRepr) as string)
+        : this.step(id, i, job.timeoutMs, () => this.api.run(pyIndex[i], !!job.wantRepr) as string);
       if (r.claimed) raw.timedOut.push(`run:${i}`);
       raw.runs.push(r.claimed ? '{"t":1}' : (r.value ?? null));
     }
+    this.step(id, DEFINE_STEP, job.timeoutMs, () => this.api.flush() as string);
     raw.stdout = this.out.take();
     raw.stderr = this.err.take();
     raw.durationMs = now() - t0;
