@@ -64,7 +64,11 @@ def prep(tests_json, start):
     s = suite_for(tests_json)  # noqa: F821 (suite.py)
     _ST['suite'] = s
     if start == 0 and s.code is not None:
-        _ST['exp_fns'] = eval(s.code, _ST['exp_ns'])  # only builds lambdas; nothing user-written runs
+        # Only builds lambdas (nothing user-written runs yet), but armed anyway: defence in depth.
+        fns, err = _guarded(eval, s.code, _ST['exp_ns'])
+        if err is not None:
+            return _json.dumps([{'k': 'x', 'e': 'Internal', 'm': 'tests did not compile'}] * (len(s.kinds) - start))  # noqa: F821
+        _ST['exp_fns'] = fns
     out = []
     for i in range(start, len(s.kinds)):
         kind = s.kinds[i]
@@ -105,7 +109,10 @@ def define(code, entry):
         return _json.dumps({'e': 'NameError', 'm': f'the code does not define a function {entry}()'})  # noqa: F821
     suite = _ST['suite']
     if suite is not None and suite.code is not None:
-        _ST['calls'] = eval(suite.code, ns)  # lambdas whose globals are the candidate's namespace
+        calls, err = _guarded(eval, suite.code, ns)  # lambdas whose globals are the candidate's namespace
+        if err is not None:
+            return _json.dumps({'e': 'Internal', 'm': 'tests did not compile'})  # noqa: F821
+        _ST['calls'] = calls
     return '{}'
 
 
