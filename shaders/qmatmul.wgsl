@@ -1,8 +1,9 @@
 // Quantized matmul for the rollout/decode path: y[M, N] = x[M, K] · dequant(W[N, K])ᵀ (+ y when accumulate),
 // dequantizing int8/int4 codes on the fly (layout: src/model/quant.ts). Each invocation computes TM rows of x
 // against NF output features: every code is unpacked (and block-scaled) once and reused TM times, every x value
-// NF times. On SwiftShader every storage load is a per-lane gather, so x reuse (NF = 8) and code reuse (TM = 8)
-// decide the speed; codes are consumed 4 columns at a time to keep few values live. All invocations of a
+// NF times. On SwiftShader every storage load is a per-lane gather and integer shifts are slow, so x reuse (NF = 8),
+// code reuse (TM = 8) and shift-free unpacking decide the speed; codes are consumed 4 columns at a time to keep few
+// values live. All invocations of a
 // workgroup share gid.y, hence the same x rows: that is what lets a quad share x loads.
 // Accumulators: a<r> holds row r's features 0..3, h<r> its features 4..7 (NF = 8 only).
 struct U { M: u32, N: u32, K: u32, wordsPerRow: u32, scalesPerRow: u32, xOff: u32, yOff: u32, beta: f32 }
@@ -20,23 +21,26 @@ override FORMAT: u32 = 0;
 override TM: u32 = 1;
 override NF: u32 = 4;
 
-// Four codes of word v as floats: int8 bytes (shift ignored), or int4 nibbles from bit `shift` (0 or 16).
-fn codes(v: u32, shift: u32) -> vec4<f32> {
+// Codes of word v as floats, up to a per-format factor that main() folds into the scales: int8 bytes through
+// unpack4x8snorm (x127), int4 nibbles through unpack4x8unorm of the masked word (x255 for the even nibbles of
+// half 0, x255/16 for the odd nibbles of half 1), minus the +8 offset. The builtins avoid WGSL shifts, which cost
+// SwiftShader several times more (measured ~2x on the whole kernel at M = 1).
+fn codes(v: u32, half: u32) -> vec4<f32> {
   if (FORMAT == 2u) {
-    let n = (vec4<u32>(v) >> (vec4<u32>(0u, 4u, 8u, 12u) + shift)) & vec4<u32>(15u);
-    return vec4<f32>(n) - 8.0;
+    if (half == 0u) { return unpack4x8unorm(v & 0x0f0f0f0fu) - vec4<f32>(8.0 / 255.0); }
+    return unpack4x8unorm(v & 0xf0f0f0f0u) - vec4<f32>(128.0 / 255.0);
   }
-  // Arithmetic right shift of the left-aligned byte sign-extends it.
-  return vec4<f32>(bitcast<vec4<i32>>(vec4<u32>(v) << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u));
+  return unpack4x8snorm(v);
 }
 
-// Four x values from column k, clamped to the row's last element: the zero codes padding W's last block make
-// the clamped values' products vanish, and no read leaves the buffer. With subgroups, qmatmul.ts swaps this
-// region for shaders/qmatmul_quad.wgsl, where each lane of a quad loads one value and quadBroadcast shares it.
+// x values at columns k, k + step, k + 2 step, k + 3 step (step 2 matches int4's even/odd nibbles), clamped to the
+// row's last element: the zero codes padding W's last block make the clamped values' products vanish, and no read
+// leaves the buffer. With subgroups, qmatmul.ts swaps this region for shaders/qmatmul_quad.wgsl, where each lane
+// of a quad loads one value and quadBroadcast shares it.
 // <x4>
-fn x4(rowBase: u32, k: u32, last: u32) -> vec4<f32> {
-  return vec4<f32>(x[rowBase + min(k, last)], x[rowBase + min(k + 1u, last)], x[rowBase + min(k + 2u, last)],
-                   x[rowBase + min(k + 3u, last)]);
+fn x4(rowBase: u32, k: u32, step: u32, last: u32) -> vec4<f32> {
+  return vec4<f32>(x[rowBase + min(k, last)], x[rowBase + min(k + step, last)], x[rowBase + min(k + 2u * step, last)],
+                   x[rowBase + min(k + 3u * step, last)]);
 }
 // </x4>
 
@@ -103,7 +107,23 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   var h6 = vec4<f32>(0.0);
   var h7 = vec4<f32>(0.0);
   var wordsPerBlock = 8u;
-  if (FORMAT == 2u) { wordsPerBlock = 4u; }
+  // Columns of half 0 are k + step * i, of half 1 k + hiCol + step * i.
+  var step = 1u;
+  var hiCol = 4u;
+  // codes() factors; 1 for int8-row, whose factor 127 goes into its row scale.
+  var loFactor = 1.0;
+  var hiFactor = 1.0;
+  if (FORMAT == 1u) {
+    loFactor = 127.0;
+    hiFactor = 127.0;
+  }
+  if (FORMAT == 2u) {
+    wordsPerBlock = 4u;
+    step = 2u;
+    hiCol = 1u;
+    loFactor = 255.0;
+    hiFactor = 255.0 / 16.0;
+  }
   let blocks = (u.K + 31u) / 32u;
   for (var kb = 0u; kb < blocks; kb++) {
     let wo = kb * wordsPerBlock;
@@ -115,9 +135,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let w5 = f5 * u.wordsPerRow + wo;
     let w6 = f6 * u.wordsPerRow + wo;
     let w7 = f7 * u.wordsPerRow + wo;
+    // Block scales times the codes() factor of each half; int8-row applies its scale (and factor) at the end.
     let sv = blockScales(f0, f1, f2, f3, kb);
     var sv2 = vec4<f32>(1.0);
     if (NF > 4u) { sv2 = blockScales(f4, f5, f6, f7, kb); }
+    let svLo = sv * loFactor;
+    let svHi = sv * hiFactor;
+    let sv2Lo = sv2 * loFactor;
+    let sv2Hi = sv2 * hiFactor;
     for (var it = 0u; it < 4u; it++) {
       let k = kb * 32u + it * 8u;
       var v0 = 0u;
@@ -136,7 +161,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
       var q5 = vec4<f32>(0.0);
       var q6 = vec4<f32>(0.0);
       var q7 = vec4<f32>(0.0);
-      // Columns k..k+3 (int4: low half of each word).
+      // Half 0: int8 columns k..k+3; int4 the even columns k, k+2, k+4, k+6 (low nibbles of each byte).
       if (FORMAT == 2u) {
         v0 = w[w0 + it];
         v1 = w[w1 + it];
@@ -160,47 +185,47 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
           v7 = w[w7 + 2u * it];
         }
       }
-      q0 = codes(v0, 0u) * sv.x;
-      q1 = codes(v1, 0u) * sv.y;
-      q2 = codes(v2, 0u) * sv.z;
-      q3 = codes(v3, 0u) * sv.w;
+      q0 = codes(v0, 0u) * svLo.x;
+      q1 = codes(v1, 0u) * svLo.y;
+      q2 = codes(v2, 0u) * svLo.z;
+      q3 = codes(v3, 0u) * svLo.w;
       if (NF > 4u) {
-        q4 = codes(v4, 0u) * sv2.x;
-        q5 = codes(v5, 0u) * sv2.y;
-        q6 = codes(v6, 0u) * sv2.z;
-        q7 = codes(v7, 0u) * sv2.w;
+        q4 = codes(v4, 0u) * sv2Lo.x;
+        q5 = codes(v5, 0u) * sv2Lo.y;
+        q6 = codes(v6, 0u) * sv2Lo.z;
+        q7 = codes(v7, 0u) * sv2Lo.w;
       }
-      let x0lo = x4(xb0, k, lastK);
+      let x0lo = x4(xb0, k, step, lastK);
       a0 = mac(a0, x0lo, q0, q1, q2, q3);
       if (NF > 4u) { h0 = mac(h0, x0lo, q4, q5, q6, q7); }
       if (TM > 1u) {
-        let x1lo = x4(xb1, k, lastK);
+        let x1lo = x4(xb1, k, step, lastK);
         a1 = mac(a1, x1lo, q0, q1, q2, q3);
         if (NF > 4u) { h1 = mac(h1, x1lo, q4, q5, q6, q7); }
       }
       if (TM > 2u) {
-        let x2lo = x4(xb2, k, lastK);
+        let x2lo = x4(xb2, k, step, lastK);
         a2 = mac(a2, x2lo, q0, q1, q2, q3);
         if (NF > 4u) { h2 = mac(h2, x2lo, q4, q5, q6, q7); }
-        let x3lo = x4(xb3, k, lastK);
+        let x3lo = x4(xb3, k, step, lastK);
         a3 = mac(a3, x3lo, q0, q1, q2, q3);
         if (NF > 4u) { h3 = mac(h3, x3lo, q4, q5, q6, q7); }
       }
       if (TM > 4u) {
-        let x4lo = x4(xb4, k, lastK);
+        let x4lo = x4(xb4, k, step, lastK);
         a4 = mac(a4, x4lo, q0, q1, q2, q3);
         if (NF > 4u) { h4 = mac(h4, x4lo, q4, q5, q6, q7); }
-        let x5lo = x4(xb5, k, lastK);
+        let x5lo = x4(xb5, k, step, lastK);
         a5 = mac(a5, x5lo, q0, q1, q2, q3);
         if (NF > 4u) { h5 = mac(h5, x5lo, q4, q5, q6, q7); }
-        let x6lo = x4(xb6, k, lastK);
+        let x6lo = x4(xb6, k, step, lastK);
         a6 = mac(a6, x6lo, q0, q1, q2, q3);
         if (NF > 4u) { h6 = mac(h6, x6lo, q4, q5, q6, q7); }
-        let x7lo = x4(xb7, k, lastK);
+        let x7lo = x4(xb7, k, step, lastK);
         a7 = mac(a7, x7lo, q0, q1, q2, q3);
         if (NF > 4u) { h7 = mac(h7, x7lo, q4, q5, q6, q7); }
       }
-      // Columns k+4..k+7 (int8: the next word; int4: high half of the same word).
+      // Half 1: int8 columns k+4..k+7 (the next word); int4 the odd columns (high nibbles of the same word).
       if (FORMAT != 2u) {
         v0 = w[w0 + 2u * it + 1u];
         v1 = w[w1 + 2u * it + 1u];
@@ -213,43 +238,43 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
           v7 = w[w7 + 2u * it + 1u];
         }
       }
-      q0 = codes(v0, 16u) * sv.x;
-      q1 = codes(v1, 16u) * sv.y;
-      q2 = codes(v2, 16u) * sv.z;
-      q3 = codes(v3, 16u) * sv.w;
+      q0 = codes(v0, 1u) * svHi.x;
+      q1 = codes(v1, 1u) * svHi.y;
+      q2 = codes(v2, 1u) * svHi.z;
+      q3 = codes(v3, 1u) * svHi.w;
       if (NF > 4u) {
-        q4 = codes(v4, 16u) * sv2.x;
-        q5 = codes(v5, 16u) * sv2.y;
-        q6 = codes(v6, 16u) * sv2.z;
-        q7 = codes(v7, 16u) * sv2.w;
+        q4 = codes(v4, 1u) * sv2Hi.x;
+        q5 = codes(v5, 1u) * sv2Hi.y;
+        q6 = codes(v6, 1u) * sv2Hi.z;
+        q7 = codes(v7, 1u) * sv2Hi.w;
       }
-      let x0hi = x4(xb0, k + 4u, lastK);
+      let x0hi = x4(xb0, k + hiCol, step, lastK);
       a0 = mac(a0, x0hi, q0, q1, q2, q3);
       if (NF > 4u) { h0 = mac(h0, x0hi, q4, q5, q6, q7); }
       if (TM > 1u) {
-        let x1hi = x4(xb1, k + 4u, lastK);
+        let x1hi = x4(xb1, k + hiCol, step, lastK);
         a1 = mac(a1, x1hi, q0, q1, q2, q3);
         if (NF > 4u) { h1 = mac(h1, x1hi, q4, q5, q6, q7); }
       }
       if (TM > 2u) {
-        let x2hi = x4(xb2, k + 4u, lastK);
+        let x2hi = x4(xb2, k + hiCol, step, lastK);
         a2 = mac(a2, x2hi, q0, q1, q2, q3);
         if (NF > 4u) { h2 = mac(h2, x2hi, q4, q5, q6, q7); }
-        let x3hi = x4(xb3, k + 4u, lastK);
+        let x3hi = x4(xb3, k + hiCol, step, lastK);
         a3 = mac(a3, x3hi, q0, q1, q2, q3);
         if (NF > 4u) { h3 = mac(h3, x3hi, q4, q5, q6, q7); }
       }
       if (TM > 4u) {
-        let x4hi = x4(xb4, k + 4u, lastK);
+        let x4hi = x4(xb4, k + hiCol, step, lastK);
         a4 = mac(a4, x4hi, q0, q1, q2, q3);
         if (NF > 4u) { h4 = mac(h4, x4hi, q4, q5, q6, q7); }
-        let x5hi = x4(xb5, k + 4u, lastK);
+        let x5hi = x4(xb5, k + hiCol, step, lastK);
         a5 = mac(a5, x5hi, q0, q1, q2, q3);
         if (NF > 4u) { h5 = mac(h5, x5hi, q4, q5, q6, q7); }
-        let x6hi = x4(xb6, k + 4u, lastK);
+        let x6hi = x4(xb6, k + hiCol, step, lastK);
         a6 = mac(a6, x6hi, q0, q1, q2, q3);
         if (NF > 4u) { h6 = mac(h6, x6hi, q4, q5, q6, q7); }
-        let x7hi = x4(xb7, k + 4u, lastK);
+        let x7hi = x4(xb7, k + hiCol, step, lastK);
         a7 = mac(a7, x7hi, q0, q1, q2, q3);
         if (NF > 4u) { h7 = mac(h7, x7hi, q4, q5, q6, q7); }
       }
@@ -257,8 +282,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
   if (n0 >= u.N || row0 >= u.M) { return; }
   if (FORMAT == 0u) {
-    let rs = vec4<f32>(s[f0], s[f1], s[f2], s[f3]);
-    let rs2 = vec4<f32>(s[f4], s[f5], s[f6], s[f7]);
+    let rs = vec4<f32>(s[f0], s[f1], s[f2], s[f3]) * 127.0;
+    let rs2 = vec4<f32>(s[f4], s[f5], s[f6], s[f7]) * 127.0;
     a0 *= rs;
     h0 *= rs2;
     a1 *= rs;

@@ -4,7 +4,7 @@
 // Correct because every invocation of a qmatmul workgroup reads the same x rows (1-D workgroups, rows from gid.y).
 var<private> lane: u32;
 
-fn x4(rowBase: u32, k: u32, last: u32) -> vec4<f32> {
-  let v = x[rowBase + min(k + lane, last)];
+fn x4(rowBase: u32, k: u32, step: u32, last: u32) -> vec4<f32> {
+  let v = x[rowBase + min(k + lane * step, last)];
   return vec4<f32>(quadBroadcast(v, 0u), quadBroadcast(v, 1u), quadBroadcast(v, 2u), quadBroadcast(v, 3u));
 }
