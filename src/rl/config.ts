@@ -37,7 +37,11 @@ export interface TrainConfig {
     alpha: number;
     /** Penalty on the tester reward when its output has non-printable characters. */
     nonprintable_penalty: number;
-    /** golden mode: reward the coder on the problem's public tests or its hidden tests. */
+    /**
+     * golden mode: reward the coder on the training problem's own test suite ('hidden': its 20+ EvalPlus-style tests,
+     * as the paper's golden baseline uses the dataset's tests) or only its 1–2 docstring examples ('public').
+     * Evaluation uses held-out problems only, so neither leaks into the reported pass@1.
+     */
     golden_tests: 'public' | 'hidden';
     /** Per-test sandbox timeout. */
     timeout_ms: number;
@@ -100,7 +104,7 @@ const PAPER: TrainConfig = {
     top_p: 1.0,
     rollout_quant: 'none',
   },
-  reward: { alpha: 0.5, nonprintable_penalty: 0.1, golden_tests: 'public', timeout_ms: 1000 },
+  reward: { alpha: 0.5, nonprintable_penalty: 0.1, golden_tests: 'hidden', timeout_ms: 1000 },
   mistake_book: { enabled: true, replay_top_k: 4 },
   grpo: {
     epsilon_low: 0.2,
