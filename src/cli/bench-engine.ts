@@ -4,6 +4,7 @@
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { parseArgs, intArg } from './args';
+import { DEFAULT_ONNX_BENCH, printOnnxBench, runOnnxBench, type OnnxBenchOptions } from './bench-onnx';
 import { preset, paramCount, type PresetName } from '../model/config';
 import { buildLayout } from '../model/layout';
 import { initParams } from '../model/init';
@@ -17,7 +18,7 @@ import { RolloutWeights } from '../model/rollout-weights';
 import { exactKl } from '../model/mismatch';
 import { mulberry32 } from '../testing/random';
 
-const HELP = `usage: npm run bench:engine -- [--preset micro|tiny] [--batch-tokens N] [--new N] [--prompt N] [--batches 1,16,64] [--top-p P]`;
+const HELP = `usage: npm run bench:engine -- [--preset micro|tiny] [--batch-tokens N] [--new N] [--prompt N] [--batches 1,16,64] [--top-p P] [--no-onnx]`;
 
 const log = (s: string) => process.stderr.write(`[bench:engine ${((performance.now() - T0) / 1000).toFixed(1)}s] ${s}\n`);
 const T0 = performance.now();
@@ -48,7 +49,7 @@ function trainBatch(gpu: Gpu, B: number, S: number, V: number, rng: () => number
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), { preset: 'string', 'batch-tokens': 'string', new: 'string', prompt: 'string', batches: 'string', 'top-p': 'string', help: 'boolean' });
+  const args = parseArgs(process.argv.slice(2), { preset: 'string', 'batch-tokens': 'string', new: 'string', prompt: 'string', batches: 'string', 'top-p': 'string', 'no-onnx': 'boolean', help: 'boolean' });
   if (args.help) {
     console.log(HELP);
     return;
@@ -166,6 +167,12 @@ async function main(): Promise<void> {
   destroyBatch(batch);
   for (const w of weights.slice(1)) (w as RolloutWeights).destroy();
   model.destroy();
+  if (!args['no-onnx']) {
+    // Issue 9: the same exported model on onnxruntime-web's webgpu and wasm EPs against our forward, one Chromium run.
+    log('onnxruntime-web rows (Chromium)…');
+    const onnxOpts = { ...DEFAULT_ONNX_BENCH, preset: name as OnnxBenchOptions['preset'], log };
+    printOnnxBench(await runOnnxBench(onnxOpts), onnxOpts);
+  }
   log('done');
 }
 
