@@ -59,18 +59,19 @@ def begin(setup):
     return '{}'
 
 
-def prep(tests_json, start):
-    """Prepare the suite, then evaluate expected values from `start` on, in a namespace without the candidate."""
+def prep(tests_json, start, stop):
+    """Prepare the suite, then evaluate the expected values of tests start..stop-1 without the candidate.
+    The worker asks for one test per step, so a hard stop is charged to the right test."""
     s = suite_for(tests_json)  # noqa: F821 (suite.py)
     _ST['suite'] = s
     if start == 0 and s.code is not None:
         # Only builds lambdas (nothing user-written runs yet), but armed anyway: defence in depth.
         fns, err = _guarded(eval, s.code, _ST['exp_ns'])
         if err is not None:
-            return _json.dumps([{'k': 'x', 'e': 'Internal', 'm': 'tests did not compile'}] * (len(s.kinds) - start))  # noqa: F821
+            return _json.dumps([{'k': 'x', 'e': 'Internal', 'm': 'tests did not compile'}] * (min(stop, len(s.kinds)) - start))  # noqa: F821
         _ST['exp_fns'] = fns
     out = []
-    for i in range(start, len(s.kinds)):
+    for i in range(start, min(stop, len(s.kinds))):
         kind = s.kinds[i]
         if kind == 's':
             out.append({'k': 's'})

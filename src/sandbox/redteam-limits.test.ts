@@ -39,6 +39,18 @@ describe('1. infinite loops', () => {
     await stillWorks();
   });
 
+  it('an expected value that swallows the interrupt is hard-stopped and charged to its own test only', async () => {
+    const setupCode = 'def g(x):\n    return x\ndef spin():\n    while True:\n        try:\n            while True: pass\n        except BaseException:\n            pass\n';
+    const r = await pool().judge({
+      code: 'def f(x):\n    return x\n',
+      entryPoint: 'f',
+      tests: ['assert f(1) == g(1)', 'assert f(2) == spin()', 'assert f(3) == g(3)', 'assert f(4) == 5'],
+      timeoutMs: 200,
+      setupCode,
+    });
+    expect(statuses(r)).toEqual(['passed', 'timeout', 'passed', 'failed']);
+  });
+
   it('a loop at definition time is a timeout with a compile error', async () => {
     const r = await pool().judge({ code: 'while True:\n    pass\n', entryPoint: 'f', tests: ['assert f(1) == 1'], timeoutMs: 200 });
     expect(r.compileError).toMatch(/Timeout/);

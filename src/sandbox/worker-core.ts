@@ -225,10 +225,9 @@ del _s, _k`,
     while (!raw.setup && prep.length < pyTests.length) {
       const start = prep.length;
       // Expected values are plain expressions; they get at least a second even under a tight candidate budget.
-      const r = this.step(id, pyOrig[start], Math.max(job.timeoutMs, 1000), () => this.api.prep(suiteJson, start) as string);
-      // A claimed prep step may still have returned its partial list (ending in the interrupted test).
+      const r = this.step(id, pyOrig[start], Math.max(job.timeoutMs, 1000), () => this.api.prep(suiteJson, start, start + 1) as string);
       const part = r.value !== undefined ? (JSON.parse(r.value) as unknown[]) : [{ k: 'c', t: 1 }];
-      if (r.claimed) raw.timedOut.push(`prep:${pyOrig[start + Math.max(0, part.length - 1)]}`);
+      if (r.claimed) raw.timedOut.push(`prep:${pyOrig[start]}`);
       prep = prep.concat(part.length ? part : [{ k: 'x', e: 'Internal', m: 'empty prep' }]);
     }
     for (let i = 0; i < n; i++) {
