@@ -1,7 +1,9 @@
 // Causal grouped-query self-attention forward with an online softmax (one pass over the keys, no score matrix).
 // q [T, Hq, Dh], k/v [T, Hkv, Dh], out [T, Hq, Dh], lse [T, Hq]; T = B·S, causal within each length-S sequence,
 // query head h reads kv head h / (Hq / Hkv). keyMask [T] (u32 or f32: any non-zero bit pattern = valid) hides pad
-// keys. A query with no valid key gets out = 0 and lse = -3e38. Dh % 4 == 0, Dh <= 4·TILE.
+// keys. A query with no valid key gets out = 0 and lse = -3e38. Dh % 4 == 0, Dh <= 4·TILE. hasMask = 2 hides
+// masked query rows too (out = 0, lse = -3e38, no work): the model's pad rows, whose outputs no loss reads; the key
+// loop then stops at the chunk's last live row, so right-padded batches skip the pads' share of the S² work.
 // Register tiling (the matmul idiom that pays on SwiftShader): each invocation owns RB consecutive query rows of one
 // head and walks the keys in blocks of 4, so every k/v vec4 it loads feeds RB rows, and the softmax rescale happens
 // once per block. (Baking Dh/4 and RB in as pipeline constants measured no faster, so they are uniforms.)
@@ -37,6 +39,23 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let seqStart = b * u.S;
   let row0 = seqStart + chunk * RB;
   let rowLast = min(row0 + RB, seqStart + u.S) - 1u; // last real row of this invocation (and last key it needs)
+  let maskQ = u.hasMask == 2u;
+  // Last row of the chunk that needs its output (all of them unless query rows are masked).
+  var live = rowLast;
+  var anyLive = true;
+  if (maskQ) {
+    anyLive = false;
+    for (var r = row0; r <= rowLast; r++) {
+      if (keyMask[r] != 0u) { live = r; anyLive = true; }
+    }
+  }
+  if (!anyLive) {
+    for (var r = row0; r <= rowLast; r++) {
+      for (var d = 0u; d < DH4; d++) { out[(r * u.Hq + h) * DH4 + d] = vec4<f32>(0.0); }
+      lse[r * u.Hq + h] = NEG_BIG;
+    }
+    return;
+  }
   var qr: array<vec4<f32>, TILE>;
   var acc: array<vec4<f32>, TILE>;
   var m: array<f32, MAXRB>;
@@ -50,7 +69,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     m[r] = NEG_BIG;
     l[r] = 0.0;
   }
-  for (var j0 = seqStart; j0 <= rowLast; j0 += 4u) {
+  for (var j0 = seqStart; j0 <= live; j0 += 4u) {
     let kb0 = (j0 * u.Hkv + g) * DH4;
     let kb1 = (min(j0 + 1u, rowLast) * u.Hkv + g) * DH4;
     let kb2 = (min(j0 + 2u, rowLast) * u.Hkv + g) * DH4;
@@ -97,8 +116,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let row = row0 + r;
     if (row > rowLast) { break; }
     let oBase = (row * u.Hq + h) * DH4;
-    let inv = select(0.0, 1.0 / l[r], l[r] > 0.0);
+    let has = l[r] > 0.0 && !(maskQ && keyMask[row] == 0u);
+    let inv = select(0.0, 1.0 / l[r], has);
     for (var d = 0u; d < DH4; d++) { out[oBase + d] = acc[r * DH4 + d] * inv; }
-    lse[row * u.Hq + h] = select(NEG_BIG, m[r] + log(l[r]), l[r] > 0.0);
+    lse[row * u.Hq + h] = select(NEG_BIG, m[r] + log(l[r]), has);
   }
 }

@@ -50,9 +50,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     valid[r] = j0 + r <= jLast && (u.hasMask == 0u || keyMask[j] != 0u);
   }
   let last = seqEnd - 1u;
+  // hasMask = 2: masked query rows output a constant 0 and feed nothing back, so queries stop at the sequence's last
+  // live row (right padding costs nothing) and masked ones inside are dropped from `ok`.
+  let maskQ = u.hasMask == 2u;
+  var qEnd = seqEnd;
+  if (maskQ) {
+    while (qEnd > j0 && keyMask[qEnd - 1u] == 0u) { qEnd -= 1u; }
+  }
+  var anyKey = false;
+  for (var r = 0u; r < RB; r++) { anyKey = anyKey || valid[r]; }
+  if (!anyKey) { qEnd = j0; }
   for (var hh = 0u; hh < group; hh++) {
     let h = g * group + hh;
-    for (var i0 = j0; i0 < seqEnd; i0 += 4u) {
+    for (var i0 = j0; i0 < qEnd; i0 += 4u) {
       let q0i = i0 * u.Hq + h;
       let q1i = min(i0 + 1u, last) * u.Hq + h;
       let q2i = min(i0 + 2u, last) * u.Hq + h;
@@ -81,7 +91,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
       }
       let l4 = vec4<f32>(lse[q0i], lse[q1i], lse[q2i], lse[q3i]);
       let D4 = vec4<f32>(dsum[q0i], dsum[q1i], dsum[q2i], dsum[q3i]);
-      let inSeq = vec4<bool>(true, i0 + 1u < seqEnd, i0 + 2u < seqEnd, i0 + 3u < seqEnd);
+      var inSeq = vec4<bool>(true, i0 + 1u < seqEnd, i0 + 2u < seqEnd, i0 + 3u < seqEnd);
+      if (maskQ) {
+        inSeq = inSeq & vec4<bool>(keyMask[i0] != 0u, keyMask[min(i0 + 1u, last)] != 0u, keyMask[min(i0 + 2u, last)] != 0u,
+                                   keyMask[min(i0 + 3u, last)] != 0u);
+      }
       var pr: array<vec4<f32>, MAXRB>;
       var ds: array<vec4<f32>, MAXRB>;
       for (var r = 0u; r < RB; r++) {

@@ -35,6 +35,23 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let seqStart = b * u.S;
   let row0 = seqStart + chunk * RB;
   let rowLast = min(row0 + RB, seqStart + u.S) - 1u;
+  // hasMask = 2: masked query rows output a constant 0, so their dq is 0 and the key loop stops at the last live row.
+  let maskQ = u.hasMask == 2u;
+  var live = rowLast;
+  var anyLive = true;
+  if (maskQ) {
+    anyLive = false;
+    for (var r = row0; r <= rowLast; r++) {
+      if (keyMask[r] != 0u) { live = r; anyLive = true; }
+    }
+  }
+  if (!anyLive) {
+    for (var r = row0; r <= rowLast; r++) {
+      for (var d = 0u; d < DH4; d++) { dq[(r * u.Hq + h) * DH4 + d] = vec4<f32>(0.0); }
+      dsum[r * u.Hq + h] = 0.0;
+    }
+    return;
+  }
   var qr: array<vec4<f32>, TILE>;
   var dor: array<vec4<f32>, TILE>;
   var acc: array<vec4<f32>, TILE>;
@@ -52,9 +69,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
     Dr[r] = D;
     lr[r] = lse[qi];
-    if (row0 + r <= rowLast) { dsum[qi] = D; }
+    if (row0 + r <= rowLast) { dsum[qi] = select(D, 0.0, maskQ && keyMask[row0 + r] == 0u); }
   }
-  for (var j0 = seqStart; j0 <= rowLast; j0 += 4u) {
+  for (var j0 = seqStart; j0 <= live; j0 += 4u) {
     let kb0 = (j0 * u.Hkv + g) * DH4;
     let kb1 = (min(j0 + 1u, rowLast) * u.Hkv + g) * DH4;
     let kb2 = (min(j0 + 2u, rowLast) * u.Hkv + g) * DH4;
@@ -105,6 +122,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let row = row0 + r;
     if (row > rowLast) { break; }
     let base = (row * u.Hq + h) * DH4;
-    for (var d = 0u; d < DH4; d++) { dq[base + d] = acc[r * DH4 + d] * u.scale; }
+    // A masked row's lse is -3e38, so its acc may hold inf/NaN: select, never multiply by 0.
+    let pad = maskQ && keyMask[row] == 0u;
+    for (var d = 0u; d < DH4; d++) { dq[base + d] = select(acc[r * DH4 + d] * u.scale, vec4<f32>(0.0), pad); }
   }
 }

@@ -4,11 +4,13 @@
 //     [--reps 2] [--ab] [--profile] [--matmuls] [--decode]
 // --ab alternates the new and the old path step by step and prints the ratio (the machine is shared and noisy).
 // Engine switches come from the environment so before/after runs use the same script: ENGINE_QUAD=0 times the
-// plain matmul path instead of the quad-shared linear kernel (src/gpu/kernels/linear-quad.ts).
+// plain matmul path instead of the quad-shared linear kernel (src/gpu/kernels/linear-quad.ts), ENGINE_MASKQ=0
+// attention without pad-row skipping; BENCH_PAD=0 makes every row full length (default: right pads 0 .. S/2).
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { matmul } from '../gpu/kernels/matmul';
 import { linearDefaults, linearMatmul } from '../gpu/kernels/linear-quad';
+import { attentionOptions } from './forward-attention';
 import { preset, type PresetName } from './config';
 import { buildLayout } from './layout';
 import { initParams } from './init';
@@ -81,16 +83,17 @@ async function main(): Promise<void> {
   const model = new GpuModel(gpu, layout, initParams(layout, 1));
   const V = config.vocabSize;
   const T = B * S;
-  // Left-padded rows of varying length, like real SFT / GRPO batches.
+  // Right-padded rows of varying length (0 .. S/2 pads), like the SFT and GRPO batches (src/rl/sft.ts).
   const tokens: number[] = [];
   const valid: number[] = [];
   const positions: number[] = [];
+  const pads = process.env.BENCH_PAD === '0' ? 0 : 1;
   for (let b = 0; b < B; b++) {
-    const pad = Math.floor((b * S) / (4 * B));
+    const len = S - pads * Math.floor((b * S) / (2 * B));
     for (let s = 0; s < S; s++) {
-      tokens.push(s < pad ? 0 : 8 + Math.floor(rng() * (V - 8)));
-      valid.push(s < pad ? 0 : 1);
-      positions.push(Math.max(0, s - pad));
+      tokens.push(s >= len ? 0 : 8 + Math.floor(rng() * (V - 8)));
+      valid.push(s >= len ? 0 : 1);
+      positions.push(s);
     }
   }
   const targets = tokens.map((_, i) => tokens[(i + 1) % T]);
@@ -99,31 +102,36 @@ async function main(): Promise<void> {
     console.log(`preset ${name} [${B}, ${S}] = ${T} tokens; subgroups ${gpu.hasSubgroups}`);
   const step = () => trainStep(model, batch, { kind: 'sft' }, optim);
   await timed(gpu, step); // compile
-  // Alternate the engine paths step by step (quad matmul on / off) so both see the same neighbours' load.
-  const paths = process.env.ENGINE_QUAD === '0' ? [false] : flag('ab') ? [true, false] : [true];
+  // Alternate the new and the old engine path step by step so both see the same neighbours' load.
+  const paths = flag('ab') ? [true, false] : [true];
+  const engine = (fresh: boolean) => {
+    linearDefaults.quad = fresh && process.env.ENGINE_QUAD !== '0';
+    attentionOptions.maskQueries = fresh && process.env.ENGINE_MASKQ !== '0';
+  };
   for (const quad of paths) {
-    linearDefaults.quad = quad;
+    engine(quad);
     await timed(gpu, step); // compile
   }
   const best = paths.map(() => ({ wall: Infinity, cpu: Infinity }));
   let dispatches = 0;
   for (let r = 0; r < reps; r++) {
     for (let p = 0; p < paths.length; p++) {
-      linearDefaults.quad = paths[p];
+      engine(paths[p]);
       const d0 = gpu.dispatches;
       let loss = 0;
       const t = await timed(gpu, async () => (loss = (await step()).loss));
       dispatches = gpu.dispatches - d0;
-      console.log(`  step ${r} quad=${paths[p]}: ${t.wall.toFixed(0)} ms wall, ${t.cpu.toFixed(0)} ms process CPU, loss ${loss.toFixed(4)}`);
+      console.log(`  step ${r} ${paths[p] ? 'new' : 'old'}: ${t.wall.toFixed(0)} ms wall, ${t.cpu.toFixed(0)} ms process CPU, loss ${loss.toFixed(4)}`);
       if (t.cpu < best[p].cpu) best[p] = t;
     }
   }
   paths.forEach((quad, p) => {
     const b = best[p];
-    console.log(`train step quad=${quad}: best ${b.cpu.toFixed(0)} ms CPU (${((T / b.cpu) * 1000).toFixed(0)} tok/CPU-s), ${b.wall.toFixed(0)} ms wall (${((T / b.wall) * 1000).toFixed(0)} tok/s), ${dispatches} dispatches`);
+    const label = quad ? `new (quad ${process.env.ENGINE_QUAD !== '0'}, maskQueries ${process.env.ENGINE_MASKQ !== '0'})` : 'old';
+    console.log(`train step ${label}: best ${b.cpu.toFixed(0)} ms CPU (${((T / b.cpu) * 1000).toFixed(0)} tok/CPU-s), ${b.wall.toFixed(0)} ms wall (${((T / b.wall) * 1000).toFixed(0)} tok/s), ${dispatches} dispatches`);
   });
-  if (paths.length === 2) console.log(`quad / plain: ${(best[1].cpu / best[0].cpu).toFixed(2)}x less CPU, ${(best[1].wall / best[0].wall).toFixed(2)}x less wall`);
-  linearDefaults.quad = paths[0];
+  if (paths.length === 2) console.log(`new / old: ${(best[1].cpu / best[0].cpu).toFixed(2)}x less CPU, ${(best[1].wall / best[0].wall).toFixed(2)}x less wall`);
+  engine(paths[0]);
   if (flag('profile') && gpu.timer) {
     await gpu.kernelTimes();
     gpu.timer.reset();
@@ -136,6 +144,7 @@ async function main(): Promise<void> {
     for (const t of times) console.log(`  ${t.family.padEnd(14)} ${t.ms.toFixed(1).padStart(9)} ms  ${String(t.dispatches).padStart(5)}  ${((100 * t.ms) / total).toFixed(1)}%`);
   }
   if (flag('decode')) {
+    if (process.env.QUAD_MIN_ROWS) linearDefaults.minRows = Number(process.env.QUAD_MIN_ROWS);
     for (const [wname, w] of [['fp32', fp32Weights(model)], ['int8 (fp32 expansion)', new RolloutWeights(model, 'int8-b32', true)], ['int8 (qmatmul)', new RolloutWeights(model, 'int8-b32', false)]] as const) {
       const nb = 16;
       const prompts = Array.from({ length: nb }, () => Array.from({ length: 16 }, () => 8 + Math.floor(rng() * (V - 8))));

@@ -19,6 +19,7 @@ function weights(
   const { S, Hq, Hkv, Dh } = s;
   const g = Math.floor(h / (Hq / Hkv));
   const scale = 1 / Math.sqrt(Dh);
+  if (s.maskQueries && mask && mask[row] === 0) return null;
   const js: number[] = [];
   const sc: number[] = [];
   for (let j = row - (row % S); j <= row; j++) {

@@ -22,6 +22,10 @@ const cases: { s: AttentionShape; mask: MaskKind; tol: number; rows?: number }[]
   { s: { B: 1, S: 9, Hq: 3, Hkv: 1, Dh: 128 }, mask: 'u32', tol: 1e-5 },
   { s: { B: 1, S: 6, Hq: 2, Hkv: 1, Dh: 256 }, mask: 'none', tol: 1e-5 },
   { s: { B: 1, S: 1024, Hq: 2, Hkv: 1, Dh: 8 }, mask: 'u32', tol: 5e-5 },
+  // Masked query rows (the model's pad rows): right padding long enough to empty whole row chunks, plus holes.
+  { s: { B: 3, S: 37, Hq: 4, Hkv: 2, Dh: 32, maskQueries: true }, mask: 'f32', tol: 1e-5 },
+  { s: { B: 2, S: 29, Hq: 6, Hkv: 3, Dh: 8, maskQueries: true }, mask: 'u32', tol: 1e-5, rows: 3 },
+  { s: { B: 2, S: 21, Hq: 2, Hkv: 1, Dh: 12, maskQueries: true }, mask: 'u32', tol: 1e-5, rows: 1 },
 ];
 
 /** Left padding of a random length per sequence plus a few random interior holes. */
@@ -31,6 +35,11 @@ function makeMask(s: AttentionShape, rng: () => number): Float32Array {
     const pad = Math.floor(rng() * Math.min(6, s.S - 1));
     for (let p = 0; p < pad; p++) m[b * s.S + p] = 0;
     if (s.S > 8) m[b * s.S + pad + 2] = 0;
+    if (s.maskQueries) {
+      // Right padding too (0 .. S/2 rows), as in the model's SFT and GRPO batches.
+      const right = Math.floor(rng() * (s.S / 2));
+      for (let p = s.S - right; p < s.S; p++) m[b * s.S + p] = 0;
+    }
   }
   return m;
 }
@@ -40,7 +49,7 @@ describe('attention', () => {
   const rng = mulberry32(seed);
   for (const c of cases) {
     const { B, S, Hq, Hkv, Dh } = c.s;
-    it(`B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask} rows=${c.rows ?? 'auto'} (seed ${seed})`, async () => {
+    it(`B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask}${c.s.maskQueries ? '+queries' : ''} rows=${c.rows ?? 'auto'} (seed ${seed})`, async () => {
       const gpu = await sharedNodeGpu();
       attentionDefaults.rows = c.rows ?? 0;
       const T = B * S;
@@ -92,10 +101,10 @@ describe('attention', () => {
     [q, k, v, lse, short, shortK].forEach((b) => b.destroy());
   });
 
-  it('reference backward matches finite differences of the reference forward', () => {
-    const s = { B: 2, S: 4, Hq: 4, Hkv: 2, Dh: 4 };
+  for (const maskQueries of [false, true]) it(`reference backward matches finite differences of the reference forward (maskQueries ${maskQueries})`, () => {
+    const s = { B: 2, S: 4, Hq: 4, Hkv: 2, Dh: 4, maskQueries };
     const T = s.B * s.S;
-    const mask = [0, 1, 1, 1, 1, 0, 1, 1];
+    const mask = [0, 1, 1, 0, 1, 0, 1, 1];
     const q = Array.from(randomF32(T * s.Hq * s.Dh, rng, 1.5), Number);
     const k = Array.from(randomF32(T * s.Hkv * s.Dh, rng, 1.5), Number);
     const v = Array.from(randomF32(T * s.Hkv * s.Dh, rng), Number);

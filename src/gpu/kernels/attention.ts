@@ -25,6 +25,11 @@ export interface AttentionShape {
   Hq: number;
   Hkv: number;
   Dh: number;
+  /**
+   * Also hide query rows whose keyMask entry is 0: they output 0 (lse -3e38), get no gradient and cost no work.
+   * For the model's pad rows, which no loss reads: right-padded batches then skip the pads' share of the S² work.
+   */
+  maskQueries?: boolean;
 }
 
 type UName = 'B' | 'S' | 'Hq' | 'Hkv' | 'Dh' | 'hasMask' | 'scale' | 'rows';
@@ -67,7 +72,7 @@ export function checkAttentionShape(s: { Hq: number; Hkv: number; Dh: number }, 
 function uniformValues(gpu: Gpu, s: AttentionShape, mask: GPUBuffer | null): Record<UName, number> {
   checkAttentionShape(s);
   const rows = rowsPerInvocation(gpu, s);
-  return { B: s.B, S: s.S, Hq: s.Hq, Hkv: s.Hkv, Dh: s.Dh, hasMask: mask ? 1 : 0, scale: 1 / Math.sqrt(s.Dh), rows };
+  return { B: s.B, S: s.S, Hq: s.Hq, Hkv: s.Hkv, Dh: s.Dh, hasMask: mask ? (s.maskQueries ? 2 : 1) : 0, scale: 1 / Math.sqrt(s.Dh), rows };
 }
 
 function sizes(s: AttentionShape): { T: number; nq: number; nkv: number } {

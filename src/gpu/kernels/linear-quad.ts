@@ -19,14 +19,15 @@ const UNIFORMS: ReadonlyArray<readonly [QUniform, ScalarType]> = [
 const kernel = new Kernel<QUniform>({ family: 'matmul', source, uniforms: UNIFORMS });
 
 /** quad: use the quad kernel when it applies (benchmarks switch it off to time the plain matmul path). */
-export const linearDefaults: { quad: boolean } = { quad: true };
+export const linearDefaults: { quad: boolean; minRows: number } = { quad: true, minRows: 32 };
 
 /** Whether linearMatmul would take the quad kernel for these arguments on this device. */
 export function quadMatmulApplies(gpu: Gpu, args: MatmulArgs): boolean {
-  if (!linearDefaults.quad || !gpu.hasSubgroups || args.impl) return false;
+  const { quad, minRows } = linearDefaults;
+  if (!quad || !gpu.hasSubgroups || args.impl) return false;
   const offsets = [args.a, args.b, args.c].map((o) => splitOperand(o).offset);
   // 8-row tiles: below ~32 rows (decode) most lanes would be clamped copies; matmul picks smaller tiles there.
-  return args.M >= 32 && args.N >= 8 && args.K >= 4 && fastMatmulFits(args, offsets);
+  return args.M >= minRows && args.N >= 8 && args.K >= 4 && fastMatmulFits(args, offsets);
 }
 
 /** Records C = alpha·op(A)·op(B) (+ C when accumulate), like matmul(). */
