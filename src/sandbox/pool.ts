@@ -5,7 +5,6 @@ import {
   CLAIMING,
   CONTROL_BYTES,
   DEADLINE_F64,
-  DEFINE_STEP,
   IRQ,
   JOB_ID,
   SIGINT,
@@ -238,7 +237,12 @@ export class SandboxPool implements Sandbox {
     for (const p of slot.inflight.values()) {
       if (p.id === jobId && p.job.kind === 'judge') {
         const forced = { ...(p.job.forced ?? {}) };
-        if (forced[step]) forced[DEFINE_STEP] = verdict; // cannot happen twice on one step; stop the job
+        if (forced[step]) {
+          // Died twice on the same step (only setup code can do that): settle without running it again.
+          const why = verdict.status === 'timeout' ? '{"t":1}' : JSON.stringify({ e: verdict.errorType, m: verdict.message });
+          p.resolve({ kind: 'judge', setup: why, prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0 });
+          continue;
+        }
         forced[step] = verdict;
         p.job = { ...p.job, forced };
         again.push(p);

@@ -116,3 +116,20 @@ describe('4. output floods', () => {
     await stillWorks();
   });
 });
+
+describe('1b. hostile setup code', () => {
+  it('setup code that swallows the interrupt settles as a timeout instead of looping through respawns', async () => {
+    const before = pool().stats.hardStops;
+    const r = await pool().judge({
+      code: 'def f(x):\n    return x\n',
+      entryPoint: 'f',
+      tests: ['assert f(1) == 1'],
+      timeoutMs: 200,
+      setupCode: 'while True:\n    try:\n        while True: pass\n    except BaseException:\n        pass\n',
+    });
+    expect(r.compileError).toMatch(/timeout/i);
+    expect(pool().stats.hardStops - before).toBe(2);
+    expect(statuses(r)).toEqual(['timeout']);
+    await stillWorks();
+  });
+});
