@@ -101,7 +101,7 @@ export class SandboxPool implements Sandbox {
     this.opts = {
       size: opts.size ?? Math.max(1, cores - 1),
       pipeline: opts.pipeline ?? 4,
-      hardStopGraceMs: opts.hardStopGraceMs ?? 300,
+      hardStopGraceMs: opts.hardStopGraceMs ?? 500,
       outputCap: opts.outputCap ?? 8192,
       memoryCapBytes: opts.memoryCapBytes ?? 512 * 1024 * 1024,
       recycleBytes: opts.recycleBytes ?? 256 * 1024 * 1024,
