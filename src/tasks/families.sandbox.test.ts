@@ -99,10 +99,7 @@ describe('curriculum through the sandbox', () => {
         inst.problem.id,
       ).toEqual([]);
       // The shown candidate fails exactly the aimed lines; a correct candidate fails none.
-      const shown = ex.prompt.slice(
-        ex.prompt.indexOf(SPECIAL_TOKENS.code) + SPECIAL_TOKENS.code.length,
-        ex.prompt.indexOf(SPECIAL_TOKENS.tests),
-      );
+      const shown = ex.prompt.slice(SPECIAL_TOKENS.tester.length, ex.prompt.indexOf(SPECIAL_TOKENS.tests));
       const res = await sandbox.judge({
         code: shown,
         entryPoint: inst.problem.entryPoint,
