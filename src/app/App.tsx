@@ -11,6 +11,7 @@ import { EvalPanel } from './features/eval/EvalPanel';
 import { PerfPanel } from './features/perf/PerfPanel';
 import { ModelPanel } from './features/model/ModelPanel';
 import { labStore, useLab } from './store';
+import { ErrorBoundary } from './ErrorBoundary';
 import type { Tab } from './store/types';
 
 const TABS: { id: Tab; label: string }[] = [
@@ -37,8 +38,10 @@ export function App() {
       {gpuOk === false && <AdapterPanel onAvailability={setGpuOk} />}
       <div className="layout">
         <aside>
-          <RunPanel gpuOk={gpuOk === true} />
-          <StoragePanel />
+          <ErrorBoundary name="run">
+            <RunPanel gpuOk={gpuOk === true} />
+            <StoragePanel />
+          </ErrorBoundary>
           {gpuOk !== false && <AdapterPanel onAvailability={setGpuOk} />}
         </aside>
         <section className="main">
@@ -51,14 +54,20 @@ export function App() {
           </nav>
           {/* Charts stay mounted (hidden) so their uPlot instances keep following the run. */}
           <div hidden={tab !== 'charts'}>
-            <ChartsPanel />
+            <ErrorBoundary name="charts">
+              <ChartsPanel />
+            </ErrorBoundary>
           </div>
-          {tab === 'rollouts' && <RolloutInspector />}
-          {tab === 'mistakes' && <MistakeBookPanel />}
-          {tab === 'steps' && <StepThroughPanel />}
-          {tab === 'eval' && <EvalPanel />}
-          {tab === 'perf' && <PerfPanel />}
-          {tab === 'model' && <ModelPanel />}
+          {tab !== 'charts' && (
+            <ErrorBoundary key={tab} name={TABS.find((t) => t.id === tab)!.label}>
+              {tab === 'rollouts' && <RolloutInspector />}
+              {tab === 'mistakes' && <MistakeBookPanel />}
+              {tab === 'steps' && <StepThroughPanel />}
+              {tab === 'eval' && <EvalPanel />}
+              {tab === 'perf' && <PerfPanel />}
+              {tab === 'model' && <ModelPanel />}
+            </ErrorBoundary>
+          )}
         </section>
       </div>
     </main>

@@ -36,7 +36,7 @@ describe('UI views', () => {
     ];
     expect(alignPassed({ tests, passed: [false, true] })).toEqual([false, undefined, true]);
     expect(alignPassed({ tests, passed: [false, false, true] })).toEqual([false, false, true]);
-    expect(() => alignPassed({ tests, passed: [true] })).toThrow(/1 results for 3 tests/);
+    expect(alignPassed({ tests, passed: [true] })).toEqual([undefined, undefined, undefined]);
     const r = sampleRollout(seed, 1, { candidates: 2, testers: 1, k: 3 });
     r.candidates[0].testerRollouts[0] = { ...r.candidates[0].testerRollouts[0], tests, passed: [false, true] };
     const row = (t: string) => passMatrix(r).find((x) => x.test === t)!;
@@ -74,6 +74,10 @@ describe('UI views', () => {
     expect(rep.oraclePick).toBeGreaterThanOrEqual(rep.randomPick);
     const mean = rs.reduce((s, r) => s + r.candidates.reduce((a, c) => a + c.hiddenPassRate, 0) / r.candidates.length, 0) / 5;
     expect(rep.randomPick).toBeCloseTo(mean, 12);
+    // No candidate compiles: the pick falls back to the first one instead of failing.
+    const broken = sampleRollout(seed, 1, { candidates: 3 });
+    broken.candidates.forEach((c) => (c.compiles = false));
+    expect(codetSelection([broken]).testPick).toBe(broken.candidates[0].hiddenPassRate);
   });
 
   it('Mistake Book filter and grouping', () => {

@@ -112,10 +112,10 @@ function HeldOut() {
           <option value="heldout-family">held-out families</option>
         </select>
         <label>
-          problems <input type="number" min={1} max={200} value={problems} style={{ width: 60 }} onChange={(e) => setProblems(Math.max(1, Number(e.target.value) || 1))} />
+          problems <input data-testid="eval-problems" type="number" min={1} max={200} value={problems} style={{ width: 60 }} onChange={(e) => setProblems(Math.max(1, Number(e.target.value) || 1))} />
         </label>
         <label>
-          samples <input type="number" min={1} max={16} value={samples} style={{ width: 50 }} onChange={(e) => setSamples(Math.max(1, Number(e.target.value) || 1))} />
+          samples <input data-testid="eval-samples" type="number" min={1} max={16} value={samples} style={{ width: 50 }} onChange={(e) => setSamples(Math.max(1, Number(e.target.value) || 1))} />
         </label>
         <button data-testid="run-eval" disabled={!canRun} onClick={() => client.evaluate(split, problems, samples)}>
           Evaluate at step {step}

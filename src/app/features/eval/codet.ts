@@ -21,8 +21,9 @@ export function codetSelection(rollouts: RolloutRecord[]): SelectionReport {
   for (const r of rollouts) {
     if (!r.candidates.length) continue;
     problems++;
-    let best = -1;
-    let bestScore = -1;
+    // -Infinity: when no candidate compiles (all score −1) the first one is still picked.
+    let best = 0;
+    let bestScore = -Infinity;
     let sum = 0;
     let top = 0;
     r.candidates.forEach((c, ci) => {

@@ -4,12 +4,13 @@ import type { RolloutRecord, TestRecord, TesterRolloutRecord } from '../../../rl
 /**
  * Per test: passed, failed, or undefined when it was not run (its call raised on the ground truth, so there is no
  * attack form). The trainer's `passed` may list only the tests that ran (one per callOk test, in order) rather than
- * one per test; both layouts are accepted.
+ * one per test; both layouts are accepted. A count that fits neither gives all undefined.
  */
 export function alignPassed(tr: Pick<TesterRolloutRecord, 'tests' | 'passed'>): (boolean | undefined)[] {
   if (tr.passed.length === tr.tests.length) return tr.passed.slice();
   const ran = tr.tests.filter((t) => t.callOk).length;
-  if (tr.passed.length !== ran) throw new Error(`rollout record: ${tr.passed.length} results for ${tr.tests.length} tests (${ran} runnable)`);
+  // Any other count cannot be matched to the tests safely: show the results as unknown rather than mislabel them.
+  if (tr.passed.length !== ran) return tr.tests.map(() => undefined);
   let at = 0;
   return tr.tests.map((t) => (t.callOk ? tr.passed[at++] : undefined));
 }
