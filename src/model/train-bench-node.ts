@@ -62,6 +62,15 @@ async function matmulShapes(gpu: Gpu, layers: number, T: number, H: number, qW: 
     };
     const cpu = await measure(() => matmul(gpu, { a: big, b: big2, c: out, M, N, K, transA, transB }));
     const quad = await measure(() => linearMatmul(gpu, { a: big, b: big2, c: out, M, N, K, transA, transB }));
+    const kDefault = linearDefaults.kChunk;
+    if (transA && process.env.KCHUNKS) {
+      for (const kc of process.env.KCHUNKS.split(',').map(Number)) {
+        linearDefaults.kChunk = kc;
+        const t = await measure(() => linearMatmul(gpu, { a: big, b: big2, c: out, M, N, K, transA, transB }));
+        console.log(`  (next line's shape) kChunk ${kc}: ${t.toFixed(2)} CPU-ms (${(quad / t).toFixed(2)}x the default kChunk ${kDefault})`);
+      }
+      linearDefaults.kChunk = kDefault;
+    }
     const gf = (ms: number) => ((2 * M * N * K) / (ms * 1e6)).toFixed(2).padStart(6);
     totalStep += cpu * count;
     totalQuad += quad * count;
@@ -103,7 +112,7 @@ async function main(): Promise<void> {
   const step = () => trainStep(model, batch, { kind: 'sft' }, optim);
   await timed(gpu, step); // compile
   // Alternate the new and the old engine path step by step so both see the same neighbours' load.
-  const paths = flag('ab') ? [true, false] : [true];
+  const paths = flag('no-step') ? [] : flag('ab') ? [true, false] : [true];
   const engine = (fresh: boolean) => {
     linearDefaults.quad = fresh && process.env.ENGINE_QUAD !== '0';
     attentionOptions.maskQueries = fresh && process.env.ENGINE_MASKQ !== '0';
@@ -131,7 +140,7 @@ async function main(): Promise<void> {
     console.log(`train step ${label}: best ${b.cpu.toFixed(0)} ms CPU (${((T / b.cpu) * 1000).toFixed(0)} tok/CPU-s), ${b.wall.toFixed(0)} ms wall (${((T / b.wall) * 1000).toFixed(0)} tok/s), ${dispatches} dispatches`);
   });
   if (paths.length === 2) console.log(`new / old: ${(best[1].cpu / best[0].cpu).toFixed(2)}x less CPU, ${(best[1].wall / best[0].wall).toFixed(2)}x less wall`);
-  engine(paths[0]);
+  engine(true);
   if (flag('profile') && gpu.timer) {
     await gpu.kernelTimes();
     gpu.timer.reset();

@@ -48,3 +48,32 @@ describe('linearMatmul (quad)', () => {
     }
   }
 });
+
+describe('linearMatmul K-chunked Aᵀ·B', () => {
+  it('equals the reference when K spans several chunks (accumulate and overwrite)', async () => {
+    const gpu = await sharedNodeGpu();
+    const seed = freshSeed();
+    const rng = mulberry32(seed);
+    const { linearDefaults } = await import('./linear-quad');
+    const saved = linearDefaults.kChunk;
+    linearDefaults.kChunk = 16;
+    try {
+      const [M, N, K] = [36, 20, 70];
+      const a = randomF32(M * K, rng);
+      const b = randomF32(K * N, rng);
+      for (const accumulate of [false, true]) {
+        const c0 = randomF32(M * N, rng);
+        const gc = gpu.buffer('k.c', c0);
+        const [ga, gb] = [gpu.buffer('k.a', a), gpu.buffer('k.b', b)];
+        linearMatmul(gpu, { a: ga, b: gb, c: gc, M, N, K, transA: true, accumulate });
+        const got = await gpu.readF32(gc, M * N);
+        const want = matmulRef(a, b, M, N, K, { transA: true, c: accumulate ? c0 : undefined });
+        console.log(`linear quad Aᵀ·B K=${K} in chunks of 16, accumulate=${accumulate} (seed ${seed}): max abs ${maxAbsDiff(got, want).toExponential(2)}`);
+        expect(maxRelDiff(got, want)).toBeLessThan(1e-4);
+        [ga, gb, gc].forEach((x) => x.destroy());
+      }
+    } finally {
+      linearDefaults.kChunk = saved;
+    }
+  });
+});
