@@ -44,7 +44,8 @@ export async function loadSources(config: TrainConfig): Promise<PolicySources> {
 export async function openNodeLab(config: TrainConfig, committed?: Committed, log: (m: string) => void = () => {}): Promise<NodeLab> {
   const gpu = await createNodeGpu();
   log(`gpu: ${gpu.summary.vendor} ${gpu.summary.architecture}`);
-  const sandbox = createNodeSandbox();
+  // A spare worker absorbs the cold start after a hard stop (runaway candidate) so training does not stall.
+  const sandbox = createNodeSandbox({ spares: 1 });
   const cur = loadCurriculum(config.tasks.families);
   const sources = await loadSources(config);
   const { coder, tester } = buildPolicies(gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
