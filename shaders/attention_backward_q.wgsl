@@ -71,7 +71,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     lr[r] = lse[qi];
     if (row0 + r <= rowLast) { dsum[qi] = select(D, 0.0, maskQ && keyMask[row0 + r] == 0u); }
   }
-  for (var j0 = seqStart; j0 <= live; j0 += 4u) {
+  // Masked queries also mean left pads are skipped: keys before the sequence's first valid one are no-ops.
+  var jStart = seqStart;
+  if (maskQ) {
+    while (jStart < live && keyMask[jStart] == 0u) { jStart += 1u; }
+  }
+  for (var j0 = jStart; j0 <= live; j0 += 4u) {
     let kb0 = (j0 * u.Hkv + g) * DH4;
     let kb1 = (min(j0 + 1u, rowLast) * u.Hkv + g) * DH4;
     let kb2 = (min(j0 + 2u, rowLast) * u.Hkv + g) * DH4;

@@ -219,7 +219,7 @@ export function prefill(st: DecodeState, prompts: number[][], padId: number): { 
   const lse = gpu.temp('prefill.lse', T * c.heads * 4);
   const acts = allocActs(st.w, T, (label, bytes) => gpu.temp(label, bytes));
   layers(st.w, acts, x, T, positions, (l, out, q, k, v) => {
-    attentionForward(gpu, out, lse, q, k, v, valid, { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim });
+    attentionForward(gpu, out, lse, q, k, v, valid, { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maskQueries: true });
     attentionCacheWrite(gpu, st.caches[l].k, st.caches[l].v, k, v, zeros, { B, n: P, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
   });
   // Gather each row's last position (always a real token: padding is on the left).
@@ -274,7 +274,7 @@ export function forwardAllLogits(w: DecodeWeights, seqs: number[][], padId: numb
   const lse = gpu.temp('fwd.lse', T * c.heads * 4);
   const acts = allocActs(w, T, (label, bytes) => gpu.temp(label, bytes));
   layers(w, acts, x, T, positions, (_l, out, q, k, v) => {
-    attentionForward(gpu, out, lse, q, k, v, valid, { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim });
+    attentionForward(gpu, out, lse, q, k, v, valid, { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maskQueries: true });
   });
   const logits = gpu.buffer(`${w.label}.logits`, T * c.vocabSize * 4);
   head(w, acts, logits, x, T);
