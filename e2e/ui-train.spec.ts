@@ -114,3 +114,32 @@ test('step-through: one step advanced phase by phase, each explained', async ({ 
   await expect(page.getByTestId('collusion')).toContainText('self-serving');
   await page.screenshot({ path: 'test-results/ui-step-through-done.png', fullPage: true });
 });
+
+test('held-out evaluation before and after a step; kernel times in Perf while profiling', async ({ page }) => {
+  test.setTimeout(8 * STEP_TIMEOUT);
+  await open(page, '#preset=micro&mode=code-a1&seed=5');
+  await page.getByTestId('tab-eval').click();
+  await page.getByTestId('eval-problems').fill('2');
+  await page.getByTestId('eval-samples').fill('1');
+  await page.getByTestId('run-eval').click();
+  await expect(page.getByTestId('eval-row')).toHaveCount(1, { timeout: 2 * STEP_TIMEOUT });
+  await expect(page.getByTestId('eval-row').first()).toContainText('before training');
+
+  await page.getByTestId('tab-perf').click();
+  await page.getByTestId('profile').check();
+  await page.getByTestId('single-step').click();
+  await expect.poll(() => steps(page), { timeout: STEP_TIMEOUT }).toBe(1);
+  await waitPaused(page);
+  await expect(page.getByTestId('kernel-times')).toContainText('matmul');
+  await expect(page.getByTestId('step-breakdown')).toContainText('rollout');
+  await expect(page.getByTestId('perf-sandbox')).toContainText('calls/s');
+  await page.screenshot({ path: 'test-results/ui-perf.png', fullPage: true });
+
+  await page.getByTestId('tab-eval').click();
+  await page.getByTestId('run-eval').click();
+  await expect(page.getByTestId('eval-row')).toHaveCount(2, { timeout: 2 * STEP_TIMEOUT });
+  await expect(page.getByTestId('eval-row').nth(1)).toContainText('after 1 steps');
+  // The same problems before and after: the form kept its choices across tabs.
+  await expect(page.getByTestId('eval-row').nth(1)).toContainText('heldout (2)');
+  await page.screenshot({ path: 'test-results/ui-eval.png', fullPage: true });
+});

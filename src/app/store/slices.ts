@@ -111,6 +111,8 @@ export const createMistakeBookSlice: Slice<MistakeBookSlice> = (set) => ({
 export const createEvalSlice: Slice<EvalSlice> = (set) => ({
   evals: [],
   evalProgress: null,
+  evalOptions: { split: 'heldout', problems: 8, samples: 2 },
+  setEvalOptions: (o) => set((s) => ({ evalOptions: { ...s.evalOptions, ...o } })),
   addEval: (r) => set((s) => ({ evals: [...s.evals, r], evalProgress: null })),
   setEvalProgress: (evalProgress) => set({ evalProgress }),
 });

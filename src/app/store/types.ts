@@ -90,6 +90,9 @@ export interface EvalReport {
 
 export interface EvalSlice {
   evals: EvalReport[];
+  /** The evaluation form's choices (kept here so switching tabs does not reset them). */
+  evalOptions: { split: 'heldout' | 'heldout-family'; problems: number; samples: number };
+  setEvalOptions(o: Partial<EvalSlice['evalOptions']>): void;
   /** Progress text while an evaluation runs, else null. */
   evalProgress: string | null;
   addEval(r: EvalReport): void;

@@ -1,7 +1,6 @@
 // Eval panel: what the run's own records say (hidden-test pass rate first vs latest, tester validity, CodeT-style
 // selection), and how to get the held-out pass@1 and mutation score.
-import { useState } from 'react';
-import { useLab } from '../../store';
+import { labStore, useLab } from '../../store';
 import { client } from '../../lab';
 import type { EvalReport } from '../../store/types';
 import { codetSelection } from './codet';
@@ -81,9 +80,8 @@ function HeldOut() {
   const progress = useLab((s) => s.evalProgress);
   const status = useLab((s) => s.status);
   const step = useLab((s) => s.step);
-  const [split, setSplit] = useState<'heldout' | 'heldout-family'>('heldout');
-  const [problems, setProblems] = useState(8);
-  const [samples, setSamples] = useState(2);
+  const { split, problems, samples } = useLab((s) => s.evalOptions);
+  const setOpts = labStore.getState().setEvalOptions;
   const canRun = (status === 'idle' || status === 'paused') && progress === null;
   const row = (r: EvalReport, i: number) => (
     <tr key={i} data-testid="eval-row">
@@ -107,15 +105,15 @@ function HeldOut() {
         and again after training to compare. Headless: <code>npm run eval -- --run runs/NAME</code>.
       </p>
       <div className="form-row">
-        <select value={split} onChange={(e) => setSplit(e.target.value as typeof split)}>
+        <select value={split} onChange={(e) => setOpts({ split: e.target.value as typeof split })}>
           <option value="heldout">held-out instances</option>
           <option value="heldout-family">held-out families</option>
         </select>
         <label>
-          problems <input data-testid="eval-problems" type="number" min={1} max={200} value={problems} style={{ width: 60 }} onChange={(e) => setProblems(Math.max(1, Number(e.target.value) || 1))} />
+          problems <input data-testid="eval-problems" type="number" min={1} max={200} value={problems} style={{ width: 60 }} onChange={(e) => setOpts({ problems: Math.max(1, Number(e.target.value) || 1) })} />
         </label>
         <label>
-          samples <input data-testid="eval-samples" type="number" min={1} max={16} value={samples} style={{ width: 50 }} onChange={(e) => setSamples(Math.max(1, Number(e.target.value) || 1))} />
+          samples <input data-testid="eval-samples" type="number" min={1} max={16} value={samples} style={{ width: 50 }} onChange={(e) => setOpts({ samples: Math.max(1, Number(e.target.value) || 1) })} />
         </label>
         <button data-testid="run-eval" disabled={!canRun} onClick={() => client.evaluate(split, problems, samples)}>
           Evaluate at step {step}
