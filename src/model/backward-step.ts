@@ -6,7 +6,7 @@ import { logprobsBackward, logprobsForward } from '../gpu/kernels/logprobs';
 import { xentBackward, xentForward } from '../gpu/kernels/xent';
 import { matmul } from '../gpu/kernels/matmul';
 import { backward } from './backward';
-import { forward, releaseForward } from './forward';
+import { forward, releaseForward, type HeadRows } from './forward';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
 
@@ -60,21 +60,29 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
   const { T } = batch;
   const V = model.config.vocabSize;
   if (!batch.targets || !batch.mask) throw new Error('recordLossAndBackward: the batch needs targets and mask');
-  const fwd = forward(model, batch, true);
-  const dLogits = gpu.temp('grad.logits', T * V * 4);
   const stats = gpu.temp('loss.stats', 16 * 4);
   if (spec.kind === 'sft') {
-    const tokLoss = gpu.temp('xent.loss', T * 4);
-    const lse = gpu.temp('xent.lse', T * 4);
-    xentForward(gpu, tokLoss, lse, stats, fwd.logits, batch.targets, batch.mask, { T, V });
-    xentBackward(gpu, dLogits, fwd.logits, batch.targets, batch.mask, lse, stats, { T, V }, spec.gradScale ?? 1);
+    // The SFT loss reads only the mask rows' logits: the head (lm_head, xent) runs on those rows alone.
+    const sel = lossRows(gpu, batch);
+    const fwd = forward(model, batch, true, sel?.head);
+    const n = sel ? sel.head.n : T;
+    const dLogits = gpu.temp('grad.logits', n * V * 4);
+    const tokLoss = gpu.temp('xent.loss', n * 4);
+    const lse = gpu.temp('xent.lse', n * 4);
+    const targets = sel ? sel.targets : batch.targets;
+    const mask = sel ? sel.mask : batch.mask;
+    xentForward(gpu, tokLoss, lse, stats, fwd.logits, targets, mask, { T: n, V });
+    xentBackward(gpu, dLogits, fwd.logits, targets, mask, lse, stats, { T: n, V }, spec.gradScale ?? 1);
     gpu.release(tokLoss);
     gpu.release(lse);
     backward(model, batch, fwd, dLogits);
     releaseForward(gpu, fwd);
     gpu.release(dLogits);
+    if (sel) [sel.head.rows, sel.targets, sel.mask].forEach((b) => gpu.release(b));
     return { stats, decode: (v) => ({ loss: v[0] }) };
   }
+  const fwd = forward(model, batch, true);
+  const dLogits = gpu.temp('grad.logits', T * V * 4);
   const shape = { T, V, temperature: spec.temperature ?? 1 };
   const logp = gpu.temp('grpo.logp', T * 4);
   const entropy = gpu.temp('grpo.entropy', T * 4);
@@ -102,6 +110,29 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
       const grpo = decodeGrpoStats(v.subarray(0, GRPO_STATS.length));
       return { loss: grpo.loss, grpo, entropy: v[GRPO_STATS.length] / Math.max(1, grpo.completion_tokens) };
     },
+  };
+}
+
+/** Head rows for switching the SFT head to the loss rows: only when it saves at least 10 % of the rows. */
+export const sftHeadRows: { enabled: boolean } = { enabled: true };
+
+/** The batch's loss-mask rows with their targets and mask, as pooled temps (null when not worth it). */
+function lossRows(gpu: GpuModel['gpu'], batch: GpuBatch): { head: HeadRows; targets: GPUBuffer; mask: GPUBuffer } | null {
+  const { mask, targets } = batch.host;
+  if (!sftHeadRows.enabled || !mask || !targets) return null;
+  const rows: number[] = [];
+  for (let t = 0; t < batch.T; t++) if (mask[t] !== 0) rows.push(t);
+  if (rows.length === 0 || rows.length > 0.9 * batch.T) return null;
+  const n = rows.length;
+  const upload = (label: string, data: Uint32Array | Float32Array) => {
+    const b = gpu.temp(label, n * 4);
+    gpu.write(b, data);
+    return b;
+  };
+  return {
+    head: { rows: upload('sft.rows', Uint32Array.from(rows)), n },
+    targets: upload('sft.targets', Uint32Array.from(rows, (t) => targets[t])),
+    mask: upload('sft.mask', Float32Array.from(rows, (t) => mask[t])),
   };
 }
 

@@ -6,6 +6,8 @@ import { ropeBackward } from '../gpu/kernels/rope';
 import { swigluBackward } from '../gpu/kernels/swiglu';
 import { embeddingBackward } from '../gpu/kernels/embedding';
 import { elementwise } from '../gpu/kernels/elementwise';
+import { scatterRows } from '../gpu/kernels/rows';
+import { zeroBuffer } from '../gpu/kernels/adamw';
 import type { GpuBatch } from './forward-batch';
 import type { ForwardResult } from './forward';
 import { attnBackward } from './forward-attention';
@@ -34,7 +36,8 @@ export function linearBackward(
 }
 
 /**
- * Records the backward of `forward(model, batch, keep = true)` given dLogits. Parameter gradients ACCUMULATE into
+ * Records the backward of `forward(model, batch, keep = true)` given dLogits ([T, V], or [n, V] for a forward on
+ * head rows). Parameter gradients ACCUMULATE into
  * model.grads (zero them first for a fresh step; leave them to sum micro-batches). Releases nothing of `fwd`.
  */
 export function backward(model: GpuModel, batch: GpuBatch, fwd: ForwardResult, dLogits: GPUBuffer): void {
@@ -51,7 +54,17 @@ export function backward(model: GpuModel, batch: GpuBatch, fwd: ForwardResult, d
   const f32 = (label: string, n: number) => gpu.temp(label, n * 4);
 
   const dhf = f32('grad.hf', T * H);
-  linearBackward(model, dhf, dLogits, acts.hf, layout.lmHead, undefined, T);
+  if (fwd.head) {
+    // The head ran on selected rows: dLogits is [n, V]; the other rows' dhf is 0.
+    const { rows, n, hf } = fwd.head;
+    const dRows = f32('grad.hfRows', n * H);
+    linearBackward(model, dRows, dLogits, hf, layout.lmHead, undefined, n);
+    zeroBuffer(gpu, dhf, T * H);
+    scatterRows(gpu, dhf, dRows, rows, n, T, H);
+    gpu.release(dRows);
+  } else {
+    linearBackward(model, dhf, dLogits, acts.hf, layout.lmHead, undefined, T);
+  }
   let dx = f32('grad.xFinal', T * H);
   model.accumulateGrad(layout.finalNorm, (dw) =>
     rmsnormBackward(gpu, dx, dw, dhf, acts.xFinal, model.mirror(layout.finalNorm), acts.rstdF, T, H),

@@ -7,6 +7,7 @@ import { ropeForward } from '../gpu/kernels/rope';
 import { swigluForward } from '../gpu/kernels/swiglu';
 import { embeddingForward } from '../gpu/kernels/embedding';
 import { elementwise } from '../gpu/kernels/elementwise';
+import { gatherRows } from '../gpu/kernels/rows';
 import type { GpuBatch } from './forward-batch';
 import { attnForward, type AttnSaved } from './forward-attention';
 import type { GpuModel, TensorRef } from './model';
@@ -42,9 +43,17 @@ export interface Activations {
 }
 
 export interface ForwardResult {
-  /** [T, V] logits (pooled temp: release with releaseForward). */
+  /** [T, V] logits, or [head.n, V] when the head ran on selected rows (pooled temp: release with releaseForward). */
   logits: GPUBuffer;
   acts?: Activations;
+  /** Set when the lm_head ran on selected rows only: the rows and the gathered final hidden state [n, H]. */
+  head?: HeadRows & { hf: GPUBuffer };
+}
+
+/** Rows of the batch whose logits are needed (u32 [n] distinct row indices < T), e.g. the loss-mask rows. */
+export interface HeadRows {
+  rows: GPUBuffer;
+  n: number;
 }
 
 /** y[T, N] = x[T, K] · Wᵀ (+ bias), with W an HF [N, K] tensor inside the flat parameters. */
@@ -76,7 +85,7 @@ export function linearForward(
  * Records the forward pass. With `keep`, every activation stays alive for `backward`; without it, the per-layer
  * temporaries are released as soon as the next layer no longer needs them (log-probs-only / eval passes).
  */
-export function forward(model: GpuModel, batch: GpuBatch, keep: boolean): ForwardResult {
+export function forward(model: GpuModel, batch: GpuBatch, keep: boolean, headRows?: HeadRows): ForwardResult {
   const gpu = model.gpu;
   const c = model.config;
   const { T } = batch;
@@ -134,13 +143,22 @@ export function forward(model: GpuModel, batch: GpuBatch, keep: boolean): Forwar
   const hf = f32('act.hf', T * H);
   const rstdF = f32('act.rstdF', T);
   rmsnormForward(gpu, hf, rstdF, x, model.mirror(layout.finalNorm), T, H, c.rmsEps);
-  const logits = f32('act.logits', T * c.vocabSize);
-  linearForward(model, logits, hf, layout.lmHead, undefined, T);
+  let head: ForwardResult['head'];
+  if (headRows) {
+    // Only these rows' logits are needed (an SFT loss masks prompt and pad rows): the lm_head matmuls, the loss
+    // and its gradient shrink by T / n.
+    const hfRows = f32('act.hfRows', headRows.n * H);
+    gatherRows(gpu, hfRows, hf, headRows.rows, headRows.n, T, H);
+    head = { ...headRows, hf: hfRows };
+  }
+  const rowsOut = head ? head.n : T;
+  const logits = f32('act.logits', rowsOut * c.vocabSize);
+  linearForward(model, logits, head ? head.hf : hf, layout.lmHead, undefined, rowsOut);
   if (!keep) {
-    [x, hf, rstdF].forEach((b) => gpu.release(b));
+    [x, hf, rstdF, ...(head ? [head.hf] : [])].forEach((b) => gpu.release(b));
     return { logits };
   }
-  return { logits, acts: { layers, xFinal: x, rstdF, hf } };
+  return { logits, acts: { layers, xFinal: x, rstdF, hf }, head };
 }
 
 function releaseLayer(gpu: Gpu, a: LayerActs): void {
@@ -150,6 +168,7 @@ function releaseLayer(gpu: Gpu, a: LayerActs): void {
 /** Returns every pooled buffer of a forward result to the pool. */
 export function releaseForward(gpu: Gpu, r: ForwardResult): void {
   gpu.release(r.logits);
+  if (r.head) gpu.release(r.head.hf);
   if (!r.acts) return;
   for (const l of r.acts.layers) releaseLayer(gpu, l);
   for (const b of [r.acts.xFinal, r.acts.rstdF, r.acts.hf]) gpu.release(b);

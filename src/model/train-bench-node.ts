@@ -5,7 +5,8 @@
 // --ab alternates the new and the old path step by step and prints the ratio (the machine is shared and noisy).
 // Engine switches come from the environment so before/after runs use the same script: ENGINE_QUAD=0 times the
 // plain matmul path instead of the quad-shared linear kernel (src/gpu/kernels/linear-quad.ts), ENGINE_MASKQ=0
-// attention without pad-row skipping; BENCH_PAD=0 makes every row full length (default: right pads 0 .. S/2).
+// attention without pad-row skipping, ENGINE_HEADROWS=0 the SFT head on all rows; BENCH_PAD=0 makes every row full
+// length (default: right pads 0 .. S/2), BENCH_PROMPT the loss-free prompt share of each row (default 0.4).
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { matmul } from '../gpu/kernels/matmul';
@@ -16,7 +17,7 @@ import { buildLayout } from './layout';
 import { initParams } from './init';
 import { GpuModel } from './model';
 import { uploadBatch, destroyBatch } from './forward-batch';
-import { trainStep, DEFAULT_OPTIM } from './backward-step';
+import { trainStep, DEFAULT_OPTIM, sftHeadRows } from './backward-step';
 import { fp32Weights } from './decode';
 import { generate } from './sampler';
 import { RolloutWeights } from './rollout-weights';
@@ -106,7 +107,16 @@ async function main(): Promise<void> {
     }
   }
   const targets = tokens.map((_, i) => tokens[(i + 1) % T]);
-  const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens, positions, valid, targets, mask: valid }, 'bench');
+  // Loss on the completion only (the last 60 % of each row's real tokens, as SFT prompt/completion pairs); BENCH_PROMPT
+  // sets the prompt share.
+  const promptShare = Number(process.env.BENCH_PROMPT ?? '0.4');
+  const mask = valid.map((ok, t) => {
+    const b = Math.floor(t / S);
+    let len = 0;
+    for (let s = 0; s < S; s++) len += valid[b * S + s];
+    return ok && t % S >= Math.floor(promptShare * len) ? 1 : 0;
+  });
+  const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens, positions, valid, targets, mask }, 'bench');
   const optim = { ...DEFAULT_OPTIM, adamw: { ...DEFAULT_OPTIM.adamw, lr: 1e-5 } };
     console.log(`preset ${name} [${B}, ${S}] = ${T} tokens; subgroups ${gpu.hasSubgroups}`);
   const step = () => trainStep(model, batch, { kind: 'sft' }, optim);
@@ -116,6 +126,7 @@ async function main(): Promise<void> {
   const engine = (fresh: boolean) => {
     linearDefaults.quad = fresh && process.env.ENGINE_QUAD !== '0';
     attentionOptions.maskQueries = fresh && process.env.ENGINE_MASKQ !== '0';
+    sftHeadRows.enabled = fresh && process.env.ENGINE_HEADROWS !== '0';
   };
   for (const quad of paths) {
     engine(quad);
@@ -136,7 +147,7 @@ async function main(): Promise<void> {
   }
   paths.forEach((quad, p) => {
     const b = best[p];
-    const label = quad ? `new (quad ${process.env.ENGINE_QUAD !== '0'}, maskQueries ${process.env.ENGINE_MASKQ !== '0'})` : 'old';
+    const label = quad ? `new (quad ${process.env.ENGINE_QUAD !== '0'}, maskQueries ${process.env.ENGINE_MASKQ !== '0'}, headRows ${process.env.ENGINE_HEADROWS !== '0'})` : 'old';
     console.log(`train step ${label}: best ${b.cpu.toFixed(0)} ms CPU (${((T / b.cpu) * 1000).toFixed(0)} tok/CPU-s), ${b.wall.toFixed(0)} ms wall (${((T / b.wall) * 1000).toFixed(0)} tok/s), ${dispatches} dispatches`);
   });
   if (paths.length === 2) console.log(`new / old: ${(best[1].cpu / best[0].cpu).toFixed(2)}x less CPU, ${(best[1].wall / best[0].wall).toFixed(2)}x less wall`);
