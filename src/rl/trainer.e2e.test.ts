@@ -51,7 +51,8 @@ async function runSteps(mode: Mode, steps: number, state?: ReturnType<Trainer['s
   return { trainer, pol, metrics };
 }
 
-describe('Trainer on micro (real models, real sandbox)', () => {
+// Generous: each step is seconds alone, but CI machines may be loaded.
+describe('Trainer on micro (real models, real sandbox)', { timeout: 600_000 }, () => {
   for (const mode of ['code-a1', 'golden', 'self-play'] as const) {
     it(`${mode}: 2 steps change every trainable tensor and give finite metrics`, async () => {
       const c = config(mode);
