@@ -18,7 +18,7 @@ async function waitPaused(page: Page) {
   await expect.poll(() => status(page), { timeout: STEP_TIMEOUT }).toBe('paused');
 }
 
-test('a micro run: 3 steps on the charts, its rollouts and Mistake Book; reload restores it and it resumes', async ({ page }) => {
+test('a micro run: 3 steps on the charts, its rollouts and Mistake Book; reload restores it and it resumes; its bundle resumes in a fresh context', async ({ page, browser }) => {
   test.setTimeout(16 * STEP_TIMEOUT);
   // Seed 4 puts a test in the Mistake Book within the first steps (the book only records tests that broke a
   // compiling candidate); the run goes on until there are 3 steps and a book entry.
@@ -70,6 +70,24 @@ test('a micro run: 3 steps on the charts, its rollouts and Mistake Book; reload 
   await page.getByText('List files of the last checkpoint').click();
   await expect(page.getByTestId('trained-files')).toContainText('coder/model.safetensors');
   await page.screenshot({ path: 'test-results/ui-train-model.png', fullPage: true });
+
+  // Export the run as one file; a fresh browser context imports it and trains on from the same step.
+  const [bundle] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
+  const bundlePath = 'test-results/ui-train-run.codea1';
+  await bundle.saveAs(bundlePath);
+  const ctx = await browser.newContext();
+  const p2 = await ctx.newPage();
+  await open(p2, '');
+  await p2.getByTestId('import').setInputFiles(bundlePath);
+  await expect(p2.getByTestId('run-step')).toHaveText(String(done + 1));
+  await expect(p2.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', String(done + 1));
+  await p2.getByTestId('single-step').click();
+  await expect.poll(() => steps(p2), { timeout: STEP_TIMEOUT }).toBe(done + 2);
+  await waitPaused(p2);
+  const recs2 = await p2.evaluate(() => window.__lab!.store.getState().series[0].metrics.map((m) => m.step));
+  expect(recs2).toEqual(Array.from({ length: done + 2 }, (_, i) => i));
+  await p2.screenshot({ path: 'test-results/ui-train-imported.png', fullPage: true });
+  await ctx.close();
 });
 
 test('a lost device pauses the run with a message; it resumes from the last checkpoint', async ({ page }) => {
