@@ -112,3 +112,18 @@ test('own checkpoint: an incomplete set of files is refused with what is missing
   await page.getByTestId('model-coder-files').setInputFiles([{ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from('{}') }]);
   await expect(page.getByTestId('model')).toContainText('coder: missing .safetensors, tokenizer.json');
 });
+
+test('without WebGPU the notice comes first and nothing can start', async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'gpu', { value: undefined, configurable: true });
+  });
+  await fresh(page);
+  await expect(page.getByTestId('no-webgpu')).toContainText('WebGPU is not available');
+  await expect(page.getByTestId('start')).toBeDisabled();
+  await expect(page.getByTestId('single-step')).toBeDisabled();
+  // The notice sits above the lab, not below the run controls.
+  const notice = await page.getByTestId('no-webgpu').boundingBox();
+  const run = await page.getByTestId('run-panel').boundingBox();
+  expect(notice!.y).toBeLessThan(run!.y);
+  await page.screenshot({ path: 'test-results/ui-no-webgpu.png', fullPage: true });
+});
