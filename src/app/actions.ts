@@ -11,7 +11,7 @@ import { IdbRunStore, currentRunId, getRunMeta, listRuns, putRunMeta, type RunMe
 import type { LabStore } from './store';
 import { runLabel } from './store/slices';
 import { newRunId } from './worker/client';
-import { EVALS_FILE } from './worker/run-files';
+import { EVALS_FILE, parseEvalJsonl } from './worker/run-files';
 import type { EvalReport } from './store/types';
 
 const dec = new TextDecoder();
@@ -37,7 +37,7 @@ async function readStoredRun(runId: string): Promise<StoredRun | undefined> {
   const ro = names.length ? await store.read('rollouts/' + names[names.length - 1]) : undefined;
   const rollouts = ro ? (JSON.parse(dec.decode(ro)) as RolloutRecord[]) : [];
   const ev = await store.read(EVALS_FILE);
-  const evals = ev ? (dec.decode(ev).split('\n').filter(Boolean).map((l) => JSON.parse(l)) as EvalReport[]) : [];
+  const evals = ev ? parseEvalJsonl(dec.decode(ev)) : [];
   return { meta, metrics, state, rollouts, evals };
 }
 
@@ -131,7 +131,7 @@ export async function importBundle(store: LabStore, file: File): Promise<void> {
   meta.step = state.step;
   await putRunMeta(meta);
   const evalBytes = files[EVALS_FILE] as Uint8Array | undefined;
-  const evals = evalBytes ? (dec.decode(evalBytes).split('\n').filter(Boolean).map((l) => JSON.parse(l)) as EvalReport[]) : [];
+  const evals = evalBytes ? parseEvalJsonl(dec.decode(evalBytes)) : [];
   showRun(store, { meta, metrics: bundle.metrics.filter((m) => m.step < state.step), state, rollouts: bundle.rollouts, evals }, `Imported ${file.name}`);
 }
 

@@ -85,7 +85,7 @@ export interface EvalReport {
   mutationScore: number;
   /** pass@1 of the candidate picked by agreement with generated tests (CodeT-style). */
   codetPassAt1: number;
-  seconds: number;
+  seconds?: number;
 }
 
 export interface EvalSlice {

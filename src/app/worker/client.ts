@@ -5,6 +5,7 @@ import type { RunConfigUi } from '../config/run-config';
 import { runLabel } from '../store/slices';
 import { putRunMeta } from '../persist/idb-run-store';
 import type { ModelFiles, WorkerCommand, WorkerEvent } from './protocol';
+import { toEvalReports } from './run-files';
 
 export class TrainClient {
   private worker: Worker | null = null;
@@ -146,7 +147,7 @@ export class TrainClient {
         s.setPerf({ kernelTimes: e.kernelTimes, gpuBytes: e.gpuBytes, sandboxCalls: e.sandboxCalls, stepSandboxCalls: e.stepSandboxCalls, sandboxMs: e.sandboxMs, profiling: e.profiling });
         break;
       case 'eval':
-        s.addEval(e.report);
+        for (const r of toEvalReports(e.point)) s.addEval(r);
         break;
       case 'evalProgress':
         s.setEvalProgress(`${e.what} ${e.done}/${e.total}`);

@@ -1,7 +1,7 @@
 // In-browser evaluation of the current models on held-out problems, with the same harness as `npm run eval`.
 import { DEFAULT_EVAL, evaluateSplit } from '../../rl/eval';
 import { loadCurriculum } from '../../rl/lab-setup';
-import type { EvalReport } from '../store/types';
+import type { EvalPoint } from './run-files';
 import type { Session } from './session';
 
 export async function evaluate(
@@ -10,14 +10,13 @@ export async function evaluate(
   maxProblems: number,
   samples: number,
   onProgress: (what: string, done: number, total: number) => void,
-): Promise<EvalReport> {
+): Promise<EvalPoint> {
   const t0 = performance.now();
   const cur = loadCurriculum(s.config.tasks.families);
   const pool = split === 'heldout' ? cur.heldout : cur.heldoutFamily;
   if (!pool.length) throw new Error(`this run's curriculum has no ${split} problems`);
-  // A fixed, evenly spread subset: the same problems before and after training.
-  const stride = Math.max(1, Math.floor(pool.length / maxProblems));
-  const chosen = pool.filter((_, i) => i % stride === 0).slice(0, maxProblems);
+  // The first n, as `npm run train --eval-problems n` picks them: the same problems before and after training.
+  const chosen = pool.slice(0, maxProblems);
   const tester = s.config.mode === 'self-play' ? s.coder : s.tester;
   const r = await evaluateSplit(
     split,
@@ -35,15 +34,5 @@ export async function evaluate(
       onProgress,
     },
   );
-  return {
-    step: s.trainer.step,
-    split,
-    problems: r.problems,
-    passAt1: r.coderPass1,
-    passAt1Greedy: r.coderPass1Greedy,
-    testerValidity: r.testerValidity,
-    mutationScore: r.mutationScore,
-    codetPassAt1: r.selectedPass1,
-    seconds: (performance.now() - t0) / 1000,
-  };
+  return { step: s.trainer.step, rows: [r], seconds: (performance.now() - t0) / 1000 };
 }

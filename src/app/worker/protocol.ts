@@ -3,7 +3,8 @@ import type { StepMetrics } from '../../rl/metrics';
 import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/records';
 import type { BookHistoryPoint } from '../../rl/mistake-book';
 import type { RunConfigUi } from '../config/run-config';
-import type { EvalReport, KernelTime } from '../store/types';
+import type { KernelTime } from '../store/types';
+import type { EvalPoint } from './run-files';
 
 /** User-supplied model files (safetensors, config.json, tokenizer.json) per role. */
 export type ModelFiles = Record<string, Uint8Array>;
@@ -42,7 +43,7 @@ export type WorkerEvent =
   /** A step was committed to IndexedDB (checkpoint + metrics + Mistake Book). */
   | { type: 'committed'; runId: string; step: number; bytes: number }
   | { type: 'perf'; kernelTimes: KernelTime[]; gpuBytes: number; sandboxCalls: number; stepSandboxCalls: number; sandboxMs: number; profiling: boolean }
-  | { type: 'eval'; runId: string; report: EvalReport }
+  | { type: 'eval'; runId: string; point: EvalPoint }
   | { type: 'evalProgress'; what: string; done: number; total: number }
   | { type: 'error'; message: string }
   | { type: 'deviceLost'; message: string };

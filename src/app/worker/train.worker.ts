@@ -190,9 +190,9 @@ async function handle(cmd: WorkerCommand): Promise<void> {
     case 'eval': {
       if (loop) throw new Error('Pause the run before evaluating.');
       const s = await ensureOpen(cmd.runId, cmd.config);
-      const report = await evaluate(s, cmd.split, cmd.problems, cmd.samples, (what, done, total) => post({ type: 'evalProgress', what, done, total }));
-      await s.store.append(EVALS_FILE, new TextEncoder().encode(JSON.stringify(report) + '\n'));
-      post({ type: 'eval', runId: cmd.runId, report });
+      const point = await evaluate(s, cmd.split, cmd.problems, cmd.samples, (what, done, total) => post({ type: 'evalProgress', what, done, total }));
+      await s.store.append(EVALS_FILE, new TextEncoder().encode(JSON.stringify(point) + '\n'));
+      post({ type: 'eval', runId: cmd.runId, point });
       status('paused');
       break;
     }

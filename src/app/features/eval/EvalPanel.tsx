@@ -94,7 +94,7 @@ function HeldOut() {
       <td>{pct(r.codetPassAt1)}</td>
       <td>{pct(r.testerValidity)}</td>
       <td>{pct(r.mutationScore)}</td>
-      <td>{r.seconds.toFixed(0)} s</td>
+      <td>{r.seconds === undefined ? '–' : `${r.seconds.toFixed(0)} s`}</td>
     </tr>
   );
   return (

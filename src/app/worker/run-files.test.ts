@@ -1,0 +1,38 @@
+// The lab reads the CLI's eval.jsonl (`npm run train --eval-every`) and writes the same shape.
+import { describe, expect, it } from 'vitest';
+import { freshSeed, mulberry32 } from '../../testing/random';
+import type { SplitReport } from '../../rl/eval';
+import { parseEvalJsonl, rolloutsPath } from './run-files';
+
+describe('run files', () => {
+  it('parses eval.jsonl lines of { step, rows } into one report per split', () => {
+    const seed = freshSeed();
+    console.log('run-files seed', seed);
+    const rng = mulberry32(seed);
+    const row = (split: SplitReport['split']): SplitReport => ({
+      split,
+      problems: 1 + Math.floor(rng() * 20),
+      coderPass1: rng(),
+      coderPass1Greedy: rng(),
+      selectedPass1: rng(),
+      testerValidity: rng(),
+      mutationScore: rng(),
+      passAtK: rng(),
+      mutAtK: rng(),
+      mul: rng(),
+    });
+    const lines = [{ step: 0, rows: [row('heldout'), row('heldout-family')] }, { step: 5, rows: [row('heldout')], seconds: 12.5 }];
+    const got = parseEvalJsonl(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(got).toHaveLength(3);
+    expect(got.map((r) => [r.step, r.split])).toEqual([[0, 'heldout'], [0, 'heldout-family'], [5, 'heldout']]);
+    expect(got[1].passAt1).toBe(lines[0].rows[1].coderPass1);
+    expect(got[1].codetPassAt1).toBe(lines[0].rows[1].selectedPass1);
+    expect(got[2].mutationScore).toBe(lines[1].rows[0].mutationScore);
+    expect(got[2].seconds).toBe(12.5);
+    expect(got[0].seconds).toBeUndefined();
+  });
+
+  it('names rollout files as the CLI does', () => {
+    expect(rolloutsPath(7)).toBe('rollouts/step-00007.json');
+  });
+});
