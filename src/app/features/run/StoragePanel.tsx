@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { addComparison, exportBundle, exportMetricsJsonl, importBundle, listRuns, openSaved, overlaySaved } from '../../actions';
 import { client } from '../../lab';
-import type { RunMeta } from '../../persist/idb-run-store';
+import { deleteRun, type RunMeta } from '../../persist/idb-run-store';
 import { labStore, useLab } from '../../store';
 import { BUNDLE_EXT } from '../../persist/bundle';
 
@@ -77,6 +77,20 @@ export function StoragePanel() {
                       open
                     </button>
                   </>
+                )}
+                {r.runId !== runId && (
+                  <button
+                    className="link"
+                    title="Delete this run from the browser's storage"
+                    onClick={() =>
+                      deleteRun(r.runId).then(
+                        () => setSaved((xs) => xs.filter((x) => x.runId !== r.runId)),
+                        report('Delete failed'),
+                      )
+                    }
+                  >
+                    delete
+                  </button>
                 )}
               </li>
             ))}
