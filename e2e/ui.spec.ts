@@ -1,5 +1,6 @@
 // UI-only specs (no training): config shared as a URL, bundle import into the charts / inspector / Mistake Book,
 // and a bad file rejected with a clear error while nothing else changes.
+import { existsSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { sampleBundle } from '../src/app/testing/sample-bundle';
 
@@ -126,4 +127,10 @@ test('without WebGPU the notice comes first and nothing can start', async ({ pag
   const run = await page.getByTestId('run-panel').boundingBox();
   expect(notice!.y).toBeLessThan(run!.y);
   await page.screenshot({ path: 'test-results/ui-no-webgpu.png', fullPage: true });
+});
+
+test('the default preset is one whose shipped checkpoints exist', async ({ page }) => {
+  await fresh(page);
+  const want = existsSync('public/models/tiny/coder/config.json') ? 'tiny' : 'micro';
+  await expect(page.getByTestId('preset')).toHaveValue(want);
 });

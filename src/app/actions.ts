@@ -5,7 +5,8 @@ import type { RolloutRecord } from '../rl/records';
 import type { TrainerState } from '../rl/trainer';
 import { RunDir } from '../rl/run-store';
 import { decodeConfigHash, encodeConfigHash } from './config/url-codec';
-import type { RunConfigUi } from './config/run-config';
+import { PRESETS, type RunConfigUi } from './config/run-config';
+import { PRESETS as TRAIN_PRESETS } from '../rl/config';
 import { BUNDLE_EXT, BundleError, decodeBundle, encodeBundle, type RunBundle } from './persist/bundle';
 import { IdbRunStore, currentRunId, getRunMeta, listRuns, putRunMeta, type RunMeta } from './persist/idb-run-store';
 import type { LabStore } from './store';
@@ -70,6 +71,30 @@ export async function restoreOnLoad(store: LabStore): Promise<void> {
     showRun(store, run, 'Restored the saved run');
   } else if (fromUrl.present) {
     store.getState().setConfig(fromUrl.config);
+  } else {
+    await pickDefaultPreset(store);
+  }
+}
+
+/** The default preset starts from shipped checkpoints; when a build ships none for it, fall back to one that has them. */
+async function pickDefaultPreset(store: LabStore): Promise<void> {
+  const cfg = store.getState().config;
+  for (const preset of [cfg.preset, ...PRESETS.filter((p) => p !== cfg.preset)]) {
+    const path = TRAIN_PRESETS[preset].model.coderCheckpoint;
+    if (!path || (await shipped(`${path}/config.json`))) {
+      if (preset !== cfg.preset) store.getState().setConfig({ ...cfg, preset, overrides: {} });
+      return;
+    }
+  }
+}
+
+async function shipped(path: string): Promise<boolean> {
+  try {
+    const res = await fetch(new URL(path, new URL(import.meta.env.BASE_URL, location.origin)), { method: 'HEAD' });
+    // A static server may answer a missing file with index.html (SPA fallback).
+    return res.ok && !(res.headers.get('content-type') ?? '').includes('text/html');
+  } catch {
+    return false;
   }
 }
 
