@@ -4,7 +4,7 @@
 //
 // The Coder also sees a share of Tester examples, so that the self-play baseline (one model writes code and tests)
 // starts from a model that can do both; the Tester is trained on Tester examples only.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs, intArg } from './args';
 import { Progress } from './progress';
@@ -109,13 +109,24 @@ async function main(): Promise<number> {
     const tail = losses.slice(-20);
     console.log(`${job.who}: loss ${losses[0].toFixed(3)} → ${(tail.reduce((a, b) => a + b, 0) / tail.length).toFixed(3)} in ${((Date.now() - start) / 1000).toFixed(0)} s  ${sparkline(losses, 40)}`);
     curves.push({ name: job.who, x: losses.map((_, i) => i + 1), y: losses });
+    await mkdir(out, { recursive: true });
+    await writeFile(join(out, `${job.who}-losses.json`), JSON.stringify(losses) + '\n');
     const meta = { metadata: { pretrain_steps: String(steps), seed: String(seed) }, tokenizerJson };
     await writeCheckpointDir(join(out, job.who), await model.checkpoint(meta));
     await writeCheckpointDir(join(out, `${job.who}-int8`), await model.checkpoint({ ...meta, quant: 'int8-b32' }));
     model.destroy();
   }
   gpu.destroy();
-  await mkdir(out, { recursive: true });
+  // Curves of models trained in earlier invocations (--only) are kept in the figure.
+  for (const who of ['coder', 'tester']) {
+    if (curves.some((c) => c.name === who)) continue;
+    try {
+      const ys = JSON.parse(await readFile(join(out, `${who}-losses.json`), 'utf8')) as number[];
+      curves.push({ name: who, x: ys.map((_, i) => i + 1), y: ys });
+    } catch {
+      // not trained yet
+    }
+  }
   await writeFile(join(out, 'pretrain-loss.svg'), lineChartSvg(`SFT warm-start loss (${name})`, curves, { xLabel: 'step', yLabel: 'cross-entropy (nats/token)' }));
   await writeFile(
     join(out, 'pretrain.json'),
