@@ -80,8 +80,9 @@ export async function restoreOnLoad(store: LabStore): Promise<void> {
 async function pickDefaultPreset(store: LabStore): Promise<void> {
   const cfg = store.getState().config;
   for (const preset of [cfg.preset, ...PRESETS.filter((p) => p !== cfg.preset)]) {
-    const path = TRAIN_PRESETS[preset].model.coderCheckpoint;
-    if (!path || (await shipped(`${path}/config.json`))) {
+    const { coderCheckpoint, testerCheckpoint } = TRAIN_PRESETS[preset].model;
+    const needed = [coderCheckpoint, testerCheckpoint].filter(Boolean).map((p) => `${p}/model.safetensors`);
+    if ((await Promise.all(needed.map(shipped))).every(Boolean)) {
       if (preset !== cfg.preset) store.getState().setConfig({ ...cfg, preset, overrides: {} });
       return;
     }
