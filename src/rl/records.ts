@@ -31,7 +31,10 @@ export interface CandidateRecord {
 export interface TesterRolloutRecord {
   raw: string;
   tests: TestRecord[];
-  /** passed[i] = candidate passed tests[i] (attack uses the ground-truth output for callOk tests). */
+  /**
+   * One entry per valid-input test (tests with callOk, in order), each run in its attack form with the ground-truth
+   * output as the expected value: passed[j] = the candidate passed the j-th callOk test of `tests`.
+   */
   passed: boolean[];
   validity: number;
   adversarial: number;

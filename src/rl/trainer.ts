@@ -338,7 +338,16 @@ export class Trainer {
           hiddenPassRate: c.hiddenPassRate,
           testerRollouts:
             cfg.mode === 'golden'
-              ? []
+              ? // The golden tests, shown as one (correct, untrained) test group so the inspector can display them.
+                c.rollouts.map((r) => ({
+                  raw: r.tests.map((t) => t.text).join('\n'),
+                  tests: r.tests.map((t) => ({ text: t.text, valid: true, callOk: true })),
+                  passed: r.passed,
+                  validity: 1,
+                  adversarial: r.outcome.numValidInputFailed / Math.max(1, r.outcome.numValidInput),
+                  reward: 0,
+                  advantage: 0,
+                }))
               : c.rollouts.map((r, ri) => ({
                   raw: r.raw,
                   tests: r.tests.map((t) => ({ text: t.text, valid: t.valid, callOk: t.callOk })),
