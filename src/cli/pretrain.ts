@@ -5,6 +5,7 @@
 // The Coder also sees a share of Tester examples, so that the self-play baseline (one model writes code and tests)
 // starts from a model that can do both; the Tester is trained on Tester examples only.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, intArg } from './args';
 import { Progress } from './progress';
@@ -17,7 +18,8 @@ import { initParams } from '../model/init';
 import { trainTokenizer } from '../model/tokenizer-train';
 import { loadTokenizer } from '../model/tokenizer';
 import { GpuModel } from '../model/model';
-import { writeCheckpointDir } from '../model/checkpoint-node';
+import { loadCheckpointDir, writeCheckpointDir } from '../model/checkpoint-node';
+import type { LoadedCheckpoint } from '../model/checkpoint';
 import { presetConfig, type PresetName } from '../rl/config';
 import { loadCurriculum, neededSeqLen } from '../rl/lab-setup';
 import { encodeExamples, sftTrain, type SftExample } from '../rl/sft';
@@ -40,6 +42,7 @@ async function main(): Promise<number> {
     'tester-share': 'string',
     out: 'string',
     only: 'string',
+    init: 'string',
   });
   const name = ((args.preset as string) ?? 'tiny') as 'micro' | 'tiny';
   if (!(name in DEFAULTS)) throw new Error(`--preset must be micro or tiny, got '${name}'`);
@@ -70,7 +73,14 @@ async function main(): Promise<number> {
   const base = modelPreset(name as ModelPreset);
   const config = modelPreset(name as ModelPreset, { maxSeqLen: Math.max(base.maxSeqLen, neededSeqLen(train)) });
   const tokSample = [...coderData, ...testerData].filter((_, i) => i % 3 === 0).map((e) => e.prompt + e.completion);
-  const tokenizerJson = JSON.stringify(trainTokenizer(tokSample, { vocabSize: config.vocabSize }));
+  // --init DIR continues from DIR/<role>/ checkpoints (same config and tokenizer) instead of a fresh init.
+  const initDir = typeof args.init === 'string' ? args.init : undefined;
+  const inits = new Map<string, LoadedCheckpoint>();
+  for (const who of only) {
+    if (initDir && existsSync(join(initDir, who, 'model.safetensors'))) inits.set(who, await loadCheckpointDir(join(initDir, who)));
+  }
+  const firstInit = [...inits.values()][0];
+  const tokenizerJson = firstInit?.tokenizerJson ?? JSON.stringify(trainTokenizer(tokSample, { vocabSize: config.vocabSize }));
   const tok = loadTokenizer(tokenizerJson);
   console.log(`tokenizer: vocab ${config.vocabSize}; model ${paramCount(config).toLocaleString()} params, maxSeqLen ${config.maxSeqLen}`);
 
@@ -88,7 +98,10 @@ async function main(): Promise<number> {
     { who: 'tester' as const, data: testerData },
   ].filter((j) => only.includes(j.who));
   for (const job of jobs) {
-    const model = new GpuModel(gpu, layout, initParams(layout, seed + (job.who === 'tester' ? 1 : 0)), job.who);
+    const init = inits.get(job.who);
+    if (init && init.layout.totalFloats !== layout.totalFloats) throw new Error(`--init ${initDir}/${job.who}: its config differs from the ${name} preset`);
+    const model = new GpuModel(gpu, layout, init?.params ?? initParams(layout, seed + (job.who === 'tester' ? 1 : 0)), job.who);
+    if (init) console.log(`${job.who}: continuing from ${initDir}/${job.who}`);
     const encoded = encodeExamples(tok, job.data);
     const start = Date.now();
     const losses: number[] = [];
@@ -108,9 +121,19 @@ async function main(): Promise<number> {
     progress.clear();
     const tail = losses.slice(-20);
     console.log(`${job.who}: loss ${losses[0].toFixed(3)} → ${(tail.reduce((a, b) => a + b, 0) / tail.length).toFixed(3)} in ${((Date.now() - start) / 1000).toFixed(0)} s  ${sparkline(losses, 40)}`);
-    curves.push({ name: job.who, x: losses.map((_, i) => i + 1), y: losses });
+    // A continued run appends to the earlier curve, so the figure shows the whole warm-start.
+    let prior: number[] = [];
+    if (init) {
+      try {
+        prior = JSON.parse(await readFile(join(initDir!, `${job.who}-losses.json`), 'utf8')) as number[];
+      } catch {
+        prior = [];
+      }
+    }
+    const all = [...prior, ...losses];
+    curves.push({ name: job.who, x: all.map((_, i) => i + 1), y: all });
     await mkdir(out, { recursive: true });
-    await writeFile(join(out, `${job.who}-losses.json`), JSON.stringify(losses) + '\n');
+    await writeFile(join(out, `${job.who}-losses.json`), JSON.stringify(all) + '\n');
     const meta = { metadata: { pretrain_steps: String(steps), seed: String(seed) }, tokenizerJson };
     await writeCheckpointDir(join(out, job.who), await model.checkpoint(meta));
     await writeCheckpointDir(join(out, `${job.who}-int8`), await model.checkpoint({ ...meta, quant: 'int8-b32' }));
