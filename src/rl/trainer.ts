@@ -8,7 +8,7 @@ import type { Problem } from '../tasks/types';
 import type { Sandbox } from '../sandbox/types';
 import type { TrainConfig } from './config';
 import type { StepMetrics } from './metrics';
-import type { Phase, PhaseEvent, RolloutRecord, StepOutput } from './records';
+import type { Phase, PhaseEvent, StepOutput } from './records';
 import type { Generation, GrpoItem, GrpoSettings, Policy, UpdateStats } from './policy';
 import { MistakeBook, type MistakeBookState } from './mistake-book';
 import { Rng, deriveSeed } from './rng';
@@ -17,6 +17,7 @@ import { SPECIAL_TOKENS } from '../model/special-tokens';
 import { executeCandidate, extractAndValidate, type JudgedCandidate } from './judging';
 import { coderReward, goldenReward, testerReward, type TesterReward } from './rewards';
 import { groupAdvantages, maxVarianceGroup, meanStd } from './grpo';
+import { buildRolloutRecords } from './trainer-records';
 
 export interface TrainerDeps {
   sandbox: Sandbox;
@@ -321,45 +322,7 @@ export class Trainer {
       'time/step_s': (performance.now() - t0) / 1000,
     };
 
-    const rollouts: RolloutRecord[] = problems.map((p, pi) => ({
-      step,
-      mode: cfg.mode,
-      problemId: p.id,
-      prompt: p.prompt,
-      entryPoint: p.entryPoint,
-      replays: replays[pi],
-      candidates: judged.slice(pi * M, (pi + 1) * M).map((c, j) => {
-        const ci = pi * M + j;
-        return {
-          code: c.code,
-          compiles: c.compiles,
-          reward: coderRewards[ci],
-          advantage: coderAdv.advantages[pi][j],
-          hiddenPassRate: c.hiddenPassRate,
-          testerRollouts:
-            cfg.mode === 'golden'
-              ? // The golden tests, shown as one (correct, untrained) test group so the inspector can display them.
-                c.rollouts.map((r) => ({
-                  raw: r.tests.map((t) => t.text).join('\n'),
-                  tests: r.tests.map((t) => ({ text: t.text, valid: true, callOk: true })),
-                  passed: r.passed,
-                  validity: 1,
-                  adversarial: r.outcome.numValidInputFailed / Math.max(1, r.outcome.numValidInput),
-                  reward: 0,
-                  advantage: 0,
-                }))
-              : c.rollouts.map((r, ri) => ({
-                  raw: r.raw,
-                  tests: r.tests.map((t) => ({ text: t.text, valid: t.valid, callOk: t.callOk })),
-                  passed: r.passed,
-                  validity: testerRewards[ci][ri].validity,
-                  adversarial: testerRewards[ci][ri].adversarial,
-                  reward: testerRewards[ci][ri].reward,
-                  advantage: testerAdv.advantages[ci][ri],
-                })),
-        };
-      }),
-    }));
+    const rollouts = buildRolloutRecords(step, cfg, problems, judged, replays, coderRewards, coderAdv, testerRewards, testerAdv);
 
     if (this.badSteps >= cfg.run.max_bad_steps) {
       throw new TrainingHalted(

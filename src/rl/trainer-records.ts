@@ -1,0 +1,59 @@
+// The per-step rollout records (for the inspector and rollouts/step-N.json), built from a step's judged candidates.
+import type { Problem } from '../tasks/types';
+import type { TrainConfig } from './config';
+import type { RolloutRecord } from './records';
+import type { JudgedCandidate } from './judging';
+import type { TesterReward } from './rewards';
+
+export function buildRolloutRecords(
+  step: number,
+  cfg: TrainConfig,
+  problems: Problem[],
+  judged: JudgedCandidate[],
+  replays: string[][],
+  coderRewards: number[],
+  coderAdv: { advantages: number[][] },
+  testerRewards: TesterReward[][],
+  testerAdv: { advantages: number[][] },
+): RolloutRecord[] {
+  const M = cfg.rollout.num_generations;
+  return problems.map((p, pi) => ({
+    step,
+    mode: cfg.mode,
+    problemId: p.id,
+    prompt: p.prompt,
+    entryPoint: p.entryPoint,
+    replays: replays[pi],
+    candidates: judged.slice(pi * M, (pi + 1) * M).map((c, j) => {
+      const ci = pi * M + j;
+      return {
+        code: c.code,
+        compiles: c.compiles,
+        reward: coderRewards[ci],
+        advantage: coderAdv.advantages[pi][j],
+        hiddenPassRate: c.hiddenPassRate,
+        testerRollouts:
+          cfg.mode === 'golden'
+            ? // The golden tests, shown as one (correct, untrained) test group so the inspector can display them.
+              c.rollouts.map((r) => ({
+                raw: r.tests.map((t) => t.text).join('\n'),
+                tests: r.tests.map((t) => ({ text: t.text, valid: true, callOk: true })),
+                passed: r.passed,
+                validity: 1,
+                adversarial: r.outcome.numValidInputFailed / Math.max(1, r.outcome.numValidInput),
+                reward: 0,
+                advantage: 0,
+              }))
+            : c.rollouts.map((r, ri) => ({
+                raw: r.raw,
+                tests: r.tests.map((t) => ({ text: t.text, valid: t.valid, callOk: t.callOk })),
+                passed: r.passed,
+                validity: testerRewards[ci][ri].validity,
+                adversarial: testerRewards[ci][ri].adversarial,
+                reward: testerRewards[ci][ri].reward,
+                advantage: testerAdv.advantages[ci][ri],
+              })),
+      };
+    }),
+  }));
+}
