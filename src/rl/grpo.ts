@@ -56,9 +56,14 @@ export function maxVarianceGroup(rewards: number[][]): number {
   return best;
 }
 
+/** Mean and population std of the finite values (0, 0 when there are none): the per-step metric summaries. */
 export function meanStd(xs: number[]): { mean: number; std: number } {
   const f = xs.filter(Number.isFinite);
   if (!f.length) return { mean: 0, std: 0 };
   const mean = f.reduce((a, b) => a + b, 0) / f.length;
   return { mean, std: Math.sqrt(f.reduce((a, b) => a + (b - mean) ** 2, 0) / f.length) };
+}
+
+export function mean(xs: number[]): number {
+  return meanStd(xs).mean;
 }

@@ -16,7 +16,7 @@ import { candidateProgram, cleanCompletion, coderPrompt, testerPrompt } from './
 import { SPECIAL_TOKENS } from '../model/special-tokens';
 import { executeCandidate, extractAndValidate, type JudgedCandidate } from './judging';
 import { coderReward, goldenReward, testerReward, type TesterReward } from './rewards';
-import { groupAdvantages, maxVarianceGroup, meanStd } from './grpo';
+import { groupAdvantages, maxVarianceGroup, mean, meanStd } from './grpo';
 import { buildRolloutRecords } from './trainer-records';
 
 export interface TrainerDeps {
@@ -365,9 +365,4 @@ function chunk<T>(xs: T[], n: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
   return out;
-}
-
-function mean(xs: number[]): number {
-  const f = xs.filter(Number.isFinite);
-  return f.length ? f.reduce((a, b) => a + b, 0) / f.length : 0;
 }
