@@ -9,18 +9,8 @@ import { presetConfig, type PresetName, type TrainConfig } from '../rl/config';
 import { RunDir } from '../rl/run-store';
 import { NodeRunStore } from '../rl/run-store-node';
 import { openNodeLab } from './lab-node';
-import { DEFAULT_EVAL, evaluateSplit, type SplitReport } from '../rl/eval';
-import { Rng } from '../rl/rng';
-import type { Problem } from '../tasks/types';
+import { DEFAULT_EVAL, evalSubset, evaluateSplit, type SplitReport } from '../rl/eval';
 import { formatReport } from '../rl/format';
-
-function pick(problems: Problem[], n: number, seed: number): Problem[] {
-  if (problems.length <= n) return problems;
-  return new Rng(seed)
-    .sample(problems.length, n)
-    .sort((a, b) => a - b)
-    .map((i) => problems[i]);
-}
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), {
@@ -32,6 +22,7 @@ async function main(): Promise<number> {
     samples: 'string',
     seed: 'string',
     out: 'string',
+    splits: 'string',
   });
   let config: TrainConfig;
   let committed;
@@ -59,14 +50,17 @@ async function main(): Promise<number> {
   };
   const progress = new Progress();
   const rows: SplitReport[] = [];
+  // --splits heldout: skip the whole-family split (e.g. for a larger in-distribution sample in the same time).
+  const splits = new Set(((args.splits as string | undefined) ?? 'heldout,heldout-family').split(','));
+  for (const s of splits) if (s !== 'heldout' && s !== 'heldout-family') throw new Error(`--splits: unknown split '${s}' (heldout, heldout-family)`);
   try {
     for (const [split, pool] of [
       ['heldout', lab.heldout],
       ['heldout-family', lab.heldoutFamily],
     ] as const) {
-      if (!pool.length) continue;
+      if (!pool.length || !splits.has(split)) continue;
       rows.push(
-        await evaluateSplit(split, pick(pool, n, seed), lab.mutants, lab.coder, lab.tester, lab.sandbox, {
+        await evaluateSplit(split, evalSubset(pool, n, seed), lab.mutants, lab.coder, lab.tester, lab.sandbox, {
           ...opts,
           onProgress: (what, d, t) => progress.update(what, d, t),
         }),

@@ -9,12 +9,12 @@ import { NodeRunStore } from '../rl/run-store-node';
 import { Trainer, TrainingHalted } from '../rl/trainer';
 import { formatStepLine } from '../rl/format';
 import { openNodeLab } from './lab-node';
-import { DEFAULT_EVAL, evaluateSplit } from '../rl/eval';
+import { DEFAULT_EVAL, evalSubset, evaluateSplit } from '../rl/eval';
 import { formatReport } from '../rl/format';
 
 const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play] [--steps N]
                         [--seed S] [--out runs/NAME | --resume runs/NAME] [--set group.key=value ...]
-                        [--eval-every N [--eval-problems 12] [--eval-samples 2]]   (appends eval.jsonl)`;
+                        [--eval-every N [--eval-problems 12] [--eval-samples 2] [--eval-splits heldout,heldout-family]]   (appends eval.jsonl)`;
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), {
@@ -28,6 +28,7 @@ async function main(): Promise<number> {
     'eval-every': 'string',
     'eval-problems': 'string',
     'eval-samples': 'string',
+    'eval-splits': 'string',
     help: 'boolean',
   });
   if (args.help) {
@@ -60,9 +61,11 @@ async function main(): Promise<number> {
   const lab = await openNodeLab(config, committed, (msg) => console.log(msg));
   const trainer = new Trainer(config, { sandbox: lab.sandbox, coder: lab.coder, tester: lab.tester, problems: lab.trainProblems }, committed?.state);
   const evalEvery = intArg(args, 'eval-every', 0);
+  const evalSplits = new Set(((args['eval-splits'] as string | undefined) ?? 'heldout,heldout-family').split(','));
+  for (const s of evalSplits) if (s !== 'heldout' && s !== 'heldout-family') throw new Error(`--eval-splits: unknown split '${s}' (heldout, heldout-family)`);
   const evalSet = {
-    heldout: lab.heldout.slice(0, intArg(args, 'eval-problems', 12)),
-    heldoutFamily: lab.heldoutFamily.slice(0, intArg(args, 'eval-problems', 12)),
+    heldout: evalSplits.has('heldout') ? evalSubset(lab.heldout, intArg(args, 'eval-problems', 12), 1234) : [],
+    heldoutFamily: evalSplits.has('heldout-family') ? evalSubset(lab.heldoutFamily, intArg(args, 'eval-problems', 12), 1234) : [],
   };
   const runEval = async () => {
     const opts = {

@@ -16,6 +16,7 @@ import type { Policy } from './policy';
 import { candidateProgram, cleanCompletion, coderPrompt, solutionBody, testerPrompt } from './prompts';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
 import { attackForm } from './judging';
+import { Rng, deriveSeed } from './rng';
 
 export interface EvalOptions {
   samples: number;
@@ -57,6 +58,24 @@ export interface SplitReport {
 }
 
 const stop = [SPECIAL_TOKENS.end, SPECIAL_TOKENS.eos];
+
+/**
+ * n problems spread evenly over families (round-robin, each family's order shuffled by the seed), so a small
+ * evaluation set never consists of one family just because the list is grouped by family.
+ */
+export function evalSubset(problems: readonly Problem[], n: number, seed: number): Problem[] {
+  if (problems.length <= n) return [...problems];
+  const byFamily = new Map<string, Problem[]>();
+  for (const p of problems) byFamily.set(p.family, [...(byFamily.get(p.family) ?? []), p]);
+  const queues = [...byFamily.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([fam, ps]) => new Rng(deriveSeed(seed, 'eval', fam)).sample(ps.length, ps.length).map((i) => ps[i]));
+  const out: Problem[] = [];
+  for (let i = 0; out.length < n; i++) {
+    for (const q of queues) if (i < q.length && out.length < n) out.push(q[i]);
+  }
+  return out.sort((a, b) => a.id.localeCompare(b.id));
+}
 
 async function hiddenPass(sandbox: Sandbox, p: Problem, code: string, timeoutMs: number): Promise<boolean> {
   const r = await sandbox.judge({ code, entryPoint: p.entryPoint, tests: p.hiddenTests, timeoutMs, setupCode: p.setupCode });
