@@ -87,6 +87,8 @@ async function main(): Promise<number> {
   const gpu = await createNodeGpu();
   const progress = new Progress();
   const curves: { name: string; x: number[]; y: number[] }[] = [];
+  const runs: { model: string; loss: [number, number] }[] = [];
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
   const layout = buildLayout(config);
   const mix = (a: SftExample[], b: SftExample[], share: number): SftExample[] => {
     const r = new Rng(seed);
@@ -131,6 +133,7 @@ async function main(): Promise<number> {
       }
     }
     const all = [...prior, ...losses];
+    runs.push({ model: job.who, loss: [round3(losses[0]), round3(tail.reduce((a, b) => a + b, 0) / tail.length)] });
     curves.push({ name: job.who, x: all.map((_, i) => i + 1), y: all });
     await mkdir(out, { recursive: true });
     await writeFile(join(out, `${job.who}-losses.json`), JSON.stringify(all) + '\n');
@@ -151,9 +154,19 @@ async function main(): Promise<number> {
     }
   }
   await writeFile(join(out, 'pretrain-loss.svg'), lineChartSvg(`SFT warm-start loss (${name})`, curves, { xLabel: 'step', yLabel: 'cross-entropy (nats/token)' }));
+  // pretrain.json keeps the history of every invocation that shaped the shipped models (a continued warm-start
+  // appends to it), so the checkpoints can be reproduced command by command.
+  let history: unknown[] = [];
+  try {
+    const prev = JSON.parse(await readFile(join(out, 'pretrain.json'), 'utf8')) as { history?: unknown[] };
+    if (initDir && Array.isArray(prev.history)) history = prev.history;
+  } catch {
+    history = [];
+  }
+  for (const r of runs) history.push({ ...r, command: `npm run pretrain -- ${process.argv.slice(2).join(' ')}`, steps, batch, lr, families: train.tasks.families });
   await writeFile(
     join(out, 'pretrain.json'),
-    JSON.stringify({ preset: name, steps, batch, lr, seed, bugRate, testerShare, K, minutes: (Date.now() - t0) / 60000, final: Object.fromEntries(curves.map((c) => [c.name, c.y.slice(-20).reduce((a, b) => a + b, 0) / Math.min(20, c.y.length)])) }, null, 2) + '\n',
+    JSON.stringify({ preset: name, steps, batch, lr, seed, bugRate, testerShare, K, minutes: (Date.now() - t0) / 60000, final: Object.fromEntries(curves.map((c) => [c.name, c.y.slice(-20).reduce((a, b) => a + b, 0) / Math.min(20, c.y.length)])), history }, null, 2) + '\n',
   );
   console.log(`wrote ${out}/{coder,tester}{,-int8}/ and pretrain-loss.svg in ${((Date.now() - t0) / 60000).toFixed(1)} min`);
   return 0;
