@@ -64,8 +64,8 @@ async function main(): Promise<number> {
   const evalSplits = new Set(((args['eval-splits'] as string | undefined) ?? 'heldout,heldout-family').split(','));
   for (const s of evalSplits) if (s !== 'heldout' && s !== 'heldout-family') throw new Error(`--eval-splits: unknown split '${s}' (heldout, heldout-family)`);
   const evalSet = {
-    heldout: evalSplits.has('heldout') ? evalSubset(lab.heldout, intArg(args, 'eval-problems', 12), 1234) : [],
-    heldoutFamily: evalSplits.has('heldout-family') ? evalSubset(lab.heldoutFamily, intArg(args, 'eval-problems', 12), 1234) : [],
+    heldout: evalSplits.has('heldout') ? evalSubset(lab.heldout, intArg(args, 'eval-problems', 12), DEFAULT_EVAL.seed) : [],
+    heldoutFamily: evalSplits.has('heldout-family') ? evalSubset(lab.heldoutFamily, intArg(args, 'eval-problems', 12), DEFAULT_EVAL.seed) : [],
   };
   const runEval = async () => {
     const opts = {

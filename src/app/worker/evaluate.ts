@@ -1,5 +1,5 @@
 // In-browser evaluation of the current models on held-out problems, with the same harness as `npm run eval`.
-import { DEFAULT_EVAL, evaluateSplit } from '../../rl/eval';
+import { DEFAULT_EVAL, evalSubset, evaluateSplit } from '../../rl/eval';
 import { loadCurriculum } from '../../rl/lab-setup';
 import type { EvalPoint } from './run-files';
 import type { Session } from './session';
@@ -15,8 +15,9 @@ export async function evaluate(
   const cur = loadCurriculum(s.config.tasks.families);
   const pool = split === 'heldout' ? cur.heldout : cur.heldoutFamily;
   if (!pool.length) throw new Error(`this run's curriculum has no ${split} problems`);
-  // The first n, as `npm run train --eval-problems n` picks them: the same problems before and after training.
-  const chosen = pool.slice(0, maxProblems);
+  // Spread over families and fixed by the seed, as `npm run train --eval-problems n` picks them: the same problems
+  // before and after training.
+  const chosen = evalSubset(pool, maxProblems, DEFAULT_EVAL.seed);
   const tester = s.config.mode === 'self-play' ? s.coder : s.tester;
   const r = await evaluateSplit(
     split,
