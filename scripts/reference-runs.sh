@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The reference result of docs/results.md: code-a1, golden and self-play from the shipped tiny checkpoints, same seed
 # and step count, held-out evals during the runs, start/end evals on the whole held-out split, then the plots.
-#   bash scripts/reference-runs.sh            # STEPS=50 PARALLEL=1 by default
+#   bash scripts/reference-runs.sh            # STEPS=40 PARALLEL=1 by default
 # PARALLEL=1 runs the three trainings at once (same total CPU on a 2-core machine, and a time limit cuts all three at
 # the same step); the results do not depend on it.
 set -euo pipefail
-STEPS=${STEPS:-50}
+STEPS=${STEPS:-40}
 PARALLEL=${PARALLEL:-1}
 OUT=${OUT:-runs}
 EVAL=(--eval-every 10 --eval-problems 24 --eval-samples 4 --eval-splits heldout)
-mkdir -p "$OUT"
+mkdir -p "$OUT" docs/results-data
 train() {
   npm run -s train -- --preset tiny --mode "$1" --steps "$STEPS" --seed 1 --out "$OUT/ref-$1" "${EVAL[@]}" > "$OUT/ref-$1.log" 2>&1
 }
@@ -29,4 +29,10 @@ npm run -s eval -- --preset tiny --problems 24 --samples 4 --splits heldout-fami
 for mode in code-a1 golden self-play; do
   npm run -s eval -- --run "$OUT/ref-$mode" --problems 24 --samples 4 --splits heldout-family
 done
-npm run -s plots -- "$OUT/ref-code-a1" "$OUT/ref-golden" "$OUT/ref-self-play" --out docs/plots
+# The records docs/results.md is built from (the plots regenerate from these with `npm run plots`).
+cp "$OUT/ref-start-family-eval.json" docs/results-data/start-family-eval.json
+for mode in code-a1 golden self-play; do
+  mkdir -p "docs/results-data/$mode"
+  cp "$OUT/ref-$mode/"{config.json,metrics.jsonl,eval.jsonl,eval.json} "docs/results-data/$mode/"
+done
+npm run -s plots -- docs/results-data/code-a1 docs/results-data/golden docs/results-data/self-play --out docs/plots
