@@ -51,7 +51,9 @@ async function main(): Promise<number> {
       .map((d) => {
         const pts = d.evals.map((e) => ({ step: e.step, r: e.rows.find((r) => r.split === split) })).filter((p) => p.r);
         return { name: d.name, x: pts.map((p) => p.step), y: pts.map((p) => pick(p.r!)) };
-      });
+      })
+      // Runs evaluated on other splits only have no points here: no empty charts.
+      .filter((s) => s.x.length > 0);
     if (series.length) await writeFile(join(out, file), lineChartSvg(title, series, { xLabel: 'step', yLabel }));
   };
   await metricPlot('coder-reward.svg', 'Coder reward (mean per step)', 'coder/reward_mean', 'reward');
