@@ -9,7 +9,7 @@ import { presetConfig, type PresetName, type TrainConfig } from '../rl/config';
 import { RunDir } from '../rl/run-store';
 import { NodeRunStore } from '../rl/run-store-node';
 import { openNodeLab } from './lab-node';
-import { DEFAULT_EVAL, evalSubset, evaluateSplit, type SplitReport } from '../rl/eval';
+import { DEFAULT_EVAL, evalSubset, evaluateSplit, parseHeldOutSplits, type SplitReport } from '../rl/eval';
 import { formatReport } from '../rl/format';
 
 async function main(): Promise<number> {
@@ -51,8 +51,7 @@ async function main(): Promise<number> {
   const progress = new Progress();
   const rows: SplitReport[] = [];
   // --splits heldout: skip the whole-family split (e.g. for a larger in-distribution sample in the same time).
-  const splits = new Set(((args.splits as string | undefined) ?? 'heldout,heldout-family').split(','));
-  for (const s of splits) if (s !== 'heldout' && s !== 'heldout-family') throw new Error(`--splits: unknown split '${s}' (heldout, heldout-family)`);
+  const splits = parseHeldOutSplits(args.splits as string | undefined, '--splits');
   try {
     for (const [split, pool] of [
       ['heldout', lab.heldout],

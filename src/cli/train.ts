@@ -9,7 +9,7 @@ import { NodeRunStore } from '../rl/run-store-node';
 import { Trainer, TrainingHalted } from '../rl/trainer';
 import { formatStepLine } from '../rl/format';
 import { openNodeLab } from './lab-node';
-import { DEFAULT_EVAL, evalSubset, evaluateSplit } from '../rl/eval';
+import { DEFAULT_EVAL, evalSubset, evaluateSplit, parseHeldOutSplits } from '../rl/eval';
 import { formatReport } from '../rl/format';
 
 const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play] [--steps N]
@@ -61,8 +61,7 @@ async function main(): Promise<number> {
   const lab = await openNodeLab(config, committed, (msg) => console.log(msg));
   const trainer = new Trainer(config, { sandbox: lab.sandbox, coder: lab.coder, tester: lab.tester, problems: lab.trainProblems }, committed?.state);
   const evalEvery = intArg(args, 'eval-every', 0);
-  const evalSplits = new Set(((args['eval-splits'] as string | undefined) ?? 'heldout,heldout-family').split(','));
-  for (const s of evalSplits) if (s !== 'heldout' && s !== 'heldout-family') throw new Error(`--eval-splits: unknown split '${s}' (heldout, heldout-family)`);
+  const evalSplits = parseHeldOutSplits(args['eval-splits'] as string | undefined, '--eval-splits');
   const evalSet = {
     heldout: evalSplits.has('heldout') ? evalSubset(lab.heldout, intArg(args, 'eval-problems', 12), DEFAULT_EVAL.seed) : [],
     heldoutFamily: evalSplits.has('heldout-family') ? evalSubset(lab.heldoutFamily, intArg(args, 'eval-problems', 12), DEFAULT_EVAL.seed) : [],

@@ -1,6 +1,6 @@
 // evalSubset: a small evaluation set spreads over families, is stable for a seed, and never repeats a problem.
 import { describe, expect, it } from 'vitest';
-import { evalSubset } from './eval';
+import { evalSubset, parseHeldOutSplits } from './eval';
 import { generateProblems } from '../tasks/generate';
 
 const problems = generateProblems({ families: ['count_items', 'remove_char', 'acronym', 'keys_above'] }).filter((p) => p.split === 'heldout');
@@ -23,5 +23,13 @@ describe('evalSubset', () => {
 
   it('returns everything when asked for more than there is', () => {
     expect(evalSubset(problems, problems.length + 5, 1).map((p) => p.id).sort()).toEqual(problems.map((p) => p.id).sort());
+  });
+});
+
+describe('parseHeldOutSplits', () => {
+  it('defaults to both splits, accepts a list, and names the flag and the bad split', () => {
+    expect([...parseHeldOutSplits(undefined, '--splits')].sort()).toEqual(['heldout', 'heldout-family']);
+    expect([...parseHeldOutSplits('heldout', '--splits')]).toEqual(['heldout']);
+    expect(() => parseHeldOutSplits('heldout,train', '--eval-splits')).toThrow("--eval-splits: unknown split 'train'");
   });
 });

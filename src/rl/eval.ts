@@ -59,6 +59,18 @@ export interface SplitReport {
 
 const stop = [SPECIAL_TOKENS.end, SPECIAL_TOKENS.eos];
 
+export type HeldOutSplit = 'heldout' | 'heldout-family';
+
+/** A comma-separated list of held-out splits (a CLI flag's value); undefined means both. */
+export function parseHeldOutSplits(text: string | undefined, flag: string): Set<HeldOutSplit> {
+  const out = new Set<HeldOutSplit>();
+  for (const s of (text ?? 'heldout,heldout-family').split(',')) {
+    if (s !== 'heldout' && s !== 'heldout-family') throw new Error(`${flag}: unknown split '${s}' (heldout, heldout-family)`);
+    out.add(s);
+  }
+  return out;
+}
+
 /**
  * n problems spread evenly over families (round-robin, each family's order shuffled by the seed), so a small
  * evaluation set never consists of one family just because the list is grouped by family.
