@@ -54,7 +54,8 @@ describe('1. infinite loops', () => {
 
   it('a loop at definition time is a timeout with a compile error', async () => {
     const r = await pool().judge({ code: 'while True:\n    pass\n', entryPoint: 'f', tests: ['assert f(1) == 1'], timeoutMs: 200 });
-    expect(r.compileError).toMatch(/Timeout/);
+    // The soft (in-interpreter) timeout or, on a loaded machine, the worker's hard stop: both are timeouts.
+    expect(r.compileError).toMatch(/timeout/i);
     expect(statuses(r)).toEqual(['timeout']);
   });
 });
