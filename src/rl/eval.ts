@@ -78,7 +78,11 @@ export function parseHeldOutSplits(text: string | undefined, flag: string): Set<
 export function evalSubset(problems: readonly Problem[], n: number, seed: number): Problem[] {
   if (problems.length <= n) return [...problems];
   const byFamily = new Map<string, Problem[]>();
-  for (const p of problems) byFamily.set(p.family, [...(byFamily.get(p.family) ?? []), p]);
+  for (const p of problems) {
+    const list = byFamily.get(p.family);
+    if (list) list.push(p);
+    else byFamily.set(p.family, [p]);
+  }
   const queues = [...byFamily.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([fam, ps]) => new Rng(deriveSeed(seed, 'eval', fam)).sample(ps.length, ps.length).map((i) => ps[i]));
