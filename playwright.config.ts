@@ -1,7 +1,8 @@
 // Playwright: end-to-end specs against the built app, in the system Chromium (WebGPU on SwiftShader).
 import { defineConfig } from '@playwright/test';
 
-const port = 4173;
+// PW_PORT lets several checkouts run their specs side by side without sharing a server.
+const port = Number(process.env.PW_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
