@@ -111,7 +111,7 @@ test('own checkpoint: an incomplete set of files is refused with what is missing
   await fresh(page);
   await page.getByTestId('tab-model').click();
   await page.getByTestId('model-coder-files').setInputFiles([{ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from('{}') }]);
-  await expect(page.getByTestId('model')).toContainText('coder: missing .safetensors, tokenizer.json');
+  await expect(page.getByTestId('model')).toContainText('coder model: missing .safetensors, tokenizer.json');
 });
 
 test('without WebGPU the notice comes first and nothing can start', async ({ page }) => {

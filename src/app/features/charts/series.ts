@@ -26,3 +26,19 @@ export function alignRuns(runs: RunData[], keys: readonly MetricKey[]): (number 
   }
   return cols;
 }
+
+/**
+ * TensorBoard's debiased EMA: s_t = w·s_{t−1} + (1−w)·x_t, divided by (1 − w^n) so early points are not pulled to 0.
+ * Gaps (null) stay gaps and do not reset the average.
+ */
+export function smoothEma(col: (number | null)[], weight: number): (number | null)[] {
+  if (weight <= 0) return col;
+  let acc = 0;
+  let n = 0;
+  return col.map((v) => {
+    if (v === null) return null;
+    acc = weight * acc + (1 - weight) * v;
+    n++;
+    return acc / (1 - Math.pow(weight, n));
+  });
+}
