@@ -36,6 +36,7 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Met
     title,
     yLabel,
     deps: (s) => [s.series, s.hidden, s.smoothing, s.logScale],
+    key: keys.length > 1 ? keys.map((k, i) => `${DASH_TEXT[i % DASH_TEXT.length]} ${k.label}`) : undefined,
     log: (s) => s.logScale,
     build: (s: LabState) => {
       const runs = s.series.filter((r) => !s.hidden.includes(r.id));
@@ -54,7 +55,8 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Met
           points: { show: xs.length < 60, size: 4 },
         })),
       );
-      return { data, series };
+      // With several runs uPlot's legend would list runs × metrics: the runs table and the key say it shorter.
+      return { data, series, legend: runs.length <= 1 };
     },
   };
 }

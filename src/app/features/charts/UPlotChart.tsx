@@ -9,7 +9,9 @@ export interface ChartSpec {
   id: string;
   title: string;
   /** Builds [x, ...columns] and the matching series from the store; called on every relevant store change. */
-  build(s: LabState): { data: (number | null)[][]; series: uPlot.Series[] };
+  build(s: LabState): { data: (number | null)[][]; series: uPlot.Series[]; legend?: boolean };
+  /** Which line style is which metric (with several runs the colours are the runs', see the runs table). */
+  key?: string[];
   /** Store fields whose change triggers a rebuild (compared by reference). */
   deps(s: LabState): unknown[];
   /** What the y axis measures (drawn beside it). */
@@ -39,7 +41,7 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
     let plot: uPlot | null = null;
     let shape = '';
     const render = (s: LabState) => {
-      const { data, series } = spec.build(s);
+      const { data, series, legend = true } = spec.build(s);
       const log = spec.log?.(s) ?? false;
       const key = series.map((x) => `${String(x.label)}:${String(x.stroke)}`).join('|') + (log ? '|log' : '');
       el.dataset.steps = String(data[0]?.length ?? 0);
@@ -99,7 +101,7 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
                 },
               ],
             },
-            legend: { live: true },
+            legend: { show: legend, live: true },
             cursor: { drag: { x: true, y: false } },
           },
           data as uPlot.AlignedData,
@@ -127,7 +129,10 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
   }, [spec]);
   return (
     <figure className="chart" aria-label={`${spec.title} (chart)`}>
-      <figcaption>{spec.title}</figcaption>
+      <figcaption>
+        {spec.title}
+        {spec.key && <span className="chart-key"> {spec.key.join('   ')}</span>}
+      </figcaption>
       <div
         ref={host}
         data-testid={`chart-${spec.id}`}
