@@ -2,16 +2,10 @@
 // eval.jsonl of a `npm run train` run) turned into a metrics-only bundle that the lab overlays in one click.
 import type { TrainConfig } from '../../rl/config';
 import { parseMetricsJsonl } from '../../rl/metrics';
-import { HYPERPARAMS, isMode, isPreset, presetValue, type RunConfigUi } from '../config/run-config';
+import { HYPERPARAMS, getPath, isMode, isPreset, presetValue, type RunConfigUi } from '../config/run-config';
 import { bundleFileName } from '../config/run-label';
 import { EVALS_FILE } from '../worker/run-files';
 import { BUNDLE_EXT, type RunBundle } from './bundle';
-
-function getPath(obj: unknown, path: string): unknown {
-  return path
-    .split('.')
-    .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
-}
 
 /** The lab's view of a CLI run's config: preset, mode, seed and each UI hyperparameter that differs from the preset. */
 export function uiConfigOf(c: TrainConfig): RunConfigUi {

@@ -47,7 +47,8 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Met
       const data = [xs, ...cols.map((c) => smoothEma(c, s.smoothing))];
       const series: uPlot.Series[] = runs.flatMap((r) =>
         keys.map((k, ki) => ({
-          label: runs.length > 1 ? `${k.label} · ${r.label}` : k.label,
+          // The hover legend names runs by their number in the runs table, which stays short.
+          label: runs.length > 1 ? `${k.label} #${s.series.indexOf(r) + 1}` : k.label,
           stroke: runColor(s, r.id),
           dash: DASHES[ki % DASHES.length],
           width: ki === 0 ? 2 : 1.5,
@@ -55,8 +56,7 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Met
           points: { show: xs.length < 60, size: 4 },
         })),
       );
-      // With several runs uPlot's legend would list runs × metrics: the runs table and the key say it shorter.
-      return { data, series, legend: runs.length <= 1 };
+      return { data, series };
     },
   };
 }

@@ -51,6 +51,7 @@ export function RunsTable() {
             <thead>
               <tr>
                 <th scope="col">show</th>
+                <th scope="col">#</th>
                 <th scope="col">run</th>
                 <th scope="col">mode</th>
                 <th scope="col">preset</th>

@@ -4,6 +4,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { labStore } from '../../store';
 import type { LabState } from '../../store/types';
+import { tickLabels } from './series';
 
 export interface ChartSpec {
   id: string;
@@ -19,19 +20,6 @@ export interface ChartSpec {
   /** Log-scaled y axis (values ≤ 0 are left out). */
   log?(s: LabState): boolean;
   height?: number;
-}
-
-/** Tick labels with just enough decimals to tell every tick apart (a KL axis of 0.001 steps must not read 0, 0, 0). */
-export function tickLabels(splits: number[]): string[] {
-  const finite = splits.filter((x) => Number.isFinite(x));
-  const big = Math.max(0, ...finite.map(Math.abs));
-  if (big >= 1e5 || (big > 0 && big < 1e-3)) return splits.map((x) => (x === 0 ? '0' : x.toExponential(1)));
-  for (let d = 0; d <= 6; d++) {
-    const out = splits.map((x) => x.toFixed(d));
-    if (new Set(out).size === out.length)
-      return out.map((t) => (t.startsWith('-') && Number(t) === 0 ? t.slice(1) : t));
-  }
-  return splits.map((x) => x.toPrecision(3));
 }
 
 export function UPlotChart({ spec }: { spec: ChartSpec }) {
