@@ -164,9 +164,10 @@ const MICRO: TrainConfig = {
     max_test_completion_length: 48,
     temperature: 0.8,
   },
-  // 3e-4, measured over 30 steps × 3 seeds per mode (`npm run train -- --preset micro --steps 30 --seed S`): at 1e-3
-  // code-a1 and self-play collapse (coder reward 0.29 → 0.07, coder entropy 0.12 → 0.04, half the steps at reward 0);
-  // at 3e-4 golden learns (0.30 → 0.36, 0.39 → 0.47 over steps 0-9 → 20-29) and no mode's entropy collapses.
+  // 3e-4: 30 steps, seeds 1-3 per mode (`npm run train -- --preset micro --mode M --steps 30 --seed S --set optim.lr=L
+  // --set optim.tester_lr=L`), mean coder reward over steps 0-9 → 20-29: at 1e-3 code-a1 0.25 → 0.15 and self-play
+  // 0.20 → 0.09 (half the steps at reward 0, entropy down to 0.04-0.13); at 3e-4 code-a1 0.33 → 0.30, golden
+  // 0.36 → 0.39, self-play 0.26 → 0.31. Micro steps take about a second in the CLI, so a minute shows this.
   optim: { ...TINY.optim, lr: 3e-4, tester_lr: 3e-4 },
   run: { checkpoint_every: 1, max_bad_steps: 3 },
 };
