@@ -67,9 +67,10 @@ export function RunsTable() {
               </tr>
             </thead>
             <tbody>
-              {series.map((r) => (
+              {series.map((r, i) => (
                 <RunRow
                   key={r.id}
+                  n={i + 1}
                   r={r}
                   live={r.id === runId}
                   shown={!hidden.includes(r.id)}
@@ -88,12 +89,14 @@ export function RunsTable() {
 }
 
 function RunRow({
+  n,
   r,
   live,
   shown,
   color,
   heldOut,
 }: {
+  n: number;
   r: RunSeries;
   live: boolean;
   shown: boolean;
@@ -113,8 +116,10 @@ function RunRow({
           onChange={() => labStore.getState().toggleSeries(r.id)}
         />
       </td>
+      <td className="run-num">
+        <span className="swatch" style={{ background: color }} aria-hidden="true" /> #{n}
+      </td>
       <td>
-        <span className="swatch" style={{ background: color }} aria-hidden="true" />{' '}
         <span data-testid="run-label">{r.label}</span>
         {live && <span className="badge">live</span>}
       </td>

@@ -10,7 +10,7 @@ export interface ChartSpec {
   id: string;
   title: string;
   /** Builds [x, ...columns] and the matching series from the store; called on every relevant store change. */
-  build(s: LabState): { data: (number | null)[][]; series: uPlot.Series[]; legend?: boolean };
+  build(s: LabState): { data: (number | null)[][]; series: uPlot.Series[] };
   /** Which line style is which metric (with several runs the colours are the runs', see the runs table). */
   key?: string[];
   /** Store fields whose change triggers a rebuild (compared by reference). */
@@ -29,7 +29,7 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
     let plot: uPlot | null = null;
     let shape = '';
     const render = (s: LabState) => {
-      const { data, series, legend = true } = spec.build(s);
+      const { data, series } = spec.build(s);
       const log = spec.log?.(s) ?? false;
       const key = series.map((x) => `${String(x.label)}:${String(x.stroke)}`).join('|') + (log ? '|log' : '');
       el.dataset.steps = String(data[0]?.length ?? 0);
@@ -89,7 +89,7 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
                 },
               ],
             },
-            legend: { show: legend, live: true },
+            legend: { live: true },
             cursor: { drag: { x: true, y: false } },
           },
           data as uPlot.AlignedData,
