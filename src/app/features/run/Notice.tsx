@@ -1,10 +1,20 @@
 // A notice (error or confirmation) shown in the panel where its action happened, so it is in view; dismissable.
+import { useEffect } from 'react';
 import { labStore, useLab } from '../../store';
 import type { NoticeArea } from '../../store/types';
 
+/** A confirmation goes away by itself after this long; an error stays until dismissed or replaced. */
+const INFO_MS = 10_000;
+
 export function Notice({ area }: { area: NoticeArea }) {
   const b = useLab((s) => s.banner);
-  if (!b || (b.area ?? 'page') !== area) return null;
+  const mine = b !== null && (b.area ?? 'page') === area;
+  useEffect(() => {
+    if (!mine || b.kind !== 'info') return;
+    const t = setTimeout(() => labStore.getState().banner === b && labStore.getState().setBanner(null), INFO_MS);
+    return () => clearTimeout(t);
+  }, [b, mine]);
+  if (!mine) return null;
   return (
     <div
       className={`banner ${b.kind}`}
