@@ -2,7 +2,7 @@
 // fixtures/release-configs.json), every lab field written to its key (config-map.ts), unmapped fields listed in the
 // header comment, and the paths and GPU counts of this export.
 import { Document, isScalar, isSeq, parse } from 'yaml';
-import releaseConfigs from './fixtures/release-configs.json';
+import releaseConfigs from './fixtures/release-configs.json' with { type: 'json' };
 import { flattenKeys, type Json } from './keys';
 import { LAB_IMPLICIT, MAPPED, UNMAPPED, fieldMapping, isMapped, type FlatConfig } from './config-map';
 

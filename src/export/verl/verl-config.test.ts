@@ -1,8 +1,8 @@
 // config.yaml of the verl export: it parses, its keys are the release's (1.5B/3B/7B) and verl's ppo_trainer keys
 // (or the release's own extensions), every lab field is mapped or listed, and hyperparameters read back unchanged.
 import { describe, expect, it } from 'vitest';
-import releaseConfigs from './fixtures/release-configs.json';
-import verlKeys from './fixtures/verl-ppo-trainer-keys.json';
+import releaseConfigs from './fixtures/release-configs.json' with { type: 'json' };
+import verlKeys from './fixtures/verl-ppo-trainer-keys.json' with { type: 'json' };
 import {
   buildVerlConfig,
   flatLabConfig,

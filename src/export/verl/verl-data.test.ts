@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parquetMetadata } from 'hyparquet';
-import releaseSchema from './fixtures/release-val-schema.json';
+import releaseSchema from './fixtures/release-val-schema.json' with { type: 'json' };
 import { parquetColumns, problemToRow, readRows, rowToProblem, writeRows, TRAIN_DATA_SOURCE } from './dataset';
 import { curriculumProblems, splitImported } from './index';
 import { presetConfig } from '../../rl/config';
