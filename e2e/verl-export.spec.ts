@@ -37,7 +37,15 @@ test('the Run panel downloads the verl export as a zip of the exporter’s files
   expect(flat['reward_model.reward_kwargs.alpha']).toBe(0.25);
   expect(flat['other.actor_rollout_ref.model.path']).toBe('org/my-tester');
   expect(flat['trainer.experiment_name']).toBe('tiny-code-a1-seed3');
-  expect(parquetColumns(file('val.parquet'))).toEqual(['prompt', 'description', 'GT_code', 'problem', 'test', 'data_source', 'extra_info']);
+  expect(parquetColumns(file('val.parquet'))).toEqual([
+    'prompt',
+    'description',
+    'GT_code',
+    'problem',
+    'test',
+    'data_source',
+    'extra_info',
+  ]);
   const cur = curriculumProblems(presetConfig('tiny'));
   const train = (await readRows(file('train.parquet'))).map(rowToProblem);
   expect(train.map((p) => p.id)).toEqual(cur.train.map((p) => p.id));
@@ -50,7 +58,10 @@ test('the Run panel downloads the verl export as a zip of the exporter’s files
 });
 
 test('a cluster run’s console log, imported, overlays on the charts', async ({ page }) => {
-  const lines = [1, 2, 3].map((s) => `(TaskRunner pid=1) step:${s} - reward_a/mean:${(0.1 * s).toFixed(3)} - reward_b2/mean:0.400 - actor_a/pg_loss:-0.010`);
+  const lines = [1, 2, 3].map(
+    (s) =>
+      `(TaskRunner pid=1) step:${s} - reward_a/mean:${(0.1 * s).toFixed(3)} - reward_b2/mean:0.400 - actor_a/pg_loss:-0.010`,
+  );
   const metrics = toLabMetrics(parseConsoleLog(lines.join('\n')));
   await fresh(page);
   await page.getByTestId('compare').setInputFiles({

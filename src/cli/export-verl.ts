@@ -1,7 +1,7 @@
 // `npm run export -- --run runs/NAME --verl OUT/` (or `--preset P`, `--tasks FILE.jsonl`): a lab experiment as a run of
 // the published Code-A1 recipe on verl / Ray (train/val parquet, config.yaml, launch.sh, README.md). The exporter
 // itself is platform-neutral (src/export/verl); this file reads the inputs and writes the folder.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile, chmod } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs, intArg, setOverrides } from './args';
@@ -34,8 +34,10 @@ const HELP = `usage: npm run export -- (--run runs/NAME | --preset paper|tiny|mi
 function modelPath(v: string | boolean | undefined, flag: string): string {
   if (typeof v !== 'string') return RELEASE_MODEL;
   if (existsSync(v)) {
-    if (!existsSync(join(v, 'config.json')))
-      throw new Error(`${flag} ${v}: a directory without config.json is not a Hugging Face model`);
+    const cfg = join(v, 'config.json');
+    const hf = existsSync(cfg) && /"(model_type|architectures)"\s*:/.test(readFileSync(cfg, 'utf8'));
+    if (!hf)
+      throw new Error(`${flag} ${v}: not a Hugging Face model directory (it needs a config.json with model_type)`);
     return resolve(v);
   }
   if (!/^[\w.-]+\/[\w.-]+$/.test(v))

@@ -2,7 +2,7 @@
 // file; the folder is checked as the release would read it (Python: the rows' check() on their ground truth, and
 // pyarrow's schema of both parquet files when pyarrow can be imported).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,8 @@ import { readRows, rowToProblem, type VerlRow } from './dataset';
 import { curriculumProblems, VERL_FILES } from './index';
 import { presetConfig } from '../../rl/config';
 import { importJsonl } from '../../tasks/importers';
+import { RunDir } from '../../rl/run-store';
+import { NodeRunStore } from '../../rl/run-store-node';
 
 const CHECK = new URL('./check-export.py', import.meta.url).pathname;
 // A HumanEval-format file whose reference solutions pass their tests (npm run tasks -- verify checks it).
@@ -90,6 +92,38 @@ describe('npm run export -- --verl', () => {
       expect(new TextDecoder().decode(f['launch.sh'])).toContain('code/rl/main_a1.py" "$EXPORT_DIR/config.yaml"');
     },
   );
+
+  it("--run exports the config a run was trained with, under the run's name; bad input gets a clear error", async () => {
+    const run = join(root, 'runs', 'my-run');
+    await new RunDir(new NodeRunStore(run)).init(
+      presetConfig('micro', { rollout: { num_generations: 6 }, reward: { alpha: 0.3 } }),
+    );
+    const hf = join(root, 'hf-coder');
+    mkdirSync(hf);
+    writeFileSync(
+      join(hf, 'config.json'),
+      JSON.stringify({ model_type: 'qwen2', architectures: ['Qwen2ForCausalLM'] }),
+    );
+    const out = join(root, 'from-run');
+    await exportVerlCli(['--run', run, '--verl', out, '--gpus-per-node', '2', '--coder-model', hf]);
+    const flat = parseVerlConfig(readFileSync(join(out, 'config.yaml'), 'utf8'));
+    expect([
+      flat['trainer.experiment_name'],
+      flat['actor_rollout_ref.rollout.n'],
+      flat['reward_model.reward_kwargs.alpha'],
+    ]).toEqual(['my-run', 6, 0.3]);
+    expect(flat['actor_rollout_ref.model.path']).toBe(hf);
+    await expect(exportVerlCli(['--run', join(root, 'nowhere'), '--verl', out])).rejects.toThrow(
+      'no config.json there',
+    );
+    await expect(exportVerlCli(['--preset', 'tiny', '--verl', out, '--coder-model', 'not an id'])).rejects.toThrow(
+      'neither an existing directory nor a Hugging Face id',
+    );
+    // A lab run folder has a config.json too, but not a Hugging Face one.
+    await expect(exportVerlCli(['--preset', 'tiny', '--verl', out, '--coder-model', run])).rejects.toThrow(
+      'not a Hugging Face model directory',
+    );
+  });
 
   it.skipIf(!python).each(cases)(
     "$name: every row's check() passes on its own ground truth in Python, as the release's validation runs it",

@@ -20,7 +20,10 @@ export function VerlExportButton() {
     setResult(null);
     try {
       // Loaded on demand: the parquet writer, YAML and zip code stay out of the page's first load.
-      const [{ exportVerl, curriculumProblems, RELEASE_MODEL }, { zipSync }] = await Promise.all([import('../../../export/verl/index'), import('fflate')]);
+      const [{ exportVerl, curriculumProblems, RELEASE_MODEL }, { zipSync }] = await Promise.all([
+        import('../../../export/verl/index'),
+        import('fflate'),
+      ]);
       const cfg = toTrainConfig(config);
       const name = (runId ?? `${config.preset}-${config.mode}-seed${config.seed}`).replace(/[^\w.-]+/g, '-');
       const { files, warnings } = exportVerl(cfg, curriculumProblems(cfg), {
@@ -49,22 +52,53 @@ export function VerlExportButton() {
       </p>
       <div className="form-row">
         <label>
-          coder <input data-testid="verl-coder" value={coder} placeholder="Qwen/Qwen2.5-Coder-1.5B-Instruct" onChange={(e) => setCoder(e.target.value)} />
+          coder{' '}
+          <input
+            data-testid="verl-coder"
+            value={coder}
+            placeholder="Qwen/Qwen2.5-Coder-1.5B-Instruct"
+            onChange={(e) => setCoder(e.target.value)}
+          />
         </label>
         <label>
-          tester <input data-testid="verl-tester" value={tester} placeholder="Qwen/Qwen2.5-Coder-1.5B-Instruct" onChange={(e) => setTester(e.target.value)} />
+          tester{' '}
+          <input
+            data-testid="verl-tester"
+            value={tester}
+            placeholder="Qwen/Qwen2.5-Coder-1.5B-Instruct"
+            onChange={(e) => setTester(e.target.value)}
+          />
         </label>
         <label>
-          nodes <input data-testid="verl-nodes" type="number" min={1} value={nodes} onChange={(e) => setNodes(Number(e.target.value))} />
+          nodes{' '}
+          <input
+            data-testid="verl-nodes"
+            type="number"
+            min={1}
+            value={nodes}
+            onChange={(e) => setNodes(Number(e.target.value))}
+          />
         </label>
         <label>
-          GPUs / node <input data-testid="verl-gpus" type="number" min={2} step={2} value={gpus} onChange={(e) => setGpus(Number(e.target.value))} />
+          GPUs / node{' '}
+          <input
+            data-testid="verl-gpus"
+            type="number"
+            min={2}
+            step={2}
+            value={gpus}
+            onChange={(e) => setGpus(Number(e.target.value))}
+          />
         </label>
       </div>
       <button data-testid="verl-export-button" disabled={busy || config.mode !== 'code-a1'} onClick={() => void run()}>
         {busy ? 'Exporting…' : 'Export for a cluster (verl)'}
       </button>
-      {config.mode !== 'code-a1' && <p className="note">The release publishes only the code-a1 recipe; golden and self-play have no cluster config.</p>}
+      {config.mode !== 'code-a1' && (
+        <p className="note">
+          The release publishes only the code-a1 recipe; golden and self-play have no cluster config.
+        </p>
+      )}
       {result?.error && (
         <p className="message error" data-testid="verl-export-error">
           {result.error}
