@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { curriculumProblems, VERL_FILES } from '../src/export/verl/index';
 import { parseVerlConfig } from '../src/export/verl/config-yaml';
-import { parquetColumns, readRows, rowToProblem } from '../src/export/verl/dataset';
+import { parquetColumns, readRows, RELEASE_COLUMNS, rowToProblem } from '../src/export/verl/dataset';
 import { parseConsoleLog, toLabMetrics } from '../src/export/verl/logs';
 import { presetConfig } from '../src/rl/config';
 
@@ -37,15 +37,7 @@ test('the Run panel downloads the verl export as a zip of the exporter’s files
   expect(flat['reward_model.reward_kwargs.alpha']).toBe(0.25);
   expect(flat['other.actor_rollout_ref.model.path']).toBe('org/my-tester');
   expect(flat['trainer.experiment_name']).toBe('tiny-code-a1-seed3');
-  expect(parquetColumns(file('val.parquet'))).toEqual([
-    'prompt',
-    'description',
-    'GT_code',
-    'problem',
-    'test',
-    'data_source',
-    'extra_info',
-  ]);
+  expect(parquetColumns(file('val.parquet'))).toEqual([...RELEASE_COLUMNS]);
   const cur = curriculumProblems(presetConfig('tiny'));
   const train = (await readRows(file('train.parquet'))).map(rowToProblem);
   expect(train.map((p) => p.id)).toEqual(cur.train.map((p) => p.id));

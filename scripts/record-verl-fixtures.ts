@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { parquetMetadata } from 'hyparquet';
+import { parquetSchema, readRows } from '../src/export/verl/dataset';
 import { parseArgs } from '../src/cli/args';
 import { flattenKeys } from '../src/export/verl/keys';
 
@@ -17,7 +17,7 @@ function readYaml(path: string): Record<string, unknown> {
   return parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2), {
     release: 'string',
     'release-commit': 'string',
@@ -67,16 +67,8 @@ function main(): void {
   );
 
   const pq = join(rel, 'code/rl/val_data/validation_data_mix.parquet');
-  const buf = readFileSync(pq);
-  const meta = parquetMetadata(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-  const schema = meta.schema.map((e) => ({
-    name: e.name,
-    ...(e.type ? { type: e.type } : {}),
-    repetition_type: e.repetition_type,
-    ...(e.num_children ? { num_children: e.num_children } : {}),
-    ...(e.converted_type ? { converted_type: e.converted_type } : {}),
-    ...(e.logical_type ? { logical_type: e.logical_type.type } : {}),
-  }));
+  const bytes = new Uint8Array(readFileSync(pq));
+  const schema = parquetSchema(bytes);
   let arrow: Record<string, string> | undefined;
   if (typeof a.python === 'string') {
     const py = `import json, sys, pyarrow.parquet as pq\nprint(json.dumps({f.name: str(f.type) for f in pq.read_schema(sys.argv[1])}))`;
@@ -87,7 +79,7 @@ function main(): void {
     JSON.stringify(
       {
         source: `github.com/ZJU-REAL/Code-A1@${relCommit} Code-A1/code/rl/val_data/validation_data_mix.parquet`,
-        rows: Number(meta.num_rows),
+        rows: (await readRows(bytes)).length,
         schema,
         ...(arrow ? { arrow } : {}),
       },
@@ -98,4 +90,4 @@ function main(): void {
   console.log(`wrote ${OUT}/release-configs.json, verl-ppo-trainer-keys.json, release-val-schema.json`);
 }
 
-main();
+void main();

@@ -6,8 +6,7 @@ import releaseConfigs from './fixtures/release-configs.json' with { type: 'json'
 import { flattenKeys, type Json } from './keys';
 import { LAB_IMPLICIT, MAPPED, UNMAPPED, fieldMapping, isMapped, type FlatConfig } from './config-map';
 
-/** The release's default Coder and Tester (code/rl/config/1.5B_A1.yaml). */
-export const RELEASE_MODEL = 'Qwen/Qwen2.5-Coder-1.5B-Instruct';
+export { RELEASE_MODEL } from './release';
 
 export interface VerlConfigOptions {
   /** HF id or directory of the Coder (actor_rollout_ref.model.path). */

@@ -131,18 +131,20 @@ export function problemToRow(p: Problem, train: boolean): VerlRow {
   return row;
 }
 
+/** The release's validation parquet columns, in order (fixtures/release-val-schema.json). */
+export const RELEASE_COLUMNS = [
+  'prompt',
+  'description',
+  'GT_code',
+  'problem',
+  'test',
+  'data_source',
+  'extra_info',
+] as const;
+
 /** One parquet file of rows (train: with clean_description); snappy-compressed like pyarrow's default. */
 export function writeRows(rows: readonly VerlRow[], train: boolean): Uint8Array {
-  const cols: (keyof VerlRow)[] = [
-    'prompt',
-    'description',
-    'GT_code',
-    'problem',
-    'test',
-    'data_source',
-    'extra_info',
-    ...(train ? (['clean_description'] as const) : []),
-  ];
+  const cols: (keyof VerlRow)[] = [...RELEASE_COLUMNS, ...(train ? (['clean_description'] as const) : [])];
   const buf = parquetWriteBuffer({
     schema: schema(train),
     columnData: cols.map((name) => ({ name, data: rows.map((r) => r[name] ?? null) })),
@@ -156,24 +158,38 @@ export async function readRows(bytes: Uint8Array): Promise<VerlRow[]> {
   return (await parquetReadObjects({ file })) as unknown as VerlRow[];
 }
 
-/** Column names of a parquet file, top level (for the golden schema check and the CLI's summary). */
-export function parquetColumns(bytes: Uint8Array): string[] {
-  const meta = parquetMetadata(
-    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
-  );
+function metadata(bytes: Uint8Array) {
+  return parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+}
+
+/** A parquet file's schema elements in the fixture's form (what pyarrow and verl's loader see of it). */
+export function parquetSchema(bytes: Uint8Array) {
+  return metadata(bytes).schema.map((e) => ({
+    name: e.name,
+    ...(e.type ? { type: e.type } : {}),
+    repetition_type: e.repetition_type,
+    ...(e.num_children ? { num_children: e.num_children } : {}),
+    ...(e.converted_type ? { converted_type: e.converted_type } : {}),
+    ...(e.logical_type ? { logical_type: e.logical_type.type } : {}),
+  }));
+}
+
+/** Top-level column names of a schema element list (depth-first, children counted by num_children). */
+export function topLevelColumns(schema: readonly { name: string; num_children?: number }[]): string[] {
   const out: string[] = [];
-  let i = 1;
+  // Index after the subtree rooted at n.
   const skip = (n: number): number => {
-    // Index after the subtree rooted at n.
     let next = n + 1;
-    for (let c = 0; c < (meta.schema[n].num_children ?? 0); c++) next = skip(next);
+    for (let c = 0; c < (schema[n].num_children ?? 0); c++) next = skip(next);
     return next;
   };
-  while (i < meta.schema.length) {
-    out.push(meta.schema[i].name);
-    i = skip(i);
-  }
+  for (let i = 1; i < schema.length; i = skip(i)) out.push(schema[i].name);
   return out;
+}
+
+/** Column names of a parquet file, top level (for the golden schema check and the CLI's summary). */
+export function parquetColumns(bytes: Uint8Array): string[] {
+  return topLevelColumns(metadata(bytes).schema);
 }
 
 /** A row back to the lab problem it was written from (the fields the release's schema carries). */

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useLab } from '../../store';
 import { toTrainConfig } from '../../config/run-config';
 import { download } from '../../actions';
+import { RELEASE_MODEL } from '../../../export/verl/release';
 
 export function VerlExportButton() {
   const config = useLab((s) => s.config);
@@ -20,7 +21,7 @@ export function VerlExportButton() {
     setResult(null);
     try {
       // Loaded on demand: the parquet writer, YAML and zip code stay out of the page's first load.
-      const [{ exportVerl, curriculumProblems, RELEASE_MODEL }, { zipSync }] = await Promise.all([
+      const [{ exportVerl, curriculumProblems }, { zipSync }] = await Promise.all([
         import('../../../export/verl/index'),
         import('fflate'),
       ]);
@@ -51,45 +52,10 @@ export function VerlExportButton() {
         launch it and bring the results back. Models: Hugging Face ids or HF-format folders (blank: the release's).
       </p>
       <div className="form-row">
-        <label>
-          coder{' '}
-          <input
-            data-testid="verl-coder"
-            value={coder}
-            placeholder="Qwen/Qwen2.5-Coder-1.5B-Instruct"
-            onChange={(e) => setCoder(e.target.value)}
-          />
-        </label>
-        <label>
-          tester{' '}
-          <input
-            data-testid="verl-tester"
-            value={tester}
-            placeholder="Qwen/Qwen2.5-Coder-1.5B-Instruct"
-            onChange={(e) => setTester(e.target.value)}
-          />
-        </label>
-        <label>
-          nodes{' '}
-          <input
-            data-testid="verl-nodes"
-            type="number"
-            min={1}
-            value={nodes}
-            onChange={(e) => setNodes(Number(e.target.value))}
-          />
-        </label>
-        <label>
-          GPUs / node{' '}
-          <input
-            data-testid="verl-gpus"
-            type="number"
-            min={2}
-            step={2}
-            value={gpus}
-            onChange={(e) => setGpus(Number(e.target.value))}
-          />
-        </label>
+        <Field id="coder" value={coder} placeholder={RELEASE_MODEL} onChange={setCoder} />
+        <Field id="tester" value={tester} placeholder={RELEASE_MODEL} onChange={setTester} />
+        <Field id="nodes" value={String(nodes)} number onChange={(v) => setNodes(Number(v))} />
+        <Field id="gpus" label="GPUs / node" value={String(gpus)} number onChange={(v) => setGpus(Number(v))} />
       </div>
       <button data-testid="verl-export-button" disabled={busy || config.mode !== 'code-a1'} onClick={() => void run()}>
         {busy ? 'Exporting…' : 'Export for a cluster (verl)'}
@@ -113,5 +79,28 @@ export function VerlExportButton() {
         </ul>
       )}
     </details>
+  );
+}
+
+function Field(p: {
+  id: string;
+  label?: string;
+  value: string;
+  placeholder?: string;
+  number?: boolean;
+  onChange(v: string): void;
+}) {
+  return (
+    <label>
+      {p.label ?? p.id}{' '}
+      <input
+        data-testid={`verl-${p.id}`}
+        type={p.number ? 'number' : 'text'}
+        min={p.number ? 1 : undefined}
+        value={p.value}
+        placeholder={p.placeholder}
+        onChange={(e) => p.onChange(e.target.value)}
+      />
+    </label>
   );
 }
