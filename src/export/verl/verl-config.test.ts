@@ -40,6 +40,16 @@ describe('verl export config.yaml', () => {
       expect(keys.filter((k) => !fork.has(k) && !extensions.has(k))).toEqual([]);
       // Every verl key we set still exists in today's verl (the fork's names were not renamed away).
       expect(keys.filter((k) => fork.has(k) && !upstream.has(k))).toEqual([]);
+      // Values have the release's types (a number stays a number, a flag a boolean), nulls where it has nulls.
+      const flat = parseVerlConfig(yaml);
+      const base = release['1.5B_A1'] as Record<string, unknown>;
+      const kind = (v: unknown) => (Array.isArray(v) ? 'list' : v === null ? 'null' : typeof v);
+      expect(
+        keys.filter(
+          (k) =>
+            kind(flat[k]) !== kind(base[k]) && !(k === 'trainer.total_training_steps' && kind(flat[k]) === 'number'),
+        ),
+      ).toEqual([]);
     }
     expect([...extensions].sort()).toContain('reward_model.reward_kwargs.alpha');
   });
@@ -72,6 +82,18 @@ describe('verl export config.yaml', () => {
     for (const key of MAPPED.flatMap((m) => m.keys)) expect([key, flat[key]]).toEqual([key, base[key]]);
     expect(flat['trainer.n_gpus_per_node']).toBe(base['trainer.n_gpus_per_node']);
     expect(flat['other.data.max_prompt_length']).toBe(8192);
+  });
+
+  it('the paper preset exports the release 1.5B value of every key whose lab field agrees with the release', () => {
+    const fromRelease = labFieldsFromVerl(release['1.5B_A1']);
+    const lab = flatLabConfig(presetConfig('paper'));
+    const { flat } = buildVerlConfig(presetConfig('paper'), OPTS);
+    const base = release['1.5B_A1'] as Record<string, unknown>;
+    const agreeing = MAPPED.filter(
+      (m) => m.from && JSON.stringify(lab[m.field]) === JSON.stringify(fromRelease[m.field]),
+    );
+    expect(agreeing.length).toBeGreaterThan(12);
+    for (const m of agreeing) for (const key of m.keys) expect([key, flat[key]]).toEqual([key, base[key]]);
   });
 
   it('random lab hyperparameters read back unchanged from config.yaml', () => {
