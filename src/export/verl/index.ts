@@ -79,6 +79,12 @@ export function exportVerl(config: object, sets: ProblemSets, o: VerlConfigOptio
   if (!sets.train.length) throw new Error(`no training problems in ${sets.origin}`);
   if (!sets.val.length) throw new Error(`no validation problems in ${sets.origin}`);
   const cfg = buildVerlConfig(config, o);
+  const batch = Number(cfg.flat['data.train_batch_size']);
+  // verl's train loader drops the incomplete last batch and asserts that at least one batch is left.
+  if (sets.train.length < batch)
+    throw new Error(
+      `${sets.train.length} training problems make no full batch of ${batch} (rollout.problems_per_step); verl drops incomplete batches — use fewer problems per step (--set rollout.problems_per_step=N) or more problems`,
+    );
   cfg.warnings.push(...lengthWarnings(sets, cfg.flat));
   const enc = new TextEncoder();
   const files: Record<string, Uint8Array> = {

@@ -52,7 +52,7 @@ function harness(rows: VerlRow[]): { rows: number; failures: unknown[] } {
 describe('npm run export -- --verl', () => {
   const cases = [
     { name: 'tiny', args: ['--preset', 'tiny'] },
-    { name: 'humaneval', args: ['--tasks', HUMANEVAL, '--gpus-per-node', '2'] },
+    { name: 'humaneval', args: ['--tasks', HUMANEVAL, '--gpus-per-node', '2', '--set', 'rollout.problems_per_step=4'] },
   ];
   const exported = new Map<string, Promise<Record<string, Uint8Array>>>();
   const files = (name: string) => {
@@ -118,6 +118,9 @@ describe('npm run export -- --verl', () => {
     );
     await expect(exportVerlCli(['--preset', 'tiny', '--verl', out, '--coder-model', 'not an id'])).rejects.toThrow(
       'neither an existing directory nor a Hugging Face id',
+    );
+    await expect(exportVerlCli(['--tasks', HUMANEVAL, '--verl', out])).rejects.toThrow(
+      '5 training problems make no full batch of 32',
     );
     // A lab run folder has a config.json too, but not a Hugging Face one.
     await expect(exportVerlCli(['--preset', 'tiny', '--verl', out, '--coder-model', run])).rejects.toThrow(
