@@ -38,6 +38,13 @@ function same(field: string, key: string): MappedField {
   return { field, keys: [key], to: (v) => ({ [key]: v as Json }), from: (y) => y[key] };
 }
 
+/** The longer of the Coder's and the Tester's completion limits. */
+const responseLength = (lab: FlatConfig) =>
+  Math.max(
+    num(lab['rollout.max_completion_length'], 'rollout.max_completion_length'),
+    num(lab['rollout.max_test_completion_length'], 'rollout.max_test_completion_length'),
+  );
+
 const LOSS_AGG: Record<string, string> = {
   dapo: 'token-mean',
   grpo: 'seq-mean-token-mean',
@@ -76,14 +83,12 @@ export const MAPPED: readonly MappedField[] = [
   same('rollout.problems_per_step', 'data.train_batch_size'),
   same('rollout.max_prompt_length', 'data.max_prompt_length'),
   {
-    // The release's Tester prompt holds the problem and a whole candidate, hence its own (longer) prompt limit.
+    // Both models share one response limit in the release (`other` overrides only the Tester's prompt length), and
+    // the Tester's prompt holds the problem and a whole candidate, hence its own, longer prompt limit.
     field: 'rollout.max_completion_length',
     keys: ['data.max_response_length', 'other.data.max_prompt_length'],
     to: (v, lab) => ({
-      'data.max_response_length': Math.max(
-        num(v, 'rollout.max_completion_length'),
-        num(lab['rollout.max_test_completion_length'], 'rollout.max_test_completion_length'),
-      ),
+      'data.max_response_length': responseLength(lab),
       'other.data.max_prompt_length':
         num(lab['rollout.max_prompt_length'], 'rollout.max_prompt_length') + num(v, 'rollout.max_completion_length'),
     }),
@@ -92,10 +97,9 @@ export const MAPPED: readonly MappedField[] = [
       num(y['data.max_prompt_length'], 'data.max_prompt_length'),
   },
   {
-    // Both models share one response limit in the release (`other` overrides only the Tester's prompt length).
     field: 'rollout.max_test_completion_length',
     keys: ['data.max_response_length'],
-    to: () => ({}),
+    to: (_v, lab) => ({ 'data.max_response_length': responseLength(lab) }),
   },
   same('rollout.temperature', 'actor_rollout_ref.rollout.temperature'),
   same('rollout.top_p', 'actor_rollout_ref.rollout.top_p'),

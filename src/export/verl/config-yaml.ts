@@ -69,6 +69,8 @@ function checkGpus(o: VerlConfigOptions, flat: Record<string, Json>): void {
 
 export function buildVerlConfig(config: object, o: VerlConfigOptions): VerlConfig {
   const lab = flatLabConfig(config);
+  const own = flattenKeys(config as Record<string, unknown>);
+  const implicit = Object.keys(LAB_IMPLICIT).filter((k) => !(k in own));
   const base = releaseConfigs.configs['1.5B_A1'] as Record<string, Json>;
   const flat: Record<string, Json> = { ...base };
   const comments = new Map<string, string>();
@@ -139,6 +141,11 @@ export function buildVerlConfig(config: object, o: VerlConfigOptions): VerlConfi
     ` Run with launch.sh (see README.md). Keys marked "lab FIELD" carry that lab config field.`,
     ` Lab fields with no key in the release's config:`,
     ...unmapped,
+    ...(implicit.length
+      ? [
+          ` Not in this lab version's config, written as its trainer behaves: ${implicit.map((k) => `${k} = ${JSON.stringify(lab[k])}`).join(', ')}`,
+        ]
+      : []),
     ...(warnings.length ? [' Warnings:', ...warnings.map((w) => `  ${w}`)] : []),
   ].join('\n');
   return { yaml: doc.toString({ lineWidth: 0 }), flat, warnings };
