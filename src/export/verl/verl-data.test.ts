@@ -44,9 +44,7 @@ async function roundTrip(problems: Problem[], train: boolean) {
 }
 
 const imported = (file: string) =>
-  importJsonl(readFileSync(new URL(`../../sandbox/fixtures/${file}`, import.meta.url), 'utf8')).items.map(
-    (i) => i.problem,
-  );
+  importJsonl(readFileSync(new URL(file, import.meta.url), 'utf8')).items.map((i) => i.problem);
 
 describe('verl export data', () => {
   const tiny = curriculumProblems(presetConfig('tiny'));
@@ -90,17 +88,20 @@ describe('verl export data', () => {
   });
 
   it('imported HumanEval and MBPP problems read back unchanged, setup code included', async () => {
-    const problems = [...imported('humaneval-mini.jsonl'), ...imported('mbpp-mini.jsonl')];
+    const problems = [
+      ...imported('./fixtures/humaneval-sample.jsonl'),
+      ...imported('../../sandbox/fixtures/mbpp-mini.jsonl'),
+    ];
     expect(problems.length).toBeGreaterThan(4);
     const { rows, back } = await roundTrip(problems, false);
     expect(back).toEqual(problems.map(carried));
-    const he = rows.find((r) => r.extra_info.question_id === 'Mini/0')!;
-    expect(he.extra_info.function_name).toBe('running_max');
+    const he = rows.find((r) => r.extra_info.question_id === 'Sample/0')!;
+    expect(he.extra_info.function_name).toBe('running_sum');
     expect(he.extra_info.imports).toBe('from typing import List');
     expect(he.extra_info.function_declaration).toBe(
-      'from typing import List\n\n\ndef running_max(numbers: List[int]) -> List[int]:',
+      'from typing import List\n\n\ndef running_sum(xs: List[int]) -> List[int]:',
     );
-    expect(he.description.startsWith('Return the running maximum')).toBe(true);
+    expect(he.description.startsWith('Prefix sums of xs.')).toBe(true);
   });
 
   it('random problems (quotes, unicode, newlines in prompts) survive the parquet round trip', async () => {
