@@ -13,6 +13,7 @@ import { parseVerlConfig, labFieldsFromVerl } from './config-yaml';
 import { readRows, rowToProblem, type VerlRow } from './dataset';
 import { curriculumProblems, VERL_FILES } from './index';
 import { presetConfig } from '../../rl/config';
+import { parseMetricsJsonl } from '../../rl/metrics';
 import { importJsonl } from '../../tasks/importers';
 import { RunDir } from '../../rl/run-store';
 import { NodeRunStore } from '../../rl/run-store-node';
@@ -143,6 +144,34 @@ describe('npm run export -- --verl', () => {
       expect(harness([bad]).failures).toHaveLength(1);
     },
   );
+
+  it("npm run import-run -- --verl-logs reads a launch folder's logs into the lab's metrics.jsonl", () => {
+    const logs = join(root, 'cluster', 'logs');
+    mkdirSync(join(logs, 'model_a_rollout'), { recursive: true });
+    const line = (s: number, kv: string) => `(TaskRunner pid=9) step:${s} - ${kv}`;
+    writeFileSync(
+      join(logs, 'console.log'),
+      [1, 2, 3]
+        .flatMap((s) => [line(s, `reward_a/mean:0.${s}00 - actor_a/pg_loss:-0.010`), line(s, 'reward_b2/mean:0.250')])
+        .join('\n'),
+    );
+    // Rollout dumps in subfolders are not metrics and are not read.
+    writeFileSync(join(logs, 'model_a_rollout', '1.jsonl'), '{"step": 1, "score": 1.0}\n');
+    const cli = (...a: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/import-run.ts', ...a], { encoding: 'utf8' });
+    const out = join(root, 'runs', 'cluster');
+    const r = cli('--verl-logs', logs, '--out', out);
+    expect(r.status, r.stderr).toBe(0);
+    const m = parseMetricsJsonl(readFileSync(join(out, 'metrics.jsonl'), 'utf8'));
+    expect(m.map((x) => [x.step, x['coder/reward_mean'], x['tester/reward_mean']])).toEqual([
+      [0, 0.1, 0.25],
+      [1, 0.2, 0.25],
+      [2, 0.3, 0.25],
+    ]);
+    const empty = join(root, 'empty');
+    mkdirSync(empty);
+    expect(cli('--verl-logs', empty).stderr).toContain('no .log, .txt, .out or .jsonl file in it');
+  });
 
   it.skipIf(!pyarrow)('pyarrow reads both files with exactly the release’s column types', async () => {
     await files('tiny');
