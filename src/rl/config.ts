@@ -152,7 +152,7 @@ const PAPER: TrainConfig = {
     warmup_steps: 10,
     total_steps: 0,
   },
-  run: { checkpoint_every: 10, max_bad_steps: 3 },
+  run: { checkpoint_every: 50, max_bad_steps: 3 },
 };
 
 /** Sized for this 2-core CPU (SwiftShader): a step in tens of seconds on the shipped tiny models. */
@@ -268,6 +268,7 @@ export function validateConfig(c: TrainConfig): TrainConfig {
 export function lrAt(base: number, step: number, o: Pick<TrainConfig['optim'], 'schedule' | 'warmup_steps' | 'total_steps'>): number {
   if (step < o.warmup_steps) return (base * step) / Math.max(1, o.warmup_steps);
   if (o.schedule === 'constant' || o.total_steps <= 0) return base;
-  const progress = (step - o.warmup_steps) / Math.max(1, o.total_steps - o.warmup_steps);
+  // Past total_steps (where verl never goes) the lr stays at 0 instead of rising along the cosine again.
+  const progress = Math.min(1, (step - o.warmup_steps) / Math.max(1, o.total_steps - o.warmup_steps));
   return base * Math.max(0, 0.5 * (1 + Math.cos(Math.PI * progress)));
 }
