@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandbox } from '../sandbox/node';
 import type { RejectedLine, ValidatedTest } from '../sandbox/types';
 import type { Problem } from '../tasks/types';
-import { countTests, executeCandidate, extractAndValidate, judgeRollout, mistakeBookInputs, scoreCandidate, type JudgedCandidate } from './judging';
+import { countTests, executeCandidate, extractAndValidate, goldenRollout, judgeRollout, mistakeBookInputs, scoreCandidate, type JudgedCandidate } from './judging';
+import { goldenReward } from './rewards';
 
 const K = 8;
 const ALPHA = 0.5;
@@ -165,6 +166,16 @@ describe('reward wiring (hand-computed, release rules)', () => {
     });
     it('same numbers', async () => {
       await runBoth(sandboxCandidate);
+    });
+    it('golden tests run verbatim: MBPP-style asserts without ==, == inside an argument, any expression', async () => {
+      const golden = ['assert f(2) == 4', 'assert f(3)', "assert f(len('ab==cd')) == 12", 'assert abs(f(0.5) - 1.0) < 1e-9'];
+      const score = async (code: string) => {
+        const c = await executeCandidate(sandbox, problem, code, [goldenRollout(golden)], [], K, 1000);
+        return goldenReward(c.compiles, c.rollouts[0].outcome.numPassed, c.rollouts[0].outcome.numValid);
+      };
+      expect(await score(problem.solution)).toBe(1);
+      expect(await score(BUGGY)).toBe(0.75); // f(6) = 6, not 12
+      expect(await score(BROKEN)).toBe(0);
     });
   });
 });
