@@ -130,6 +130,9 @@ export class LabPolicy implements Policy {
    * own detached log-probs are the same numbers and save that forward pass.
    */
   async grpoUpdate(items: GrpoItem[], s: GrpoSettings): Promise<UpdateStats> {
+    for (const [k, v] of [['mini_batches', s.mini_batches], ['num_iterations', s.num_iterations]] as const) {
+      if (!(Number.isInteger(v) && v >= 1)) throw new Error(`${this.name}: grpoUpdate needs ${k} >= 1, got ${v}`);
+    }
     const usable = items.filter((it) => it.completionTokens.length > 0);
     const per = Math.ceil(usable.length / Math.max(1, Math.min(s.mini_batches, usable.length)));
     const minis: GrpoItem[][] = [];
