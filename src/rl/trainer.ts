@@ -1,4 +1,4 @@
-// The Code-A1 training step (DESIGN.md "The method"), with the golden and self-play baselines in the same runner.
+// The Code-A1 training step (docs/method.md), with the golden and self-play baselines in the same runner.
 //
 // Every departure from the published implementation is listed in docs/method.md.
 import type { Problem } from '../tasks/types';
