@@ -204,11 +204,6 @@ export const UNMAPPED: readonly UnmappedField[] = [
     why: 'vLLM rolls out in actor_rollout_ref.rollout.dtype (bfloat16)',
     releaseValue: 'none',
   },
-  {
-    field: 'reward.nonprintable_penalty',
-    why: 'reward.py subtracts the whole non-printable share (weight 1.0)',
-    releaseValue: 1,
-  },
   { field: 'reward.golden_tests', why: 'golden-baseline only; the release publishes no golden config' },
   { field: 'reward.timeout_ms', why: 'sandbox_fusion timeouts are fixed in reward.py (10 s per run)' },
   {

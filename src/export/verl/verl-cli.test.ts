@@ -121,7 +121,7 @@ describe('npm run export -- --verl', () => {
       'neither an existing directory nor a Hugging Face id',
     );
     await expect(exportVerlCli(['--tasks', HUMANEVAL, '--verl', out])).rejects.toThrow(
-      '5 training problems make no full batch of 32',
+      /5 training problems make no full batch of 256 \(rollout.problems_per_step\)/,
     );
     // A lab run folder has a config.json too, but not a Hugging Face one.
     await expect(exportVerlCli(['--preset', 'tiny', '--verl', out, '--coder-model', run])).rejects.toThrow(

@@ -61,6 +61,9 @@ describe('verl export config.yaml', () => {
     const all = new Set(Object.keys(release['1.5B_A1']));
     expect(MAPPED.flatMap((m) => m.keys).filter((k) => !all.has(k))).toEqual([]);
     expect(MAPPED.filter((m) => UNMAPPED.some((u) => u.field === m.field))).toEqual([]);
+    // No row outlives its field: a renamed or removed lab field must take its row with it.
+    const stale = [...MAPPED, ...UNMAPPED].map((m) => m.field).filter((f) => !fields.has(f));
+    expect(stale, `remove these rows from src/export/verl/config-map.ts: ${stale.join(', ')}`).toEqual([]);
     // A field nobody mapped yet is reported in the file rather than dropped silently.
     const { yaml, warnings } = buildVerlConfig({ ...presetConfig('tiny'), brand_new: { knob: 3 } }, OPTS);
     expect(warnings.join('\n')).toContain('brand_new.knob');
