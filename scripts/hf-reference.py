@@ -173,6 +173,7 @@ VARIANTS = [
     ("qwen2-tied-gqa", "bf16", None),
     ("qwen2-untied-mqa", "f32", "60KB"),
     ("qwen2-untied-mqa", "bf16", "40KB"),
+    ("qwen2-untied-mqa", "f16", None),
 ]
 
 
@@ -305,7 +306,7 @@ def main() -> None:
     for name, dtype, shard in VARIANTS:
         model = build_model(name, vocab_model)
         vdir = os.path.join(args.out, f"{name}-{dtype}")
-        torch_dtype = torch.float32 if dtype == "f32" else torch.bfloat16
+        torch_dtype = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[dtype]
         model.to(torch_dtype).save_pretrained(vdir, max_shard_size=shard or "1GB")
         tok.save_pretrained(vdir)
         # Reload what was written, as a user would: the reference is what transformers computes from the files.

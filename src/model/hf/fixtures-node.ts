@@ -46,6 +46,7 @@ export const FIXTURE_MODELS = [
   'qwen2-tied-gqa-bf16',
   'qwen2-untied-mqa-f32',
   'qwen2-untied-mqa-bf16',
+  'qwen2-untied-mqa-f16',
 ] as const;
 
 export function readReference(): ReferenceRecord {
