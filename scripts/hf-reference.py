@@ -8,7 +8,13 @@ Usage (venv outside the repo):
   python3 -m venv /tmp/venv && /tmp/venv/bin/pip install torch transformers tokenizers peft
   /tmp/venv/bin/python scripts/hf-reference.py --out fixtures/hf
 Re-running with the same versions rewrites byte-identical fixtures (fixed seeds, deterministic CPU kernels).
+
+Export check (the other direction): the lab writes models in HF / PEFT format, transformers and peft load them, and
+the logits they compute become fixtures the TypeScript tests compare with:
+  npx tsx scripts/hf-export-cases.ts /tmp/hf-exports
+  /tmp/venv/bin/python scripts/hf-reference.py --check-exports /tmp/hf-exports --out fixtures/hf
 """
+import hashlib
 import argparse
 import json
 import os
@@ -268,12 +274,60 @@ def record_model(dirpath: str, model: Qwen2ForCausalLM, tok: PreTrainedTokenizer
     return {"prompts": prompts, "batch": batch}
 
 
+def check_exports(src: str, out: str) -> None:
+    """Loads every case the lab exported (full models with transformers, adapters with peft on their fixture base),
+    refusing missing or unexpected tensors, and records the files' sha256 and the logits of the case's prompts."""
+    from peft import PeftModel
+    from safetensors.torch import load_file
+
+    with open(os.path.join(src, "cases.json"), encoding="utf-8") as f:
+        cases = json.load(f)
+    dest = os.path.join(out, "exports")
+    if os.path.isdir(dest):
+        shutil.rmtree(dest)
+    os.makedirs(dest)
+    record = {"versions": {"torch": torch.__version__, "transformers": transformers.__version__, "peft": __import__("peft").__version__}, "cases": {}}
+    for name, case in sorted(cases.items()):
+        cdir = os.path.join(src, name)
+        if case.get("base"):
+            base = AutoModelForCausalLM.from_pretrained(os.path.join(out, case["base"]), dtype=torch.float32)
+            model = PeftModel.from_pretrained(base, cdir).eval()
+            saved = load_file(os.path.join(cdir, "adapter_model.safetensors"))
+            loaded = {n.replace(".default", ""): p for n, p in model.named_parameters() if "lora_" in n}
+            assert sorted(loaded) == sorted(saved), f"{name}: peft parameters {sorted(loaded)[:3]} differ from the file's {sorted(saved)[:3]}"
+            for k, v in saved.items():
+                assert torch.equal(loaded[k].detach(), v), f"{name}: {k} was not loaded as saved"
+        else:
+            model, info = AutoModelForCausalLM.from_pretrained(cdir, dtype=torch.float32, output_loading_info=True)
+            bad = {k: v for k, v in info.items() if v}
+            assert not bad, f"{name}: transformers reports {bad}"
+            model.eval()
+        tensors = {}
+        with torch.no_grad():
+            for i, ids in enumerate(case["prompts"]):
+                tensors[f"prompt{i}.logits"] = model(torch.tensor([ids])).logits[0].float().contiguous()
+        save_file(tensors, os.path.join(dest, f"{name}.safetensors"))
+        files = {}
+        for fname in sorted(os.listdir(cdir)):
+            with open(os.path.join(cdir, fname), "rb") as f:
+                files[fname] = hashlib.sha256(f.read()).hexdigest()
+        record["cases"][name] = {"base": case.get("base"), "prompts": case["prompts"], "sha256": files}
+        print(f"{name}: loaded by {'peft' if case.get('base') else 'transformers'}, {len(case['prompts'])} prompts recorded")
+    with open(os.path.join(dest, "check.json"), "w", encoding="utf-8") as f:
+        json.dump(record, f, indent=1)
+        f.write("\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="fixtures/hf")
+    ap.add_argument("--check-exports", metavar="DIR", help="record transformers/peft outputs for the lab's exports in DIR")
     args = ap.parse_args()
     torch.use_deterministic_algorithms(True)
     torch.set_num_threads(1)
+    if args.check_exports:
+        check_exports(args.check_exports, args.out)
+        return
     if os.path.isdir(args.out):
         shutil.rmtree(args.out)
     os.makedirs(args.out)
