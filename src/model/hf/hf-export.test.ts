@@ -30,7 +30,7 @@ interface CheckRecord {
 const check = JSON.parse(readFileSync(`${FIXTURE_ROOT}exports/check.json`, 'utf8')) as CheckRecord;
 
 function asSource(files: HfFiles, label: string) {
-  return blobSource(new Map([...files].map(([k, v]) => [k, new Blob([v])])), label);
+  return blobSource(new Map([...files].map(([k, v]) => [k, new Blob([typeof v === 'string' ? v : v.slice()])])), label);
 }
 
 describe('HF / PEFT export vs transformers and peft', async () => {
