@@ -18,9 +18,9 @@ export interface LoraPair {
   /** The base weight (HF [out, in]). */
   base: TensorSpec;
   /** [rank, in], row-major. */
-  A: Float32Array;
+  A: Float32Array | Float64Array;
   /** [out, rank], row-major. */
-  B: Float32Array;
+  B: Float32Array | Float64Array;
 }
 
 export interface LoraAdapters {
@@ -84,9 +84,12 @@ export function initLora(
   return { config, pairs };
 }
 
-/** Base parameters with every adapter merged in (W + alpha/r · B·A), as a new flat array; float64 accumulation. */
-export function mergeLora(params: Float32Array, adapters: LoraAdapters): Float32Array {
-  const merged = params.slice();
+/**
+ * Base parameters with every adapter merged in (W + alpha/r · B·A), as a new flat array of the same precision;
+ * each B·A entry is summed in float64.
+ */
+export function mergeLora<T extends Float32Array | Float64Array>(params: T, adapters: LoraAdapters): T {
+  const merged = params.slice() as T;
   const { rank: r, alpha } = adapters.config;
   const scale = alpha / r;
   for (const { base, A, B } of adapters.pairs.values()) {
