@@ -312,6 +312,9 @@ def check_exports(src: str, out: str) -> None:
             with open(os.path.join(cdir, fname), "rb") as f:
                 files[fname] = hashlib.sha256(f.read()).hexdigest()
         record["cases"][name] = {"base": case.get("base"), "prompts": case["prompts"], "sha256": files}
+        if "tokenizer.json" in files:
+            tok = AutoTokenizer.from_pretrained(cdir)
+            record["cases"][name]["tokenizer_ids"] = [tok(t, add_special_tokens=False)["input_ids"] for t in case.get("texts") or []]
         print(f"{name}: loaded by {'peft' if case.get('base') else 'transformers'}, {len(case['prompts'])} prompts recorded")
     with open(os.path.join(dest, "check.json"), "w", encoding="utf-8") as f:
         json.dump(record, f, indent=1)

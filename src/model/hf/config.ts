@@ -59,6 +59,8 @@ const READ = new Set([
   'tie_word_embeddings',
   'max_position_embeddings',
   'hidden_act',
+  // The lab's own checkpoints say so explicitly; Qwen2 always has the biases.
+  'attention_bias',
 ]);
 
 function fail(msg: string): never {
@@ -143,6 +145,8 @@ export function parseQwen2Config(json: unknown, opts: HfConfigOptions = {}): HfM
     );
   if (hf.hidden_act !== undefined && hf.hidden_act !== 'silu')
     fail(`hidden_act '${String(hf.hidden_act)}' is not supported (need 'silu')`);
+  if (hf.attention_bias === false)
+    fail(`attention_bias false is not supported (Qwen2's q/k/v projections have biases)`);
   if (hf.use_sliding_window === true) fail(`use_sliding_window true is not supported (full attention only)`);
   if (hf.quantization_config !== undefined)
     fail(`quantization_config is not supported: load the unquantized checkpoint (the lab quantizes on load)`);

@@ -6,7 +6,8 @@ import { preset } from '../config';
 import { initParams } from '../init';
 import { buildLayout, type Layout } from '../layout';
 import { FIXTURE_ROOT, fixtureSource, readReference } from './fixtures-node';
-import { bf16Bits, exportHfModel, exportPeftAdapter, type HfFiles } from './export';
+import { bf16Bits, exportHfModel, exportPeftAdapter, labTokenizerFiles, type HfFiles } from './export';
+import { SPECIAL_TOKENS } from '../special-tokens';
 import { importHfModel } from './import';
 import { initLora, mergeLora } from './lora';
 
@@ -16,6 +17,8 @@ export interface ExportCase {
   /** For a PEFT adapter: the fixture folder of its base model. */
   base?: string;
   prompts: number[][];
+  /** Texts whose token ids transformers' AutoTokenizer records, when the case ships a tokenizer. */
+  texts?: string[];
   /** What the exported files should compute: our layout and f32 parameters (after any dtype rounding). */
   layout: Layout;
   params: Float32Array;
@@ -32,11 +35,11 @@ function bf16Round(a: Float32Array): Float32Array {
 
 export async function buildExportCases(): Promise<ExportCase[]> {
   // A lab-native model the way the lab builds them, with what Qwen2 lacks (no q/k/v bias) and an untied head.
-  const micro = buildLayout(preset('micro', { vocabSize: 96, maxSeqLen: 64, tiedEmbeddings: false, qkvBias: false }));
+  const micro = buildLayout(preset('micro', { maxSeqLen: 64, tiedEmbeddings: false, qkvBias: false }));
   const microParams = initParams(micro, 7, { std: 0.3, normJitter: 0.2 });
   const microPrompts = [
     [5, 17, 88, 3, 42, 42, 9],
-    [95, 0, 64],
+    [511, 0, 64],
   ];
   // LoRA on a transformers-made base: every target module, both factors random.
   const base = await importHfModel(fixtureSource(EXPORT_BASE));
@@ -56,11 +59,19 @@ export async function buildExportCases(): Promise<ExportCase[]> {
       readFileSync(`${FIXTURE_ROOT}${EXPORT_BASE}/${f}`, 'utf8'),
     ]),
   );
+  // The lab's own tokenizer format (a copy of the shipped micro models' tokenizer.json, so re-pretraining them does not
+  // change this fixture).
+  const labTokenizer = labTokenizerFiles(readFileSync(`${FIXTURE_ROOT}lab-tokenizer/tokenizer.json`, 'utf8'), {
+    eos: SPECIAL_TOKENS.end,
+    pad: SPECIAL_TOKENS.pad,
+    modelMaxLength: micro.config.maxSeqLen,
+  });
   return [
     {
       name: 'lab-micro-nobias-f32-sharded',
-      files: exportHfModel(micro, microParams, { dtype: 'f32', maxShardBytes: 24_000 }),
+      files: exportHfModel(micro, microParams, { dtype: 'f32', maxShardBytes: 24_000, tokenizerFiles: labTokenizer }),
       prompts: microPrompts,
+      texts: ['def add(a, b):\n    return a + b\n', "<|coder|>assert f('x') == 3<|end|>", '  tabs\tand émojis 🙂'],
       layout: micro,
       params: microParams,
     },

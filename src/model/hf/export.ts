@@ -290,3 +290,32 @@ export function importPeftAdapter(layout: Layout, configText: string, weights: U
     );
   return { config, pairs };
 }
+
+/**
+ * tokenizer.json + tokenizer_config.json for a lab tokenizer (byte-level BPE, HF format already), so that
+ * transformers' AutoTokenizer loads it: a fast tokenizer, no cleanup of spaces (it would corrupt code).
+ */
+export function labTokenizerFiles(
+  tokenizerJson: string,
+  opts: { eos: string; pad: string; modelMaxLength: number },
+): Map<string, string> {
+  const added = ((JSON.parse(tokenizerJson) as { added_tokens?: { content: string }[] }).added_tokens ?? []).map(
+    (t) => t.content,
+  );
+  for (const t of [opts.eos, opts.pad])
+    if (!added.includes(t)) throw new Error(`tokenizer export: ${t} is not an added token of tokenizer.json`);
+  const config = {
+    tokenizer_class: 'PreTrainedTokenizerFast',
+    bos_token: null,
+    eos_token: opts.eos,
+    pad_token: opts.pad,
+    unk_token: null,
+    clean_up_tokenization_spaces: false,
+    split_special_tokens: false,
+    model_max_length: opts.modelMaxLength,
+  };
+  return new Map([
+    ['tokenizer.json', tokenizerJson],
+    ['tokenizer_config.json', JSON.stringify(config, null, 2)],
+  ]);
+}

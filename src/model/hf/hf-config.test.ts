@@ -1,6 +1,6 @@
 // config.json parsing: both transformers spellings, real Qwen2.5-Coder shapes, and refusals by field name.
 import { describe, expect, it } from 'vitest';
-import { paramCount } from '../config';
+import { paramCount, preset, toHfConfig } from '../config';
 import { parseQwen2Config } from './config';
 
 /** Qwen2.5-Coder-0.5B-Instruct's config.json as published (transformers 4.x spelling). */
@@ -64,6 +64,11 @@ describe('Qwen2 config.json', () => {
     expect(paramCount(c)).toBe(1_543_714_304);
   });
 
+  it("the lab's own checkpoints (toHfConfig: attention_bias, head_dim) parse back to their config", () => {
+    const c = preset('tiny');
+    expect(parseQwen2Config(toHfConfig(c)).config).toEqual(c);
+  });
+
   it('transformers 5.x spelling (rope_parameters, layer_types, dtype) reads the same', () => {
     const { rope_theta: _t, rope_scaling: _s, torch_dtype: _d, ...rest } = QWEN25_CODER_05B;
     const v5 = {
@@ -114,6 +119,7 @@ describe('Qwen2 config.json', () => {
       /layer_types contains 'sliding_attention'/,
     ],
     ['gelu', { hidden_act: 'gelu' }, /hidden_act 'gelu' is not supported/],
+    ['no q/k/v biases', { attention_bias: false }, /attention_bias false is not supported/],
     ['pre-quantized', { quantization_config: { quant_method: 'gptq' } }, /quantization_config is not supported/],
     ['non-integer size', { hidden_size: 896.5 }, /'hidden_size' must be a positive integer/],
     ['heads not dividing kv heads', { num_key_value_heads: 3 }, /heads \(14\) must be a multiple of kvHeads \(3\)/],

@@ -22,9 +22,13 @@ import { FIXTURE_ROOT } from './fixtures-node';
 import { importHfModel } from './import';
 import { initLora } from './lora';
 import { blobSource } from './source';
+import { loadHfTokenizer } from './tokenizer';
 
 interface CheckRecord {
-  cases: Record<string, { base: string | null; prompts: number[][]; sha256: Record<string, string> }>;
+  cases: Record<
+    string,
+    { base: string | null; prompts: number[][]; sha256: Record<string, string>; tokenizer_ids?: number[][] }
+  >;
 }
 
 const check = JSON.parse(readFileSync(`${FIXTURE_ROOT}exports/check.json`, 'utf8')) as CheckRecord;
@@ -58,6 +62,13 @@ describe('HF / PEFT export vs transformers and peft', async () => {
       );
       expect(worst).toBeLessThan(1e-4);
     });
+    if (c.texts) {
+      it(`${c.name}: the exported tokenizer gives AutoTokenizer's ids`, async () => {
+        const tok = await loadHfTokenizer(asSource(c.files, c.name));
+        expect(c.texts?.map((t) => tok.tokenizer.encode(t))).toEqual(check.cases[c.name].tokenizer_ids);
+        expect(tok.specialTokens.eos).toBe('<|end|>');
+      });
+    }
   }
 });
 
