@@ -15,6 +15,13 @@ import { FIXTURE_ROOT, fixtureSource } from './fixtures-node';
 import { importHfModel } from './import';
 import { initLora } from './lora';
 import { GpuLora, withLora } from './lora-gpu';
+import { adamwStepRef } from '../../gpu/kernels/adamw';
+import { gradNormRef } from '../../gpu/kernels/gradnorm';
+import { DEFAULT_OPTIM } from '../backward-step';
+import { RolloutWeights } from '../rollout-weights';
+import { dequantize, quantize } from '../quant';
+import { referenceForward } from '../reference';
+import { mergeLora } from './lora';
 
 /** C[M, N] = sum_k A[m, k]·B[k, n] with accessors, in float64. */
 function mm(
@@ -115,6 +122,75 @@ describe('LoRA adapter path on the GPU', () => {
     for (const v of Object.values(diffs)) expect(v).toBeLessThan(1e-5);
     bufs.forEach((b) => b.destroy());
     g.destroy();
+  });
+
+  it(`AdamW with grad-norm clipping on the adapters only matches the CPU reference over two steps (seed ${seed})`, async () => {
+    const gpu = await sharedNodeGpu();
+    const layout = buildLayout(preset('micro'));
+    const g = new GpuLora(
+      gpu,
+      initLora(layout, { rank: 2, alpha: 4, targets: ['q_proj', 'up_proj'] }, seed, { bStd: 0.1 }),
+      'lora-adam',
+    );
+    const n = g.totalFloats;
+    const p = Float64Array.from(await gpu.readF32(g.params, n));
+    const m = new Float64Array(n);
+    const v = new Float64Array(n);
+    const rng = mulberry32(seed + 3);
+    const optim = { ...DEFAULT_OPTIM, adamw: { ...DEFAULT_OPTIM.adamw, weightDecay: 0.1 }, maxGradNorm: 0.5 };
+    for (let step = 1; step <= 2; step++) {
+      const grads = Float32Array.from({ length: n }, () => rng() * 2 - 1);
+      gpu.write(g.grads, grads);
+      gpu.release(g.optimizerStep(optim));
+      const { clip } = gradNormRef(grads, optim.maxGradNorm);
+      expect(clip).toBeLessThan(1);
+      adamwStepRef(p, m, v, grads, clip, optim.adamw, step);
+    }
+    const diff = maxRelDiff(await gpu.readF32(g.params, n), p);
+    console.log(`LoRA AdamW (2 steps, clipped) GPU vs CPU: max rel diff ${diff.toExponential(2)}`);
+    expect(diff).toBeLessThan(1e-5);
+    expect(g.step).toBe(2);
+    g.destroy();
+  });
+
+  it('int8 rollout copy of the base + adapters equals the float64 model on (dequantized base) merged with the adapters', async () => {
+    const gpu = await sharedNodeGpu();
+    const hf = await importHfModel(fixtureSource('qwen2-untied-mqa-f32'));
+    const model = GpuModel.fromCheckpoint(gpu, hf, 'lora-int8-base');
+    const adapters = initLora(hf.layout, { rank: 4, alpha: 8, targets: ['q_proj', 'v_proj', 'down_proj'] }, seed, {
+      bStd: 0.1,
+    });
+    const lora = new GpuLora(gpu, adapters, 'lora-int8');
+    const rollout = new RolloutWeights(model, 'int8-b32');
+    const deq = hf.params.slice();
+    for (const t of [
+      ...hf.layout.layers.flatMap((l) => [l.q, l.k, l.v, l.o, l.gate, l.up, l.down]),
+      hf.layout.lmHead,
+    ]) {
+      deq.set(
+        dequantize(
+          quantize(hf.params.subarray(t.offset, t.offset + t.size), t.shape[0], t.shape[1], 'int8-b32'),
+        ).subarray(0, t.size),
+        t.offset,
+      );
+    }
+    const ids = [5, 77, 300, 12, 9, 401, 33];
+    const { logits } = forwardAllLogits(withLora(rollout, lora), [ids], 0);
+    const ours = await gpu.readF32(logits, ids.length * hf.config.vocabSize);
+    logits.destroy();
+    const ref = referenceForward(hf.layout, mergeLora(Float64Array.from(deq), adapters), {
+      batch: 1,
+      seqLen: ids.length,
+      tokens: ids,
+    }).logits;
+    const diff = maxRelDiff(ours, ref);
+    console.log(
+      `int8 base + LoRA on the GPU vs float64 (dequantized base, merged): max rel diff ${diff.toExponential(2)}`,
+    );
+    expect(diff).toBeLessThan(1e-4);
+    rollout.destroy();
+    lora.destroy();
+    model.destroy();
   });
 
   it('rollout weights = transformers base + PEFT adapter, no merged copy: logits within 1e-4 of peft', async () => {

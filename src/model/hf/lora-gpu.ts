@@ -7,6 +7,9 @@
 //   backward  dB += s · dyᵀ · t        dt = s · dy · B        dA += dtᵀ · x        dx += dt · A
 import type { Gpu } from '../../gpu/runtime';
 import { linearMatmul } from '../../gpu/kernels/linear-quad';
+import { adamwStep, zeroBuffer } from '../../gpu/kernels/adamw';
+import { gradNorm, GRADNORM_OUT_BYTES } from '../../gpu/kernels/gradnorm';
+import type { OptimConfig } from '../backward-step';
 import type { DecodeWeights } from '../decode';
 import { alignUp, type TensorSpec } from '../layout';
 import type { LoraAdapters, LoraConfig } from './lora';
@@ -25,6 +28,9 @@ export class GpuLora {
   readonly grads: GPUBuffer;
   readonly totalFloats: number;
   private readonly slots = new Map<string, Slot>();
+  /** AdamW moments (allocated on the first step) and the steps taken. */
+  private moments?: { m: GPUBuffer; v: GPUBuffer };
+  step = 0;
 
   constructor(
     readonly gpu: Gpu,
@@ -118,6 +124,27 @@ export class GpuLora {
     gpu.release(dt);
   }
 
+  zeroGrads(): void {
+    zeroBuffer(this.gpu, this.grads, this.totalFloats);
+  }
+
+  /**
+   * Records grad-norm clipping and AdamW over the adapters only (the base is frozen, so its optimizer state never
+   * exists). Returns the grad-norm output ([norm, clip, nonFinite, sumsq]; a pooled temp the caller releases).
+   */
+  optimizerStep(optim: OptimConfig, lr = optim.adamw.lr): GPUBuffer {
+    const gpu = this.gpu;
+    const n = this.totalFloats;
+    const clip = gpu.temp(`${this.label}.gradnorm`, GRADNORM_OUT_BYTES);
+    gradNorm(gpu, clip, this.grads, n, optim.maxGradNorm);
+    if (!this.moments) {
+      this.moments = { m: gpu.buffer(`${this.label}.adam_m`, n * 4), v: gpu.buffer(`${this.label}.adam_v`, n * 4) };
+    }
+    this.step++;
+    adamwStep(gpu, this.params, this.moments.m, this.moments.v, this.grads, clip, n, { ...optim.adamw, lr }, this.step);
+    return clip;
+  }
+
   /** Reads the factors (or their gradients) back, by base weight name. */
   async read(which: 'params' | 'grads' = 'params'): Promise<Map<string, { A: Float32Array; B: Float32Array }>> {
     const flat = await this.gpu.readF32(which === 'params' ? this.params : this.grads, this.totalFloats);
@@ -133,6 +160,8 @@ export class GpuLora {
   destroy(): void {
     this.params.destroy();
     this.grads.destroy();
+    this.moments?.m.destroy();
+    this.moments?.v.destroy();
   }
 }
 
