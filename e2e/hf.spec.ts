@@ -3,32 +3,19 @@
 // WebGPU; logits within 1e-4 of transformers', greedy tokens, token ids and rendered chats identical. The page is
 // bundled from e2e/pages/hf.ts with Vite's build API (no app or config edits).
 import { expect, test } from '@playwright/test';
-import { build } from 'vite';
+import { bundlePage } from './bundle';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { decodeSafetensors, toFloat32 } from '../src/model/checkpoint-safetensors';
 import type { HfPageInput, HfPageResult } from './pages/hf';
 
-const outDir = resolve('test-results/hf-bundle');
 const FIXTURES = resolve('fixtures/hf');
 const MODEL = 'qwen2-untied-mqa-bf16';
 let bundle = '';
 let rangeRequests = 0;
 
 test.beforeAll(async () => {
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    root: resolve('.'),
-    build: {
-      outDir,
-      emptyOutDir: true,
-      minify: false,
-      target: 'es2022',
-      lib: { entry: resolve('e2e/pages/hf.ts'), formats: ['es'], fileName: () => 'hf.js' },
-    },
-  });
-  bundle = readFileSync(resolve(outDir, 'hf.js'), 'utf8');
+  bundle = await bundlePage('e2e/pages/hf.ts', 'hf');
 });
 
 test('HF checkpoint from a hub-layout server: import, tokenizer, chat template and WebGPU forward match transformers', async ({

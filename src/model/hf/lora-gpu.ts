@@ -124,6 +124,63 @@ export class GpuLora {
     gpu.release(dt);
   }
 
+  /**
+   * Chain rule from a full weight gradient G = dL/dW_eff [out, in] (e.g. a backward run on merged weights):
+   * dA += s·Bᵀ·G and dB += s·G·Aᵀ.
+   */
+  gradsFromWeightGrad(w: TensorSpec, G: { buffer: GPUBuffer; offset: number }): void {
+    const { a, b } = this.slot(w);
+    const [out, inp] = w.shape;
+    const r = this.config.rank;
+    const B = { buffer: this.params, offset: b };
+    const A = { buffer: this.params, offset: a };
+    linearMatmul(this.gpu, {
+      a: B,
+      b: G,
+      c: { buffer: this.grads, offset: a },
+      M: r,
+      N: inp,
+      K: out,
+      transA: true,
+      accumulate: true,
+      alpha: this.scale,
+    });
+    linearMatmul(this.gpu, {
+      a: G,
+      b: A,
+      c: { buffer: this.grads, offset: b },
+      M: out,
+      N: r,
+      K: inp,
+      transB: true,
+      accumulate: true,
+      alpha: this.scale,
+    });
+  }
+
+  /** Records W_eff = W + s·B·A for every adapted weight into `dst` (a flat parameter buffer holding a copy of W). */
+  mergeInto(dst: GPUBuffer): void {
+    const r = this.config.rank;
+    for (const { base, a, b } of this.slots.values()) {
+      const [out, inp] = base.shape;
+      linearMatmul(this.gpu, {
+        a: { buffer: this.params, offset: b },
+        b: { buffer: this.params, offset: a },
+        c: { buffer: dst, offset: base.offset },
+        M: out,
+        N: inp,
+        K: r,
+        accumulate: true,
+        alpha: this.scale,
+      });
+    }
+  }
+
+  /** Base weight names with an adapter, and their specs. */
+  targets(): TensorSpec[] {
+    return [...this.slots.values()].map((s) => s.base);
+  }
+
   zeroGrads(): void {
     zeroBuffer(this.gpu, this.grads, this.totalFloats);
   }
