@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { HYPERPARAMS, MODES, MODE_NOTES, PRESETS, PRESET_NOTES, checkHyperValue, isMode, isPreset, presetValue, type RunConfigUi } from '../../config/run-config';
 import { labStore, useLab } from '../../store';
 import { syncHash } from '../../actions';
+import { VerlExportButton } from '../export/VerlExportButton';
 
 export function RunPanel() {
   const config = useLab((s) => s.config);
@@ -74,6 +75,7 @@ export function RunPanel() {
       <button className="link" data-testid="share" onClick={() => void navigator.clipboard?.writeText(location.href)}>
         Copy a link to this config
       </button>
+      <VerlExportButton />
     </section>
   );
 }
