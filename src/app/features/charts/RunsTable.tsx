@@ -127,7 +127,7 @@ function RunRow({
       <td>{r.config?.preset ?? '–'}</td>
       <td>{r.config?.seed ?? '–'}</td>
       <td>{diffs.length ? diffs.map((d) => `${d.label} ${d.value}`).join(', ') : r.config ? 'preset values' : '–'}</td>
-      <td>{r.metrics.length}</td>
+      <td data-testid="run-steps">{r.metrics.length}</td>
       <td>{last ? last['coder/reward_mean'].toFixed(3) : '–'}</td>
       <td>{pct(heldOut)}</td>
       <td>{when(r.createdAt)}</td>
