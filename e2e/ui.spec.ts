@@ -101,7 +101,7 @@ test('export a bundle, import it into a fresh context; overlay a CLI metrics.jso
   // A metrics.jsonl (as `npm run train` writes it) overlays as a second run.
   const jsonl = bundle.metrics.map((m) => JSON.stringify({ ...m, 'coder/loss': m['coder/loss'] + 1 })).join('\n') + '\n';
   await p2.getByTestId('compare').setInputFiles({ name: 'metrics.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
-  await expect(p2.locator('.run-chip')).toHaveCount(2);
+  await expect(p2.getByTestId('run-row')).toHaveCount(2);
   await expect(p2.getByTestId('chart-loss')).toHaveAttribute('data-series', '4');
   await p2.screenshot({ path: 'test-results/ui-overlay.png', fullPage: true });
   await ctx.close();
@@ -111,7 +111,7 @@ test('own checkpoint: an incomplete set of files is refused with what is missing
   await fresh(page);
   await page.getByTestId('tab-model').click();
   await page.getByTestId('model-coder-files').setInputFiles([{ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from('{}') }]);
-  await expect(page.getByTestId('model')).toContainText('coder: missing .safetensors, tokenizer.json');
+  await expect(page.getByTestId('model')).toContainText('coder model: missing .safetensors, tokenizer.json');
 });
 
 test('without WebGPU the notice comes first and nothing can start', async ({ page }) => {

@@ -63,5 +63,6 @@ test('a cluster run’s console log, imported, overlays on the charts', async ({
   });
   await expect(page.getByTestId('info-banner')).toContainText('Added cluster-metrics.jsonl');
   await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', '3');
-  await expect(page.getByTestId('charts')).toContainText('cluster-metrics.jsonl (3 steps)');
+  const row = page.getByTestId('run-row').filter({ hasText: 'cluster-metrics.jsonl' });
+  await expect(row.getByTestId('run-steps')).toHaveText('3');
 });

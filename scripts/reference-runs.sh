@@ -36,3 +36,5 @@ for mode in code-a1 golden self-play; do
   cp "$OUT/ref-$mode/"{config.json,metrics.jsonl,eval.jsonl,eval.json} "docs/results-data/$mode/"
 done
 npm run -s plots -- docs/results-data/code-a1 docs/results-data/golden docs/results-data/self-play --out docs/plots
+# The same records as run bundles the lab overlays in one click (public/reference).
+npm run -s reference-bundles

@@ -1,12 +1,16 @@
-// Top-level layout of the lab: run controls and storage on the left, the panels as tabs on the right.
-import { useState } from 'react';
+// Top-level layout of the lab: the run controls first (above the fold on any screen), the loop diagram in presenter
+// view, then the run setup and storage on the left and the panels as tabs on the right.
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { AdapterPanel } from './features/adapter/AdapterPanel';
 import { RunPanel } from './features/run/RunPanel';
+import { RunControls } from './features/run/RunControls';
+import { Notice } from './features/run/Notice';
 import { StoragePanel } from './features/run/StoragePanel';
 import { ChartsPanel } from './features/charts/ChartsPanel';
 import { RolloutInspector } from './features/rollouts/RolloutInspector';
 import { MistakeBookPanel } from './features/mistakes/MistakeBookPanel';
 import { StepThroughPanel } from './features/steps/StepThroughPanel';
+import { LoopDiagram } from './features/steps/LoopDiagram';
 import { EvalPanel } from './features/eval/EvalPanel';
 import { PerfPanel } from './features/perf/PerfPanel';
 import { ModelPanel } from './features/model/ModelPanel';
@@ -27,46 +31,51 @@ const TABS: { id: Tab; label: string }[] = [
 export function App() {
   const [gpuOk, setGpuOk] = useState<boolean | null>(null);
   const tab = useLab((s) => s.tab);
+  const presenter = useLab((s) => s.presenter);
   return (
-    <main className="lab">
+    <main className={presenter ? 'lab presenter' : 'lab'}>
       <header>
         <h1>Code-A1 Lab</h1>
         <p className="tagline">A Coder and a Tester co-evolve by GRPO, on WebGPU, in this tab.</p>
       </header>
-      <Banner />
+      <Notice area="page" />
       {/* Without WebGPU nothing can train: say so first, in full width. */}
       {gpuOk === false && <AdapterPanel onAvailability={setGpuOk} />}
+      <ErrorBoundary name="run controls">
+        <RunControls gpuOk={gpuOk === true} />
+      </ErrorBoundary>
+      {presenter && (
+        <ErrorBoundary name="loop diagram">
+          <LoopDiagram />
+        </ErrorBoundary>
+      )}
       <div className="layout">
         <aside>
           <ErrorBoundary name="run">
-            <RunPanel gpuOk={gpuOk === true} />
+            <RunPanel />
             <StoragePanel />
           </ErrorBoundary>
           {gpuOk !== false && <AdapterPanel onAvailability={setGpuOk} />}
         </aside>
-        <section className="main">
-          <nav className="tabs" role="tablist">
-            {TABS.map((t) => (
-              <button key={t.id} role="tab" aria-selected={tab === t.id} data-testid={`tab-${t.id}`} className={tab === t.id ? 'tab active' : 'tab'} onClick={() => labStore.getState().setTab(t.id)}>
-                {t.label}
-              </button>
-            ))}
-          </nav>
+        <section className="main" aria-label="Panels">
+          <Tabs tab={tab} />
           {/* Charts stay mounted (hidden) so their uPlot instances keep following the run. */}
-          <div hidden={tab !== 'charts'}>
+          <div hidden={tab !== 'charts'} role="tabpanel" id="panel-charts" aria-labelledby="tab-charts" tabIndex={0}>
             <ErrorBoundary name="charts">
               <ChartsPanel />
             </ErrorBoundary>
           </div>
           {tab !== 'charts' && (
-            <ErrorBoundary key={tab} name={TABS.find((t) => t.id === tab)!.label}>
-              {tab === 'rollouts' && <RolloutInspector />}
-              {tab === 'mistakes' && <MistakeBookPanel />}
-              {tab === 'steps' && <StepThroughPanel />}
-              {tab === 'eval' && <EvalPanel />}
-              {tab === 'perf' && <PerfPanel />}
-              {tab === 'model' && <ModelPanel />}
-            </ErrorBoundary>
+            <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
+              <ErrorBoundary key={tab} name={TABS.find((t) => t.id === tab)!.label}>
+                {tab === 'rollouts' && <RolloutInspector />}
+                {tab === 'mistakes' && <MistakeBookPanel />}
+                {tab === 'steps' && <StepThroughPanel />}
+                {tab === 'eval' && <EvalPanel />}
+                {tab === 'perf' && <PerfPanel />}
+                {tab === 'model' && <ModelPanel />}
+              </ErrorBoundary>
+            </div>
           )}
         </section>
       </div>
@@ -74,15 +83,46 @@ export function App() {
   );
 }
 
-function Banner() {
-  const b = useLab((s) => s.banner);
-  if (!b) return null;
+/** WAI-ARIA tabs: one Tab stop, arrow keys (and Home / End) move between tabs. */
+function Tabs({ tab }: { tab: Tab }) {
+  const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  const onKey = (e: KeyboardEvent) => {
+    const i = TABS.findIndex((t) => t.id === tab);
+    const next =
+      e.key === 'ArrowRight'
+        ? (i + 1) % TABS.length
+        : e.key === 'ArrowLeft'
+          ? (i + TABS.length - 1) % TABS.length
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? TABS.length - 1
+              : -1;
+    if (next < 0) return;
+    e.preventDefault();
+    labStore.getState().setTab(TABS[next].id);
+    refs.current[next]?.focus();
+  };
   return (
-    <div className={`banner ${b.kind}`} data-testid={b.kind === 'error' ? 'error-banner' : 'info-banner'} role={b.kind === 'error' ? 'alert' : 'status'}>
-      {b.text}
-      <button className="link" onClick={() => labStore.getState().setBanner(null)}>
-        dismiss
-      </button>
-    </div>
+    <nav className="tabs" role="tablist" aria-label="Lab panels" onKeyDown={onKey}>
+      {TABS.map((t, i) => (
+        <button
+          key={t.id}
+          ref={(el) => {
+            refs.current[i] = el;
+          }}
+          role="tab"
+          id={`tab-${t.id}`}
+          aria-selected={tab === t.id}
+          aria-controls={`panel-${t.id}`}
+          tabIndex={tab === t.id ? 0 : -1}
+          data-testid={`tab-${t.id}`}
+          className={tab === t.id ? 'tab active' : 'tab'}
+          onClick={() => labStore.getState().setTab(t.id)}
+        >
+          {t.label}
+        </button>
+      ))}
+    </nav>
   );
 }

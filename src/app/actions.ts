@@ -10,10 +10,10 @@ import { PRESETS as TRAIN_PRESETS } from '../rl/config';
 import { BUNDLE_EXT, BundleError, decodeBundle, encodeBundle, type RunBundle } from './persist/bundle';
 import { IdbRunStore, currentRunId, getRunMeta, listRuns, putRunMeta, type RunMeta } from './persist/idb-run-store';
 import type { LabStore } from './store';
-import { runLabel } from './store/slices';
+import { bundleFileName, runLabel } from './config/run-label';
 import { newRunId } from './worker/client';
 import { EVALS_FILE, parseEvalJsonl } from './worker/run-files';
-import type { EvalReport } from './store/types';
+import type { EvalReport, RunSeries } from './store/types';
 
 const dec = new TextDecoder();
 
@@ -58,7 +58,10 @@ function showRun(store: LabStore, run: StoredRun, how: string): void {
 /** On page load: a config in the URL wins; otherwise the current run in IndexedDB is restored (paused). */
 export async function restoreOnLoad(store: LabStore): Promise<void> {
   const fromUrl = decodeConfigHash(location.hash);
-  if (fromUrl.problems.length) store.getState().setBanner({ kind: 'error', text: `Ignored in the URL: ${fromUrl.problems.join('; ')}` });
+  if (fromUrl.problems.length)
+    store
+      .getState()
+      .setBanner({ kind: 'error', area: 'page', text: `Ignored in the URL: ${fromUrl.problems.join('; ')}` });
   let id: string | undefined;
   try {
     id = await currentRunId();
@@ -129,7 +132,11 @@ export async function exportBundle(store: LabStore): Promise<void> {
     rollouts: s.rolloutSteps.at(-1)?.rollouts ?? [],
     snapshot: { files },
   };
-  download(encodeBundle(bundle), `${s.runId}${BUNDLE_EXT}`, 'application/octet-stream');
+  download(
+    encodeBundle(bundle),
+    bundleFileName(s.config, s.checkpointStep ?? s.step, BUNDLE_EXT),
+    'application/octet-stream',
+  );
 }
 
 /** The live run's records as JSONL, the same format `npm run train` writes. */
@@ -137,7 +144,7 @@ export function exportMetricsJsonl(store: LabStore): void {
   const s = store.getState();
   const live = s.series.find((r) => r.id === s.runId);
   const text = (live?.metrics ?? []).map((m) => JSON.stringify(m) + '\n').join('');
-  download(new TextEncoder().encode(text), `${s.runId ?? 'run'}-metrics.jsonl`, 'application/x-ndjson');
+  download(new TextEncoder().encode(text), bundleFileName(s.config, s.step, '-metrics.jsonl'), 'application/x-ndjson');
 }
 
 /** Imports a bundle as the current run. A bad file throws BundleError before anything is written or shown. */
@@ -163,18 +170,46 @@ export async function importBundle(store: LabStore, file: File): Promise<void> {
 
 /** Adds a finished run for comparison: a bundle, or a metrics.jsonl written by `npm run train`. */
 export async function addComparison(store: LabStore, file: File): Promise<void> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  addComparisonBytes(store, file.name, new Uint8Array(await file.arrayBuffer()), `cmp:${file.name}`);
+}
+
+/** Held-out coder pass@1 at a run's last evaluation (the `heldout` split), if it was evaluated. */
+export function lastHeldOut(evals: EvalReport[]): number | undefined {
+  return evals.filter((e) => e.split === 'heldout').at(-1)?.passAt1;
+}
+
+function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id: string): void {
   let metrics: StepMetrics[];
-  let label = file.name;
-  if (file.name.endsWith('.jsonl')) {
+  let label = name;
+  let extra: Partial<RunSeries> = {};
+  if (name.endsWith('.jsonl')) {
     metrics = parseMetricsJsonl(dec.decode(bytes));
-    if (!metrics.length || !metrics.every((m) => Number.isInteger(m.step))) throw new Error(`${file.name} holds no step records`);
+    if (!metrics.length || !metrics.every((m) => Number.isInteger(m.step)))
+      throw new Error(`${name} holds no step records`);
   } else {
     const b = decodeBundle(bytes);
     metrics = b.metrics;
-    label = `${runLabel(b.config)} (${file.name})`;
+    label = runLabel(b.config);
+    const evalBytes = (b.snapshot as { files?: Record<string, unknown> } | undefined)?.files?.[EVALS_FILE];
+    const evals = evalBytes instanceof Uint8Array ? parseEvalJsonl(dec.decode(evalBytes)) : [];
+    extra = { config: b.config, createdAt: b.createdAt, heldOutPassAt1: lastHeldOut(evals) };
   }
-  store.getState().setSeries({ id: `cmp:${file.name}`, label, mode: metrics[0]?.mode ?? 'code-a1', metrics });
+  store.getState().setSeries({ id, label, mode: metrics[0]?.mode ?? 'code-a1', metrics, ...extra });
+}
+
+/** The reference runs shipped in public/reference (index.json lists them), overlaid on the charts. */
+export async function loadReferenceRuns(store: LabStore): Promise<number> {
+  const base = new URL(`${import.meta.env.BASE_URL}reference/`, location.origin);
+  const res = await fetch(new URL('index.json', base));
+  if (!res.ok || (res.headers.get('content-type') ?? '').includes('text/html'))
+    throw new Error('this build ships no reference runs (public/reference/index.json)');
+  const index = (await res.json()) as { runs: { file: string }[] };
+  for (const r of index.runs) {
+    const got = await fetch(new URL(r.file, base));
+    if (!got.ok) throw new Error(`reference run ${r.file}: HTTP ${got.status}`);
+    addComparisonBytes(store, r.file, new Uint8Array(await got.arrayBuffer()), `ref:${r.file}`);
+  }
+  return index.runs.length;
 }
 
 /** Makes a run saved in this browser the current one (paused; Start resumes it). */
@@ -191,7 +226,15 @@ export async function openSaved(store: LabStore, meta: RunMeta): Promise<void> {
 export async function overlaySaved(store: LabStore, meta: RunMeta): Promise<void> {
   const run = await readStoredRun(meta.runId);
   if (!run) throw new Error(`Run ${meta.runId} is gone.`);
-  store.getState().setSeries({ id: `saved:${meta.runId}`, label: `${meta.label} (saved)`, mode: meta.config.mode, metrics: run.metrics });
+  store.getState().setSeries({
+    id: `saved:${meta.runId}`,
+    label: `${runLabel(meta.config)} (saved)`,
+    mode: meta.config.mode,
+    metrics: run.metrics,
+    config: meta.config,
+    createdAt: meta.createdAt,
+    heldOutPassAt1: lastHeldOut(run.evals),
+  });
 }
 
 export { listRuns };

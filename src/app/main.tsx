@@ -4,11 +4,18 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { labStore } from './store';
 import { restoreOnLoad } from './actions';
+import { keepPrefs, loadPrefs } from './persist/prefs';
 import './lab';
 import './styles.css';
 
+loadPrefs(labStore);
+keepPrefs(labStore);
 restoreOnLoad(labStore)
-  .catch((e: Error) => labStore.getState().setBanner({ kind: 'error', text: `Could not restore the saved run: ${e.message}` }))
+  .catch((e: Error) =>
+    labStore
+      .getState()
+      .setBanner({ kind: 'error', area: 'page', text: `Could not restore the saved run: ${e.message}` }),
+  )
   .finally(() => {
     document.documentElement.dataset.restored = 'true';
   });

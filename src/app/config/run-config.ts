@@ -79,7 +79,7 @@ export function isMode(s: string): s is Mode {
   return (MODES as readonly string[]).includes(s);
 }
 
-function getPath(obj: unknown, path: string): unknown {
+export function getPath(obj: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
 }
 

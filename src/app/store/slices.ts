@@ -1,5 +1,6 @@
 // The store's slices. Actions replace arrays rather than mutating them, so subscribers can compare by reference.
 import { DEFAULT_RUN_CONFIG } from '../config/run-config';
+import { runLabel } from '../config/run-label';
 import { PHASES } from '../../rl/records';
 import type { EvalSlice, MetricsSlice, MistakeBookSlice, ModelSlice, PerfSlice, RolloutsSlice, RunSlice, Slice, UiSlice } from './types';
 
@@ -17,8 +18,26 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
   message: null,
   checkpointStep: null,
   progress: null,
+  activity: null,
+  phaseWaiting: false,
+  stepStartedAt: null,
+  invalidFields: [],
   setConfig: (config) => set({ config }),
-  setStatus: (status, message = null) => set({ status, message }),
+  // Paused, idle or failed: nothing is loading or stopping any more, and no step is in progress.
+  setStatus: (status, message = null) =>
+    set(
+      status === 'running' || status === 'stepping' || status === 'starting'
+        ? { status, message }
+        : { status, message, activity: null, stepStartedAt: null, phaseWaiting: false },
+    ),
+  setActivity: (activity) => set({ activity }),
+  setPhaseWaiting: (phaseWaiting) => set({ phaseWaiting }),
+  setFieldInvalid: (key, invalid) =>
+    set((s) => ({
+      invalidFields: invalid
+        ? [...s.invalidFields.filter((k) => k !== key), key]
+        : s.invalidFields.filter((k) => k !== key),
+    })),
   setStepThrough: (stepThrough) => set({ stepThrough }),
   beginRun: (runId, config) =>
     set((s) => ({
@@ -29,7 +48,10 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
       phaseEvents: [],
       checkpointStep: null,
       message: null,
-      series: [{ id: runId, label: runLabel(config), mode: config.mode, metrics: [] }, ...s.series.filter((r) => r.id !== runId && r.id !== s.runId)],
+      series: [
+        { id: runId, label: runLabel(config), mode: config.mode, metrics: [], config, createdAt: Date.now() },
+        ...s.series.filter((r) => r.id !== runId && r.id !== s.runId),
+      ],
       rolloutSteps: [],
       selectedStep: null,
       mistakes: [],
@@ -47,6 +69,9 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
       checkpointStep: null,
       message: null,
       progress: null,
+      activity: null,
+      stepStartedAt: null,
+      phaseWaiting: false,
       series: s.series.filter((r) => r.id !== s.runId),
       rolloutSteps: [],
       selectedStep: null,
@@ -60,15 +85,13 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
       // A new step starts with its first phase: drop the previous step's events.
       const events = e.phase === PHASES[0] ? [] : s.phaseEvents.filter((p) => p.step === e.step);
       const next = PHASES[PHASES.indexOf(e.phase) + 1] ?? null;
-      return { phaseEvents: [...events, e], currentPhase: next, progress: null };
+      return { phaseEvents: [...events, e], currentPhase: next, progress: null, phaseWaiting: false };
     }),
   setCurrentPhase: (currentPhase) => set({ currentPhase }),
   setCheckpointStep: (checkpointStep) => set({ checkpointStep }),
 });
 
-export function runLabel(c: { preset: string; mode: string; seed: number }): string {
-  return `${c.mode} · ${c.preset} · seed ${c.seed}`;
-}
+export { runLabel };
 
 export const createMetricsSlice: Slice<MetricsSlice> = (set) => ({
   series: [],
@@ -85,9 +108,18 @@ export const createMetricsSlice: Slice<MetricsSlice> = (set) => ({
       // Trainer steps are 0-based: after the record for step k, k + 1 steps are done.
       return runId === s.runId ? { series, step: m.step + 1 } : { series };
     }),
-  setSeries: (r) => set((s) => ({ series: s.series.some((x) => x.id === r.id) ? s.series.map((x) => (x.id === r.id ? r : x)) : [...s.series, r] })),
-  removeSeries: (id) => set((s) => ({ series: s.series.filter((x) => x.id !== id), hidden: s.hidden.filter((h) => h !== id) })),
-  toggleSeries: (id) => set((s) => ({ hidden: s.hidden.includes(id) ? s.hidden.filter((h) => h !== id) : [...s.hidden, id] })),
+  setSeries: (r) =>
+    set((s) => ({
+      series: s.series.some((x) => x.id === r.id) ? s.series.map((x) => (x.id === r.id ? r : x)) : [...s.series, r],
+    })),
+  removeSeries: (id) =>
+    set((s) => ({ series: s.series.filter((x) => x.id !== id), hidden: s.hidden.filter((h) => h !== id) })),
+  toggleSeries: (id) =>
+    set((s) => ({ hidden: s.hidden.includes(id) ? s.hidden.filter((h) => h !== id) : [...s.hidden, id] })),
+  smoothing: 0,
+  logScale: false,
+  setSmoothing: (smoothing) => set({ smoothing: Math.min(0.99, Math.max(0, smoothing)) }),
+  setLogScale: (logScale) => set({ logScale }),
 });
 
 export const createRolloutsSlice: Slice<RolloutsSlice> = (set) => ({
@@ -125,6 +157,8 @@ export const createPerfSlice: Slice<PerfSlice> = (set) => ({
 export const createModelSlice: Slice<ModelSlice> = (set) => ({
   modelSource: 'preset initialisation',
   checkpoints: [],
+  userModelFiles: {},
+  setUserModelFiles: (userModelFiles) => set({ userModelFiles }),
   setModelSource: (modelSource) => set({ modelSource }),
   setCheckpoints: (checkpoints) => set({ checkpoints }),
 });
@@ -132,6 +166,8 @@ export const createModelSlice: Slice<ModelSlice> = (set) => ({
 export const createUiSlice: Slice<UiSlice> = (set) => ({
   tab: 'charts',
   banner: null,
+  presenter: true,
   setTab: (tab) => set({ tab }),
   setBanner: (banner) => set({ banner }),
+  setPresenter: (presenter) => set({ presenter }),
 });

@@ -26,6 +26,17 @@ export interface RunSlice {
   setStepThrough(on: boolean): void;
   /** Progress of the phase in progress (e.g. sequences decoded), for long phases. */
   progress: { phase: Phase; done: number; total: number } | null;
+  /** What the run is busy with beyond its status: loading models, or stopping after the step in progress. */
+  activity: 'loading' | 'pausing' | null;
+  /** Step-through: the Worker is waiting before `currentPhase` (false while a phase runs). */
+  phaseWaiting: boolean;
+  /** When the step in progress began (ms since epoch), for the ETA; null when no step runs. */
+  stepStartedAt: number | null;
+  /** Hyperparameter fields whose text is not a valid value: the run cannot start while any is listed. */
+  invalidFields: string[];
+  setActivity(a: RunSlice['activity']): void;
+  setPhaseWaiting(w: boolean): void;
+  setFieldInvalid(key: string, invalid: boolean): void;
   beginRun(runId: string, config: RunConfigUi): void;
   /** Forget the live run (its series and records); comparison runs stay. */
   clearRun(): void;
@@ -40,6 +51,12 @@ export interface RunSeries {
   label: string;
   mode: StepMetrics['mode'];
   metrics: StepMetrics[];
+  /** The run's config when known (bundles, saved runs, the live run): the runs table shows what differs. */
+  config?: RunConfigUi;
+  /** Held-out coder pass@1 of the run's last evaluation, when it has one. */
+  heldOutPassAt1?: number;
+  /** When the run was saved or made (ms since epoch). */
+  createdAt?: number;
 }
 
 export interface MetricsSlice {
@@ -50,6 +67,11 @@ export interface MetricsSlice {
   setSeries(s: RunSeries): void;
   removeSeries(id: string): void;
   toggleSeries(id: string): void;
+  /** EMA smoothing weight for the charts (0 = raw), as in TensorBoard / W&B. */
+  smoothing: number;
+  logScale: boolean;
+  setSmoothing(w: number): void;
+  setLogScale(on: boolean): void;
 }
 
 export interface RolloutsSlice {
@@ -131,18 +153,27 @@ export interface ModelSlice {
   /** Where the models came from: a shipped checkpoint, user files, or the preset's fresh init. */
   modelSource: string;
   checkpoints: CheckpointInfo[];
+  /** Names of the user's model files per role that the next new run will use (none: the preset's models). */
+  userModelFiles: { coder?: string[]; tester?: string[] };
+  setUserModelFiles(f: ModelSlice['userModelFiles']): void;
   setModelSource(s: string): void;
   setCheckpoints(c: CheckpointInfo[]): void;
 }
 
 export type Tab = 'charts' | 'rollouts' | 'mistakes' | 'steps' | 'eval' | 'perf' | 'model';
 
+/** Where a notice is shown: beside the action that caused it, so it is in view. */
+export type NoticeArea = 'page' | 'run' | 'runs' | 'model';
+
 export interface UiSlice {
   tab: Tab;
-  /** User-facing error shown in a banner (e.g. a rejected import), with a kind so tests can find it. */
-  banner: { kind: 'error' | 'info'; text: string } | null;
+  /** User-facing message (e.g. a rejected import), shown in the panel where the action happened. */
+  banner: { kind: 'error' | 'info'; text: string; area?: NoticeArea } | null;
+  /** Presenter view: one screen for a class demo (controls, loop diagram, charts); the default on a first visit. */
+  presenter: boolean;
   setTab(t: Tab): void;
   setBanner(b: UiSlice['banner']): void;
+  setPresenter(on: boolean): void;
 }
 
 export type LabState = RunSlice & MetricsSlice & RolloutsSlice & MistakeBookSlice & EvalSlice & PerfSlice & ModelSlice & UiSlice;

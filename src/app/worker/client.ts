@@ -32,6 +32,7 @@ export class TrainClient {
     const s = this.store.getState();
     const runId = this.prepareRun();
     s.setStatus('starting');
+    this.begin();
     this.send({ type: 'start', runId, config: this.store.getState().config, stepThrough: s.stepThrough, models });
   }
 
@@ -40,6 +41,7 @@ export class TrainClient {
     const s = this.store.getState();
     const runId = this.prepareRun();
     s.setStatus('stepping');
+    this.begin();
     this.send({ type: 'step', runId, config: this.store.getState().config, stepThrough: s.stepThrough });
   }
 
@@ -52,15 +54,25 @@ export class TrainClient {
   }
 
   pause(): void {
+    // The Worker stops after the step in progress; say so until it has.
+    const s = this.store.getState();
+    if (s.status === 'running' || s.status === 'stepping' || s.status === 'starting') s.setActivity('pausing');
     this.send({ type: 'pause' });
   }
 
   stepPhase(): void {
+    this.store.getState().setPhaseWaiting(false);
     this.send({ type: 'stepPhase' });
+  }
+
+  /** A new action starts: clear the last notice and time the step from now. */
+  private begin(): void {
+    this.store.setState({ banner: null, stepStartedAt: Date.now(), activity: null });
   }
 
   setStepThrough(on: boolean): void {
     this.store.getState().setStepThrough(on);
+    if (!on) this.store.getState().setPhaseWaiting(false);
     if (this.worker) this.send({ type: 'setStepThrough', on });
   }
 
@@ -73,6 +85,7 @@ export class TrainClient {
   reset(): void {
     if (this.worker) this.send({ type: 'reset' });
     this.store.getState().clearRun();
+    this.store.getState().setBanner(null);
   }
 
   /** Closes the Worker's run without touching the store (another run is about to be shown). */
@@ -113,8 +126,11 @@ export class TrainClient {
         if (e.status === 'running') s.setStatus(s.status === 'stepping' ? 'stepping' : 'running');
         else if (e.status === 'paused') s.setStatus(s.status === 'error' || s.status === 'device-lost' ? s.status : 'paused', s.message);
         else if (e.status === 'idle' && s.status !== 'error') s.setStatus('idle');
+        else if (e.status === 'opening') s.setActivity('loading');
         break;
       case 'opened':
+        // Loading (models, shaders, sandbox) is over: the first step starts now.
+        this.store.setState({ activity: s.activity === 'loading' ? null : s.activity, stepStartedAt: Date.now() });
         s.setModelSource(e.modelSource);
         for (const m of e.history) s.appendMetrics(e.runId, m);
         if (e.resumedFrom > 0) s.setCheckpointStep(e.resumedFrom);
@@ -122,6 +138,8 @@ export class TrainClient {
         break;
       case 'metrics':
         s.appendMetrics(e.runId, e.metrics);
+        // While running on, the next step starts at once.
+        if (s.status === 'running' && s.activity !== 'pausing') this.store.setState({ stepStartedAt: Date.now() });
         break;
       case 'rollout':
         s.addRollouts(e.step, e.rollouts);
@@ -134,6 +152,7 @@ export class TrainClient {
         break;
       case 'phaseWaiting':
         s.setCurrentPhase(e.phase);
+        s.setPhaseWaiting(true);
         break;
       case 'progress':
         s.setProgress({ phase: e.phase, done: e.done, total: e.total });
@@ -168,7 +187,9 @@ export class TrainClient {
     try {
       await putRunMeta({ runId, label: runLabel(cfg), config: cfg, createdAt: this.createdAt, updatedAt: Date.now(), step });
     } catch (err) {
-      this.store.getState().setBanner({ kind: 'error', text: `Could not save the run registry: ${(err as Error).message}` });
+      this.store
+        .getState()
+        .setBanner({ kind: 'error', area: 'runs', text: `Could not save the run registry: ${(err as Error).message}` });
     }
   }
 }

@@ -35,7 +35,17 @@ function checkpointFromFiles(files: PolicyFiles, what: string): LoadedCheckpoint
     if (!f) throw new Error(`${what}: ${n} is missing`);
     return f[1];
   };
-  return loadCheckpoint({ weights: need(WEIGHTS_FILE), config: dec.decode(need(CONFIG_FILE)), tokenizerJson: dec.decode(need(TOKENIZER_FILE)) });
+  try {
+    return loadCheckpoint({
+      weights: need(WEIGHTS_FILE),
+      config: dec.decode(need(CONFIG_FILE)),
+      tokenizerJson: dec.decode(need(TOKENIZER_FILE)),
+    });
+  } catch (e) {
+    const msg = (e as Error).message;
+    // Name the model in every error, so the user knows which files to replace.
+    throw new Error(msg.startsWith(what) ? msg : `${what}: ${msg}`);
+  }
 }
 
 /** A shipped checkpoint under public/ (e.g. `models/coder`), fetched from this site. */
@@ -71,8 +81,15 @@ async function resolveSources(config: TrainConfig, store: IdbRunStore, user?: { 
   if (!coderFiles && user?.coder) {
     coderFiles = user.coder;
     testerFiles = user.tester;
-    for (const [role, files] of [['coder', user.coder], ['tester', user.tester]] as const) {
-      for (const [n, data] of Object.entries(files ?? {})) await store.write(`sources/${role}/${n.split('/').pop()}`, data);
+    // Parse before storing: files that cannot load must not become part of the run.
+    checkpointFromFiles(user.coder, 'your coder checkpoint');
+    if (user.tester) checkpointFromFiles(user.tester, 'your tester checkpoint');
+    for (const [role, files] of [
+      ['coder', user.coder],
+      ['tester', user.tester],
+    ] as const) {
+      for (const [n, data] of Object.entries(files ?? {}))
+        await store.write(`sources/${role}/${n.split('/').pop()}`, data);
     }
   }
   if (coderFiles) {

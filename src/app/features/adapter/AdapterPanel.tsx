@@ -43,33 +43,38 @@ export function AdapterPanel({ onAvailability }: { onAvailability?: (ok: boolean
   const s = state.summary;
   return (
     <section className="panel" data-testid="adapter">
-      <h2>WebGPU adapter</h2>
-      <dl className="kv">
-        <dt>Vendor</dt>
-        <dd data-testid="adapter-vendor">{s.vendor}</dd>
-        <dt>Architecture</dt>
-        <dd data-testid="adapter-architecture">{s.architecture}</dd>
-        {s.description && (
-          <>
-            <dt>Description</dt>
-            <dd>{s.description}</dd>
-          </>
-        )}
-      </dl>
       <details>
-        <summary>Limits ({Object.keys(s.limits).length})</summary>
-        <table className="limits">
-          <tbody>
-            {Object.entries(s.limits).map(([k, v]) => (
-              <tr key={k}>
-                <td>{k}</td>
-                <td>{v.toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <summary>
+          <h2 className="inline">WebGPU adapter</h2>{' '}
+          <span className="muted">{s.vendor || s.architecture || 'available'}</span>
+        </summary>
+        <dl className="kv">
+          <dt>Vendor</dt>
+          <dd data-testid="adapter-vendor">{s.vendor}</dd>
+          <dt>Architecture</dt>
+          <dd data-testid="adapter-architecture">{s.architecture}</dd>
+          {s.description && (
+            <>
+              <dt>Description</dt>
+              <dd>{s.description}</dd>
+            </>
+          )}
+        </dl>
+        <details>
+          <summary>Limits ({Object.keys(s.limits).length})</summary>
+          <table className="limits">
+            <tbody>
+              {Object.entries(s.limits).map(([k, v]) => (
+                <tr key={k}>
+                  <td>{k}</td>
+                  <td>{v.toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+        <p data-testid="adapter-features">Features: {s.features.join(', ') || 'none'}</p>
       </details>
-      <p data-testid="adapter-features">Features: {s.features.join(', ') || 'none'}</p>
     </section>
   );
 }

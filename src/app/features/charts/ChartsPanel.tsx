@@ -1,31 +1,59 @@
-// Charts panel: rewards, pass rates, Mistake Book, KL / entropy / loss / tokens/s, with several runs overlaid.
+// Charts panel: rewards, pass rates, Mistake Book, KL / entropy / loss / tokens/s, with several runs overlaid as in
+// W&B: one colour per run (a dash per metric), a runs table with show/hide, EMA smoothing and a log-scale toggle.
 import type uPlot from 'uplot';
 import type { MetricKey } from '../../../rl/metrics';
-import { useLab } from '../../store';
-import { labStore } from '../../store';
 import type { LabState } from '../../store/types';
-import { alignRuns } from './series';
+import { alignRuns, smoothEma } from './series';
 import { UPlotChart, type ChartSpec } from './UPlotChart';
+import { RunsTable } from './RunsTable';
 
-const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2'];
+/** One colour per run (Tableau 10, distinguishable and ≥ 3:1 on white). */
+export const RUN_COLORS = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#9467bd',
+  '#ff7f0e',
+  '#17becf',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+];
+/** One dash per metric within a chart. */
 const DASHES: (number[] | undefined)[] = [undefined, [6, 4], [2, 3], [10, 3, 2, 3]];
+export const DASH_TEXT = ['───', '– – –', '· · ·', '–·–·'];
 
-function metricChart(id: string, title: string, keys: { key: MetricKey; label: string }[]): ChartSpec {
+/** A run keeps its colour while others are added, hidden or removed: the colour follows its place in the list. */
+export function runColor(s: Pick<LabState, 'series'>, id: string): string {
+  const i = s.series.findIndex((r) => r.id === id);
+  return RUN_COLORS[(i < 0 ? 0 : i) % RUN_COLORS.length];
+}
+
+function metricChart(id: string, title: string, yLabel: string, keys: { key: MetricKey; label: string }[]): ChartSpec {
   return {
     id,
     title,
-    deps: (s) => [s.series, s.hidden],
+    yLabel,
+    deps: (s) => [s.series, s.hidden, s.smoothing, s.logScale],
+    key: keys.length > 1 ? keys.map((k, i) => `${DASH_TEXT[i % DASH_TEXT.length]} ${k.label}`) : undefined,
+    log: (s) => s.logScale,
     build: (s: LabState) => {
       const runs = s.series.filter((r) => !s.hidden.includes(r.id));
-      const data = alignRuns(runs, keys.map((k) => k.key));
-      const series: uPlot.Series[] = runs.flatMap((_r, ri) =>
+      const [xs, ...cols] = alignRuns(
+        runs,
+        keys.map((k) => k.key),
+      );
+      const data = [xs, ...cols.map((c) => smoothEma(c, s.smoothing))];
+      const series: uPlot.Series[] = runs.flatMap((r) =>
         keys.map((k, ki) => ({
-          label: runs.length > 1 ? `${k.label} [${ri + 1}]` : k.label,
-          stroke: COLORS[ki % COLORS.length],
-          dash: DASHES[ri % DASHES.length],
-          width: 1.5,
+          // The hover legend names runs by their number in the runs table, which stays short.
+          label: runs.length > 1 ? `${k.label} #${s.series.indexOf(r) + 1}` : k.label,
+          stroke: runColor(s, r.id),
+          dash: DASHES[ki % DASHES.length],
+          width: ki === 0 ? 2 : 1.5,
           spanGaps: false,
-          points: { show: true, size: 4 },
+          points: { show: xs.length < 60, size: 4 },
         })),
       );
       return { data, series };
@@ -34,50 +62,50 @@ function metricChart(id: string, title: string, keys: { key: MetricKey; label: s
 }
 
 export const CHARTS: ChartSpec[] = [
-  metricChart('coder-reward', 'Coder reward', [
+  metricChart('coder-reward', 'Coder reward', 'reward', [
     { key: 'coder/reward_mean', label: 'coder reward' },
     { key: 'coder/reward_std', label: 'std' },
   ]),
-  metricChart('tester-reward', 'Tester reward = α·validity + (1−α)·adversarial', [
+  metricChart('tester-reward', 'Tester reward = α·validity + (1−α)·adversarial', 'reward', [
     { key: 'tester/reward_mean', label: 'tester reward' },
     { key: 'tester/validity_mean', label: 'validity' },
     { key: 'tester/adversarial_mean', label: 'adversarial' },
   ]),
-  metricChart('pass-rates', 'Pass rates', [
+  metricChart('pass-rates', 'Pass rates', 'share', [
     { key: 'coder/pass_rate', label: 'coder pass (generated tests)' },
     { key: 'tester/valid_test_rate', label: 'valid tests' },
     { key: 'mistake_book/replay_pass_rate', label: 'replay pass' },
   ]),
-  metricChart('mistake-book', 'Mistake Book size', [{ key: 'mistake_book/size', label: 'entries' }]),
-  metricChart('kl', 'KL to reference (k3)', [
+  metricChart('mistake-book', 'Mistake Book size', 'tests', [{ key: 'mistake_book/size', label: 'entries' }]),
+  metricChart('kl', 'KL to reference (k3)', 'KL (nats/token)', [
     { key: 'coder/kl', label: 'coder' },
     { key: 'tester/kl', label: 'tester' },
     { key: 'rollout/mismatch_kl', label: 'rollout↔learner' },
   ]),
-  metricChart('entropy', 'Entropy', [
+  metricChart('entropy', 'Entropy', 'nats/token', [
     { key: 'coder/entropy', label: 'coder' },
     { key: 'tester/entropy', label: 'tester' },
   ]),
-  metricChart('loss', 'GRPO loss', [
+  metricChart('loss', 'GRPO loss', 'loss', [
     { key: 'coder/loss', label: 'coder' },
     { key: 'tester/loss', label: 'tester' },
   ]),
-  metricChart('tokens', 'Tokens / s (rollout)', [{ key: 'perf/tokens_per_s', label: 'tokens/s' }]),
-  metricChart('clip', 'Clipped token fractions', [
+  metricChart('tokens', 'Tokens / s (rollout)', 'tokens/s', [{ key: 'perf/tokens_per_s', label: 'tokens/s' }]),
+  metricChart('clip', 'Clipped token fractions', 'share of tokens', [
     { key: 'coder/clip_ratio/low_mean', label: 'coder low' },
     { key: 'coder/clip_ratio/high_mean', label: 'coder high' },
     { key: 'tester/clip_ratio/low_mean', label: 'tester low' },
     { key: 'tester/clip_ratio/high_mean', label: 'tester high' },
   ]),
-  metricChart('zero-std', 'Groups with no reward spread (no GRPO signal)', [
+  metricChart('zero-std', 'Groups with no reward spread (no GRPO signal)', 'share of groups', [
     { key: 'coder/frac_reward_zero_std', label: 'coder' },
     { key: 'tester/frac_reward_zero_std', label: 'tester' },
   ]),
-  metricChart('lengths', 'Completion length (tokens)', [
+  metricChart('lengths', 'Completion length (tokens)', 'tokens', [
     { key: 'completions/coder_mean_length', label: 'coder' },
     { key: 'completions/tester_mean_length', label: 'tester' },
   ]),
-  metricChart('step-time', 'Step time (s)', [
+  metricChart('step-time', 'Step time (s)', 'seconds', [
     { key: 'time/step_s', label: 'step' },
     { key: 'time/rollout_s', label: 'rollout' },
     { key: 'time/sandbox_s', label: 'sandbox' },
@@ -85,40 +113,16 @@ export const CHARTS: ChartSpec[] = [
   ]),
 ];
 
-/** Charts never re-render from React: only this legend follows the store. */
+/** Charts never re-render from React: only the runs table follows the store. */
 export function ChartsPanel() {
   return (
     <section className="panel" data-testid="charts">
-      <RunsLegend />
+      <RunsTable />
       <div className="chart-grid">
         {CHARTS.map((c) => (
           <UPlotChart key={c.id} spec={c} />
         ))}
       </div>
     </section>
-  );
-}
-
-function RunsLegend() {
-  const series = useLab((s) => s.series);
-  const hidden = useLab((s) => s.hidden);
-  return (
-      <div className="runs-legend">
-        {series.map((r, i) => (
-          <label key={r.id} className="run-chip">
-            <input type="checkbox" checked={!hidden.includes(r.id)} onChange={() => labStore.getState().toggleSeries(r.id)} />
-            <span className="dash">
-              [{series.filter((x) => !hidden.includes(x.id)).indexOf(r) + 1 || '–'}] {['───', '– – –', '· · ·', '–·–·'][series.filter((x) => !hidden.includes(x.id)).indexOf(r) % 4] ?? ''}
-            </span>{' '}
-            {r.label} ({r.metrics.length} steps)
-            {i > 0 && (
-              <button className="link" title="Remove from the comparison" onClick={() => labStore.getState().removeSeries(r.id)}>
-                ✕
-              </button>
-            )}
-          </label>
-        ))}
-        {!series.length && <span className="muted">No steps yet: start a run, or add a finished run to compare.</span>}
-      </div>
   );
 }

@@ -4,14 +4,21 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { labStore } from '../../store';
 import type { LabState } from '../../store/types';
+import { tickLabels } from './series';
 
 export interface ChartSpec {
   id: string;
   title: string;
   /** Builds [x, ...columns] and the matching series from the store; called on every relevant store change. */
   build(s: LabState): { data: (number | null)[][]; series: uPlot.Series[] };
+  /** Which line style is which metric (with several runs the colours are the runs', see the runs table). */
+  key?: string[];
   /** Store fields whose change triggers a rebuild (compared by reference). */
   deps(s: LabState): unknown[];
+  /** What the y axis measures (drawn beside it). */
+  yLabel: string;
+  /** Log-scaled y axis (values ≤ 0 are left out). */
+  log?(s: LabState): boolean;
   height?: number;
 }
 
@@ -23,9 +30,12 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
     let shape = '';
     const render = (s: LabState) => {
       const { data, series } = spec.build(s);
-      const key = series.map((x) => x.label).join('|');
+      const log = spec.log?.(s) ?? false;
+      const key = series.map((x) => `${String(x.label)}:${String(x.stroke)}`).join('|') + (log ? '|log' : '');
       el.dataset.steps = String(data[0]?.length ?? 0);
       el.dataset.series = String(series.length);
+      el.dataset.ylabel = spec.yLabel;
+      if (log) for (let i = 1; i < data.length; i++) data[i] = data[i].map((v) => (v !== null && v > 0 ? v : null));
       if (!plot || key !== shape) {
         plot?.destroy();
         shape = key;
@@ -35,19 +45,50 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
             height: spec.height ?? 170,
             series: [{ label: 'step' }, ...series],
             scales: {
-              // One step alone would get uPlot's 0..100 default span.
-              x: { time: false, range: (_u, min, max) => (min === max ? [Math.max(0, min - 1), max + 1] : [min, max]) },
-              // A flat series would otherwise get uPlot's 0..100 default: keep it close around its value.
-              y: {
-                range: (_u, min, max) => {
-                  if (min == null || max == null) return [0, 1];
-                  if (min === max) return min === 0 ? [0, 1] : [min - Math.abs(min) * 0.1, max + Math.abs(max) * 0.1];
-                  return uPlot.rangeNum(min, max, 0.1, true);
+              // From the data itself: for one step uPlot pads 0 to 0..100 before any range callback could see it.
+              x: {
+                time: false,
+                range: (u) => {
+                  const xs = (u.data[0] as number[]).filter((v) => Number.isFinite(v));
+                  if (!xs.length) return [0, 1];
+                  const lo = Math.min(...xs);
+                  const hi = Math.max(...xs);
+                  return lo === hi ? [Math.max(0, lo - 1), hi + 1] : [lo, hi];
                 },
               },
+              // A flat series would otherwise get uPlot's 0..100 default: keep it close around its value.
+              y: log
+                ? { distr: 3 }
+                : {
+                    range: (_u, min, max) => {
+                      if (min == null || max == null) return [0, 1];
+                      if (min === max)
+                        return min === 0 ? [0, 1] : [min - Math.abs(min) * 0.1, max + Math.abs(max) * 0.1];
+                      return uPlot.rangeNum(min, max, 0.1, true);
+                    },
+                  },
             },
             // Steps are integers: no 0.5 ticks.
-            axes: [{ label: 'step', size: 30, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }, { size: 48 }],
+            axes: [
+              { label: 'step', size: 30, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] },
+              {
+                label: spec.yLabel,
+                labelSize: 16,
+                size: 56,
+                values: (_u, splits) => {
+                  const out = tickLabels(splits);
+                  el.dataset.yticks = out.join('|');
+                  return out;
+                },
+              },
+            ],
+            hooks: {
+              setScale: [
+                (u, k) => {
+                  if (k === 'x') el.dataset.xrange = `${u.scales.x.min}..${u.scales.x.max}`;
+                },
+              ],
+            },
             legend: { live: true },
             cursor: { drag: { x: true, y: false } },
           },
@@ -75,9 +116,17 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
     };
   }, [spec]);
   return (
-    <figure className="chart">
-      <figcaption>{spec.title}</figcaption>
-      <div ref={host} data-testid={`chart-${spec.id}`} />
+    <figure className="chart" aria-label={`${spec.title} (chart)`}>
+      <figcaption>
+        {spec.title}
+        {spec.key && <span className="chart-key"> {spec.key.join('   ')}</span>}
+      </figcaption>
+      <div
+        ref={host}
+        data-testid={`chart-${spec.id}`}
+        role="img"
+        aria-label={`${spec.title}: ${spec.yLabel} by step`}
+      />
     </figure>
   );
 }

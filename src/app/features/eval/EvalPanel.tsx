@@ -105,7 +105,11 @@ function HeldOut() {
         and again after training to compare. Headless: <code>npm run eval -- --run runs/NAME</code>.
       </p>
       <div className="form-row">
-        <select value={split} onChange={(e) => setOpts({ split: e.target.value as typeof split })}>
+        <select
+          aria-label="held-out split"
+          value={split}
+          onChange={(e) => setOpts({ split: e.target.value as typeof split })}
+        >
           <option value="heldout">held-out instances</option>
           <option value="heldout-family">held-out families</option>
         </select>

@@ -7,6 +7,7 @@ import { filterMistakes, groupByProblem } from './filter';
 const GROWTH: ChartSpec = {
   id: 'book-growth',
   title: 'Mistake Book over time: size, tests added and removed per step',
+  yLabel: 'tests',
   deps: (s) => [s.mistakeHistory],
   build: (s) => {
     const h = s.mistakeHistory;
@@ -32,10 +33,23 @@ export function MistakeBookPanel() {
         passed; at 0 the entry leaves the book. The top-k by frequency are replayed to the Coder.
       </p>
       <div className="form-row">
-        <input data-testid="mistake-search" placeholder="search tests or problems" value={query} onChange={(e) => labStore.getState().setMistakeFilter(e.target.value, minF)} />
+        <input
+          data-testid="mistake-search"
+          aria-label="search tests or problems"
+          placeholder="search tests or problems"
+          value={query}
+          onChange={(e) => labStore.getState().setMistakeFilter(e.target.value, minF)}
+        />
         <label>
           min frequency{' '}
-          <input type="number" min={1} value={minF} style={{ width: 60 }} onChange={(e) => labStore.getState().setMistakeFilter(query, Math.max(1, Number(e.target.value) || 1))} />
+          <input
+            type="number"
+            min={1}
+            value={minF}
+            aria-label="minimum frequency"
+            style={{ width: 60 }}
+            onChange={(e) => labStore.getState().setMistakeFilter(query, Math.max(1, Number(e.target.value) || 1))}
+          />
         </label>
         <span className="muted" data-testid="mistake-count">
           {shown.length} of {entries.length} entries · {groups.length} problems

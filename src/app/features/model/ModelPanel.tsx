@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { PRESETS as TRAIN_PRESETS } from '../../../rl/config';
 import { IdbRunStore } from '../../persist/idb-run-store';
-import { useLab } from '../../store';
+import { labStore, useLab } from '../../store';
 import type { ModelFiles } from '../../worker/protocol';
 
 /** Files picked by the user, used when the next new run starts (a resumed run keeps its own checkpoint). */
@@ -11,12 +11,42 @@ export const userModels: { coder?: ModelFiles; tester?: ModelFiles } = {};
 
 const REQUIRED = ['.safetensors', 'config.json', 'tokenizer.json'];
 
+/** Reads and parses the picked files, so that a broken set is refused now, not when a run starts. */
 async function readFiles(list: FileList): Promise<ModelFiles> {
   const out: ModelFiles = {};
   for (const f of Array.from(list)) out[f.name] = new Uint8Array(await f.arrayBuffer());
   const missing = REQUIRED.filter((r) => !Object.keys(out).some((n) => n.endsWith(r)));
-  if (missing.length) throw new Error(`missing ${missing.join(', ')} (pick the safetensors, config.json and tokenizer.json together)`);
+  if (missing.length)
+    throw new Error(`missing ${missing.join(', ')} (pick the safetensors, config.json and tokenizer.json together)`);
+  const file = (suffix: string) => Object.entries(out).find(([n]) => n.endsWith(suffix))![1];
+  const { loadCheckpoint } = await import('../../../model/checkpoint');
+  const dec = new TextDecoder();
+  try {
+    loadCheckpoint({
+      weights: file('.safetensors'),
+      config: dec.decode(file('config.json')),
+      tokenizerJson: dec.decode(file('tokenizer.json')),
+    });
+  } catch (e) {
+    throw new Error(`these files do not load as a model (${(e as Error).message})`);
+  }
   return out;
+}
+
+function syncUserModels(): void {
+  labStore
+    .getState()
+    .setUserModelFiles({
+      coder: userModels.coder && Object.keys(userModels.coder),
+      tester: userModels.tester && Object.keys(userModels.tester),
+    });
+}
+
+/** Back to the preset's models for the next new run. */
+export function forgetUserModels(): void {
+  delete userModels.coder;
+  delete userModels.tester;
+  syncUserModels();
 }
 
 export function ModelPanel() {
@@ -25,22 +55,27 @@ export function ModelPanel() {
   const source = useLab((s) => s.modelSource);
   const runId = useLab((s) => s.runId);
   const checkpointStep = useLab((s) => s.checkpointStep);
-  const [picked, setPicked] = useState<Record<string, string>>({});
+  const picked = useLab((s) => s.userModelFiles);
   const [err, setErr] = useState<string | null>(null);
   const [files, setFiles] = useState<{ name: string; bytes: number }[] | null>(null);
   const m = TRAIN_PRESETS[preset].model;
 
   const pick = (role: 'coder' | 'tester') => async (e: React.ChangeEvent<HTMLInputElement>) => {
-    if (!e.target.files?.length) return;
+    const list = e.target.files;
+    if (!list?.length) return;
     try {
-      userModels[role] = await readFiles(e.target.files);
-      setPicked((p) => ({ ...p, [role]: Object.keys(userModels[role]!).join(', ') }));
+      const files = await readFiles(list);
+      userModels[role] = files;
       setErr(null);
     } catch (x) {
-      delete userModels[role];
-      setErr(`${role}: ${(x as Error).message}`);
+      // A refused set replaces nothing: the models in use stay as they were.
+      setErr(`${role} model: ${(x as Error).message}`);
+    } finally {
+      e.target.value = '';
+      syncUserModels();
     }
   };
+  const shippedLabel = (ck: string) => (ck ? `shipped public/${ck}` : `fresh ${m.preset} initialisation`);
 
   const listTrained = async () => {
     if (!runId) return;
@@ -107,12 +142,35 @@ export function ModelPanel() {
           tester <input type="file" multiple data-testid="model-tester-files" onChange={pick('tester')} />
         </label>
       </div>
-      {Object.entries(picked).map(([r, n]) => (
-        <p key={r} className="note">
-          {r}: {n}
+      <dl className="kv" data-testid="model-in-use">
+        <dt>next new run: coder</dt>
+        <dd data-testid="model-in-use-coder">
+          {picked.coder ? `your files (${picked.coder.join(', ')})` : shippedLabel(m.coderCheckpoint)}
+        </dd>
+        <dt>next new run: tester</dt>
+        <dd data-testid="model-in-use-tester">
+          {picked.tester
+            ? `your files (${picked.tester.join(', ')})`
+            : picked.coder
+              ? 'the same as the coder'
+              : shippedLabel(m.testerCheckpoint)}
+        </dd>
+      </dl>
+      {picked.tester && !picked.coder && (
+        <p className="note">Tester files are used together with coder files: pick the coder’s too.</p>
+      )}
+      <button
+        data-testid="model-use-shipped"
+        disabled={!picked.coder && !picked.tester}
+        onClick={() => (forgetUserModels(), setErr(null))}
+      >
+        Use the preset’s models
+      </button>
+      {err && (
+        <p className="message error" role="alert" data-testid="model-error">
+          {err}
         </p>
-      ))}
-      {err && <p className="message error">{err}</p>}
+      )}
       <h3>Download the trained checkpoint</h3>
       <button disabled={!runId || checkpointStep === null} onClick={() => void listTrained()}>
         List files of the last checkpoint{checkpointStep !== null ? ` (step ${checkpointStep})` : ''}

@@ -4,6 +4,36 @@ import { client } from '../../lab';
 
 const MB = 1 << 20;
 
+/** The step's time as one bar: segments in proportion, 0 s parts left out, names and seconds in a legend below. */
+function StepBreakdown({ parts }: { parts: { name: string; s: number; cls: string }[] }) {
+  const total = parts.reduce((a, p) => a + p.s, 0);
+  // A part under 0.5% of the step would be a sliver: it shows in the legend only.
+  const shown = parts.filter((p) => total > 0 && p.s / total >= 0.005);
+  return (
+    <div data-testid="step-breakdown">
+      <div className="stack" role="img" aria-label={parts.map((p) => `${p.name} ${p.s.toFixed(2)} s`).join(', ')}>
+        {shown.map((p) => (
+          <div
+            key={p.name}
+            className={`seg ${p.cls}`}
+            style={{ flexGrow: p.s, flexBasis: 0 }}
+            data-seg={p.name}
+            title={`${p.name} ${p.s.toFixed(2)} s`}
+          />
+        ))}
+      </div>
+      <ul className="stack-legend">
+        {parts.map((p) => (
+          <li key={p.name} data-testid="breakdown-label">
+            <span className={`swatch ${p.cls}`} aria-hidden="true" /> {p.name} {p.s.toFixed(2)} s
+            {total > 0 ? ` (${((100 * p.s) / total).toFixed(0)}%)` : ''}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function PerfPanel() {
   const perf = useLab((s) => s.perf);
   const runId = useLab((s) => s.runId);
@@ -32,15 +62,7 @@ export function PerfPanel() {
         </dd>
       </dl>
       <h3>Step time (last step{m ? ` ${m.step}: ${m['time/step_s'].toFixed(2)} s` : ''})</h3>
-      {m && (
-        <div className="stack" data-testid="step-breakdown">
-          {parts.map((p) => (
-            <div key={p.name} className={`seg ${p.cls}`} style={{ flexGrow: Math.max(p.s, 1e-3) }} title={`${p.name} ${p.s.toFixed(2)} s`}>
-              {p.name} {p.s.toFixed(2)} s
-            </div>
-          ))}
-        </div>
-      )}
+      {m && <StepBreakdown parts={parts} />}
       <h3>GPU time per kernel family</h3>
       <label className="check">
         <input type="checkbox" data-testid="profile" checked={perf.profiling} onChange={(e) => client.setProfiling(e.target.checked)} /> profile kernels (timestamp queries, one
@@ -50,10 +72,10 @@ export function PerfPanel() {
         <table className="kvtable" data-testid="kernel-times">
           <thead>
             <tr>
-              <th>family</th>
-              <th>ms</th>
-              <th>dispatches</th>
-              <th>share</th>
+              <th scope="col">family</th>
+              <th scope="col">ms</th>
+              <th scope="col">dispatches</th>
+              <th scope="col">share</th>
             </tr>
           </thead>
           <tbody>

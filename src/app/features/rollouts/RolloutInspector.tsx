@@ -73,6 +73,7 @@ function RolloutView({ r }: { r: RolloutRecord }) {
         </p>
       )}
       <h3>Tests × candidates</h3>
+      <HeatmapLegend />
       <Heatmap r={r} />
       <h3>Candidates</h3>
       <div className="candidates">
@@ -84,6 +85,36 @@ function RolloutView({ r }: { r: RolloutRecord }) {
   );
 }
 
+/** What every mark in the heatmap means, on screen (not only in hover tooltips). */
+function HeatmapLegend() {
+  return (
+    <dl className="heatmap-legend" data-testid="heatmap-legend">
+      <dt>
+        <span className="badge">valid</span>
+      </dt>
+      <dd>the test’s call and expected value agree with the ground truth</dd>
+      <dt>
+        <span className="badge">invalid·attack</span>
+      </dt>
+      <dd>
+        wrong expected value, but its call ran: it still attacks, with the ground-truth output as the expected value
+      </dd>
+      <dt>
+        <span className="badge">invalid</span>
+      </dt>
+      <dd>its call raised on the ground truth: it counts against the Tester and is not run</dd>
+      <dt>
+        <span className="cell-key pass">✓</span> / <span className="cell-key fail">✗</span>
+      </dt>
+      <dd>the candidate passed / failed the test</dd>
+      <dt>
+        <span className="cell-key na" role="img" aria-label="hatched, empty" />
+      </dt>
+      <dd>not aimed at this candidate (the Tester wrote it for another candidate)</dd>
+    </dl>
+  );
+}
+
 function Heatmap({ r }: { r: RolloutRecord }) {
   const rows = passMatrix(r);
   if (!rows.length) return <p className="muted">No tests were extracted for this problem at this step.</p>;
@@ -91,9 +122,11 @@ function Heatmap({ r }: { r: RolloutRecord }) {
     <table className="heatmap" data-testid="heatmap">
       <thead>
         <tr>
-          <th>test</th>
+          <th scope="col">test</th>
           {r.candidates.map((_, i) => (
-            <th key={i}>c{i}</th>
+            <th key={i} scope="col">
+              c{i}
+            </th>
           ))}
         </tr>
       </thead>

@@ -1,22 +1,16 @@
-// Run panel: preset, mode, seed, the main hyperparameters (each explained in one line), and the run controls.
+// Run panel: preset, mode, seed and the main hyperparameters (each explained in one line); the run controls
+// themselves sit at the top of the page (RunControls).
 import { useEffect, useState } from 'react';
 import { HYPERPARAMS, MODES, MODE_NOTES, PRESETS, PRESET_NOTES, checkHyperValue, isMode, isPreset, presetValue, type RunConfigUi } from '../../config/run-config';
 import { labStore, useLab } from '../../store';
-import { client } from '../../lab';
 import { syncHash } from '../../actions';
-import { userModels } from '../model/ModelPanel';
 import { VerlExportButton } from '../export/VerlExportButton';
 
-export function RunPanel({ gpuOk }: { gpuOk: boolean }) {
+export function RunPanel() {
   const config = useLab((s) => s.config);
-  const status = useLab((s) => s.status);
   const runId = useLab((s) => s.runId);
-  const step = useLab((s) => s.step);
-  const message = useLab((s) => s.message);
-  const stepThrough = useLab((s) => s.stepThrough);
-  const checkpointStep = useLab((s) => s.checkpointStep);
-  const progress = useLab((s) => s.progress);
-  const busy = status === 'running' || status === 'stepping' || status === 'starting';
+  const presenter = useLab((s) => s.presenter);
+  const invalid = useLab((s) => s.invalidFields);
   // The config belongs to the run: it can change only before a run has begun (Reset starts over).
   const locked = runId !== null;
   const set = (c: RunConfigUi) => labStore.getState().setConfig(c);
@@ -61,8 +55,15 @@ export function RunPanel({ gpuOk }: { gpuOk: boolean }) {
       </div>
       <p className="note">{PRESET_NOTES[config.preset]}</p>
       <p className="note">{MODE_NOTES[config.mode]}</p>
-      <details open>
-        <summary>Hyperparameters (blank = preset value)</summary>
+      {/* Collapsed in presenter view unless something differs from the preset or a field is invalid (kept in sight). */}
+      <details
+        open={!presenter || invalid.length > 0 || Object.keys(config.overrides).length > 0}
+        data-testid="hyperparameters"
+      >
+        <summary>
+          Hyperparameters (blank = preset value)
+          {invalid.length > 0 && <b className="neg"> · {invalid.length} invalid</b>}
+        </summary>
         <table className="hyper">
           <tbody>
             {HYPERPARAMS.map((h) => (
@@ -71,44 +72,6 @@ export function RunPanel({ gpuOk }: { gpuOk: boolean }) {
           </tbody>
         </table>
       </details>
-      <div className="buttons">
-        <button data-testid="start" disabled={!gpuOk || busy} onClick={() => client.start(runId ? undefined : userModels)}>
-          {runId && step > 0 ? 'Resume' : 'Start'}
-        </button>
-        <button data-testid="pause" disabled={status !== 'running'} onClick={() => client.pause()}>
-          Pause
-        </button>
-        <button data-testid="single-step" disabled={!gpuOk || busy} onClick={() => client.step()}>
-          Single step
-        </button>
-        <button data-testid="reset" disabled={busy} onClick={() => client.reset()}>
-          Reset
-        </button>
-      </div>
-      <label className="check">
-        <input type="checkbox" data-testid="step-through" checked={stepThrough} onChange={(e) => client.setStepThrough(e.target.checked)} /> step-through
-        (phase by phase, for teaching)
-      </label>
-      <p className="status" data-testid="run-status" data-status={status}>
-        <b>{status}</b> · <span data-testid="run-step">{step}</span> steps done
-        {checkpointStep !== null && <> · checkpoint at step {checkpointStep}</>}
-        {progress && (
-          <>
-            {' '}
-            · {progress.phase} {progress.done}/{progress.total}
-          </>
-        )}
-      </p>
-      {message && (
-        <p className={status === 'error' || status === 'device-lost' ? 'message error' : 'message'} data-testid="run-message">
-          {message}
-        </p>
-      )}
-      {status === 'device-lost' && (
-        <button data-testid="recover" onClick={() => client.recover()}>
-          Resume from the last checkpoint
-        </button>
-      )}
       <button className="link" data-testid="share" onClick={() => void navigator.clipboard?.writeText(location.href)}>
         Copy a link to this config
       </button>
@@ -123,12 +86,23 @@ function HyperRow({ hkey, config, locked, onChange }: { hkey: string; config: Ru
   const [text, setText] = useState(value === undefined ? '' : String(value));
   const [err, setErr] = useState<string | null>(null);
   useEffect(() => setText(value === undefined ? '' : String(value)), [value]);
+  // A field that reads wrong blocks Start: the run would otherwise train with the last valid value.
+  useEffect(() => {
+    labStore.getState().setFieldInvalid(h.label, err !== null);
+    return () => labStore.getState().setFieldInvalid(h.label, false);
+  }, [err, h.label]);
+  const id = `hp-input-${hkey}`;
   return (
     <tr>
-      <td className="hp-label">{h.label}</td>
+      <td className="hp-label">
+        <label htmlFor={id}>{h.label}</label>
+      </td>
       <td>
         <input
+          id={id}
           data-testid={`hp-${hkey}`}
+          aria-invalid={err !== null}
+          aria-describedby={`${id}-help`}
           className={err ? 'bad' : ''}
           value={text}
           placeholder={String(presetValue(config.preset, hkey) ?? '')}
@@ -143,13 +117,19 @@ function HyperRow({ hkey, config, locked, onChange }: { hkey: string; config: Ru
               return;
             }
             const n = Number(e.target.value);
-            const why = checkHyperValue(hkey, n);
+            const why = Number.isNaN(n) ? `${h.label}: “${e.target.value}” is not a number` : checkHyperValue(hkey, n);
             setErr(why);
             if (!why) onChange({ ...config, overrides: { ...overrides, [hkey]: n } });
           }}
         />
       </td>
-      <td className="hp-explain">{err ?? h.explain}</td>
+      <td
+        className={err ? 'hp-explain neg' : 'hp-explain'}
+        id={`${id}-help`}
+        data-testid={err ? `hp-error-${hkey}` : undefined}
+      >
+        {err ?? h.explain}
+      </td>
     </tr>
   );
 }

@@ -3,7 +3,7 @@
 import { PHASES, type Phase } from '../../../rl/records';
 import { labStore, useLab } from '../../store';
 import { client } from '../../lab';
-import { PHASE_INFO } from './phases';
+import { PHASE_INFO, phaseExplain } from './phases';
 import { collusionStats, share } from './collusion';
 
 export function StepThroughPanel() {
@@ -13,16 +13,32 @@ export function StepThroughPanel() {
   const events = useLab((s) => s.phaseEvents);
   const mode = useLab((s) => s.config.mode);
   const last = useLab((s) => s.rolloutSteps.at(-1));
-  const waiting = stepThrough && (status === 'stepping' || status === 'running') && current !== null;
-  const stateOf = (p: Phase) => (events.some((e) => e.phase === p) ? 'done' : current === p && (status === 'stepping' || status === 'running') ? 'current' : 'pending');
+  const phaseWaiting = useLab((s) => s.phaseWaiting);
+  const active = status === 'stepping' || status === 'running';
+  // Only a phase the Worker waits before can be run; while one runs (a GRPO update can take many seconds) say so.
+  const waiting = stepThrough && active && current !== null && phaseWaiting;
+  const runningPhase = active && current !== null && !phaseWaiting;
+  const stateOf = (p: Phase) =>
+    events.some((e) => e.phase === p)
+      ? 'done'
+      : current === p && (status === 'stepping' || status === 'running')
+        ? 'current'
+        : 'pending';
   return (
     <section className="panel" data-testid="steps">
       <div className="form-row">
         <label className="check">
           <input type="checkbox" checked={stepThrough} onChange={(e) => client.setStepThrough(e.target.checked)} /> step-through mode
         </label>
-        <button data-testid="next-phase" disabled={!waiting} onClick={() => client.stepPhase()}>
-          Run phase{current ? `: ${PHASE_INFO[current].title}` : ''} ▶
+        <button
+          data-testid="next-phase"
+          disabled={!waiting}
+          aria-busy={runningPhase}
+          onClick={() => client.stepPhase()}
+        >
+          {runningPhase
+            ? `Running ${PHASE_INFO[current].title}…`
+            : `Run phase${current ? `: ${PHASE_INFO[current].title}` : ''} ▶`}
         </button>
         {!stepThrough && <span className="muted">Turn on step-through, then press Single step to walk through one step.</span>}
       </div>
@@ -35,7 +51,9 @@ export function StepThroughPanel() {
               <div className="phase-title">
                 {PHASE_INFO[p].title} {skipped && <span className="muted">(no Tester in golden mode)</span>}
               </div>
-              <p className="phase-explain">{PHASE_INFO[p].explain}</p>
+              <p className="phase-explain" data-testid={`phase-explain-${p}`}>
+                {phaseExplain(p, mode)}
+              </p>
               {ev && (
                 <p className="phase-data" data-testid={`phase-data-${p}`}>
                   step {ev.step}: {ev.summary}{' '}

@@ -38,3 +38,31 @@ export const PHASE_INFO: Record<Phase, { title: string; explain: string }> = {
       'Advantages are computed within each group (a problem’s M candidates; the N tester rollouts of the candidate whose rewards vary most), and both models take a clipped policy-gradient step with a small KL penalty. Only quality relative to the group matters, so no value network is needed.',
   },
 };
+
+/** The baselines change what some phases mean: the texts say what this mode does, not what Code-A1 does. */
+const MODE_TEXT: Record<'golden' | 'self-play', Partial<Record<Phase, string>>> = {
+  'self-play': {
+    'tester-rollout':
+      'There is no separate Tester: the same model that wrote the candidates now reads each one and writes N groups of K assert tests for it. Because it is also rewarded when its own code passes, it can collude with itself by writing tests that agree with its bugs.',
+    validation:
+      'Tests are parsed with Python’s ast and each call runs on the ground-truth solution, exactly as in Code-A1. The one model’s test-writing half is credited for valid tests, but its code-writing half gains when those tests are easy: this conflict is what the baseline shows.',
+    rewards:
+      'The model earns the Coder’s pass rate for its code and the Tester’s α·validity + (1−α)·adversarial for its tests. Both rewards land on the same weights, so passing its own tests and breaking its own code pull against each other.',
+    update:
+      'Advantages are computed within each group (a problem’s M candidates; the N test rollouts of one candidate), and the single model takes one clipped policy-gradient step on both kinds of sample with a small KL penalty.',
+  },
+  golden: {
+    'tester-rollout':
+      'Skipped in golden mode: no Tester is trained. Each candidate is judged by the problem’s own tests, as the paper’s golden-tests baseline does.',
+    validation:
+      'The problem’s own tests are correct by construction, so there is nothing to validate; this phase only collects them for execution.',
+    rewards:
+      'The Coder earns its pass rate on the problem’s own tests (averaged with its Mistake Book replays). There is no Tester reward.',
+    update:
+      'Advantages are computed within each problem’s group of M candidates, and only the Coder takes a clipped policy-gradient step with a small KL penalty.',
+  },
+};
+
+export function phaseExplain(p: Phase, mode: string): string {
+  return (mode === 'golden' || mode === 'self-play' ? MODE_TEXT[mode][p] : undefined) ?? PHASE_INFO[p].explain;
+}

@@ -1,0 +1,20 @@
+// Writes the reference runs of docs/results-data (code-a1, golden, self-play) as run bundles into public/reference,
+// with an index.json the lab reads for its "Overlay reference runs" button. Run after scripts/reference-runs.sh.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeBundle } from '../src/app/persist/bundle';
+import { referenceBundle } from '../src/app/persist/reference';
+
+const SRC = 'docs/results-data';
+const OUT = 'public/reference';
+mkdirSync(OUT, { recursive: true });
+const runs: { file: string; label: string; steps: number }[] = [];
+for (const mode of ['code-a1', 'golden', 'self-play']) {
+  const dir = join(SRC, mode);
+  const read = (f: string) => readFileSync(join(dir, f), 'utf8');
+  const { file, bundle } = referenceBundle(read('config.json'), read('metrics.jsonl'), read('eval.jsonl'));
+  writeFileSync(join(OUT, file), encodeBundle(bundle));
+  runs.push({ file, label: `${mode} (tiny, ${bundle.metrics.length} steps)`, steps: bundle.metrics.length });
+  console.log(`${join(OUT, file)}: ${bundle.metrics.length} steps`);
+}
+writeFileSync(join(OUT, 'index.json'), JSON.stringify({ source: SRC, runs }, null, 1) + '\n');

@@ -1,0 +1,169 @@
+// The presenter's picture of one training step (GAN Lab's model overview is the model): Coder → candidates →
+// white-box Tester → ground-truth validation → execution → rewards → Mistake Book → GRPO, the running part lit, each
+// with this step's counts (from the phase reports while the step runs, then from its rollout records).
+import type { Mode } from '../../../rl/metrics';
+import type { Phase, RolloutRecord } from '../../../rl/records';
+import { useLab } from '../../store';
+import type { LabState } from '../../store/types';
+import { alignPassed } from '../rollouts/matrix';
+
+interface Node {
+  id: string;
+  title: string;
+  phase: Phase;
+  what: (mode: Mode) => string;
+}
+
+const NODES: Node[] = [
+  { id: 'coder', title: 'Coder', phase: 'coder-rollout', what: () => 'writes M candidate solutions per problem' },
+  { id: 'candidates', title: 'Candidates', phase: 'coder-rollout', what: () => 'one GRPO group per problem' },
+  {
+    id: 'tester',
+    title: 'White-box Tester',
+    phase: 'tester-rollout',
+    what: (m) =>
+      m === 'golden'
+        ? 'none in golden mode: the problem’s own tests'
+        : m === 'self-play'
+          ? 'the Coder itself writes the tests'
+          : 'reads each candidate, writes asserts to break it',
+  },
+  {
+    id: 'validation',
+    title: 'Ground-truth validation',
+    phase: 'validation',
+    what: () => 'each test’s call runs on the reference solution',
+  },
+  {
+    id: 'execution',
+    title: 'Execution',
+    phase: 'execution',
+    what: () => 'candidates run the tests in the Python sandbox',
+  },
+  {
+    id: 'rewards',
+    title: 'Rewards',
+    phase: 'rewards',
+    what: () => 'coder: pass rate · tester: α·validity + (1−α)·attack',
+  },
+  { id: 'book', title: 'Mistake Book', phase: 'mistake-book', what: () => 'keeps tests that broke code, replays them' },
+  {
+    id: 'grpo',
+    title: 'GRPO update',
+    phase: 'update',
+    what: (m) =>
+      m === 'golden' ? 'updates the Coder' : m === 'self-play' ? 'updates the one model' : 'updates both models',
+  },
+];
+
+export interface StepCounts {
+  candidates: number;
+  compiled: number;
+  valid: number;
+  invalid: number;
+  breaks: number;
+  replays: number;
+}
+
+/** Counts of one step's records: valid / invalid generated tests, valid tests a candidate failed, replayed tests. */
+export function stepCounts(rollouts: RolloutRecord[]): StepCounts {
+  const c: StepCounts = { candidates: 0, compiled: 0, valid: 0, invalid: 0, breaks: 0, replays: 0 };
+  for (const r of rollouts) {
+    c.replays += r.replays.length;
+    for (const cand of r.candidates) {
+      c.candidates++;
+      if (cand.compiles) c.compiled++;
+      for (const tr of cand.testerRollouts) {
+        const passed = alignPassed(tr);
+        tr.tests.forEach((t, i) => {
+          if (t.replay) return;
+          if (t.valid) {
+            c.valid++;
+            if (passed[i] === false) c.breaks++;
+          } else c.invalid++;
+        });
+      }
+    }
+  }
+  return c;
+}
+
+function nodeCounts(
+  id: string,
+  c: StepCounts | null,
+  m: LabState['series'][number]['metrics'][number] | undefined,
+): string | null {
+  if (!c || !m) return null;
+  switch (id) {
+    case 'coder':
+      return `entropy ${m['coder/entropy'].toFixed(2)}`;
+    case 'candidates':
+      return `${c.candidates} written, ${c.compiled} compile`;
+    case 'tester':
+    case 'validation':
+      return `${c.valid} valid · ${c.invalid} invalid tests`;
+    case 'execution':
+      return `${c.breaks} breaks · ${c.replays} replays`;
+    case 'rewards':
+      return `coder ${m['coder/reward_mean'].toFixed(2)} · tester ${m['tester/reward_mean'].toFixed(2)}`;
+    case 'book':
+      return `${m['mistake_book/size']} tests in the book`;
+    case 'grpo':
+      return `KL ${m['coder/kl'].toExponential(1)}`;
+  }
+  return null;
+}
+
+export function LoopDiagram() {
+  const mode = useLab((s) => s.config.mode);
+  const status = useLab((s) => s.status);
+  const current = useLab((s) => s.currentPhase);
+  const events = useLab((s) => s.phaseEvents);
+  const last = useLab((s) => s.rolloutSteps.at(-1));
+  const runId = useLab((s) => s.runId);
+  const metrics = useLab((s) => s.series.find((r) => r.id === runId)?.metrics.at(-1));
+  const running = status === 'running' || status === 'stepping';
+  const counts = last ? stepCounts(last.rollouts) : null;
+  return (
+    <section className="panel loop" data-testid="loop-diagram" aria-label="One training step">
+      <h2 className="loop-title">
+        One step of{' '}
+        {mode === 'code-a1' ? 'Code-A1' : mode === 'golden' ? 'the golden-tests baseline' : 'the self-play baseline'}
+        <span className="muted">
+          {' '}
+          ·{' '}
+          {running && current
+            ? 'lit: running now'
+            : last
+              ? `counts from step ${last.step}`
+              : 'counts appear after the first step'}
+        </span>
+      </h2>
+      <ol className="loop-nodes">
+        {NODES.map((n) => {
+          const active = running && current === n.phase;
+          const ev = events.find((e) => e.phase === n.phase);
+          const skip = mode === 'golden' && n.id === 'tester';
+          return (
+            <li
+              key={n.id}
+              className={`loop-node${active ? ' active' : ''}${ev && running ? ' done' : ''}${skip ? ' skipped' : ''}`}
+              data-testid={`loop-${n.id}`}
+              data-active={active}
+              aria-current={active ? 'step' : undefined}
+            >
+              <b>{n.title}</b>
+              <span className="loop-what">{n.what(mode)}</span>
+              <span className="loop-count" data-testid={`loop-count-${n.id}`}>
+                {running && ev ? ev.summary : (nodeCounts(n.id, counts, metrics) ?? '')}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+      <p className="loop-back muted" aria-hidden="true">
+        ↺ the updated models write the next step’s candidates and tests
+      </p>
+    </section>
+  );
+}
