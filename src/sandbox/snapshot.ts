@@ -1,5 +1,6 @@
 // Whole-interpreter reset between jobs, by construction: the warmed wasm linear memory (Python heap, modules,
-// sys.path, libc state, environment) is copied once and written back before each job; the part of the JS file
+// sys.path, libc state, environment) is copied once and written back before each job (all of it up to the
+// program break except the C stack below the stack pointer, which holds nothing live between calls); the part of the JS file
 // system a job may write is a fresh in-memory mount per job and the rest refuses writes at the node level (so
 // no path trick, dir_fd included, reaches it); open file descriptors and the working directory are put back.
 import type { PyodideAPI } from 'pyodide';
@@ -26,7 +27,12 @@ interface EmModule {
   HEAPU8: Uint8Array;
   HEAPU32: Uint32Array;
   _emscripten_get_sbrk_ptr(): number;
+  _emscripten_stack_get_end(): number;
+  _emscripten_stack_get_current(): number;
 }
+
+/** Bytes of C stack kept above the stack pointer's position at snapshot time (the live part is far smaller). */
+const STACK_MARGIN = 64 * 1024;
 
 /** EACCES in Emscripten's errno numbering: Python sees PermissionError. */
 const EACCES = 2;
@@ -36,6 +42,8 @@ export const WORK_DIR = '/tmp/work';
 export class InterpreterSnapshot {
   private mem: Uint8Array | undefined;
   private brk = 0;
+  /** [from, to) of the C stack not copied: below the stack pointer, dead whenever no call is running. */
+  private gap: [number, number] = [0, 0];
   private streams: (FsStream | null)[] = [];
   private shared: Record<string, unknown>[] = [];
   private cwd = WORK_DIR;
@@ -119,6 +127,9 @@ export class InterpreterSnapshot {
   take(): void {
     const heap = this.mod.HEAPU8;
     this.brk = this.sbrk();
+    const end = this.mod._emscripten_stack_get_end();
+    const sp = this.mod._emscripten_stack_get_current();
+    this.gap = sp - STACK_MARGIN > end ? [end, sp - STACK_MARGIN] : [0, 0];
     this.mem = heap.slice(0, this.brk);
     this.streams = [...this.fs.streams];
     this.shared = this.streams.map((s) => (s ? { ...s.shared } : {}));
@@ -136,7 +147,9 @@ export class InterpreterSnapshot {
     const t0 = performance.now();
     const heap = this.mod.HEAPU8;
     const top = Math.min(heap.length, Math.max(this.sbrk(), this.brk));
-    heap.set(this.mem);
+    const [g0, g1] = this.gap;
+    heap.set(this.mem.subarray(0, g0), 0);
+    heap.set(this.mem.subarray(g1), g1);
     if (top > this.brk) heap.fill(0, this.brk, top);
     const fs = this.fs;
     for (let fd = 0; fd < Math.max(fs.streams.length, this.streams.length); fd++) {
