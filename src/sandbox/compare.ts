@@ -156,7 +156,7 @@ function render(t: Tree): string {
     case 'I':
       return hexToBig(t[1] as string).toString();
     case 'f':
-      return String(t[1]);
+      return typeof t[1] === 'number' && Number.isInteger(t[1]) ? `${t[1]}.0` : String(t[1]);
     case 'c':
       return `complex(${render(t[1] as Tree)}, ${render(t[2] as Tree)})`;
     case 'y':

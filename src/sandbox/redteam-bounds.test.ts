@@ -64,9 +64,11 @@ describe('7. extraction is bounded and never throws', () => {
   it('a worker that dies during extraction gives a failed extraction, not a rejected promise', async () => {
     const raw = Array.from({ length: 3000 }, (_, i) => `x${i} = ${i}\nassert f(x${i}) == ${i}`).join('\n');
     const p = pool().extract(raw, 'f', 8);
-    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setTimeout(r, 150));
     pool().killWorker(0);
     const ex = await p;
+    // Settled as a failed extraction of this job (its own id, not a stale one), not resubmitted.
+    expect(ex.failed).toMatch(/crashed/);
     expect(ex.tests.length + ex.rejected.filter((r) => r.line.startsWith('assert')).length).toBe(3000);
     expect(statuses(await pool().judge({ code: 'def f(x):\n    return x\n', entryPoint: 'f', tests: ['assert f(1) == 1'] }))).toEqual(['passed']);
   });
@@ -106,7 +108,7 @@ describe('11. smaller liveness findings', () => {
     await new Promise((res) => setTimeout(res, 200));
     const printed = spy.mock.calls.map((c) => String(c[0])).join('').length;
     spy.mockRestore();
-    expect(statuses(r)).not.toContain('passed');
-    expect(printed).toBeLessThan(2000);
+    expect(statuses(r)).toEqual(['error', 'error']);
+    expect(printed).toBeLessThan(100);
   });
 });
