@@ -94,3 +94,10 @@ describe('10. dataset statement tests do not trust the candidate', () => {
     expect(statuses(await judge(good.replace('2 * x', '2 * x + 1'), [check]))).toEqual(['failed']);
   });
 });
+
+describe('1b. a test that does not call the entry point is not decided by the candidate', () => {
+  it('assert len([1, 2]) == 2 is not passed or failed by a candidate that shadows len', async () => {
+    const r = await pool().judge({ code: 'def len(x):\n    return 7\ndef f(x):\n    return x\n', entryPoint: 'f', tests: ['assert len([1, 2]) == 2', 'assert len([1, 2]) == 7'] });
+    expect(statuses(r)).toEqual(['passed', 'failed']);
+  });
+});

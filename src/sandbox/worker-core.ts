@@ -360,8 +360,9 @@ del _s, _k`,
     const pyIdx: number[] = [];
     job.tests.forEach((t, i) => {
       if (forced[i]) return void (prep[i] = { k: 'x', e: 'Forced', m: '' });
+      // Only a call of the entry point is a call test; `assert len(...) == 2` is a statement (replayed in phase S).
       const lit = literalTest(t);
-      if (lit) prep[i] = { k: 'c', fn: lit.fn, a: ['t', ...lit.args], kw: ['d', ...Object.entries(lit.kwargs).flat()], x: lit.expected };
+      if (lit && lit.fn === job.entryPoint) prep[i] = { k: 'c', fn: lit.fn, a: ['t', ...lit.args], kw: ['d', ...Object.entries(lit.kwargs).flat()], x: lit.expected };
       else pyIdx.push(i);
     });
     if (pyIdx.length) this.prepare(id, job, pyIdx, prep, raw);
