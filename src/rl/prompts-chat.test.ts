@@ -21,7 +21,9 @@ const problem: Problem = {
 
 describe('chat prompt format', () => {
   it("extracts code as reward.py's extract_code_from_response", () => {
-    expect(extractCode('Sure:\n```python\ndef f():\n    return 1\n```\nDone ```python\nx\n```')).toBe('def f():\n    return 1');
+    expect(extractCode('Sure:\n```python\ndef f():\n    return 1\n```\nDone ```python\nx\n```')).toBe(
+      'def f():\n    return 1',
+    );
     // A plain fence is not looked into (the release's second branch never fires): the whole answer.
     expect(extractCode('```\n\ndef g(): pass\n\n```')).toBe('```\n\ndef g(): pass\n\n```');
     // An unclosed fence is no block: the whole answer with newlines stripped.
@@ -48,7 +50,9 @@ describe('chat prompt format', () => {
     expect(cand).toBe('def add(a, b):\n    return a - b\n');
     const tester = fmt.testerPrompt(problem, cand, 5);
     expect(tester).toContain('Generate 5 assertion-based test cases');
-    expect(tester).toContain(`Question:\n${problem.prompt}\n\nBuggy Code:\n\`\`\`python\ndef add(a, b):\n    return a - b\n\`\`\``);
+    expect(tester).toContain(
+      `Question:\n${problem.prompt}\n\nBuggy Code:\n\`\`\`python\ndef add(a, b):\n    return a - b\n\`\`\``,
+    );
     expect(tester.endsWith('<|im_start|>assistant\n')).toBe(true);
     expect(testerMessages('q', 'c', 8)[0].content).toBe('You are a helpful test case generation assistant.');
     expect(RAW_FORMAT.coderPrompt(problem)).toBe(`<|coder|>${problem.prompt.trimEnd()}\n`);
