@@ -196,7 +196,8 @@ async function main(): Promise<void> {
   const fFull = flopsPerToken(full, ctx);
   const ratio = fFull / fMeasured;
   const rate = tflops * 1e12 * util;
-  const stepTokens = 2 * 16 * 1024; // rollout tokens decoded and trained on in a step of 16 problems × 8 × 256 tokens
+  // A step of 16 problems × 8 candidates × 256 tokens, the same again for the Tester's tests.
+  const stepTokens = 2 * 16 * 8 * 256;
   const plan = planMemory(
     full,
     {
@@ -228,7 +229,7 @@ async function main(): Promise<void> {
         (rate / (3 * fFull)).toFixed(0),
       ],
       [
-        `projected step, ${stepTokens} tokens sampled + trained`,
+        `projected step: ${stepTokens} tokens sampled (1 × fwd) and trained (3 × fwd)`,
         `${((stepTokens * 4 * fMeasured) / rate).toFixed(1)} s`,
         `${((stepTokens * 4 * fFull) / rate).toFixed(1)} s`,
       ],
