@@ -159,7 +159,7 @@ export class LabPolicy implements Policy {
       });
       const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens, positions, valid, targets, mask }, `${this.name}.grpo`);
       // One update per batch (TRL num_iterations = 1): the old policy is the learner itself, detached.
-      const ref = s.beta > 0 ? recordLogprobs(this.ref, batch, s.temperature) : undefined;
+      const ref = s.beta > 0 ? recordLogprobs(this.ref, batch, s.temperature, { rows: 'mask' }) : undefined;
       if (ref) gpu.release(ref.entropy);
       const advantages = gpu.buffer(`${this.name}.advantages`, Float32Array.from(group.map((it) => it.advantage)));
       const rolloutLogp = gpu.buffer(`${this.name}.rollout_logp`, rollout);
