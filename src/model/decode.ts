@@ -102,8 +102,44 @@ export class DecodeState {
     return b;
   }
 
+  /**
+   * A state for rows `keep` of this batch (ascending indices), their caches, counters, key validity and next token
+   * copied over (runs of adjacent rows in one copy each). This state is destroyed once the GPU has done the copies.
+   */
+  compact(keep: number[]): DecodeState {
+    const gpu = this.w.model.gpu;
+    const c = this.w.model.config;
+    const st = new DecodeState(this.w, keep.length, this.maxLen);
+    st.P = this.P;
+    const kvRow = c.kvHeads * this.maxLen * c.headDim * 4;
+    forEachRun(keep, (from, to, n) => {
+      for (let l = 0; l < this.caches.length; l++) {
+        gpu.copy(this.caches[l].k, from * kvRow, st.caches[l].k, to * kvRow, n * kvRow);
+        gpu.copy(this.caches[l].v, from * kvRow, st.caches[l].v, to * kvRow, n * kvRow);
+      }
+      for (const [a, b] of [[this.positions, st.positions], [this.slots, st.slots], [this.lens, st.lens], [this.next, st.next]] as const) {
+        gpu.copy(a, from * 4, b, to * 4, n * 4);
+      }
+      gpu.copy(this.keyValid, from * this.maxLen * 4, st.keyValid, to * this.maxLen * 4, n * this.maxLen * 4);
+    });
+    gpu.submit();
+    void gpu.device.queue.onSubmittedWorkDone().then(() => this.destroy());
+    return st;
+  }
+
   destroy(): void {
     for (const b of this.bufs) b.destroy();
+  }
+}
+
+/** Calls fn(from, to, n) for each run of consecutive indices in `keep` (ascending): rows from.. go to rows to... */
+export function forEachRun(keep: readonly number[], fn: (from: number, to: number, n: number) => void): void {
+  let i = 0;
+  while (i < keep.length) {
+    let j = i + 1;
+    while (j < keep.length && keep[j] === keep[j - 1] + 1) j++;
+    fn(keep[i], i, j - i);
+    i = j;
   }
 }
 

@@ -95,6 +95,39 @@ describe(`sampler on micro (seed ${seed})`, () => {
     model.destroy();
   });
 
+  it('dropping finished rows from the batch changes no sampled token and cuts the row-steps', async () => {
+    const gpu = await sharedNodeGpu();
+    const model = new GpuModel(gpu, layout, params);
+    const w = fp32Weights(model);
+    const prompts = Array.from({ length: 7 }, (_, i) => randomPrompt(2 + ((i * 5) % 9)));
+    const base = { maxNewTokens: 32, temperature: 1, topP: 0.95, seed: seed ^ 5, chunk: 4 };
+    const free = await generate(w, prompts, { ...base, stopTokenIds: [], compactAt: 1 });
+    // Stop ids taken from early draws of two rows, so rows end at different times.
+    const stopTokenIds = [free[0].tokens[2], free[3].tokens[9]];
+    const run = async (compactAt: number) => {
+      const stats = { prefillMs: 0, decodeMs: 0, steps: 0, readbacks: 0 };
+      const out = await generate(w, prompts, { ...base, stopTokenIds, compactAt, stats });
+      return { out, stats };
+    };
+    const whole = await run(1);
+    const compacted = await run(0.125);
+    console.log(
+      `compaction: lengths ${compacted.out.map((r) => r.tokens.length).join(',')}; row-steps ${compacted.stats.rowSteps} vs ${whole.stats.rowSteps} ` +
+        `(${compacted.stats.compactions} compactions)`,
+    );
+    expect(whole.stats.compactions).toBe(0);
+    expect(compacted.stats.compactions).toBeGreaterThan(0);
+    expect(compacted.stats.rowSteps).toBeLessThan(whole.stats.rowSteps ?? 0);
+    for (let b = 0; b < prompts.length; b++) {
+      expect(compacted.out[b].tokens).toEqual(whole.out[b].tokens);
+      expect(compacted.out[b].finishReason).toBe(whole.out[b].finishReason);
+      compacted.out[b].logprobs.forEach((lp, i) => expect(Math.abs(lp - whole.out[b].logprobs[i])).toBeLessThan(1e-4));
+    }
+    expect(compacted.out.some((r) => r.finishReason === 'stop')).toBe(true);
+    expect(compacted.out.some((r) => r.tokens.length > 12)).toBe(true);
+    model.destroy();
+  });
+
   it('stops on a stop token and on stop strings; reads back at most once per 8 tokens', async () => {
     const gpu = await sharedNodeGpu();
     const model = new GpuModel(gpu, layout, params);
