@@ -10,7 +10,7 @@ import { initParams } from './init';
 import { GpuModel } from './model';
 import { referenceForward } from './reference';
 import { fp32Weights } from './decode';
-import { generate, type SamplerTokenizer } from './sampler';
+import { generate, type GenerateStats, type SamplerTokenizer } from './sampler';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -105,7 +105,7 @@ describe(`sampler on micro (seed ${seed})`, () => {
     // Stop ids taken from early draws of two rows, so rows end at different times.
     const stopTokenIds = [free[0].tokens[2], free[3].tokens[9]];
     const run = async (compactAt: number) => {
-      const stats = { prefillMs: 0, decodeMs: 0, steps: 0, readbacks: 0 };
+      const stats: GenerateStats = { prefillMs: 0, decodeMs: 0, steps: 0, readbacks: 0 };
       const out = await generate(w, prompts, { ...base, stopTokenIds, compactAt, stats });
       return { out, stats };
     };
