@@ -8,6 +8,7 @@ import { mkdtempSync, symlinkSync, copyFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, intArg } from './args';
+import { fmt, median, minOf, table } from './bench-util';
 
 const HELP = `usage: npm run bench:step -- [--preset tiny|micro] [--problems 4] [--seed 1] [--steps 2] [--repeats 2] [--ab REF]
   Step 0 of each process includes shader compilation; steps 1.. are the timed "after warm-up" steps.`;
@@ -70,21 +71,7 @@ function worktreeFor(ref: string): { dir: string; cleanup: () => void } {
   };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN;
-};
-const minOf = (xs: number[]) => Math.min(...xs);
-const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-');
-
-function table(title: string, head: string[], rows: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  console.log(`\n${title}`);
-  console.log(head.map((h, i) => h.padEnd(widths[i])).join('  '));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '));
-}
+const f = fmt;
 
 /** Per-phase min/median CPU seconds over processes, for the timed steps (step >= 1). */
 function summarise(label: string, runs: StepLine[][]): Map<string, number[]> {
