@@ -103,24 +103,29 @@ export class DecodeState {
   }
 
   /**
-   * A state for rows `keep` of this batch (ascending indices), their caches, counters, key validity and next token
-   * copied over (runs of adjacent rows in one copy each). This state is destroyed once the GPU has done the copies.
+   * A state whose row i is row `from[i]` of this one: caches, counters, key validity, next token and logits copied
+   * over (runs of adjacent rows in one copy each). Dropping finished rows (ascending `from`) and fanning a prefilled
+   * prompt out to its repeats (repeated indices) are both this. This state is destroyed once the GPU has the copies.
    */
-  compact(keep: number[]): DecodeState {
+  gather(from: number[]): DecodeState {
     const gpu = this.w.model.gpu;
     const c = this.w.model.config;
-    const st = new DecodeState(this.w, keep.length, this.maxLen);
+    const st = new DecodeState(this.w, from.length, this.maxLen);
     st.P = this.P;
     const kvRow = c.kvHeads * this.maxLen * c.headDim * 4;
-    forEachRun(keep, (from, to, n) => {
-      for (let l = 0; l < this.caches.length; l++) {
-        gpu.copy(this.caches[l].k, from * kvRow, st.caches[l].k, to * kvRow, n * kvRow);
-        gpu.copy(this.caches[l].v, from * kvRow, st.caches[l].v, to * kvRow, n * kvRow);
-      }
-      for (const [a, b] of [[this.positions, st.positions], [this.slots, st.slots], [this.lens, st.lens], [this.next, st.next]] as const) {
-        gpu.copy(a, from * 4, b, to * 4, n * 4);
-      }
-      gpu.copy(this.keyValid, from * this.maxLen * 4, st.keyValid, to * this.maxLen * 4, n * this.maxLen * 4);
+    const perRow: [GPUBuffer, GPUBuffer, number][] = [
+      [this.positions, st.positions, 4],
+      [this.slots, st.slots, 4],
+      [this.lens, st.lens, 4],
+      [this.next, st.next, 4],
+      [this.keyValid, st.keyValid, this.maxLen * 4],
+      [this.logits, st.logits, c.vocabSize * 4],
+    ];
+    for (let l = 0; l < this.caches.length; l++) {
+      perRow.push([this.caches[l].k, st.caches[l].k, kvRow], [this.caches[l].v, st.caches[l].v, kvRow]);
+    }
+    forEachRun(from, (src, dst, n) => {
+      for (const [a, b, bytes] of perRow) gpu.copy(a, src * bytes, b, dst * bytes, n * bytes);
     });
     gpu.submit();
     void gpu.device.queue.onSubmittedWorkDone().then(() => this.destroy());
@@ -132,13 +137,13 @@ export class DecodeState {
   }
 }
 
-/** Calls fn(from, to, n) for each run of consecutive indices in `keep` (ascending): rows from.. go to rows to... */
-export function forEachRun(keep: readonly number[], fn: (from: number, to: number, n: number) => void): void {
+/** Calls fn(src, dst, n) for each run of consecutive source indices in `from`: rows src.. go to rows dst... */
+export function forEachRun(from: readonly number[], fn: (src: number, dst: number, n: number) => void): void {
   let i = 0;
-  while (i < keep.length) {
+  while (i < from.length) {
     let j = i + 1;
-    while (j < keep.length && keep[j] === keep[j - 1] + 1) j++;
-    fn(keep[i], i, j - i);
+    while (j < from.length && from[j] === from[j - 1] + 1) j++;
+    fn(from[i], i, j - i);
     i = j;
   }
 }

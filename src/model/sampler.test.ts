@@ -128,6 +128,31 @@ describe(`sampler on micro (seed ${seed})`, () => {
     model.destroy();
   });
 
+  it('repeated prompts are prefilled once and sample exactly what a row-by-row prefill samples', async () => {
+    const gpu = await sharedNodeGpu();
+    const model = new GpuModel(gpu, layout, params);
+    const w = fp32Weights(model);
+    const [A, B, C] = [randomPrompt(5), randomPrompt(9), randomPrompt(3)];
+    const prompts = [A, A, A, B, C, C, B];
+    const base = { maxNewTokens: 12, temperature: 1, topP: 0.95, seed: seed ^ 9, stopTokenIds: [] };
+    const run = async (dedupePrompts: boolean) => {
+      const stats: GenerateStats = { prefillMs: 0, decodeMs: 0, steps: 0, readbacks: 0 };
+      return { out: await generate(w, prompts, { ...base, dedupePrompts, stats }), stats };
+    };
+    const once = await run(true);
+    const every = await run(false);
+    console.log(`prefill rows ${once.stats.prefillRows} vs ${every.stats.prefillRows}`);
+    expect(once.stats.prefillRows).toBe(3);
+    expect(every.stats.prefillRows).toBe(prompts.length);
+    for (let b = 0; b < prompts.length; b++) {
+      expect(once.out[b].tokens).toEqual(every.out[b].tokens);
+      once.out[b].logprobs.forEach((lp, i) => expect(Math.abs(lp - every.out[b].logprobs[i])).toBeLessThan(1e-4));
+    }
+    // Repeats of one prompt still draw their own streams.
+    expect(once.out[1].tokens).not.toEqual(once.out[0].tokens);
+    model.destroy();
+  });
+
   it('stops on a stop token and on stop strings; reads back at most once per 8 tokens', async () => {
     const gpu = await sharedNodeGpu();
     const model = new GpuModel(gpu, layout, params);

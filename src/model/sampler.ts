@@ -1,7 +1,8 @@
 // Batched generation with a KV cache: prefill, then decode steps with sampling on the GPU; tokens are read back once
 // per chunk (8 steps by default), stop strings are checked on the CPU after each read-back.
 //
-// Finished rows are masked by the sampler (they emit the pad id) until the CPU learns of them at a read-back; then,
+// Repeated prompts (a GRPO group samples one prompt several times) are prefilled once and their caches copied to
+// the repeats. Finished rows are masked by the sampler (they emit the pad id) until the CPU learns of them at a read-back; then,
 // when enough rows have finished, the batch is compacted: the live rows' caches and counters move to a smaller
 // state, so cost follows the tokens actually generated. A row's draws depend only on its sequence id, seed and step,
 // so compaction does not change what is sampled. The next chunk is recorded before the previous one's read-back is
@@ -33,6 +34,8 @@ export interface GenerateOptions extends SampleParams {
   onProgress?: (finished: number, total: number) => void;
   /** When given, filled with wall-clock timings; costs one extra GPU sync after the prefill. */
   stats?: GenerateStats;
+  /** Prefill each distinct prompt once and copy its cache to the repeats (default true; false: every row). */
+  dedupePrompts?: boolean;
   /**
    * Drop finished rows from the batch once at least this share of it has finished (default 0.125; 1 or more never
    * compacts: the batch shape then never changes).
@@ -49,6 +52,8 @@ export interface GenerateStats {
   readbacks: number;
   /** Row-steps sampled (Σ over steps of the batch rows then computed) and how often the batch was compacted. */
   rowSteps?: number;
+  /** Rows prefilled (distinct prompts unless dedupePrompts is false). */
+  prefillRows?: number;
   compactions?: number;
 }
 
@@ -103,7 +108,17 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
     if (bad !== undefined) throw new Error(`generate: prompt ${b} has token ${bad} outside the vocabulary (${V})`);
   });
   const P = leftPad(prompts, padId).P;
-  let st = new DecodeState(w, B, P + maxNew);
+  // Repeated prompts (GRPO samples each prompt several times) are prefilled once and fanned out.
+  const unique = new Map<string, number>();
+  const firstOf: number[] = [];
+  const source = prompts.map((p) => {
+    const key = p.join(',');
+    let i = unique.get(key);
+    if (i === undefined || opts.dedupePrompts === false) unique.set(key, (i = firstOf.push(firstOf.length) - 1));
+    return i;
+  });
+  const uniquePrompts = firstOf.map((i) => prompts[source.indexOf(i)]);
+  let st = new DecodeState(w, uniquePrompts.length, P + maxNew);
   let seqBuf = gpu.buffer('gen.seqIds', seqIds);
   let done = gpu.buffer('gen.done', B * 4);
   const out = gpu.buffer('gen.out', maxNew * 2 * B * 4);
@@ -152,7 +167,7 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
   const compact = (): void => {
     const keep: number[] = [];
     live.forEach((b, i) => !rows[b].finished && keep.push(i));
-    const next = st.compact(keep);
+    const next = st.gather(keep);
     const nextSeq = gpu.buffer('gen.seqIds', Uint32Array.from(keep, (i) => seqIds[live[i]]));
     const nextDone = gpu.buffer('gen.done', keep.length * 4);
     // Rows that finished in the chunk still in flight carry their GPU-side flag over.
@@ -171,7 +186,8 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
 
   try {
     const t0 = performance.now();
-    prefill(st, prompts, padId);
+    prefill(st, uniquePrompts, padId);
+    if (uniquePrompts.length < B) st = st.gather(source);
     if (opts.stats) {
       await gpu.sync();
       opts.stats.prefillMs = performance.now() - t0;
@@ -210,6 +226,7 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
       opts.stats.decodeMs = performance.now() - t1;
       opts.stats.rowSteps = rowSteps;
       opts.stats.compactions = compactions;
+      opts.stats.prefillRows = uniquePrompts.length;
     }
   } finally {
     st.destroy();
