@@ -18,6 +18,7 @@ import { Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
 import { checkBuffers, softwareAdapter } from './logprobs';
+import { unrolledForwardKernel } from './attention-unrolled';
 
 export interface AttentionShape {
   B: number;
@@ -33,7 +34,7 @@ export interface AttentionShape {
 }
 
 type UName = 'B' | 'S' | 'Hq' | 'Hkv' | 'Dh' | 'hasMask' | 'scale' | 'rows';
-const uniforms: ReadonlyArray<readonly [UName, ScalarType]> = [
+const uniforms_: ReadonlyArray<readonly [UName, ScalarType]> = [
   ['B', 'u32'],
   ['S', 'u32'],
   ['Hq', 'u32'],
@@ -43,12 +44,16 @@ const uniforms: ReadonlyArray<readonly [UName, ScalarType]> = [
   ['scale', 'f32'],
   ['rows', 'u32'],
 ];
-const forwardKernel = new Kernel({ family: 'attention', source: forwardSource, uniforms });
-const backwardQKernel = new Kernel({ family: 'attention', source: backwardQSource, uniforms });
-const backwardKvKernel = new Kernel({ family: 'attention', source: backwardKvSource, uniforms });
+const forwardKernel = new Kernel({ family: 'attention', source: forwardSource, uniforms: uniforms_ });
+const backwardQKernel = new Kernel({ family: 'attention', source: backwardQSource, uniforms: uniforms_ });
+const backwardKvKernel = new Kernel({ family: 'attention', source: backwardKvSource, uniforms: uniforms_ });
 
-/** Rows per invocation (0 = pick by adapter); tests pin it to cover both tilings. */
-export const attentionDefaults: { rows: number } = { rows: 0 };
+/**
+ * rows: rows per invocation (0 = pick by adapter); tests pin it to cover both tilings. unrolled: the forward runs
+ * the generated kernel of attention-unrolled.ts (named registers instead of run-time-indexed arrays); 'auto' = on
+ * software adapters, where it was measured.
+ */
+export const attentionDefaults: { rows: number; unrolled: boolean | 'auto' } = { rows: 0, unrolled: 'auto' };
 
 const TILE = 64; // the shaders' private tile: rows · Dh/4 <= TILE
 
@@ -105,7 +110,10 @@ export function attentionForward(
   const { T, nq, nkv } = sizes(shape);
   checkBuffers('attention', { out: [out, nq], lse: [lse, T * shape.Hq], q: [q, nq], k: [k, nkv], v: [v, nkv] });
   if (keyMask) checkBuffers('attention', { keyMask: [keyMask, T] });
-  forwardKernel.dispatch(gpu, {
+  // Auto: software adapters, head sizes up to 64 (larger ones unroll into kernels that take minutes to compile).
+  const unrolled = attentionDefaults.unrolled === 'auto' ? softwareAdapter(gpu) && shape.Dh <= 64 : attentionDefaults.unrolled;
+  const kernel = unrolled ? unrolledForwardKernel(uniforms_, shape.Dh / 4, uniforms.rows) : forwardKernel;
+  kernel.dispatch(gpu, {
     buffers: [q, k, v, keyMask ?? attentionDummy(gpu), out, lse],
     uniforms,
     ...launch(gpu, uniforms, shape.Hq),
