@@ -77,13 +77,14 @@ export async function benchPartB(gpu: Gpu, reps = 5): Promise<string[][]> {
   };
   for (const unrolled of [true, false]) {
     attentionDefaults.unrolled = unrolled;
+    const which = unrolled ? 'generated' : 'WGSL files';
     const t = await time(gpu, () => attentionForward(gpu, out, lse, q, k, v, null, s), reps);
-    rows.push([`attention fwd B=4 S=256 Hq=4 Hkv=2 Dh=32 (${unrolled ? 'generated' : 'attention.wgsl'})`, t.wall.toFixed(1), Number.isFinite(t.cpu) ? t.cpu.toFixed(1) : '-', gflop(attnFlops, t), perFlop(t, attnFlops)]);
+    rows.push([`attention fwd B=4 S=256 Hq=4 Hkv=2 Dh=32 (${which})`, t.wall.toFixed(1), Number.isFinite(t.cpu) ? t.cpu.toFixed(1) : '-', gflop(attnFlops, t), perFlop(t, attnFlops)]);
+    // Backward: q·k recomputed in both passes, dP = dO·vᵀ twice, then dq, dk, dv: 3.5× the forward's FLOPs.
+    const tb = await time(gpu, () => attentionBackward(gpu, dq, dk, dv, dout, q, k, v, null, out, lse, s), reps);
+    rows.push([`attention bwd, same shape (${which})`, tb.wall.toFixed(1), Number.isFinite(tb.cpu) ? tb.cpu.toFixed(1) : '-', gflop(3.5 * attnFlops, tb), perFlop(tb, 3.5 * attnFlops)]);
   }
   attentionDefaults.unrolled = 'auto';
-  const tb = await time(gpu, () => attentionBackward(gpu, dq, dk, dv, dout, q, k, v, null, out, lse, s), reps);
-  // Backward: q·k recomputed twice (two passes), dP = dO·vᵀ, dq and dk and dv: about 2.5× the forward's FLOPs.
-  rows.push(['attention bwd (same)', tb.wall.toFixed(1), Number.isFinite(tb.cpu) ? tb.cpu.toFixed(1) : '-', gflop(2.5 * attnFlops, tb), perFlop(tb, 2.5 * attnFlops)]);
   for (const B of [1, 16, 64]) {
     const maxLen = 512;
     const kc = buf(B * s.Hkv * maxLen * s.Dh);

@@ -1,9 +1,10 @@
-// Generated WGSL for the attention forward with the head size and rows per invocation baked in: every per-row and
+// Generated WGSL for the attention forward (backward passes: attention-unrolled-bwd.ts) with the head size and rows per invocation baked in: every per-row and
 // per-lane value is its own named variable instead of an element of a run-time-indexed private array. SwiftShader
 // cannot tell that such an index is the same in every lane, so each array access became a per-lane gather/scatter
 // through memory; named variables stay in registers (or spill as whole vectors). Same bindings, uniforms, masking
 // and results as shaders/attention.wgsl, which stays the kernel for other adapters.
 import { Kernel, type ScalarType } from '../launcher';
+import { attentionBackwardKvSource, attentionBackwardQSource } from './attention-unrolled-bwd';
 
 const HEADER = `
 struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, rows: u32 }
@@ -104,12 +105,18 @@ export function attentionForwardSource(dh4: number, rb: number): string {
 }
 
 type UName = 'B' | 'S' | 'Hq' | 'Hkv' | 'Dh' | 'hasMask' | 'scale' | 'rows';
+export type AttentionPass = 'forward' | 'backwardQ' | 'backwardKv';
+const GENERATORS: Record<AttentionPass, (dh4: number, rb: number) => string> = {
+  forward: attentionForwardSource,
+  backwardQ: attentionBackwardQSource,
+  backwardKv: attentionBackwardKvSource,
+};
 const kernels = new Map<string, Kernel<UName>>();
 
-/** The generated forward kernel for this head size and tiling (built once per pair). */
-export function unrolledForwardKernel(uniforms: ReadonlyArray<readonly [UName, ScalarType]>, dh4: number, rb: number): Kernel<UName> {
-  const key = `${dh4}x${rb}`;
+/** The generated kernel of one pass for this head size and tiling (built once per triple). */
+export function unrolledKernel(pass: AttentionPass, uniforms: ReadonlyArray<readonly [UName, ScalarType]>, dh4: number, rb: number): Kernel<UName> {
+  const key = `${pass}:${dh4}x${rb}`;
   let k = kernels.get(key);
-  if (!k) kernels.set(key, (k = new Kernel({ family: 'attention', source: attentionForwardSource(dh4, rb), uniforms })));
+  if (!k) kernels.set(key, (k = new Kernel({ family: 'attention', source: GENERATORS[pass](dh4, rb), uniforms })));
   return k;
 }

@@ -18,7 +18,7 @@ import { Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
 import { checkBuffers, softwareAdapter } from './logprobs';
-import { unrolledForwardKernel } from './attention-unrolled';
+import { unrolledKernel, type AttentionPass } from './attention-unrolled';
 
 export interface AttentionShape {
   B: number;
@@ -49,8 +49,8 @@ const backwardQKernel = new Kernel({ family: 'attention', source: backwardQSourc
 const backwardKvKernel = new Kernel({ family: 'attention', source: backwardKvSource, uniforms: uniforms_ });
 
 /**
- * rows: rows per invocation (0 = pick by adapter); tests pin it to cover both tilings. unrolled: the forward runs
- * the generated kernel of attention-unrolled.ts (named registers instead of run-time-indexed arrays); 'auto' = on
+ * rows: rows per invocation (0 = pick by adapter); tests pin it to cover both tilings. unrolled: the passes run
+ * the generated kernels of attention-unrolled*.ts (named registers instead of run-time-indexed arrays); 'auto' = on
  * software adapters, where it was measured.
  */
 export const attentionDefaults: { rows: number; unrolled: boolean | 'auto' } = { rows: 0, unrolled: 'auto' };
@@ -85,6 +85,13 @@ function sizes(s: AttentionShape): { T: number; nq: number; nkv: number } {
   return { T, nq: T * s.Hq * s.Dh, nkv: T * s.Hkv * s.Dh };
 }
 
+/** The generated kernel of a pass where it applies, else the WGSL file's. */
+function pick(gpu: Gpu, shape: AttentionShape, pass: AttentionPass, file: Kernel<UName>, rows: number): Kernel<UName> {
+  // Auto: software adapters, head sizes up to 64 (larger ones unroll into kernels that take minutes to compile).
+  const unrolled = attentionDefaults.unrolled === 'auto' ? softwareAdapter(gpu) && shape.Dh <= 64 : attentionDefaults.unrolled;
+  return unrolled ? unrolledKernel(pass, uniforms_, shape.Dh / 4, rows) : file;
+}
+
 /** Workgroup grid and size for one invocation per (sequence, chunk of `rows` rows, head). */
 function launch(
   gpu: Gpu,
@@ -110,10 +117,7 @@ export function attentionForward(
   const { T, nq, nkv } = sizes(shape);
   checkBuffers('attention', { out: [out, nq], lse: [lse, T * shape.Hq], q: [q, nq], k: [k, nkv], v: [v, nkv] });
   if (keyMask) checkBuffers('attention', { keyMask: [keyMask, T] });
-  // Auto: software adapters, head sizes up to 64 (larger ones unroll into kernels that take minutes to compile).
-  const unrolled = attentionDefaults.unrolled === 'auto' ? softwareAdapter(gpu) && shape.Dh <= 64 : attentionDefaults.unrolled;
-  const kernel = unrolled ? unrolledForwardKernel(uniforms_, shape.Dh / 4, uniforms.rows) : forwardKernel;
-  kernel.dispatch(gpu, {
+  pick(gpu, shape, 'forward', forwardKernel, uniforms.rows).dispatch(gpu, {
     buffers: [q, k, v, keyMask ?? attentionDummy(gpu), out, lse],
     uniforms,
     ...launch(gpu, uniforms, shape.Hq),
@@ -151,12 +155,12 @@ export function attentionBackward(
   const mask = keyMask ?? attentionDummy(gpu);
   const T = shape.B * shape.S;
   const dsum = gpu.temp('attention.dsum', T * shape.Hq * 4);
-  backwardQKernel.dispatch(gpu, {
+  pick(gpu, shape, 'backwardQ', backwardQKernel, u.rows).dispatch(gpu, {
     buffers: [q, k, v, mask, out, dout, lse, dsum, dq],
     uniforms: u,
     ...launch(gpu, u, shape.Hq),
   });
-  backwardKvKernel.dispatch(gpu, {
+  pick(gpu, shape, 'backwardKv', backwardKvKernel, u.rows).dispatch(gpu, {
     buffers: [q, k, v, mask, dout, lse, dsum, dk, dv],
     uniforms: u,
     ...launch(gpu, u, shape.Hkv),
