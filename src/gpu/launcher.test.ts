@@ -48,4 +48,20 @@ describe(`launcher (seed ${seed})`, () => {
     }
     [...ins, ...outs].forEach((b) => b.destroy());
   });
+
+  it('warm() compiles ahead with createComputePipelineAsync; the first dispatch then compiles nothing', async () => {
+    const gpu = await sharedNodeGpu();
+    const k = new Kernel({ family: 'launcher_warm', source: source + '\n// warm', uniforms: [['n', 'u32'], ['scale', 'f32'], ['_p0', 'u32'], ['_p1', 'u32']] });
+    const sets = [{ WG: 16, BIAS: 2 }, { BIAS: 2, WG: 16 }, { WG: 32, BIAS: -1 }];
+    expect(await k.warm(gpu, sets)).toBe(2); // two distinct sets
+    expect(await k.warm(gpu, sets)).toBe(0); // already cached
+    const misses = gpu.pipelines.misses;
+    const x = gpu.buffer('lw.x', Float32Array.from({ length: 40 }, (_, i) => i));
+    const y = gpu.buffer('lw.y', 40 * 4);
+    k.dispatch(gpu, { buffers: [x, y], uniforms: { n: 40, scale: 0.5, _p0: 0, _p1: 0 }, workgroups: [3], overrides: { WG: 16, BIAS: 2 } });
+    expect(gpu.pipelines.misses).toBe(misses);
+    const got = await gpu.readF32(y, 40);
+    expect(Array.from(got)).toEqual(Array.from({ length: 40 }, (_, i) => i * 0.5 + 2));
+    [x, y].forEach((b) => b.destroy());
+  });
 });
