@@ -57,9 +57,21 @@ export const attentionDefaults: { rows: number; unrolled: boolean | 'auto' } = {
 
 const TILE = 64; // the shaders' private tile: rows · Dh/4 <= TILE
 
+/**
+ * Generated kernels unroll rows · Dh/4 vector registers per operand: at most this many, since their compile time
+ * grows with it (B=4 S=256 Dh=32 forward + backward here: 8 rows 96 CPU-ms a call but 33 s to compile under load,
+ * 4 rows 113 CPU-ms and 15 s; about 270 CPU-ms with the WGSL files).
+ */
+const UNROLL_VECS = 32;
+
+function useGenerated(gpu: Gpu, s: AttentionShape): boolean {
+  return attentionDefaults.unrolled === 'auto' ? softwareAdapter(gpu) && s.Dh <= 64 : attentionDefaults.unrolled;
+}
+
 function rowsPerInvocation(gpu: Gpu, s: AttentionShape): number {
   const want = attentionDefaults.rows || (softwareAdapter(gpu) ? 8 : 1);
-  return Math.max(1, Math.min(want, 8, Math.floor(TILE / (s.Dh / 4))));
+  const cap = useGenerated(gpu, s) ? Math.max(1, Math.floor(UNROLL_VECS / (s.Dh / 4))) : 8;
+  return Math.max(1, Math.min(want, cap, Math.floor(TILE / (s.Dh / 4))));
 }
 
 const dummies = new WeakMap<Gpu, GPUBuffer>();
@@ -88,8 +100,7 @@ function sizes(s: AttentionShape): { T: number; nq: number; nkv: number } {
 /** The generated kernel of a pass where it applies, else the WGSL file's. */
 function pick(gpu: Gpu, shape: AttentionShape, pass: AttentionPass, file: Kernel<UName>, rows: number): Kernel<UName> {
   // Auto: software adapters, head sizes up to 64 (larger ones unroll into kernels that take minutes to compile).
-  const unrolled = attentionDefaults.unrolled === 'auto' ? softwareAdapter(gpu) && shape.Dh <= 64 : attentionDefaults.unrolled;
-  return unrolled ? unrolledKernel(pass, uniforms_, shape.Dh / 4, rows) : file;
+  return useGenerated(gpu, shape) ? unrolledKernel(pass, uniforms_, shape.Dh / 4, rows) : file;
 }
 
 /** Workgroup grid and size for one invocation per (sequence, chunk of `rows` rows, head). */
