@@ -1,27 +1,12 @@
 // Kernel subset in Chromium's WebGPU against the CPU references. The spec bundles e2e/pages/kernels.ts with Vite's
 // build API (so `?raw` WGSL imports work) and serves it with page.route on the preview origin: no app or config edits.
 import { expect, test } from '@playwright/test';
-import { build } from 'vite';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { bundlePage } from './bundle';
 
-const outDir = resolve('test-results/kernels-bundle');
 let bundle = '';
 
 test.beforeAll(async () => {
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    root: resolve('.'),
-    build: {
-      outDir,
-      emptyOutDir: true,
-      minify: false,
-      target: 'es2022',
-      lib: { entry: resolve('e2e/pages/kernels.ts'), formats: ['es'], fileName: () => 'kernels.js' },
-    },
-  });
-  bundle = readFileSync(resolve(outDir, 'kernels.js'), 'utf8');
+  bundle = await bundlePage('e2e/pages/kernels.ts', 'kernels');
 });
 
 test('kernels match their CPU references in Chromium WebGPU', async ({ page }) => {

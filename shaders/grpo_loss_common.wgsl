@@ -7,7 +7,8 @@
 //   dual-clip: pg3 = -A·c; clip2 = min(pg3, clip1); pg = A < 0 ? clip2 : clip1   (disabled when c <= 1;
 //   verl asserts c > 1)
 // Truncated IS (TRL vllm_importance_sampling_correction / verl TIS): pg *= min(exp(old_logp - rollout_logp), is_cap),
-// detached. KL (TRL, k3): kl = exp(ref - logp) - (ref - logp) - 1, added as + beta·kl after the IS weight.
+// detached. KL (verl low_var_kl, k3): x = clamp(ref - logp, ±20), kl = clamp(exp(x) - x - 1, ±10), added as + beta·kl
+// after the IS weight.
 struct U {
   B: u32, S: u32, lossType: u32, flags: u32,      // flags: bit0 has ref_logp, bit1 has rollout_logp
   epsLow: f32, epsHigh: f32, clipC: f32, beta: f32,
@@ -57,9 +58,12 @@ fn tokenTerms(t: u32, b: u32) -> Tok {
   var kl = 0.0;
   var dkl = 0.0;
   if ((u.flags & 1u) != 0u) {
-    let x = refLogp[t] - lp;
-    kl = exp(x) - x - 1.0;
-    dkl = 1.0 - exp(x);
+    // verl low_var_kl: x clamped to ±20, the estimate to ±10; the gradient is 0 where either clamp acts.
+    let x0 = refLogp[t] - lp;
+    let x = clamp(x0, -20.0, 20.0);
+    let k = exp(x) - x - 1.0;
+    kl = clamp(k, -10.0, 10.0);
+    dkl = select(0.0, 1.0 - exp(x), x0 >= -20.0 && x0 <= 20.0 && k <= 10.0);
   }
   // TRL clip metrics: low = ratio < 1-eps_low with A < 0, high = ratio > 1+eps_high with A > 0.
   let low = select(0.0, 1.0, ratio < 1.0 - u.epsLow && a < 0.0);

@@ -104,7 +104,7 @@ export function syncHash(cfg: RunConfigUi): void {
   if (location.hash !== h) history.replaceState(null, '', h);
 }
 
-function download(bytes: Uint8Array, name: string, type: string): void {
+export function download(bytes: Uint8Array, name: string, type: string): void {
   const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }));
   const a = document.createElement('a');
   a.href = url;

@@ -1,6 +1,7 @@
 // `npm run export -- --run runs/NAME [--model coder|tester] --onnx out.onnx` (or `--checkpoint DIR`): a lab
 // checkpoint → ONNX (opset 17), fp32 or quantized, optionally with a KV cache; `--check` verifies it on
 // onnxruntime-web's wasm EP against the float64 reference on random tokens before reporting success.
+// With `--verl OUT/` it exports the experiment for the published Code-A1 recipe on verl instead (export-verl.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-web';
@@ -20,10 +21,13 @@ const HELP = `usage: npm run export -- (--run runs/NAME [--model coder|tester] |
   --kv         add past_key_values.{l}.key/value inputs and present.{l}.key/value outputs for generation
   --attention-mask  add attention_mask [B, past+S] and position_ids [B, S] inputs (left-padded batches; the
                input names transformers.js / HF Optimum feed)
-  --check      run the exported model on onnxruntime-web (wasm EP) against the float64 reference on random tokens`;
+  --check      run the exported model on onnxruntime-web (wasm EP) against the float64 reference on random tokens
+       npm run export -- (--run runs/NAME | --preset P | --tasks FILE.jsonl) --verl OUT/   (see --verl --help)`;
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), {
+  const argv = process.argv.slice(2);
+  if (argv.some((a) => a === '--verl' || a.startsWith('--verl='))) return (await import('./export-verl')).exportVerlCli(argv);
+  const args = parseArgs(argv, {
     run: 'string',
     checkpoint: 'string',
     model: 'string',

@@ -59,24 +59,31 @@ function toBytes(input: ArrayBuffer | ArrayBufferView): Uint8Array {
       : new Uint8Array(input);
 }
 
-/** Parses a safetensors file, validating every entry against the bytes present. */
-export function decodeSafetensors(input: ArrayBuffer | ArrayBufferView, fileLabel = 'model.safetensors'): SafeFile {
-  const bytes = toBytes(input);
-  if (bytes.byteLength < 8) throw new CheckpointError(`${fileLabel}: truncated: ${bytes.byteLength} bytes, the 8-byte header length is missing`);
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerLen = Number(dv.getBigUint64(0, true));
-  if (8 + headerLen > bytes.byteLength) {
-    throw new CheckpointError(`${fileLabel}: truncated: header says ${headerLen} bytes of JSON but the file has ${bytes.byteLength - 8} after the length`);
-  }
+/** One entry of a safetensors header: where its bytes lie, relative to the start of the data section. */
+export interface SafeEntry {
+  name: string;
+  dtype: Dtype;
+  shape: number[];
+  begin: number;
+  end: number;
+}
+
+/**
+ * Validates a safetensors JSON header against the data section's length (when known): dtypes, shapes, offsets
+ * that match the shape, and nothing past the end. Used by the in-memory decoder and by the streaming importer.
+ */
+export function parseSafetensorsHeader(
+  headerJson: Uint8Array,
+  dataLen: number,
+  fileLabel: string,
+): { entries: SafeEntry[]; metadata: Record<string, string> } {
   let header: Record<string, unknown>;
   try {
-    header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLen))) as Record<string, unknown>;
+    header = JSON.parse(new TextDecoder().decode(headerJson)) as Record<string, unknown>;
   } catch (e) {
     throw new CheckpointError(`${fileLabel}: header is not valid JSON (${(e as Error).message})`);
   }
-  const dataStart = 8 + headerLen;
-  const dataLen = bytes.byteLength - dataStart;
-  const tensors = new Map<string, SafeTensor>();
+  const entries: SafeEntry[] = [];
   let metadata: Record<string, string> = {};
   for (const [name, raw] of Object.entries(header)) {
     if (name === '__metadata__') {
@@ -104,7 +111,25 @@ export function decodeSafetensors(input: ArrayBuffer | ArrayBufferView, fileLabe
     if (end > dataLen) {
       throw new CheckpointError(`${fileLabel}: truncated: tensor '${name}' needs bytes ${begin}..${end} of the data section but only ${dataLen} are present`, name);
     }
-    tensors.set(name, { name, dtype: entry.dtype, shape: shape as number[], data: bytes.subarray(dataStart + begin, dataStart + end) });
+    entries.push({ name, dtype: entry.dtype, shape: shape as number[], begin, end });
+  }
+  return { entries, metadata };
+}
+
+/** Parses a safetensors file, validating every entry against the bytes present. */
+export function decodeSafetensors(input: ArrayBuffer | ArrayBufferView, fileLabel = 'model.safetensors'): SafeFile {
+  const bytes = toBytes(input);
+  if (bytes.byteLength < 8) throw new CheckpointError(`${fileLabel}: truncated: ${bytes.byteLength} bytes, the 8-byte header length is missing`);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLen = Number(dv.getBigUint64(0, true));
+  if (8 + headerLen > bytes.byteLength) {
+    throw new CheckpointError(`${fileLabel}: truncated: header says ${headerLen} bytes of JSON but the file has ${bytes.byteLength - 8} after the length`);
+  }
+  const dataStart = 8 + headerLen;
+  const { entries, metadata } = parseSafetensorsHeader(bytes.subarray(8, dataStart), bytes.byteLength - dataStart, fileLabel);
+  const tensors = new Map<string, SafeTensor>();
+  for (const e of entries) {
+    tensors.set(e.name, { name: e.name, dtype: e.dtype, shape: e.shape, data: bytes.subarray(dataStart + e.begin, dataStart + e.end) });
   }
   return { tensors, metadata };
 }

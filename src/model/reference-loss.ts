@@ -105,10 +105,13 @@ export function grpoLossRef(inp: GrpoTokenInput, cfg: GrpoLossConfig): { loss: n
       let dTok = iw * dpg;
       if (cfg.beta !== 0) {
         if (!refLogp) throw new Error('grpoLossRef: beta ≠ 0 needs refLogp');
-        const d = refLogp[t] - logp[t];
-        const k3 = Math.exp(d) - d - 1;
+        // verl low_var_kl: the log-ratio clamped to ±20, the estimate to ±10 (no gradient where a clamp acts).
+        const d0 = refLogp[t] - logp[t];
+        const d = Math.min(20, Math.max(-20, d0));
+        const k = Math.exp(d) - d - 1;
+        const k3 = Math.min(10, k);
         tokLoss += cfg.beta * k3;
-        dTok += cfg.beta * (1 - Math.exp(d));
+        dTok += Math.abs(d0) <= 20 && k <= 10 ? cfg.beta * (1 - Math.exp(d)) : 0;
         klSum += k3 * m;
       }
       count += m;

@@ -1,13 +1,16 @@
 // Evaluation harness: coder pass@1 (sampled and greedy) on held-out problems, tester validity, mutation score,
 // pass@k / mut@k / Mul, and CodeT-style selection with generated tests; split by in-distribution vs held-out family.
 //
-// Definitions (ours where the paper is terse):
-// - coder pass@1: a sample passes when it passes every hidden test; averaged over n samples (T=0.7, top-p 0.95).
-// - tester validity: fraction of extracted tests valid on the ground truth.
-// - mutation score: fraction of shipped mutants killed by at least one valid test (white-box: the tester sees the
-//   mutant's code, as during training).
-// - pass@k: % of problems where all tests in the tester's first k groups (for the reference solution) are valid;
-//   mut@k: % of mutants killed by the valid tests of k groups; Mul = pass@k × mut@k / 100.
+// Definitions (the maths lives in eval-metrics.ts):
+// - coder pass@1: a sample passes when it passes every hidden test; the unbiased estimator over n samples (T=0.7,
+//   top-p 0.95), i.e. the share of passing samples.
+// - tester validity: share of the assert lines the Tester wrote (for the reference and for the mutants) that are
+//   correct on the ground truth, counted as in training (judging.ts).
+// - pass@k / mut@k / Mul as UnLeakedTestBench defines them: the Tester writes k groups for the reference function;
+//   pass@k = % of those tests correct on the reference; mut@k = % of the problem's mutants killed by those correct
+//   tests; Mul = pass@k × mut@k / 100.
+// - white-box mutation score (`mutationScore`, the lab's own): the Tester is shown each mutant, as during training;
+//   the mutant is killed when a test it wrote for it, valid on the ground truth, fails on it.
 // - CodeT selection: candidates are scored by dual agreement over the tester's (unvalidated) tests: |tests passed| ×
 //   |candidates with the same pass signature|; the top one's hidden-test result is the selected pass@1.
 import type { Mutant, Problem, Split } from '../tasks/types';
@@ -15,7 +18,8 @@ import type { Sandbox } from '../sandbox/types';
 import type { Policy } from './policy';
 import { candidateProgram, cleanCompletion, coderPrompt, solutionBody, testerPrompt } from './prompts';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
-import { attackForm } from './judging';
+import { attackForm, countTests, MAX_TESTS_PER_ROLLOUT } from './judging';
+import { codetSelect, mul, mutAtK, passAtKEstimate, testPassAtK, whiteBoxMutationScore } from './eval-metrics';
 import { Rng, deriveSeed } from './rng';
 
 export interface EvalOptions {
@@ -51,6 +55,7 @@ export interface SplitReport {
   coderPass1Greedy: number;
   selectedPass1: number;
   testerValidity: number;
+  /** White-box mutation score (the Tester sees each mutant): the lab's own metric, not the paper's mut@k. */
   mutationScore: number;
   passAtK: number;
   mutAtK: number;
@@ -126,7 +131,7 @@ export async function evaluateSplit(
   const passSampled = await Promise.all(codes.map((c, i) => hiddenPass(sandbox, problems[Math.floor(i / n)], c, o.timeoutMs)));
   const passGreedy = await Promise.all(greedy.map((g, i) => hiddenPass(sandbox, problems[i], candidateProgram(problems[i].prompt, cleanCompletion(g.text)), o.timeoutMs)));
 
-  // Tester on the reference solution (pass@k) and on each mutant (white-box mutation score).
+  // Tester on the reference solution (pass@k, mut@k) and on each mutant (white-box mutation score).
   const targets: { p: Problem; code: string; mutant?: Mutant }[] = [];
   for (const p of problems) {
     // The Tester sees programs in the shape the Coder produces: the problem prompt plus a body.
@@ -137,36 +142,47 @@ export async function evaluateSplit(
     targets.flatMap((t) => Array<string>(o.k).fill(testerPrompt(t.code, o.k))),
     { maxNewTokens: o.maxTestTokens, temperature: o.temperature, topP: o.topP, seed: o.seed + 1, stop, onProgress: (d, t) => progress('tester', d, t) },
   );
-  let valid = 0;
-  let total = 0;
-  let refAllValid = 0;
-  let killed = 0;
-  let numMutants = 0;
+  // Each target's tests, counted as in training; a test is correct when its call ran, its expected value matched and
+  // it is no repeat.
+  const counted = await Promise.all(
+    targets.map(async (t, ti) => {
+      const groups = testGens.slice(ti * o.k, (ti + 1) * o.k).map((g) => cleanCompletion(g.text));
+      const rollouts = await Promise.all(
+        groups.map(async (raw) => {
+          const ex = await sandbox.extract(raw, t.p.entryPoint, MAX_TESTS_PER_ROLLOUT);
+          const tests = ex.tests.length ? await sandbox.validate(t.p.solution, t.p.entryPoint, ex.tests, o.timeoutMs, t.p.setupCode) : [];
+          return countTests(raw, tests, ex.rejected);
+        }),
+      );
+      const correct = rollouts.flatMap((r) => r.tests.filter((x) => x.valid && !x.repeat));
+      return { lines: rollouts.reduce((a, r) => a + r.tests.length + r.malformed, 0), correct };
+    }),
+  );
+  const killedBy = async (code: string, p: Problem, tests: string[]) => {
+    if (!tests.length) return false;
+    const r = await sandbox.judge({ code, entryPoint: p.entryPoint, tests, timeoutMs: o.timeoutMs, setupCode: p.setupCode });
+    return r.compileError !== undefined || r.verdicts.some((v) => v.status !== 'passed');
+  };
+  let refCorrect = 0;
+  let refLines = 0;
+  const killedByRefTests: boolean[] = [];
+  const killedWhiteBox: boolean[] = [];
+  const refTests = new Map<string, string[]>();
+  targets.forEach((t, ti) => {
+    if (t.mutant) return;
+    refCorrect += counted[ti].correct.length;
+    refLines += counted[ti].lines;
+    refTests.set(t.p.id, counted[ti].correct.map((x) => x.text));
+  });
+  let done = 0;
   for (let ti = 0; ti < targets.length; ti++) {
     const t = targets[ti];
-    const groups = testGens.slice(ti * o.k, (ti + 1) * o.k).map((g) => cleanCompletion(g.text));
-    const validated = (
-      await Promise.all(
-        groups.map(async (raw) => {
-          const ex = await sandbox.extract(raw, t.p.entryPoint, o.k);
-          return ex.tests.length ? sandbox.validate(t.p.solution, t.p.entryPoint, ex.tests, o.timeoutMs, t.p.setupCode) : [];
-        }),
-      )
-    ).flat();
-    valid += validated.filter((v) => v.valid).length;
-    total += validated.length;
-    if (!t.mutant) {
-      if (validated.length > 0 && validated.every((v) => v.valid)) refAllValid++;
-      continue;
-    }
-    numMutants++;
-    const attacks = validated.filter((v) => v.valid).map(attackForm).filter((a): a is string => !!a);
-    if (attacks.length) {
-      const r = await sandbox.judge({ code: t.code, entryPoint: t.p.entryPoint, tests: attacks, timeoutMs: o.timeoutMs, setupCode: t.p.setupCode });
-      const dead = r.compileError !== undefined || r.verdicts.some((v) => v.status !== 'passed');
-      if (dead) killed++;
-    }
-    progress('mutants', numMutants, targets.length - problems.length);
+    if (!t.mutant) continue;
+    // mut@k: the tests written for the reference, run on this mutant.
+    killedByRefTests.push(await killedBy(t.code, t.p, refTests.get(t.p.id) ?? []));
+    // White-box: the tests written for this mutant, valid on the ground truth, in their ground-truth form.
+    killedWhiteBox.push(await killedBy(t.code, t.p, counted[ti].correct.map(attackForm).filter((a): a is string => !!a)));
+    progress('mutants', ++done, targets.length - problems.length);
   }
 
   // CodeT-style selection among the n coder samples, with the tester's tests written for those samples.
@@ -189,32 +205,26 @@ export async function evaluateSplit(
         return r.verdicts.map((v) => (r.compileError === undefined && v.status === 'passed' ? '1' : '0')).join('');
       }),
     );
-    let best = 0;
-    let bestScore = -1;
-    sigs.forEach((s, i) => {
-      const score = (s.split('1').length - 1) * sigs.filter((x) => x === s).length;
-      if (score > bestScore) {
-        bestScore = score;
-        best = i;
-      }
-    });
-    if (passSampled[pi * n + best]) selected++;
+    if (passSampled[pi * n + codetSelect(sigs)]) selected++;
     progress('selection', pi + 1, problems.length);
   }
 
   const P = Math.max(1, problems.length);
-  const passAtK = (100 * refAllValid) / P;
-  const mutAtK = numMutants ? (100 * killed) / numMutants : 0;
+  const passAtK = testPassAtK(refCorrect, refLines);
+  const allLines = counted.reduce((a, c) => a + c.lines, 0);
+  const allCorrect = counted.reduce((a, c) => a + c.correct.length, 0);
+  const mutK = mutAtK(killedByRefTests);
+  const pass1 = problems.map((_, pi) => passAtKEstimate(n, passSampled.slice(pi * n, (pi + 1) * n).filter(Boolean).length, 1));
   return {
     split,
     problems: problems.length,
-    coderPass1: passSampled.length ? passSampled.filter(Boolean).length / passSampled.length : 0,
+    coderPass1: pass1.length ? pass1.reduce((a, b) => a + b, 0) / pass1.length : 0,
     coderPass1Greedy: passGreedy.filter(Boolean).length / P,
     selectedPass1: selected / P,
-    testerValidity: total ? valid / total : 0,
-    mutationScore: numMutants ? killed / numMutants : 0,
+    testerValidity: allLines ? allCorrect / allLines : 0,
+    mutationScore: whiteBoxMutationScore(killedWhiteBox),
     passAtK,
-    mutAtK,
-    mul: (passAtK * mutAtK) / 100,
+    mutAtK: mutK,
+    mul: mul(passAtK, mutK),
   };
 }

@@ -24,7 +24,7 @@ export function formatStepLine(m: StepMetrics): string {
 export function formatReport(rows: SplitReport[]): string {
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
   const lines = [
-    'split           problems  pass@1  greedy  CodeT@1  validity  mut.score  pass@k  mut@k    Mul',
+    'split           problems  pass@1  greedy  CodeT@1  validity  wb-mut.sc  pass@k  mut@k    Mul',
     ...rows.map(
       (r) =>
         `${r.split.padEnd(15)} ${String(r.problems).padStart(8)} ${pct(r.coderPass1)} ${pct(r.coderPass1Greedy)} ${pct(r.selectedPass1)}  ${pct(r.testerValidity)}    ${pct(r.mutationScore)} ${r.passAtK.toFixed(1).padStart(6)} ${r.mutAtK.toFixed(1).padStart(6)} ${r.mul.toFixed(1).padStart(6)}`,

@@ -7,7 +7,8 @@
 //   (Dr. GRPO).
 import type { ScaleRewards } from './config';
 
-const EPS = 1e-4;
+// verl compute_grpo_outcome_advantage's epsilon.
+const EPS = 1e-6;
 
 export interface Advantages {
   /** Same shape as the rewards: [groups][members]. */
@@ -34,8 +35,9 @@ export function groupAdvantages(rewards: number[][], scale: ScaleRewards): Advan
   const batch = stats(all);
   let zero = 0;
   const advantages = rewards.map((group) => {
-    const g = stats(group);
-    if (g.std < 1e-8) zero++;
+    // verl: a group of one has mean 0 and std 1 (its advantage is its reward).
+    const g = group.filter(Number.isFinite).length === 1 ? { mean: 0, std: 1 } : stats(group);
+    if (stats(group).std < 1e-8) zero++;
     const denom = scale === 'group' ? g.std + EPS : scale === 'batch' ? batch.std + EPS : 1;
     return group.map((r) => (Number.isFinite(r) ? (r - g.mean) / denom : 0));
   });

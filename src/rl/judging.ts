@@ -1,15 +1,37 @@
-// Steps 3–5 of a Code-A1 step for one problem: extraction, ground-truth validation, execution of each candidate
-// against the valid-input tests aimed at it plus Mistake Book replays.
+// Steps 3–5 of a Code-A1 step for one problem, counted as the published reward module counts: extraction, ground-truth
+// fill-in and de-duplication, execution of each candidate against all valid tests of its rollouts plus Mistake Book
+// replays. The counting itself (`countTests`) is pure so it can be tested on hand-written inputs.
 import type { Problem } from '../tasks/types';
-import type { Sandbox, ValidatedTest } from '../sandbox/types';
-import { hasNonPrintable, type ReplayOutcome, type TesterRolloutOutcome } from './rewards';
+import type { RejectedLine, Sandbox, ValidatedTest } from '../sandbox/types';
+import { coderReward, nonPrintableRatio, testerReward, type ReplayOutcome, type TesterReward, type TesterRolloutOutcome } from './rewards';
 
-export interface JudgedRollout {
+/**
+ * Tests extracted per rollout. The release has no cap; ours bounds sandbox work. Lines past it are rejected by the
+ * extraction and counted as invalid like any malformed line.
+ */
+export const MAX_TESTS_PER_ROLLOUT = 256;
+
+export interface CountedTest extends ValidatedTest {
+  /** `assert <call> == <ground-truth output>` when the call ran on the ground truth. */
+  filled?: string;
+  /** The filled-in statement repeats an earlier one of the same rollout (counted invalid, not run). */
+  repeat?: boolean;
+}
+
+export interface CountedRollout {
   raw: string;
-  tests: ValidatedTest[];
-  /** Attack form of each valid-input test (`assert call == <ground-truth output>`), aligned with `passed`. */
-  attacks: string[];
-  /** passed[i]: the candidate passed attacks[i]. */
+  /** The extracted tests in order, with fill-in and repeat marks. */
+  tests: CountedTest[];
+  /** Distinct filled-in statements whose call ran, in order: the rollout's valid tests. */
+  valid: string[];
+  /** Malformed assert lines (rejected by the extraction, exact repeats included). */
+  malformed: number;
+  numInvalid: number;
+  nonPrintableRatio: number;
+}
+
+export interface JudgedRollout extends CountedRollout {
+  /** passed[i]: the candidate passed valid[i]. */
   passed: boolean[];
   outcome: TesterRolloutOutcome;
 }
@@ -24,67 +46,89 @@ export interface JudgedCandidate {
   hiddenPassRate: number;
 }
 
+/** The ground-truth form of a test whose call ran, or undefined when it raised / timed out. */
 export function attackForm(t: ValidatedTest): string | undefined {
   if (!t.callOk || t.gtOutput === undefined) return undefined;
   return `assert ${t.call} == ${t.gtOutput}`;
 }
 
-/** Extracts and validates one tester rollout's tests (independent of the candidate). */
-export async function extractAndValidate(
-  sandbox: Sandbox,
-  problem: Problem,
-  raw: string,
-  k: number,
-  timeoutMs: number,
-): Promise<{ tests: ValidatedTest[]; rejected: number }> {
-  const ex = await sandbox.extract(raw, problem.entryPoint, k);
-  const tests = ex.tests.length
-    ? await sandbox.validate(problem.solution, problem.entryPoint, ex.tests, timeoutMs, problem.setupCode)
-    : [];
-  return { tests, rejected: ex.rejected.length };
+/** A rejected line the release would have counted: every line that is an assert statement, however malformed. */
+export function isAssertLine(r: RejectedLine): boolean {
+  return /^\s*assert\b/.test(r.line);
 }
 
 /**
- * Runs one candidate against all attacks from its rollouts, the replays and the hidden tests in a single judge call,
- * then splits the verdicts back per rollout.
+ * The release's counting for one rollout. valid = distinct filled-in statements whose call ran; invalid = malformed
+ * assert lines + calls that raised + wrong expected values (the test stays valid) + repeats after the fill-in.
+ */
+export function countTests(raw: string, tests: ValidatedTest[], rejected: RejectedLine[]): CountedRollout {
+  const malformed = rejected.filter(isAssertLine).length;
+  let invalid = malformed;
+  const seen = new Set<string>();
+  const valid: string[] = [];
+  const counted = tests.map((t): CountedTest => {
+    const filled = attackForm(t);
+    if (filled === undefined) {
+      invalid++;
+      return { ...t };
+    }
+    if (seen.has(filled)) {
+      invalid++;
+      return { ...t, filled, repeat: true };
+    }
+    seen.add(filled);
+    valid.push(filled);
+    if (!t.valid) invalid++;
+    return { ...t, filled };
+  });
+  return { raw, tests: counted, valid, malformed, numInvalid: invalid, nonPrintableRatio: nonPrintableRatio(raw) };
+}
+
+/** Extracts, validates and counts one tester rollout's tests (independent of the candidate). */
+export async function extractAndValidate(sandbox: Sandbox, problem: Problem, raw: string, timeoutMs: number): Promise<CountedRollout> {
+  const ex = await sandbox.extract(raw, problem.entryPoint, MAX_TESTS_PER_ROLLOUT);
+  const tests = ex.tests.length ? await sandbox.validate(problem.solution, problem.entryPoint, ex.tests, timeoutMs, problem.setupCode) : [];
+  return countTests(raw, tests, ex.rejected);
+}
+
+/** Scores one candidate's verdicts on a counted rollout's valid tests. */
+export function judgeRollout(r: CountedRollout, passed: boolean[], k: number): JudgedRollout {
+  return {
+    ...r,
+    passed,
+    outcome: {
+      numValid: r.valid.length,
+      numInvalid: r.numInvalid,
+      numPassed: passed.filter(Boolean).length,
+      numFailedFirstK: passed.slice(0, k).filter((p) => !p).length,
+      nonPrintableRatio: r.nonPrintableRatio,
+    },
+  };
+}
+
+/**
+ * Runs one candidate against all valid tests of its rollouts, the replays and the hidden tests in a single judge
+ * call, then splits the verdicts back per rollout. Golden mode passes the problem's own tests as one rollout whose
+ * valid tests are those statements verbatim (the sandbox parses each with the AST; any assert form works).
  */
 export async function executeCandidate(
   sandbox: Sandbox,
   problem: Problem,
   code: string,
-  rollouts: { raw: string; tests: ValidatedTest[] }[],
+  rollouts: CountedRollout[],
   replays: string[],
+  k: number,
   timeoutMs: number,
 ): Promise<JudgedCandidate> {
-  const perRollout = rollouts.map((r) => r.tests.map(attackForm).filter((a): a is string => a !== undefined));
-  const all = [...perRollout.flat(), ...replays, ...problem.hiddenTests];
+  const all = [...rollouts.flatMap((r) => r.valid), ...replays, ...problem.hiddenTests];
   const res = await sandbox.judge({ code, entryPoint: problem.entryPoint, tests: all, timeoutMs, setupCode: problem.setupCode });
   const compiles = res.compileError === undefined;
   const ok = res.verdicts.map((v) => compiles && v.status === 'passed');
   let at = 0;
-  const judged: JudgedRollout[] = rollouts.map((r, i) => {
-    const attacks = perRollout[i];
-    const passed = ok.slice(at, at + attacks.length);
-    at += attacks.length;
-    const numValid = r.tests.filter((t) => t.valid).length;
-    return {
-      raw: r.raw,
-      tests: r.tests,
-      attacks,
-      passed,
-      outcome: {
-        numTests: r.tests.length,
-        numValid,
-        numInvalid: r.tests.length - numValid,
-        numValidInput: attacks.length,
-        numValidInputFailed: passed.filter((p) => !p).length,
-        nonPrintable: hasNonPrintable(r.raw),
-      },
-    };
-  });
-  const replayPassed = ok.slice(at, at + replays.length);
-  at += replays.length;
-  const hidden = ok.slice(at, at + problem.hiddenTests.length);
+  const take = (n: number) => ok.slice(at, (at += n));
+  const judged = rollouts.map((r) => judgeRollout(r, take(r.valid.length), k));
+  const replayPassed = take(replays.length);
+  const hidden = take(problem.hiddenTests.length);
   return {
     code,
     compiles,
@@ -92,5 +136,38 @@ export async function executeCandidate(
     replay: { numReplayed: replays.length, numReplayFailed: replayPassed.filter((p) => !p).length },
     replayPassed,
     hiddenPassRate: hidden.length ? hidden.filter(Boolean).length / hidden.length : 0,
+  };
+}
+
+/** The problem's own tests as a rollout for golden mode: every statement is valid and runs verbatim. */
+export function goldenRollout(tests: string[]): CountedRollout {
+  return {
+    raw: tests.join('\n'),
+    tests: tests.map((text) => ({ text, call: '', expected: '', callOk: true, valid: true, filled: text })),
+    valid: [...tests],
+    malformed: 0,
+    numInvalid: 0,
+    nonPrintableRatio: 0,
+  };
+}
+
+/** Step 6 for one candidate: its coder reward and the tester reward of each of its rollouts. */
+export function scoreCandidate(c: JudgedCandidate, k: number, alpha: number): { coder: number; tester: TesterReward[] } {
+  const replay = c.replay.numReplayed ? c.replay : undefined;
+  return {
+    coder: coderReward(c.compiles, c.rollouts.map((r) => r.outcome), replay),
+    tester: c.rollouts.map((r) => testerReward(r.outcome, k, alpha, c.compiles, replay)),
+  };
+}
+
+/**
+ * The Mistake Book's inputs for one problem (the release's update_mistake_book): over the valid candidates only, the
+ * replays each one passed, and the valid tests that broke it, once per rollout they appear in.
+ */
+export function mistakeBookInputs(group: JudgedCandidate[], replays: string[]): { newFailing: string[]; oldPassed: string[] } {
+  const valid = group.filter((c) => c.compiles);
+  return {
+    oldPassed: valid.flatMap((c) => replays.filter((_, i) => c.replayPassed[i])),
+    newFailing: valid.flatMap((c) => c.rollouts.flatMap((r) => r.valid.filter((_, i) => !r.passed[i]))),
   };
 }

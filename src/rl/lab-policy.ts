@@ -5,9 +5,9 @@ import { GpuModel } from '../model/model';
 import { fp32Weights, type DecodeWeights } from '../model/decode';
 import { RolloutWeights, quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
 import { generate as sampleGenerate } from '../model/sampler';
-import { uploadBatch, destroyBatch } from '../model/forward-batch';
-import { recordLogprobs } from '../model/forward-logprobs';
-import { trainStep } from '../model/backward-step';
+import { trainStep, type StepResult } from '../model/backward-step';
+import { decayMaskFromRanges } from '../gpu/kernels/adamw';
+import { prepareGrpoMicroBatches } from './grpo-batches';
 import { loadCheckpoint, CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, type LoadedCheckpoint } from '../model/checkpoint';
 import { decodeSafetensors, encodeSafetensors, bytesOf, toFloat32 } from '../model/checkpoint-safetensors';
 import { view } from '../model/layout';
@@ -41,6 +41,7 @@ export class LabPolicy implements Policy {
   readonly tokenizer: BpeTokenizer;
   private rollout: DecodeWeights & { refresh?: () => void };
   private readonly padId: number;
+  private matricesMask?: GPUBuffer;
 
   private constructor(
     readonly gpu: Gpu,
@@ -121,93 +122,37 @@ export class LabPolicy implements Policy {
     }));
   }
 
+  /**
+   * The GRPO update of one training step. The items are cut into `mini_batches` contiguous mini-batches, each one
+   * AdamW step, and the whole is repeated `num_iterations` times. When there is more than one optimizer step the old
+   * log-probs are recorded from the learner before the first one (the policy at rollout time, as verl's
+   * compute_log_prob does), so later mini-batches are off-policy and the clip acts; with a single step the learner's
+   * own detached log-probs are the same numbers and save that forward pass.
+   */
   async grpoUpdate(items: GrpoItem[], s: GrpoSettings): Promise<UpdateStats> {
-    const gpu = this.gpu;
-    const micro = this.opts.microBatch ?? 16;
-    const totalTokens = items.reduce((a, it) => a + it.completionTokens.length, 0);
-    const batches = [];
-    const temps: GPUBuffer[] = [];
-    for (let i = 0; i < items.length; i += micro) {
-      const group = items.slice(i, i + micro).filter((it) => it.completionTokens.length > 0);
-      if (!group.length) continue;
-      const S = Math.min(this.model.config.maxSeqLen, Math.max(...group.map((it) => it.promptTokens.length + it.completionTokens.length)));
-      const B = group.length;
-      const T = B * S;
-      const tokens = new Uint32Array(T).fill(this.padId);
-      const targets = new Uint32Array(T).fill(this.padId);
-      const mask = new Float32Array(T);
-      const valid = new Float32Array(T);
-      const positions = new Uint32Array(T);
-      const rollout = new Float32Array(T);
-      group.forEach((it, b) => {
-        const seq = [...it.promptTokens, ...it.completionTokens].slice(0, S);
-        const P = it.promptTokens.length;
-        for (let t = 0; t < S; t++) {
-          positions[b * S + t] = t;
-          if (t < seq.length) {
-            tokens[b * S + t] = seq[t];
-            valid[b * S + t] = 1;
-          }
-          if (t + 1 < seq.length) targets[b * S + t] = seq[t + 1];
-          // Logits at t predict token t+1: completion token j sits at P + j, predicted from t = P − 1 + j.
-          const j = t + 1 - P;
-          if (j >= 0 && t + 1 < seq.length) {
-            mask[b * S + t] = 1;
-            rollout[b * S + t] = it.rolloutLogprobs[j] ?? 0;
-          }
-        }
-      });
-      const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens, positions, valid, targets, mask }, `${this.name}.grpo`);
-      // One update per batch (TRL num_iterations = 1): the old policy is the learner itself, detached.
-      const ref = s.beta > 0 ? recordLogprobs(this.ref, batch, s.temperature, { rows: 'mask' }) : undefined;
-      if (ref) gpu.release(ref.entropy);
-      const advantages = gpu.buffer(`${this.name}.advantages`, Float32Array.from(group.map((it) => it.advantage)));
-      const rolloutLogp = gpu.buffer(`${this.name}.rollout_logp`, rollout);
-      temps.push(advantages, rolloutLogp);
-      batches.push({
-        batch,
-        ref,
-        spec: {
-          kind: 'grpo' as const,
-          oldLogp: 'detached' as const,
-          refLogp: ref?.logp ?? null,
-          rolloutLogp,
-          advantages,
-          temperature: s.temperature,
-          config: {
-            epsilon_low: s.epsilon_low,
-            epsilon_high: s.epsilon_high,
-            dual_clip_c: s.dual_clip_c,
-            beta: s.beta,
-            loss_type: s.loss_type,
-            max_completion_length: s.max_completion_length,
-            is_cap: s.is_cap,
-          },
-          // Micro-batches sum their gradients: grpo/dr_grpo scale by each micro-batch's share of sequences, dapo
-          // normalises by the whole batch's completion tokens.
-          lossScale: s.loss_type === 'dapo' ? 1 : B / items.length,
-          normTokens: s.loss_type === 'dapo' ? totalTokens : undefined,
-        },
-      });
+    for (const [k, v] of [['mini_batches', s.mini_batches], ['num_iterations', s.num_iterations]] as const) {
+      if (!(Number.isInteger(v) && v >= 1)) throw new Error(`${this.name}: grpoUpdate needs ${k} >= 1, got ${v}`);
     }
-    if (!batches.length) return { loss: 0, kl: 0, entropy: 0, clipLow: 0, clipHigh: 0, gradNorm: 0, mismatchKl: 0, skipped: false, tokens: 0 };
-    const r = await trainStep(
-      this.model,
-      batches.map((b) => ({ batch: b.batch, spec: b.spec })),
-      null,
-      {
-        adamw: { lr: s.lr, beta1: s.beta1, beta2: s.beta2, eps: s.eps, weightDecay: s.weight_decay },
-        maxGradNorm: s.max_grad_norm,
-      },
-      s.lr,
-    );
-    for (const b of batches) {
-      if (b.ref) gpu.release(b.ref.logp);
-      destroyBatch(b.batch);
+    const usable = items.filter((it) => it.completionTokens.length > 0);
+    const per = Math.ceil(usable.length / Math.max(1, Math.min(s.mini_batches, usable.length)));
+    const minis: GrpoItem[][] = [];
+    for (let i = 0; i < usable.length; i += per) minis.push(usable.slice(i, i + per));
+    if (!minis.length) return { loss: 0, kl: 0, entropy: 0, clipLow: 0, clipHigh: 0, gradNorm: 0, mismatchKl: 0, skipped: false, tokens: 0 };
+    const offPolicy = minis.length > 1 || s.num_iterations > 1;
+    const parts = { name: this.name, model: this.model, ref: this.ref, padId: this.padId, microBatch: this.opts.microBatch ?? 16 };
+    const prepared = minis.map((mini) => prepareGrpoMicroBatches(parts, mini, s, offPolicy));
+    const optim = {
+      adamw: { lr: s.lr, beta1: s.beta1, beta2: s.beta2, eps: s.eps, weightDecay: s.weight_decay, decayMask: this.decayMask(s.weight_decay_params) },
+      maxGradNorm: s.max_grad_norm,
+    };
+    const steps: StepResult[] = [];
+    for (let it = 0; it < s.num_iterations; it++) {
+      for (const p of prepared) steps.push(await trainStep(this.model, p.micro, null, optim, s.lr));
     }
-    for (const t of temps) t.destroy();
-    if (!r.skipped) this.rollout.refresh?.();
-    const results = r.micro ?? [r];
+    for (const p of prepared) p.release();
+    const skipped = steps.some((r) => r.skipped || !Number.isFinite(r.loss));
+    if (steps.some((r) => !r.skipped)) this.rollout.refresh?.();
+    const results = steps.flatMap((r) => r.micro ?? [r]);
     const weight = (f: (x: (typeof results)[number]) => number) => {
       let num = 0;
       let den = 0;
@@ -218,18 +163,29 @@ export class LabPolicy implements Policy {
       }
       return den ? num / den : 0;
     };
-    const lossFinite = Number.isFinite(r.loss);
+    const mean = (f: (r: StepResult) => number) => steps.reduce((a, r) => a + f(r), 0) / steps.length;
     return {
-      loss: r.loss,
+      loss: mean((r) => r.loss),
       kl: weight((x) => x.grpo?.kl ?? 0),
       entropy: weight((x) => x.entropy ?? 0),
       clipLow: weight((x) => x.grpo?.low_clip ?? 0),
       clipHigh: weight((x) => x.grpo?.high_clip ?? 0),
-      gradNorm: r.gradNorm,
+      gradNorm: mean((r) => r.gradNorm),
       mismatchKl: weight((x) => x.grpo?.mismatch_kl ?? 0),
-      skipped: r.skipped || !lossFinite,
-      tokens: totalTokens,
+      skipped,
+      tokens: usable.reduce((a, it) => a + it.completionTokens.length, 0),
     };
+  }
+
+  /** AdamW's decay mask: none for 'all', else a bitmask of the embedding and linear tensors (cached). */
+  private decayMask(which: 'all' | 'matrices'): GPUBuffer | undefined {
+    if (which === 'all') return undefined;
+    if (!this.matricesMask) {
+      const { layout } = this.model;
+      const bits = decayMaskFromRanges(layout.totalFloats, layout.tensors.filter((t) => t.kind === 'linear' || t.kind === 'embedding'));
+      this.matricesMask = this.gpu.buffer(`${this.name}.decay_mask`, bits);
+    }
+    return this.matricesMask;
   }
 
   async save(): Promise<PolicyFiles> {
@@ -263,5 +219,6 @@ export class LabPolicy implements Policy {
     (this.rollout as { destroy?: () => void }).destroy?.();
     this.model.destroy();
     this.ref.destroy();
+    this.matricesMask?.destroy();
   }
 }

@@ -18,7 +18,7 @@ export interface StepMetrics {
   'tester/reward_std': number;
   'tester/validity_mean': number;
   'tester/adversarial_mean': number;
-  /** Fraction of extracted tests that are valid on the ground truth. */
+  /** Share of the Tester's counted assert lines that are distinct, ran on the ground truth and had the right expected value. */
   'tester/valid_test_rate': number;
 
   'mistake_book/size': number;

@@ -1,7 +1,8 @@
 // The Mistake Book: per problem, the tests that broke a candidate, with a frequency and lineage; replays top-k.
 //
-// Frequency: +1 each time the test breaks a candidate (fresh or replayed), −1 each time a replayed test is passed;
-// an entry is removed when its frequency reaches 0. Replay draws the top-k by frequency (ties: older first).
+// Frequency as in the published MistakeBook: −1 each time a valid candidate passes a replayed test (removed at 0),
+// then +1 each time a generated test breaks a valid candidate in a tester rollout; a replayed test that fails again
+// gains nothing unless a rollout regenerates it. Replay draws the top-k by frequency (ties: older first).
 import type { MistakeEntry } from './records';
 
 export interface BookHistoryPoint {
@@ -44,41 +45,35 @@ export class MistakeBook {
     return top.map((e) => e.test);
   }
 
-  /** A fresh generated test broke `broken` candidates (≥ 1) at `step`. */
-  recordBreak(problemId: string, test: string, step: number, broken = 1): void {
-    if (broken <= 0) return;
+  /**
+   * The release's update for one problem after a step, in its order: first −1 for each replayed test a valid
+   * candidate passed (removed at 0), then +1 for each valid test that broke a valid candidate in one tester rollout
+   * (a test is distinct within a rollout after the fill-in, so it counts once per rollout it breaks the candidate in;
+   * a removed test that breaks again comes back as new). Both lists keep their repeats.
+   */
+  update(problemId: string, step: number, newFailing: readonly string[], oldPassed: readonly string[]): void {
     const m = this.problem(problemId);
-    const e = m.get(test);
-    if (e) {
-      e.frequency += broken;
-      e.candidatesBroken += broken;
-    } else {
-      m.set(test, {
-        problemId,
-        test,
-        frequency: broken,
-        stepBorn: step,
-        candidatesBroken: broken,
-        timesReplayed: 0,
-        lastPassedStep: null,
-      });
-      this.added++;
+    for (const test of oldPassed) {
+      const e = m.get(test);
+      if (!e) continue;
+      e.frequency -= 1;
+      e.lastPassedStep = step;
+      if (e.frequency <= 0) {
+        m.delete(test);
+        this.removed++;
+      }
     }
-  }
-
-  /** A replayed test was run on candidates: +1 per candidate it broke, −1 per candidate that passed it. */
-  recordReplay(problemId: string, test: string, step: number, passedCount: number, failedCount: number): void {
-    const m = this.byProblem.get(problemId);
-    const e = m?.get(test);
-    if (!m || !e) return;
-    e.frequency += failedCount - passedCount;
-    e.candidatesBroken += failedCount;
-    if (passedCount > 0) e.lastPassedStep = step;
-    if (e.frequency <= 0) {
-      m.delete(test);
-      this.removed++;
-      if (m.size === 0) this.byProblem.delete(problemId);
+    for (const test of newFailing) {
+      const e = m.get(test);
+      if (e) {
+        e.frequency += 1;
+        e.candidatesBroken += 1;
+      } else {
+        m.set(test, { problemId, test, frequency: 1, stepBorn: step, candidatesBroken: 1, timesReplayed: 0, lastPassedStep: null });
+        this.added++;
+      }
     }
+    if (m.size === 0) this.byProblem.delete(problemId);
   }
 
   /** Close a step: append a history point (size, added, removed since the last point). */

@@ -41,6 +41,12 @@ export interface GrpoSettings {
   is_cap: number;
   max_grad_norm: number;
   weight_decay: number;
+  /** 'all' decays every tensor (the release); 'matrices' spares norms and biases. */
+  weight_decay_params: 'all' | 'matrices';
+  /** AdamW steps per update: the items are cut into this many contiguous mini-batches (verl ppo_mini_batch_size). */
+  mini_batches: number;
+  /** Passes over the items (TRL num_iterations / verl ppo_epochs). */
+  num_iterations: number;
   beta1: number;
   beta2: number;
   eps: number;

@@ -13,6 +13,8 @@ export interface TestRecord {
   callOk: boolean;
   /** From the Mistake Book rather than generated this step. */
   replay?: boolean;
+  /** Repeats an earlier test of its rollout once the ground-truth output is filled in: counted invalid, not run. */
+  repeat?: boolean;
 }
 
 export interface CandidateRecord {
@@ -32,8 +34,8 @@ export interface TesterRolloutRecord {
   raw: string;
   tests: TestRecord[];
   /**
-   * One entry per valid-input test (tests with callOk, in order), each run in its attack form with the ground-truth
-   * output as the expected value: passed[j] = the candidate passed the j-th callOk test of `tests`.
+   * One entry per valid test (tests with callOk, in order), each run with the ground-truth output filled in as the
+   * expected value: passed[j] = the candidate passed the j-th callOk test of `tests`.
    */
   passed: boolean[];
   validity: number;

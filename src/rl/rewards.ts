@@ -1,21 +1,21 @@
-// Code-A1 rewards (the published implementation's formulas): tester validity/adversarial/total, coder pass-rate reward.
+// Code-A1 rewards as the published reward module computes them: tester validity / adversarial / total, coder pass rate.
 //
-// Departures and choices where the paper is silent:
-// - "Valid-input" tests (the call ran on the ground truth) attack the candidate with the ground-truth output as the
-//   expected value, so an invalid-answer test can still break a candidate.
-// - A coder candidate with no usable tests at all (no valid-input generated tests and no replays) gets NaN; the
-//   advantage code treats NaN as "no signal" (advantage 0) instead of inventing a reward.
+// Counting (see judging.ts for how the counts are made): every assert line the Tester wrote is counted; "valid" tests
+// are the distinct statements `assert <call> == <ground-truth output>` whose call ran on the ground truth (also when
+// the Tester's own expected value was wrong); "invalid" adds malformed lines, calls that raised, wrong expected values
+// and repeats after the fill-in. docs/method.md lists every departure from the published implementation.
 
 export interface TesterRolloutOutcome {
-  /** Tests extracted (after dedupe, first K). */
-  numTests: number;
+  /** Distinct filled-in statements whose call ran on the ground truth (all of them run against the candidate). */
   numValid: number;
+  /** Malformed lines + calls that raised + wrong expected values + repeats after the fill-in. */
   numInvalid: number;
-  /** Valid-input tests (call ran on the ground truth) and how many of them the candidate failed. */
-  numValidInput: number;
-  numValidInputFailed: number;
-  /** The raw tester text contained non-printable characters. */
-  nonPrintable: boolean;
+  /** How many of the valid tests the candidate passed (0 when it is not valid code). */
+  numPassed: number;
+  /** Failures among the first K valid tests (the release scores `gen_failed[:K]`). */
+  numFailedFirstK: number;
+  /** Share of the output's characters outside Python's `string.printable`. */
+  nonPrintableRatio: number;
 }
 
 export interface ReplayOutcome {
@@ -30,15 +30,13 @@ export function validityReward(numValid: number, numInvalid: number, k: number):
 }
 
 /**
- * a = (#valid-input tests the candidate fails) / K; with Mistake Book replays a = (gen_fail − replay_fail + 1) / 2,
- * where gen_fail is that fraction and replay_fail the fraction of replayed tests the candidate fails.
+ * a = (failures among the first K valid tests) / K; with Mistake Book replays a = (a_gen − replay_fail + 1) / 2; 0 when
+ * the rollout has no valid test, replays or not.
  */
 export function adversarialReward(o: TesterRolloutOutcome, k: number, replay?: ReplayOutcome): number {
-  const genFail = clip01(o.numValidInputFailed / k);
-  if (replay && replay.numReplayed > 0) {
-    const replayFail = replay.numReplayFailed / replay.numReplayed;
-    return (genFail - replayFail + 1) / 2;
-  }
+  if (o.numValid === 0) return 0;
+  const genFail = Math.min(o.numFailedFirstK, k) / k;
+  if (replay && replay.numReplayed > 0) return (genFail - replay.numReplayFailed / replay.numReplayed + 1) / 2;
   return genFail;
 }
 
@@ -48,38 +46,32 @@ export interface TesterReward {
   reward: number;
 }
 
-/** r_T = α·v + (1−α)·a, 0 when the candidate is not valid code, minus a penalty for non-printable output. */
-export function testerReward(
-  o: TesterRolloutOutcome,
-  k: number,
-  alpha: number,
-  candidateCompiles: boolean,
-  nonPrintablePenalty: number,
-  replay?: ReplayOutcome,
-): TesterReward {
+/** r_T = α·v + (1−α)·a (0 when the candidate is not valid code) − share of non-printable characters. */
+export function testerReward(o: TesterRolloutOutcome, k: number, alpha: number, candidateCompiles: boolean, replay?: ReplayOutcome): TesterReward {
   const validity = validityReward(o.numValid, o.numInvalid, k);
   const adversarial = adversarialReward(o, k, replay);
-  let reward = candidateCompiles ? alpha * validity + (1 - alpha) * adversarial : 0;
-  if (o.nonPrintable) reward -= nonPrintablePenalty;
-  return { validity, adversarial, reward };
+  const base = candidateCompiles ? alpha * validity + (1 - alpha) * adversarial : 0;
+  return { validity, adversarial, reward: base - o.nonPrintableRatio };
 }
 
 /**
- * Coder reward: pass rate over the valid-input generated tests aimed at it, averaged over its N tester rollouts
- * (rollouts with no such test are left out), then averaged with the replay pass rate when replays exist.
+ * The release's `final_pass_rate` for one candidate against one tester rollout: pass rate over all valid tests,
+ * averaged with the replay pass rate when both exist, the replay pass rate alone when the rollout has no valid
+ * test, 0 when neither exists or the candidate is not valid code.
  */
-export function coderReward(
-  compiles: boolean,
-  rollouts: ReadonlyArray<{ numValidInput: number; numValidInputFailed: number }>,
-  replay?: ReplayOutcome,
-): number {
+export function rolloutPassRate(compiles: boolean, o: Pick<TesterRolloutOutcome, 'numValid' | 'numPassed'>, replay?: ReplayOutcome): number {
   if (!compiles) return 0;
-  const rates = rollouts.filter((r) => r.numValidInput > 0).map((r) => 1 - r.numValidInputFailed / r.numValidInput);
-  const gen = rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : NaN;
-  const rep = replay && replay.numReplayed > 0 ? 1 - replay.numReplayFailed / replay.numReplayed : NaN;
-  if (Number.isNaN(gen)) return rep;
-  if (Number.isNaN(rep)) return gen;
-  return (rep + gen) / 2;
+  const hasRep = !!replay && replay.numReplayed > 0;
+  const rep = hasRep ? 1 - replay.numReplayFailed / replay.numReplayed : 0;
+  if (o.numValid === 0) return rep;
+  const gen = o.numPassed / o.numValid;
+  return hasRep ? (rep + gen) / 2 : gen;
+}
+
+/** Coder reward: the mean over its N tester rollouts of `rolloutPassRate` (rollouts with no test count as their 0). */
+export function coderReward(compiles: boolean, rollouts: ReadonlyArray<Pick<TesterRolloutOutcome, 'numValid' | 'numPassed'>>, replay?: ReplayOutcome): number {
+  if (!compiles || !rollouts.length) return compiles ? rolloutPassRate(true, { numValid: 0, numPassed: 0 }, replay) : 0;
+  return rollouts.reduce((a, o) => a + rolloutPassRate(true, o, replay), 0) / rollouts.length;
 }
 
 /** Golden baseline: pass rate on the problem's own tests. */
@@ -88,9 +80,19 @@ export function goldenReward(compiles: boolean, passed: number, total: number): 
   return passed / total;
 }
 
-/** True if the text has characters other than printable ASCII/Unicode, tab and newline. */
-export function hasNonPrintable(text: string): boolean {
-  return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/.test(text);
+/**
+ * Share of characters (code points) outside Python's `string.printable` (ASCII letters, digits, punctuation, space,
+ * \t \n \r \x0b \x0c), as the release's `nonprintable_ratio`; 0 for empty text (the release divides by the length).
+ */
+export function nonPrintableRatio(text: string): number {
+  let n = 0;
+  let bad = 0;
+  for (const ch of text) {
+    n++;
+    const c = ch.codePointAt(0) ?? 0;
+    if (!((c >= 0x20 && c <= 0x7e) || (c >= 0x09 && c <= 0x0d))) bad++;
+  }
+  return n ? bad / n : 0;
 }
 
 function clip01(x: number): number {

@@ -40,13 +40,14 @@ export function buildRolloutRecords(
                 tests: r.tests.map((t) => ({ text: t.text, valid: true, callOk: true })),
                 passed: r.passed,
                 validity: 1,
-                adversarial: r.outcome.numValidInputFailed / Math.max(1, r.outcome.numValidInput),
+                adversarial: (r.outcome.numValid - r.outcome.numPassed) / Math.max(1, r.outcome.numValid),
                 reward: 0,
                 advantage: 0,
               }))
             : c.rollouts.map((r, ri) => ({
                 raw: r.raw,
-                tests: r.tests.map((t) => ({ text: t.text, valid: t.valid, callOk: t.callOk })),
+                // A repeat after the fill-in did not run: shown as not-run so `passed` lines up with the callOk tests.
+                tests: r.tests.map((t) => ({ text: t.text, valid: t.valid && !t.repeat, callOk: t.callOk && !t.repeat, ...(t.repeat ? { repeat: true } : {}) })),
                 passed: r.passed,
                 validity: testerRewards[ci][ri].validity,
                 adversarial: testerRewards[ci][ri].adversarial,

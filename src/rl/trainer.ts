@@ -1,12 +1,9 @@
-// The Code-A1 training step (DESIGN.md "The method"), with the golden and self-play baselines in the same runner.
+// The Code-A1 training step (docs/method.md), with the golden and self-play baselines in the same runner.
 //
-// Departures from the published run, all for this tiny CPU setting:
-// - Groups whose rewards all tie carry no GRPO signal and are left out of the update (DAPO dynamic sampling);
-//   they still count in `frac_reward_zero_std`.
-// - A replayed test's frequency moves by (#compiling candidates that fail it) − (#that pass it).
+// Every departure from the published implementation is listed in docs/method.md.
 import type { Problem } from '../tasks/types';
 import type { Sandbox } from '../sandbox/types';
-import type { TrainConfig } from './config';
+import { completeConfig, lrAt, type TrainConfig } from './config';
 import type { StepMetrics } from './metrics';
 import type { Phase, PhaseEvent, StepOutput } from './records';
 import type { Generation, GrpoItem, GrpoSettings, Policy, UpdateStats } from './policy';
@@ -14,8 +11,8 @@ import { MistakeBook, type MistakeBookState } from './mistake-book';
 import { Rng, deriveSeed } from './rng';
 import { candidateProgram, cleanCompletion, coderPrompt, testerPrompt } from './prompts';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
-import { executeCandidate, extractAndValidate, type JudgedCandidate } from './judging';
-import { coderReward, goldenReward, testerReward, type TesterReward } from './rewards';
+import { executeCandidate, extractAndValidate, goldenRollout, mistakeBookInputs, scoreCandidate, type JudgedCandidate } from './judging';
+import { goldenReward, type TesterReward } from './rewards';
 import { groupAdvantages, maxVarianceGroup, mean, meanStd } from './grpo';
 import { buildRolloutRecords } from './trainer-records';
 
@@ -55,11 +52,14 @@ export class Trainer {
   step: number;
   badSteps: number;
 
+  readonly config: TrainConfig;
+
   constructor(
-    readonly config: TrainConfig,
+    config: TrainConfig,
     readonly deps: TrainerDeps,
     state?: TrainerState,
   ) {
+    this.config = completeConfig(config);
     if (!deps.problems.length) throw new Error('Trainer: no training problems');
     this.step = state?.step ?? 0;
     this.badSteps = state?.badSteps ?? 0;
@@ -71,10 +71,11 @@ export class Trainer {
     return { step: this.step, rngState: this.rng.state, badSteps: this.badSteps, book: this.book.state() };
   }
 
-  private grpoSettings(lr: number): GrpoSettings {
+  /** The GRPO settings at this step, with the lr from the schedule. */
+  private grpoSettings(baseLr: number): GrpoSettings {
     const { grpo, optim, rollout } = this.config;
     return {
-      lr,
+      lr: lrAt(baseLr, this.step, optim),
       epsilon_low: grpo.epsilon_low,
       epsilon_high: grpo.epsilon_high,
       dual_clip_c: grpo.dual_clip_c,
@@ -84,6 +85,9 @@ export class Trainer {
       is_cap: grpo.is_cap,
       max_grad_norm: optim.max_grad_norm,
       weight_decay: optim.weight_decay,
+      weight_decay_params: optim.weight_decay_params,
+      mini_batches: optim.mini_batches,
+      num_iterations: grpo.num_iterations,
       beta1: optim.beta1,
       beta2: optim.beta2,
       eps: optim.eps,
@@ -165,13 +169,10 @@ export class Trainer {
       () =>
         Promise.all(
           testerTexts.map((raw, i) =>
-            extractAndValidate(sandbox, problems[Math.floor(i / (M * N))], raw, K, cfg.reward.timeout_ms).then((v) => ({ raw, ...v })),
+            extractAndValidate(sandbox, problems[Math.floor(i / (M * N))], raw, cfg.reward.timeout_ms),
           ),
         ),
-      (v) => {
-        const tests = v.flatMap((x) => x.tests);
-        return `${tests.length} tests extracted, ${tests.filter((t) => t.valid).length} valid on the ground truth`;
-      },
+      (v) => `${v.reduce((a, x) => a + x.tests.length + x.malformed, 0)} assert lines, ${v.reduce((a, x) => a + x.valid.length, 0)} valid (distinct, call ran on the ground truth)`,
     );
 
     // 5. Execution: each candidate against its attacks + Mistake Book replays (+ hidden tests, for the record only).
@@ -186,10 +187,9 @@ export class Trainer {
             const p = problems[pi];
             if (cfg.mode === 'golden') {
               const golden = cfg.reward.golden_tests === 'public' ? p.publicTests : p.hiddenTests;
-              const rollout = { raw: '', tests: golden.map((text) => goldenTest(text)) };
-              return executeCandidate(sandbox, p, code, [rollout], [], cfg.reward.timeout_ms);
+              return executeCandidate(sandbox, p, code, [goldenRollout(golden)], [], K, cfg.reward.timeout_ms);
             }
-            return executeCandidate(sandbox, p, code, validated.slice(ci * N, (ci + 1) * N), replays[pi], cfg.reward.timeout_ms);
+            return executeCandidate(sandbox, p, code, validated.slice(ci * N, (ci + 1) * N), replays[pi], K, cfg.reward.timeout_ms);
           }),
         ),
       (j) => `${j.filter((c) => c.compiles).length}/${j.length} candidates compile; mean hidden pass ${mean(j.map((c) => c.hiddenPassRate)).toFixed(2)}`,
@@ -200,19 +200,13 @@ export class Trainer {
       'rewards',
       'other',
       async () => {
-        const coderRewards = judged.map((c) => {
-          if (cfg.mode === 'golden') {
-            const o = c.rollouts[0].outcome;
-            return goldenReward(c.compiles, o.numValidInput - o.numValidInputFailed, o.numValidInput);
-          }
-          return coderReward(c.compiles, c.rollouts.map((r) => r.outcome), c.replay);
-        });
-        const testerRewards: TesterReward[][] =
-          cfg.mode === 'golden'
-            ? []
-            : judged.map((c) =>
-                c.rollouts.map((r) => testerReward(r.outcome, K, cfg.reward.alpha, c.compiles, cfg.reward.nonprintable_penalty, c.replay.numReplayed ? c.replay : undefined)),
-              );
+        if (cfg.mode === 'golden') {
+          const coderRewards = judged.map((c) => goldenReward(c.compiles, c.rollouts[0].outcome.numPassed, c.rollouts[0].outcome.numValid));
+          return { coderRewards, testerRewards: [] as TesterReward[][] };
+        }
+        const scored = judged.map((c) => scoreCandidate(c, K, cfg.reward.alpha));
+        const coderRewards = scored.map((x) => x.coder);
+        const testerRewards = scored.map((x) => x.tester);
         return { coderRewards, testerRewards };
       },
       (r) => `coder reward ${mean(r.coderRewards).toFixed(3)}; tester reward ${mean(r.testerRewards.flat().map((t) => t.reward)).toFixed(3)}`,
@@ -224,17 +218,9 @@ export class Trainer {
       'other',
       async () => {
         if (cfg.mode === 'golden' || !cfg.mistake_book.enabled) return;
-        judged.forEach((c, ci) => {
-          if (!c.compiles) return;
-          const p = problems[Math.floor(ci / M)];
-          for (const r of c.rollouts) r.attacks.forEach((a, i) => !r.passed[i] && this.book.recordBreak(p.id, a, step));
-        });
         problems.forEach((p, pi) => {
-          const group = judged.slice(pi * M, (pi + 1) * M).filter((c) => c.compiles);
-          replays[pi].forEach((test, ti) => {
-            const passed = group.filter((c) => c.replayPassed[ti]).length;
-            this.book.recordReplay(p.id, test, step, passed, group.length - passed);
-          });
+          const { newFailing, oldPassed } = mistakeBookInputs(judged.slice(pi * M, (pi + 1) * M), replays[pi]);
+          this.book.update(p.id, step, newFailing, oldPassed);
         });
         this.book.endStep(step);
       },
@@ -250,7 +236,8 @@ export class Trainer {
       'update',
       'other',
       async () => {
-        const coderItems = itemsFor(coderGens, coderAdv.advantages, M);
+        const drop = cfg.grpo.drop_zero_std_groups;
+        const coderItems = itemsFor(coderGens, coderAdv.advantages, M, drop);
         let testerItems: GrpoItem[] = [];
         if (cfg.mode !== 'golden') {
           const chosen = new Set<number>();
@@ -259,7 +246,7 @@ export class Trainer {
             if (cfg.grpo.tester_candidates === 'all') idx.forEach((i) => chosen.add(i));
             else chosen.add(idx[maxVarianceGroup(idx.map((i) => testerGroups[i]))]);
           });
-          testerItems = itemsFor(testerGens, testerAdv.advantages, N, (g) => chosen.has(g));
+          testerItems = itemsFor(testerGens, testerAdv.advantages, N, drop, (g) => chosen.has(g));
         }
         if (cfg.mode === 'self-play') {
           const s = await updateOrIdle(coder, [...coderItems, ...testerItems], this.grpoSettings(cfg.optim.lr));
@@ -279,7 +266,8 @@ export class Trainer {
 
     const genTokens = [...coderGens, ...testerGens].reduce((a, g) => a + g.completionTokens.length, 0);
     const allTester = testerRewards.flat();
-    const allTests = validated.flatMap((v) => v.tests);
+    const lines = validated.reduce((a, v) => a + v.tests.length + v.malformed, 0);
+    const rightTests = validated.reduce((a, v) => a + v.tests.filter((t) => t.valid && !t.repeat).length, 0);
     const replayRuns = judged.filter((c) => c.compiles).flatMap((c) => c.replayPassed);
     const cr = meanStd(coderRewards);
     const tr = meanStd(allTester.map((t) => t.reward));
@@ -295,7 +283,7 @@ export class Trainer {
       'tester/reward_std': tr.std,
       'tester/validity_mean': mean(allTester.map((t) => t.validity)),
       'tester/adversarial_mean': mean(allTester.map((t) => t.adversarial)),
-      'tester/valid_test_rate': allTests.length ? allTests.filter((t) => t.valid).length / allTests.length : 0,
+      'tester/valid_test_rate': lines ? rightTests / lines : 0,
       'mistake_book/size': this.book.size,
       'mistake_book/replay_pass_rate': replayRuns.length ? replayRuns.filter(Boolean).length / replayRuns.length : 0,
       'coder/loss': coderStats.loss,
@@ -333,18 +321,10 @@ export class Trainer {
   }
 }
 
-/** A golden test is already correct: treat it as a valid-input test whose attack form is itself. */
-function goldenTest(text: string) {
-  const m = /^assert\s+(.*?)\s*==\s*(.*)$/s.exec(text.trim());
-  const call = m ? m[1] : text;
-  const expected = m ? m[2] : 'True';
-  return { text, call, expected, callOk: true, valid: true, gtOutput: expected };
-}
-
-function itemsFor(gens: Generation[], adv: number[][], groupSize: number, keepGroup: (g: number) => boolean = () => true): GrpoItem[] {
+function itemsFor(gens: Generation[], adv: number[][], groupSize: number, dropTied: boolean, keepGroup: (g: number) => boolean = () => true): GrpoItem[] {
   const items: GrpoItem[] = [];
   adv.forEach((group, gi) => {
-    if (!keepGroup(gi) || group.every((a) => a === 0)) return;
+    if (!keepGroup(gi) || (dropTied && group.every((a) => a === 0))) return;
     group.forEach((a, j) => {
       const g = gens[gi * groupSize + j];
       items.push({ promptTokens: g.promptTokens, completionTokens: g.completionTokens, rolloutLogprobs: g.rolloutLogprobs, advantage: a });

@@ -1,7 +1,7 @@
 // AdamW (with GPU-side clipping from gradnorm) against a float64 PyTorch-formula reference over several steps.
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
-import { adamwStep, adamwStepRef, fillBuffer, zeroBuffer, type AdamWConfig } from './adamw';
+import { adamwStep, adamwStepRef, decayMaskFromRanges, fillBuffer, zeroBuffer, type AdamWConfig } from './adamw';
 import { GRADNORM_OUT_BYTES, gradNorm, gradNormRef } from './gradnorm';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
@@ -43,6 +43,45 @@ describe('adamw', () => {
       [gp, gm, gv, gg, out].forEach((b) => b.destroy());
     });
   }
+  it(`per-tensor weight-decay mask: only the masked tensors decay (seed ${seed})`, async () => {
+    const gpu = await sharedNodeGpu();
+    // Random tensor boundaries (not multiples of 32, so mask words straddle tensors); every other tensor decays.
+    const cuts = [0];
+    while (cuts[cuts.length - 1] < 2000) cuts.push(cuts[cuts.length - 1] + 1 + Math.floor(rng() * 150));
+    const n = cuts[cuts.length - 1];
+    const ranges = cuts.slice(0, -1).map((offset, i) => ({ offset, size: cuts[i + 1] - offset })).filter((_, i) => i % 2 === 0);
+    const bits = decayMaskFromRanges(n, ranges);
+    const big = { ...cfg, weightDecay: 5 }; // lr·wd = 0.05: decay dominates the 1e-2 Adam step, so a wrong bit shows
+    const p0 = randomF32(n, rng);
+    const [gp, gm, gv] = [gpu.buffer('params', p0), gpu.buffer('m', n * 4), gpu.buffer('v', n * 4)];
+    zeroBuffer(gpu, gm, n);
+    zeroBuffer(gpu, gv, n);
+    const g = randomF32(n, rng);
+    const gg = gpu.buffer('grads', g);
+    const out = gpu.buffer('gradnorm.out', GRADNORM_OUT_BYTES);
+    const mask = gpu.buffer('decay_mask', bits);
+    gradNorm(gpu, out, gg, n, 1e9);
+    adamwStep(gpu, gp, gm, gv, gg, out, n, { ...big, decayMask: mask }, 1);
+    const p = new Float64Array(p0);
+    adamwStepRef(p, new Float64Array(n), new Float64Array(n), g, 1, big, 1, false, bits);
+    const unmasked = new Float64Array(p0);
+    adamwStepRef(unmasked, new Float64Array(n), new Float64Array(n), g, 1, big, 1);
+    const got = await gpu.readF32(gp, n);
+    const d = maxAbsDiff(got, p);
+    console.log(`adamw masked n=${n} (${ranges.length} decaying tensors) max abs diff ${d.toExponential(2)}`);
+    expect(d).toBeLessThan(1e-5);
+    // The mask matters: the unmasked update differs on the non-decaying tensors only.
+    const inDecay = (i: number) => ranges.some((r) => i >= r.offset && i < r.offset + r.size);
+    let differs = 0;
+    for (let i = 0; i < n; i++) {
+      if (Math.abs(unmasked[i] - p[i]) <= 1e-6) continue;
+      expect(inDecay(i)).toBe(false);
+      differs++;
+    }
+    expect(differs).toBeGreaterThan(n / 4);
+    [gp, gm, gv, gg, out, mask].forEach((b) => b.destroy());
+  });
+
   it('skips the update when the gradient is not finite', async () => {
     const gpu = await sharedNodeGpu();
     const n = 777;

@@ -44,9 +44,11 @@ function tokenTerms(x: GrpoLossInputs<Arr>, t: number, b: number, c: GrpoLossCon
   let kl = 0;
   let dkl = 0;
   if (x.refLogp) {
-    const r = x.refLogp[t] - lp;
-    kl = Math.exp(r) - r - 1;
-    dkl = 1 - Math.exp(r);
+    const r0 = x.refLogp[t] - lp;
+    const r = Math.min(20, Math.max(-20, r0));
+    const k = Math.exp(r) - r - 1;
+    kl = Math.min(10, Math.max(-10, k));
+    dkl = Math.abs(r0) <= 20 && k <= 10 ? 1 - Math.exp(r) : 0;
   }
   const low = ratio < 1 - c.epsilon_low && a < 0 ? 1 : 0;
   const high = ratio > 1 + c.epsilon_high && a > 0 ? 1 : 0;

@@ -45,11 +45,18 @@ function makeInputs(shape: GrpoLossShape, withRef: boolean, withRollout: boolean
   return {
     logp,
     oldLogp,
-    refLogp: withRef ? logp.map((x) => x + noise(0.5)) : null,
+    refLogp: withRef ? withKlClamps(logp.map((x) => x + noise(0.5)), logp, first) : null,
     rolloutLogp: withRollout ? oldLogp.map((x) => x + noise(0.4)) : null,
     advantages: new Float32Array(shape.B).map((_, b) => (b % 2 ? 1 : -1) * (0.3 + rng() * 2)),
     mask,
   };
+}
+
+/** Two tokens of sequence 0 where verl's clamps act: the k3 estimate past 10 (x = 4) and the log-ratio past 20. */
+function withKlClamps(ref: Float32Array, logp: Float32Array, first: number): Float32Array {
+  ref[first + 2] = logp[first + 2] + 4;
+  ref[first + 3] = logp[first + 3] + 25;
+  return ref;
 }
 
 const config = (loss_type: GrpoLossType, S: number): GrpoLossConfig => ({

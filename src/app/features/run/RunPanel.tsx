@@ -5,6 +5,7 @@ import { labStore, useLab } from '../../store';
 import { client } from '../../lab';
 import { syncHash } from '../../actions';
 import { userModels } from '../model/ModelPanel';
+import { VerlExportButton } from '../export/VerlExportButton';
 
 export function RunPanel({ gpuOk }: { gpuOk: boolean }) {
   const config = useLab((s) => s.config);
@@ -111,6 +112,7 @@ export function RunPanel({ gpuOk }: { gpuOk: boolean }) {
       <button className="link" data-testid="share" onClick={() => void navigator.clipboard?.writeText(location.href)}>
         Copy a link to this config
       </button>
+      <VerlExportButton />
     </section>
   );
 }

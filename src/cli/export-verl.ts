@@ -1,0 +1,121 @@
+// `npm run export -- --run runs/NAME --verl OUT/` (or `--preset P`, `--tasks FILE.jsonl`): a lab experiment as a run of
+// the published Code-A1 recipe on verl / Ray (train/val parquet, config.yaml, launch.sh, README.md). The exporter
+// itself is platform-neutral (src/export/verl); this file reads the inputs and writes the folder.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile, chmod } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { parseArgs, intArg, setOverrides } from './args';
+import { presetConfig, type DeepPartial, type PresetName, type TrainConfig } from '../rl/config';
+import { RunDir } from '../rl/run-store';
+import { NodeRunStore } from '../rl/run-store-node';
+import { importJsonl } from '../tasks/importers';
+import {
+  curriculumProblems,
+  exportVerl,
+  RELEASE_MODEL,
+  splitImported,
+  VERL_FILES,
+  type ProblemSets,
+} from '../export/verl/index';
+
+const HELP = `usage: npm run export -- (--run runs/NAME | --preset paper|tiny|micro | --tasks FILE.jsonl) --verl OUT/
+       [--coder-model HF_ID|DIR] [--tester-model HF_ID|DIR] [--nodes 1] [--gpus-per-node 8] [--name NAME]
+       [--steps N] [--val-fraction 0.2] [--set group.key=value ...]
+  --run           a lab run: its config.json and its curriculum (held-out problems go to val.parquet)
+  --preset        a preset's config and curriculum (default with --tasks: paper, the release's values)
+  --tasks         a HumanEval- or MBPP-format JSONL file instead of the curriculum; --val-fraction of it (seeded
+                  by the config's seed) goes to val.parquet
+  --coder-model / --tester-model   Hugging Face ids or HF-format model directories (default ${RELEASE_MODEL})
+  --nodes / --gpus-per-node        cluster size; each node's GPUs are split between the Coder and the Tester
+  --steps         trainer.total_training_steps (default: the release's 3 epochs)
+  --set           override config fields (with --preset / --tasks), as in npm run train`;
+
+/** An HF-format model directory (made absolute, since launch.sh runs from the release's folder) or a Hub id. */
+function modelPath(v: string | boolean | undefined, flag: string): string {
+  if (typeof v !== 'string') return RELEASE_MODEL;
+  if (existsSync(v)) {
+    const cfg = join(v, 'config.json');
+    const hf = existsSync(cfg) && /"(model_type|architectures)"\s*:/.test(readFileSync(cfg, 'utf8'));
+    if (!hf)
+      throw new Error(`${flag} ${v}: not a Hugging Face model directory (it needs a config.json with model_type)`);
+    return resolve(v);
+  }
+  if (!/^[\w.-]+\/[\w.-]+$/.test(v))
+    throw new Error(`${flag} ${v}: neither an existing directory nor a Hugging Face id (owner/name)`);
+  return v;
+}
+
+export async function exportVerlCli(argv: string[]): Promise<void> {
+  if (argv.includes('--help')) return void console.log(HELP);
+  const args = parseArgs(argv, {
+    run: 'string',
+    preset: 'string',
+    tasks: 'string',
+    verl: 'string',
+    'coder-model': 'string',
+    'tester-model': 'string',
+    nodes: 'string',
+    'gpus-per-node': 'string',
+    name: 'string',
+    steps: 'string',
+    'val-fraction': 'string',
+    set: 'string',
+  });
+  const out = args.verl;
+  if (typeof out !== 'string') throw new Error(`--verl OUT/ is required\n${HELP}`);
+  const runDir = typeof args.run === 'string' ? args.run : undefined;
+  const tasks = typeof args.tasks === 'string' ? args.tasks : undefined;
+  if (!runDir && !tasks && typeof args.preset !== 'string') throw new Error(`give --run, --preset or --tasks\n${HELP}`);
+
+  let config: TrainConfig;
+  if (runDir) {
+    if (args.set || args.preset)
+      throw new Error('--set and --preset apply without --run: a run exports the config it was trained with');
+    const c = await new RunDir(new NodeRunStore(runDir)).readConfig();
+    if (!c) throw new Error(`--run ${runDir}: no config.json there (is it a run directory?)`);
+    config = c;
+  } else {
+    config = presetConfig(
+      ((args.preset as string) ?? (tasks ? 'paper' : 'tiny')) as PresetName,
+      setOverrides(args) as DeepPartial<TrainConfig>,
+    );
+  }
+
+  let sets: ProblemSets;
+  if (tasks) {
+    const { items, errors } = importJsonl(await readFile(tasks, 'utf8'));
+    for (const e of errors) console.error(`${tasks}: ${e.message}`);
+    if (errors.length && !items.length) throw new Error(`${tasks}: no problem could be read`);
+    const frac = args['val-fraction'] === undefined ? 0.2 : Number(args['val-fraction']);
+    sets = splitImported(
+      items.map((i) => i.problem),
+      frac,
+      config.seed,
+      basename(tasks),
+    );
+  } else sets = curriculumProblems(config);
+
+  const name = typeof args.name === 'string' ? args.name : basename(resolve(runDir ?? out));
+  const steps = args.steps === undefined ? undefined : intArg(args, 'steps', 0);
+  const t0 = performance.now();
+  const { files, warnings } = exportVerl(config, sets, {
+    coderModel: modelPath(args['coder-model'], '--coder-model'),
+    testerModel: modelPath(args['tester-model'], '--tester-model'),
+    nodes: intArg(args, 'nodes', 1),
+    gpusPerNode: intArg(args, 'gpus-per-node', 8),
+    experimentName: name,
+    steps,
+  });
+  await mkdir(out, { recursive: true });
+  for (const f of VERL_FILES) await writeFile(join(out, f), files[f]);
+  await chmod(join(out, 'launch.sh'), 0o755);
+  const size = (f: string) => `${(files[f].byteLength / 1024).toFixed(1)} KiB`;
+  console.log(
+    `wrote ${out}: train.parquet (${sets.train.length} problems, ${size('train.parquet')}), val.parquet (${sets.val.length}, ${size('val.parquet')}), ` +
+      `config.yaml, launch.sh, README.md from ${runDir ?? sets.origin} (${((performance.now() - t0) / 1000).toFixed(2)} s)`,
+  );
+  for (const w of warnings) console.log(`note: ${w}`);
+  console.log(
+    `run it: CODE_A1_DIR=/path/to/Code-A1/Code-A1 SANDBOX_FUSION_ENDPOINT=http://HOST:8080 bash ${join(out, 'launch.sh')}`,
+  );
+}

@@ -1,0 +1,199 @@
+// `npm run hf -- inspect SRC` / `npm run hf -- export …`: a Hugging Face Qwen2 folder or hub repo checked and
+// described (shape, tensors, tokenizer, memory plan), optionally loaded with progress; a lab checkpoint written as a
+// Hugging Face folder that transformers loads, re-imported to check it.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { intArg, parseArgs, type Args } from './args';
+import { Progress } from './progress';
+import { loadCheckpointDir } from '../model/checkpoint-node';
+import { SPECIAL_TOKENS } from '../model/special-tokens';
+import { paramCount } from '../model/config';
+import { exportHfModel, labTokenizerFiles, type ExportDtype } from '../model/hf/export';
+import { importHfModel, type WeightFormat } from '../model/hf/import';
+import { parseQwen2Config } from '../model/hf/config';
+import { indexCheckpoint } from '../model/hf/safetensors-stream';
+import { dirSource } from '../model/hf/source-node';
+import { hubSource } from '../model/hf/source-hub';
+import { readJson, type HfSource } from '../model/hf/source';
+import { loadHfTokenizer } from '../model/hf/tokenizer';
+import { loadTokenizer } from '../model/tokenizer';
+import { checkMemory, fmtBytes, formatPlan, type BaseFormat } from '../model/hf/memory-plan';
+import { LORA_TARGETS } from '../model/hf/lora';
+import { QUANT_FORMATS } from '../model/quant';
+import { maxRelDiff } from '../testing/random';
+
+const HELP = `usage:
+  npm run hf -- inspect SRC [--revision REV --endpoint URL --token T] [--load [--weights f32|${QUANT_FORMATS.join('|')}]]
+        [--seq 2048 --rollout 8 --micro 4 --rank 16 --base int4-b32 --budget-gb 8]
+      SRC: a folder, or hub:owner/name (the Hugging Face hub, or --endpoint with the hub's URL layout).
+      Prints the model's shape, tensors and tokenizer, and the memory plan of a LoRA run with the given settings
+      (refused with a setting that fits when it exceeds --budget-gb); --load imports every tensor with progress.
+  npm run hf -- export (--run runs/NAME [--model coder|tester] | --checkpoint DIR) --out DIR [--dtype f32|bf16|f16]
+        [--max-shard-mb N]
+      Writes a lab checkpoint as a Hugging Face Qwen2 folder (config, safetensors, tokenizer) and re-imports it.`;
+
+function source(spec: string, args: Args): HfSource {
+  if (!spec.startsWith('hub:')) return dirSource(spec);
+  return hubSource({
+    repo: spec.slice(4),
+    revision: typeof args.revision === 'string' ? args.revision : undefined,
+    endpoint: typeof args.endpoint === 'string' ? args.endpoint : undefined,
+    token: typeof args.token === 'string' ? args.token : process.env.HF_TOKEN,
+  });
+}
+
+async function inspect(spec: string, args: Args): Promise<void> {
+  const src = source(spec, args);
+  const info = parseQwen2Config(await readJson(src, 'config.json'));
+  const c = info.config;
+  const index = await indexCheckpoint(src);
+  const dtypes = new Map<string, number>();
+  for (const e of index.entries.values()) dtypes.set(e.dtype, (dtypes.get(e.dtype) ?? 0) + e.end - e.begin);
+  console.log(`${src.label}: Qwen2ForCausalLM, ${(paramCount(c) / 1e6).toFixed(1)} M parameters`);
+  console.log(
+    `  layers ${c.layers}, hidden ${c.hidden}, heads ${c.heads} (kv ${c.kvHeads}, dim ${c.headDim}), MLP ${c.intermediate}, vocab ${c.vocabSize}`,
+  );
+  console.log(
+    `  RoPE θ ${c.ropeTheta}, RMSNorm eps ${c.rmsEps}, ${c.tiedEmbeddings ? 'tied' : 'untied'} head, context ${info.maxPositionEmbeddings}`,
+  );
+  console.log(
+    `  weights: ${index.files.length} file(s), ${index.entries.size} tensors, ${[...dtypes].map(([d, b]) => `${d} ${fmtBytes(b)}`).join(', ')}`,
+  );
+  try {
+    const tok = await loadHfTokenizer(src);
+    console.log(
+      `  tokenizer: ${tok.tokenizer.vocabSize} ids, eos ${tok.specialTokens.eos ?? '(none)'}, stop ids ${tok.stopTokenIds.join(', ')}, chat template ${tok.chatTemplate ? 'yes' : 'no'}`,
+    );
+  } catch (e) {
+    console.log(`  tokenizer: ${(e as Error).message}`);
+  }
+  const seqLen = Math.min(intArg(args, 'seq', 2048), info.maxPositionEmbeddings);
+  const base = (typeof args.base === 'string' ? args.base : 'int4-b32') as BaseFormat;
+  if (base !== 'f32' && base !== 'f16' && !(QUANT_FORMATS as readonly string[]).includes(base))
+    throw new Error(`--base must be f32, f16 or one of ${QUANT_FORMATS.join(', ')}`);
+  const rank = intArg(args, 'rank', 16);
+  const budget = Number(args['budget-gb'] ?? 8) * 2 ** 30;
+  const settings = {
+    baseFormat: base,
+    lora: { rank, alpha: 2 * rank, targets: [...LORA_TARGETS] },
+    rolloutBatch: intArg(args, 'rollout', 8),
+    seqLen,
+    microBatch: intArg(args, 'micro', 4),
+    recompute: true,
+    lmHeadChunk: 8192,
+    klReference: true,
+  };
+  // Limits of a typical discrete GPU's WebGPU adapter; the lab checks the real ones before a run.
+  const plan = checkMemory({ ...c, maxSeqLen: Math.min(c.maxSeqLen, seqLen) }, settings, {
+    maxBufferSize: 4 * 2 ** 30,
+    maxStorageBufferBindingSize: 2 ** 31 - 4,
+    budgetBytes: budget,
+  });
+  console.log(
+    `memory plan (LoRA r${rank}, ${base} base, ${settings.rolloutBatch} rollouts × ${seqLen} tokens, micro-batch ${settings.microBatch}):\n${formatPlan(plan)}`,
+  );
+  if (args.load) {
+    const weights = (typeof args.weights === 'string' ? args.weights : 'f32') as WeightFormat;
+    if (weights !== 'f32' && !(QUANT_FORMATS as readonly string[]).includes(weights))
+      throw new Error(`--weights must be f32 or one of ${QUANT_FORMATS.join(', ')}`);
+    const bar = new Progress();
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const m = await importHfModel(src, {
+      weights,
+      onProgress: (p) => bar.update('loading', p.tensorsDone, p.tensorsTotal, fmtBytes(p.bytesDone)),
+    });
+    bar.clear();
+    const s = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuS = (cpu.user + cpu.system) / 1e6;
+    const mb = index.totalBytes / 2 ** 20;
+    console.log(
+      `loaded ${m.layout.tensors.length} tensors as ${weights} in ${s.toFixed(2)} s (${(mb / s).toFixed(1)} MiB/s; ${cpuS.toFixed(2)} CPU-s, ${(mb / cpuS).toFixed(1)} MiB per CPU-second)`,
+    );
+  }
+}
+
+async function exportCmd(args: Args): Promise<void> {
+  const out = args.out;
+  if (typeof out !== 'string') throw new Error(`--out DIR is required\n${HELP}`);
+  const role = typeof args.model === 'string' ? args.model : 'coder';
+  if (role !== 'coder' && role !== 'tester') throw new Error(`--model must be coder or tester, got '${role}'`);
+  const dir =
+    typeof args.checkpoint === 'string'
+      ? args.checkpoint
+      : typeof args.run === 'string'
+        ? join(args.run, 'latest', role)
+        : undefined;
+  if (!dir) throw new Error(`give --run or --checkpoint\n${HELP}`);
+  const dtype = (typeof args.dtype === 'string' ? args.dtype : 'f32') as ExportDtype;
+  if (!['f32', 'bf16', 'f16'].includes(dtype)) throw new Error(`--dtype must be f32, bf16 or f16, got '${dtype}'`);
+  const ck = await loadCheckpointDir(dir);
+  const tokenizerFiles =
+    ck.tokenizerJson === undefined
+      ? undefined
+      : labTokenizerFiles(ck.tokenizerJson, {
+          eos: SPECIAL_TOKENS.end,
+          pad: SPECIAL_TOKENS.pad,
+          modelMaxLength: ck.config.maxSeqLen,
+        });
+  const shardMb = args['max-shard-mb'] === undefined ? undefined : intArg(args, 'max-shard-mb', 0);
+  // The sampler's default stops: <|end|> closes an answer, <|endoftext|> a document.
+  const tok = ck.tokenizerJson === undefined ? undefined : loadTokenizer(ck.tokenizerJson);
+  const eosTokenIds = tok ? [SPECIAL_TOKENS.end, SPECIAL_TOKENS.eos].map((t) => tok.requireId(t)) : undefined;
+  const files = exportHfModel(ck.layout, ck.params, {
+    eosTokenIds,
+    dtype,
+    maxShardBytes: shardMb === undefined ? undefined : shardMb * 2 ** 20,
+    tokenizerFiles,
+  });
+  await mkdir(out, { recursive: true });
+  for (const [name, data] of files) await writeFile(join(out, name), data);
+  const back = await importHfModel(dirSource(out));
+  const diff = maxRelDiff(back.params, ck.params);
+  console.log(
+    `wrote ${out}: ${files.size} files, ${ck.layout.paramCount} params in ${dtype}${tokenizerFiles ? ', tokenizer' : ''}; re-imported: max rel diff ${diff.toExponential(2)} from the checkpoint${dtype === 'f32' ? '' : ` (${dtype} rounding)`}`,
+  );
+  if (dtype === 'f32' && diff !== 0) throw new Error('re-imported f32 weights differ from the checkpoint');
+}
+
+async function main(): Promise<void> {
+  const [cmd, ...rest] = process.argv.slice(2);
+  if (!cmd || cmd === '--help') return void console.log(HELP);
+  if (cmd === 'inspect') {
+    const [spec, ...opts] = rest;
+    if (!spec || spec.startsWith('--')) throw new Error(`inspect needs SRC\n${HELP}`);
+    const args = parseArgs(opts, {
+      revision: 'string',
+      endpoint: 'string',
+      token: 'string',
+      load: 'boolean',
+      weights: 'string',
+      seq: 'string',
+      rollout: 'string',
+      micro: 'string',
+      rank: 'string',
+      base: 'string',
+      'budget-gb': 'string',
+    });
+    return inspect(spec, args);
+  }
+  if (cmd === 'export') {
+    return exportCmd(
+      parseArgs(rest, {
+        run: 'string',
+        checkpoint: 'string',
+        model: 'string',
+        out: 'string',
+        dtype: 'string',
+        'max-shard-mb': 'string',
+      }),
+    );
+  }
+  throw new Error(`unknown command '${cmd}'\n${HELP}`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+// `npm run import-run -- --verl-logs DIR [--out runs/NAME]`: a cluster run of the published Code-A1 recipe (its console
+// log, or a W&B history export as .jsonl) → the lab's metrics.jsonl, to overlay on the lab's charts ("Compare with…").
+import { readdir, readFile, mkdir, writeFile, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { parseArgs } from './args';
+import { LOG_MAP, parseVerlLogs, toLabMetrics } from '../export/verl/logs';
+
+const HELP = `usage: npm run import-run -- --verl-logs DIR|FILE [--out runs/NAME]
+  --verl-logs  the export's logs/ folder (launch.sh tees the console to logs/console.log) or one file: a console log
+               (.log/.txt/.out) or a W&B history export (.jsonl); in a folder, the files directly in it are read
+  --out        the lab run folder to write metrics.jsonl (lab names) and verl-metrics.jsonl (every logged value) to;
+               default runs/<folder>-cluster`;
+
+const LOG_EXT = /\.(log|txt|out|jsonl)$/;
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2), { 'verl-logs': 'string', out: 'string', help: 'boolean' });
+  if (args.help) return void console.log(HELP);
+  const src = args['verl-logs'];
+  if (typeof src !== 'string') throw new Error(`--verl-logs DIR is required\n${HELP}`);
+  const st = await stat(src).catch(() => undefined);
+  if (!st) throw new Error(`--verl-logs ${src}: no such file or folder`);
+  const names = st.isDirectory()
+    ? (await readdir(src, { withFileTypes: true }))
+        .filter((e) => e.isFile() && LOG_EXT.test(e.name))
+        .map((e) => join(src, e.name))
+    : [src];
+  if (!names.length) throw new Error(`--verl-logs ${src}: no .log, .txt, .out or .jsonl file in it`);
+  const files = await Promise.all(names.sort().map(async (name) => ({ name, text: await readFile(name, 'utf8') })));
+  const steps = parseVerlLogs(files);
+  const metrics = toLabMetrics(steps);
+  if (!metrics.length)
+    throw new Error(
+      `${src}: no training step found (expected verl console lines "step:N - reward_a/mean:…" or W&B JSONL with _step)`,
+    );
+  const out =
+    typeof args.out === 'string'
+      ? args.out
+      : join('runs', `${basename(resolve(st.isDirectory() ? src : join(src, '..')))}-cluster`);
+  await mkdir(out, { recursive: true });
+  await writeFile(join(out, 'metrics.jsonl'), metrics.map((m) => JSON.stringify(m) + '\n').join(''));
+  const raw = [...steps.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([step, m]) => JSON.stringify({ step, ...m }) + '\n');
+  await writeFile(join(out, 'verl-metrics.jsonl'), raw.join(''));
+  const found = Object.keys(LOG_MAP).filter((k) => metrics.some((m) => k in m));
+  const missing = Object.keys(LOG_MAP).filter((k) => !found.includes(k));
+  console.log(
+    `read ${files.length} file(s): ${steps.size} logged steps → ${metrics.length} training steps in ${join(out, 'metrics.jsonl')} (${found.length} lab metrics)`,
+  );
+  if (missing.length) console.log(`not in these logs: ${missing.join(', ')}`);
+  console.log(`overlay it in the lab: Runs → "Compare with…" → ${join(out, 'metrics.jsonl')}`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

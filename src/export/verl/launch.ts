@@ -1,0 +1,104 @@
+// launch.sh and README.md of a verl export: the release's own launch steps (code/rl/run/*_A1.sh), sized by the
+// export's node and GPU counts, and what a user needs to install, run and bring back.
+import type { VerlConfig, VerlConfigOptions } from './config-yaml';
+import type { ProblemSets } from './index';
+
+export function launchScript(o: VerlConfigOptions): string {
+  const half = o.gpusPerNode / 2;
+  return `#!/bin/bash
+# Runs this export with the published Code-A1 recipe (github.com/ZJU-REAL/Code-A1) the way its
+# code/rl/run/*_A1.sh scripts do, on ${o.nodes} node(s) x ${o.gpusPerNode} GPUs: the Coder trains on ${half} GPU(s) of each
+# node, the Tester on the other ${half}.
+#   CODE_A1_DIR=/path/to/Code-A1/Code-A1 SANDBOX_FUSION_ENDPOINT=http://HOST:8080 bash launch.sh
+set -euo pipefail
+EXPORT_DIR="$(cd "$(dirname "$0")" && pwd)"
+NNODES=${o.nodes}
+GPUS_PER_NODE=${o.gpusPerNode}
+: "\${CODE_A1_DIR:?set CODE_A1_DIR to the release's Code-A1 folder (the one holding code/rl/main_a1.py and .venv-rl)}"
+: "\${SANDBOX_FUSION_ENDPOINT:?set SANDBOX_FUSION_ENDPOINT to a sandbox_fusion server (the release's reward runs code there)}"
+if [ ! -f "$CODE_A1_DIR/code/rl/main_a1.py" ] || [ ! -d "$CODE_A1_DIR/.venv-rl" ]; then
+  echo "CODE_A1_DIR=$CODE_A1_DIR has no code/rl/main_a1.py or .venv-rl: clone the release and run its rl_env.sh first" >&2
+  exit 1
+fi
+if command -v nvidia-smi >/dev/null 2>&1; then
+  have=$(nvidia-smi -L | wc -l)
+  if [ "$have" -lt "$GPUS_PER_NODE" ]; then
+    echo "this node has $have GPU(s); the export is sized for $GPUS_PER_NODE per node (export again with --gpus-per-node)" >&2
+    exit 1
+  fi
+fi
+source "$CODE_A1_DIR/.venv-rl/bin/activate"
+if [ "$NNODES" -gt 1 ]; then
+  # Several nodes: main_a1.py joins the Ray cluster that is already running. Start it first:
+  #   on this (head) node:  ray start --head --port=6379
+  #   on every other node:  ray start --address=HEAD_IP:6379
+  gpus=$(python -c "import ray; ray.init(address='auto', logging_level='ERROR'); print(int(ray.cluster_resources().get('GPU', 0)))")
+  if [ "$gpus" -lt $((NNODES * GPUS_PER_NODE)) ]; then
+    echo "the Ray cluster has $gpus GPU(s); this export needs $((NNODES * GPUS_PER_NODE)) (start Ray on all $NNODES nodes)" >&2
+    exit 1
+  fi
+fi
+# main_a1.py replaces the config's prefix by $PREFIX: data, logs and checkpoints live in this folder.
+export PREFIX="$EXPORT_DIR"
+# Without a W&B key, wandb logs offline (wandb sync uploads later); the console log below is what import-run reads.
+if [ -z "\${WANDB_API_KEY:-}" ]; then export WANDB_MODE=offline; fi
+mkdir -p "$EXPORT_DIR/logs"
+cd "$CODE_A1_DIR"
+uv run "$CODE_A1_DIR/code/rl/main_a1.py" "$EXPORT_DIR/config.yaml" 2>&1 | tee "$EXPORT_DIR/logs/console.log"
+`;
+}
+
+export function exportReadme(o: VerlConfigOptions, sets: ProblemSets, cfg: VerlConfig): string {
+  const f = cfg.flat;
+  const total = o.nodes * o.gpusPerNode;
+  return `# ${o.experimentName}: a Code-A1 Lab experiment for the published Code-A1 recipe (verl / Ray)
+
+This folder runs the lab experiment on GPUs with the engine the Code-A1 paper used: the release's two-model trainer
+(\`code/rl/main_a1.py\` of github.com/ZJU-REAL/Code-A1, on its verl 0.4 fork with FSDP2, vLLM and Ray).
+
+| file | what it is |
+| --- | --- |
+| \`train.parquet\` | ${sets.train.length} training problems from ${sets.origin}, in the release's data format |
+| \`val.parquet\` | ${sets.val.length} validation problems (the Coder's pass rate is measured on them every \`trainer.test_freq\` steps) |
+| \`config.yaml\` | the release's config format; every lab setting is written to its key (marked \`lab FIELD\`), settings with no key are listed at the top |
+| \`launch.sh\` | the release's launch steps, sized for ${o.nodes} node(s) x ${o.gpusPerNode} GPUs |
+
+Models: the Coder is \`${String(f['actor_rollout_ref.model.path'])}\`, the Tester \`${String(f['other.actor_rollout_ref.model.path'])}\`
+(Hugging Face ids or directories, set with \`--coder-model\` / \`--tester-model\` when exporting). The lab's own small
+models are not in Hugging Face format; their export to it is a separate feature of the lab, after which the exported
+folders can be named here. A Tester path containing \`sft\` switches the release to its short SFT Tester prompt.
+
+## Install (once per machine)
+
+1. Clone the release: \`git clone https://github.com/ZJU-REAL/Code-A1\` and run its \`Code-A1/rl_env.sh\` (Python 3.10,
+   uv; it builds \`.venv-rl\` with its verl fork, vLLM, Ray and sandbox_fusion).
+2. Start a [sandbox_fusion](https://github.com/bytedance/SandboxFusion) server the nodes can reach; the rewards run
+   every candidate and test there. \`Code-A1/test_sandbox.sh\` checks it.
+
+## Run on ${total} GPU(s)
+
+\`\`\`sh
+CODE_A1_DIR=/path/to/Code-A1/Code-A1 SANDBOX_FUSION_ENDPOINT=http://HOST:8080 bash launch.sh
+\`\`\`
+
+The release gives each model its own Ray resource pool: the Coder gets \`trainer.n_gpus_per_node\`
+(${String(f['trainer.n_gpus_per_node'])}) and the Tester \`other.trainer.n_gpus_per_node\` (${String(f['other.trainer.n_gpus_per_node'])})
+GPUs on each of \`trainer.nnodes\` (${String(f['trainer.nnodes'])}) node(s). For another machine size, export again with
+\`--nodes N --gpus-per-node G\` (G even). With several nodes, start Ray first (\`ray start --head\` on the node that
+runs launch.sh, \`ray start --address=HEAD_IP:6379\` on the others); launch.sh checks the cluster's GPU count.
+Set \`WANDB_API_KEY\` to log to Weights & Biases (project \`${String(f['trainer.project_name'])}\`); without it wandb logs offline.
+
+Checkpoints go to \`checkpoints/model_a\` (Coder) and \`checkpoints/model_b\` (Tester), rollouts and the Mistake Book to
+\`logs/\`, the console output to \`logs/console.log\`.
+
+## Bring the results back to the lab
+
+\`\`\`sh
+npm run import-run -- --verl-logs path/to/this/folder/logs --out runs/${o.experimentName}-cluster
+\`\`\`
+
+reads the console log (or a W&B history export as JSONL) into the lab's \`metrics.jsonl\` names. In the lab, Runs →
+"Compare with…" → \`runs/${o.experimentName}-cluster/metrics.jsonl\` overlays the cluster run on the charts next to
+the browser run it came from.
+${cfg.warnings.length ? `\n## Differences from the lab run\n\n${cfg.warnings.map((w) => `- ${w}`).join('\n')}\n` : ''}`;
+}

@@ -1,0 +1,87 @@
+// LoRA training on top of the existing training step, with no change to the model's kernels: the learner's flat
+// parameters hold the merged weights W + s·B·A (rebuilt from a frozen copy of the base before each step), the usual
+// forward / loss / backward fill dL/dW for every weight, and the chain rule turns the adapted weights' gradients into
+// dA and dB; grad-norm clipping and AdamW then run over the adapters only. The KL reference policy is the base with
+// the adapters off: the same buffer, unmerged for that one forward (no second model).
+//
+// This is the correct-first path: it keeps a full f32 gradient buffer and computes base weight gradients it then
+// discards. A frozen quantized base with the adapter path inside the forward / backward (lora-gpu.ts) replaces it
+// for models too large for f32.
+import { GRADNORM_OUT, GRADNORM_OUT_BYTES } from '../../gpu/kernels/gradnorm';
+import { recordLossAndBackward, type LossResult, type LossSpec, type OptimConfig } from '../backward-step';
+import type { GpuBatch } from '../forward-batch';
+import type { GpuModel } from '../model';
+import type { GpuLora } from './lora-gpu';
+
+export interface LoraStepResult extends LossResult {
+  gradNorm: number;
+  clip: number;
+  skipped: boolean;
+}
+
+export class LoraLearner {
+  /** The frozen base weights (f32, the flat layout). */
+  readonly base: GPUBuffer;
+  private merged = false;
+
+  constructor(
+    readonly model: GpuModel,
+    readonly lora: GpuLora,
+  ) {
+    const bytes = model.layout.totalFloats * 4;
+    this.base = model.gpu.buffer(`${model.label}.lora-base`, bytes);
+    model.gpu.copy(model.params, 0, this.base, 0, bytes);
+  }
+
+  /** The model's parameters become W + s·B·A (the current policy). */
+  merge(): void {
+    const bytes = this.model.layout.totalFloats * 4;
+    this.model.gpu.copy(this.base, 0, this.model.params, 0, bytes);
+    this.lora.mergeInto(this.model.params);
+    this.model.refreshMirrors();
+    this.merged = true;
+  }
+
+  /** The model's parameters become the base (adapters off): the KL reference policy. */
+  unmerge(): void {
+    this.model.gpu.copy(this.base, 0, this.model.params, 0, this.model.layout.totalFloats * 4);
+    this.model.refreshMirrors();
+    this.merged = false;
+  }
+
+  get isMerged(): boolean {
+    return this.merged;
+  }
+
+  /** Records loss + backward on the merged weights and the adapters' gradients (accumulating; not zeroed here). */
+  recordGrads(batch: GpuBatch, spec: LossSpec): { stats: GPUBuffer; decode: (v: Float32Array) => LossResult } {
+    if (!this.merged) this.merge();
+    this.model.zeroGrads();
+    const r = recordLossAndBackward(this.model, batch, spec);
+    for (const w of this.lora.targets()) this.lora.gradsFromWeightGrad(w, this.model.g(w));
+    return r;
+  }
+
+  /** One optimizer step of the adapters on one batch: zero, loss + backward, clip, AdamW, re-merge. */
+  async step(batch: GpuBatch, spec: LossSpec, optim: OptimConfig, lr?: number): Promise<LoraStepResult> {
+    const gpu = this.model.gpu;
+    this.lora.zeroGrads();
+    const { stats, decode } = this.recordGrads(batch, spec);
+    const clip = this.lora.optimizerStep(optim, lr);
+    const out = gpu.temp('lora.step.readback', 64 + GRADNORM_OUT_BYTES);
+    gpu.copy(stats, 0, out, 0, 64);
+    gpu.copy(clip, 0, out, 64, GRADNORM_OUT_BYTES);
+    [stats, clip].forEach((b) => gpu.release(b));
+    this.merge();
+    const v = await gpu.readF32(out, 16 + 4);
+    gpu.release(out);
+    const g = v.subarray(16);
+    const skipped = g[GRADNORM_OUT.nonFinite] !== 0;
+    if (skipped) this.lora.step--;
+    return { ...decode(v.subarray(0, 16)), gradNorm: g[GRADNORM_OUT.norm], clip: g[GRADNORM_OUT.clip], skipped };
+  }
+
+  destroy(): void {
+    this.base.destroy();
+  }
+}
