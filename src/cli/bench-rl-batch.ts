@@ -45,7 +45,10 @@ export function rlBatch(gpu: Gpu, B: number, maxLen: number, V: number, rng: () 
     }
   });
   const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens, positions, valid, targets, mask }, 'bench.rl');
-  const advantages = gpu.buffer('bench.rl.adv', Float32Array.from({ length: B }, () => rng() * 2 - 1));
+  const advantages = gpu.buffer(
+    'bench.rl.adv',
+    Float32Array.from({ length: B }, () => rng() * 2 - 1),
+  );
   const rolloutLogp = gpu.buffer('bench.rl.rollout', rollout);
   return {
     batch,
@@ -57,7 +60,15 @@ export function rlBatch(gpu: Gpu, B: number, maxLen: number, V: number, rng: () 
       rolloutLogp,
       advantages,
       temperature: 1,
-      config: { epsilon_low: 0.2, epsilon_high: 0.28, dual_clip_c: 10, beta: 0.001, loss_type: 'grpo', max_completion_length: 128, is_cap: 2 },
+      config: {
+        epsilon_low: 0.2,
+        epsilon_high: 0.28,
+        dual_clip_c: 10,
+        beta: 0.001,
+        loss_type: 'grpo',
+        max_completion_length: 128,
+        is_cap: 2,
+      },
     },
     destroy() {
       destroyBatch(batch);

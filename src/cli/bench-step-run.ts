@@ -105,7 +105,12 @@ async function main(): Promise<void> {
     };
   }
 
-  const trainer = new Trainer(config, { sandbox: lab.sandbox, coder: lab.coder, tester: lab.tester, problems: lab.trainProblems });
+  const trainer = new Trainer(config, {
+    sandbox: lab.sandbox,
+    coder: lab.coder,
+    tester: lab.tester,
+    problems: lab.trainProblems,
+  });
   const snap = () => ({
     wall: performance.now(),
     cpu: processCpu(),
@@ -146,9 +151,19 @@ async function main(): Promise<void> {
       });
       const total = diff(start, snap());
       const metrics: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(out.metrics)) if (!k.startsWith('time') && !k.startsWith('perf') && k !== 'time') metrics[k] = v;
+      for (const [k, v] of Object.entries(out.metrics))
+        if (!k.startsWith('time') && !k.startsWith('perf') && k !== 'time') metrics[k] = v;
       console.log(
-        JSON.stringify({ kind: 'step', step: s, total, phases, keptTokens: kept, rows, tokenHash: tokenHash.toString(16), metrics }),
+        JSON.stringify({
+          kind: 'step',
+          step: s,
+          total,
+          phases,
+          keptTokens: kept,
+          rows,
+          tokenHash: tokenHash.toString(16),
+          metrics,
+        }),
       );
     }
   } finally {

@@ -39,7 +39,10 @@ const log = (s: string) => process.stderr.write(`[bench:step] ${s}\n`);
 function runOnce(cwd: string, args: string[]): Promise<StepLine[]> {
   const tsx = resolve('node_modules/.bin/tsx');
   return new Promise((ok, fail) => {
-    const child = spawn(tsx, ['--import', './scripts/raw-loader.mjs', 'src/cli/bench-step-run.ts', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tsx, ['--import', './scripts/raw-loader.mjs', 'src/cli/bench-step-run.ts', ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -87,7 +90,11 @@ function summarise(label: string, runs: StepLine[][]): Map<string, number[]> {
     const walls = timed.map((s) => (p === 'step' ? s.total : s.phases[p])?.wallS ?? NaN);
     rows.push([p, f(minOf(v)), f(median(v)), f(minOf(walls)), f(median(walls))]);
   }
-  table(`${label}: timed steps (${timed.length} = processes × steps after step 0), seconds`, ['phase', 'CPU-s min', 'CPU-s median', 'wall min', 'wall median'], rows);
+  table(
+    `${label}: timed steps (${timed.length} = processes × steps after step 0), seconds`,
+    ['phase', 'CPU-s min', 'CPU-s median', 'wall min', 'wall median'],
+    rows,
+  );
   const detail = timed.map((s, i) => {
     const gen = ['coder-rollout', 'tester-rollout'].map((p) => s.phases[p]).filter(Boolean);
     const rowSteps = gen.reduce((a, c) => a + c.rowSteps, 0);
@@ -102,18 +109,37 @@ function summarise(label: string, runs: StepLine[][]): Map<string, number[]> {
       s.tokenHash,
     ];
   });
-  table(`${label}: per timed step`, ['#', 'CPU-s', 'main-thread CPU-s', 'dispatches', 'submits', 'row-steps / kept tokens', 'wasted', 'token hash'], detail);
+  table(
+    `${label}: per timed step`,
+    ['#', 'CPU-s', 'main-thread CPU-s', 'dispatches', 'submits', 'row-steps / kept tokens', 'wasted', 'token hash'],
+    detail,
+  );
   const first = runs.map((r) => r.find((s) => s.step === 0)).filter((s): s is StepLine => !!s);
   table(
     `${label}: step 0 of each process (cold: shader compiles)`,
     ['#', 'CPU-s', 'wall s', 'main-thread CPU-s', 'pipelines compiled', 'main-thread compile s'],
-    first.map((s, i) => [String(i), f(s.total.cpuS), f(s.total.wallS), f(s.total.mainCpuS), String(s.total.compiles), f(s.total.compileMs / 1000)]),
+    first.map((s, i) => [
+      String(i),
+      f(s.total.cpuS),
+      f(s.total.wallS),
+      f(s.total.mainCpuS),
+      String(s.total.compiles),
+      f(s.total.compileMs / 1000),
+    ]),
   );
   return byPhase;
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), { preset: 'string', problems: 'string', seed: 'string', steps: 'string', repeats: 'string', ab: 'string', help: 'boolean' });
+  const args = parseArgs(process.argv.slice(2), {
+    preset: 'string',
+    problems: 'string',
+    seed: 'string',
+    steps: 'string',
+    repeats: 'string',
+    ab: 'string',
+    help: 'boolean',
+  });
   if (args.help) {
     console.log(HELP);
     return;
@@ -123,7 +149,16 @@ async function main(): Promise<void> {
   const steps = intArg(args, 'steps', 2);
   if (steps < 2) throw new Error('--steps must be >= 2 (step 0 is the warm-up)');
   const repeats = intArg(args, 'repeats', 2);
-  const childArgs = ['--preset', preset, '--problems', String(intArg(args, 'problems', 4)), '--seed', String(intArg(args, 'seed', 1)), '--steps', String(steps)];
+  const childArgs = [
+    '--preset',
+    preset,
+    '--problems',
+    String(intArg(args, 'problems', 4)),
+    '--seed',
+    String(intArg(args, 'seed', 1)),
+    '--steps',
+    String(steps),
+  ];
   const ref = typeof args.ab === 'string' ? args.ab : undefined;
   const wt = ref ? worktreeFor(ref) : undefined;
   const here: StepLine[][] = [];
@@ -140,7 +175,9 @@ async function main(): Promise<void> {
   } finally {
     wt?.cleanup();
   }
-  console.log(`bench:step preset ${preset}, ${childArgs.join(' ')}, ${repeats} process(es) per revision; CPU-s = process CPU seconds (all threads)`);
+  console.log(
+    `bench:step preset ${preset}, ${childArgs.join(' ')}, ${repeats} process(es) per revision; CPU-s = process CPU seconds (all threads)`,
+  );
   const a = summarise('this checkout', here);
   if (!wt || !ref) return;
   const b = summarise(ref, there);
@@ -150,17 +187,24 @@ async function main(): Promise<void> {
     if (!w) continue;
     rows.push([p, f(median(v)), f(median(w)), f(median(v) / median(w)), f(minOf(v) / minOf(w))]);
   }
-  const c0 = (runs: StepLine[][]) => median(runs.map((r) => r.find((s) => s.step === 0)?.total.compileMs ?? NaN)) / 1000;
+  const c0 = (runs: StepLine[][]) =>
+    median(runs.map((r) => r.find((s) => s.step === 0)?.total.compileMs ?? NaN)) / 1000;
   rows.push(['step 0 main-thread compile s', f(c0(here)), f(c0(there)), f(c0(here) / c0(there)), '']);
-  table(`A/B: this checkout vs ${ref} (CPU seconds, timed steps)`, ['phase', 'this', ref, 'ratio (median)', 'ratio (min)'], rows);
-  const same = (x: StepLine[][], y: StepLine[][], k: (s: StepLine) => string) => x.flat().every((s, i) => k(s) === k(y.flat()[i]));
+  table(
+    `A/B: this checkout vs ${ref} (CPU seconds, timed steps)`,
+    ['phase', 'this', ref, 'ratio (median)', 'ratio (min)'],
+    rows,
+  );
+  const same = (x: StepLine[][], y: StepLine[][], k: (s: StepLine) => string) =>
+    x.flat().every((s, i) => k(s) === k(y.flat()[i]));
   console.log(`sampled tokens identical: ${same(here, there, (s) => s.tokenHash)}`);
   console.log(`step metrics identical: ${same(here, there, (s) => JSON.stringify(s.metrics))}`);
   if (!same(here, there, (s) => JSON.stringify(s.metrics))) {
     const x = here[0].find((s) => s.step === 1);
     const y = there[0].find((s) => s.step === 1);
     for (const k of Object.keys(x?.metrics ?? {})) {
-      if (JSON.stringify(x?.metrics[k]) !== JSON.stringify(y?.metrics[k])) console.log(`  step 1 ${k}: ${String(x?.metrics[k])} vs ${String(y?.metrics[k])}`);
+      if (JSON.stringify(x?.metrics[k]) !== JSON.stringify(y?.metrics[k]))
+        console.log(`  step 1 ${k}: ${String(x?.metrics[k])} vs ${String(y?.metrics[k])}`);
     }
   }
 }

@@ -22,7 +22,16 @@ const seed = freshSeed();
 describe(`launcher (seed ${seed})`, () => {
   it('reuses pipelines by override values and keeps every dispatch on its own buffers and uniforms', async () => {
     const gpu = await sharedNodeGpu();
-    const k = new Kernel({ family: 'launcher_test', source, uniforms: [['n', 'u32'], ['scale', 'f32'], ['_p0', 'u32'], ['_p1', 'u32']] });
+    const k = new Kernel({
+      family: 'launcher_test',
+      source,
+      uniforms: [
+        ['n', 'u32'],
+        ['scale', 'f32'],
+        ['_p0', 'u32'],
+        ['_p1', 'u32'],
+      ],
+    });
     const rng = mulberry32(seed);
     const n = 100;
     const before = gpu.pipelines.size;
@@ -35,7 +44,12 @@ describe(`launcher (seed ${seed})`, () => {
     const ins = xs.map((x, i) => gpu.buffer(`lt.x${i}`, x));
     const outs = runs.map((_, i) => gpu.buffer(`lt.y${i}`, n * 4));
     runs.forEach((r, i) =>
-      k.dispatch(gpu, { buffers: [ins[i], outs[i]], uniforms: { n, scale: r.scale, _p0: 0, _p1: 0 }, workgroups: [Math.ceil(n / r.ov.WG)], overrides: r.ov }),
+      k.dispatch(gpu, {
+        buffers: [ins[i], outs[i]],
+        uniforms: { n, scale: r.scale, _p0: 0, _p1: 0 },
+        workgroups: [Math.ceil(n / r.ov.WG)],
+        overrides: r.ov,
+      }),
     );
     expect(gpu.pipelines.size - before).toBe(2);
     for (let i = 0; i < runs.length; i++) {
@@ -51,14 +65,35 @@ describe(`launcher (seed ${seed})`, () => {
 
   it('warm() compiles ahead with createComputePipelineAsync; the first dispatch then compiles nothing', async () => {
     const gpu = await sharedNodeGpu();
-    const k = new Kernel({ family: 'launcher_warm', source: source + '\n// warm', uniforms: [['n', 'u32'], ['scale', 'f32'], ['_p0', 'u32'], ['_p1', 'u32']] });
-    const sets = [{ WG: 16, BIAS: 2 }, { BIAS: 2, WG: 16 }, { WG: 32, BIAS: -1 }];
+    const k = new Kernel({
+      family: 'launcher_warm',
+      source: source + '\n// warm',
+      uniforms: [
+        ['n', 'u32'],
+        ['scale', 'f32'],
+        ['_p0', 'u32'],
+        ['_p1', 'u32'],
+      ],
+    });
+    const sets = [
+      { WG: 16, BIAS: 2 },
+      { BIAS: 2, WG: 16 },
+      { WG: 32, BIAS: -1 },
+    ];
     expect(await k.warm(gpu, sets)).toBe(2); // two distinct sets
     expect(await k.warm(gpu, sets)).toBe(0); // already cached
     const misses = gpu.pipelines.misses;
-    const x = gpu.buffer('lw.x', Float32Array.from({ length: 40 }, (_, i) => i));
+    const x = gpu.buffer(
+      'lw.x',
+      Float32Array.from({ length: 40 }, (_, i) => i),
+    );
     const y = gpu.buffer('lw.y', 40 * 4);
-    k.dispatch(gpu, { buffers: [x, y], uniforms: { n: 40, scale: 0.5, _p0: 0, _p1: 0 }, workgroups: [3], overrides: { WG: 16, BIAS: 2 } });
+    k.dispatch(gpu, {
+      buffers: [x, y],
+      uniforms: { n: 40, scale: 0.5, _p0: 0, _p1: 0 },
+      workgroups: [3],
+      overrides: { WG: 16, BIAS: 2 },
+    });
     expect(gpu.pipelines.misses).toBe(misses);
     const got = await gpu.readF32(y, 40);
     expect(Array.from(got)).toEqual(Array.from({ length: 40 }, (_, i) => i * 0.5 + 2));

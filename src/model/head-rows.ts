@@ -13,7 +13,10 @@ import type { GpuModel } from './model';
 export const sftHeadRows: { enabled: boolean } = { enabled: true };
 
 /** The batch's loss-mask rows with their targets and mask, as pooled temps (null when not worth it). */
-export function lossRows(gpu: GpuModel['gpu'], batch: GpuBatch): { head: HeadRows; targets: GPUBuffer; mask: GPUBuffer } | null {
+export function lossRows(
+  gpu: GpuModel['gpu'],
+  batch: GpuBatch,
+): { head: HeadRows; targets: GPUBuffer; mask: GPUBuffer } | null {
   const { mask, targets } = batch.host;
   if (!sftHeadRows.enabled || !mask || !targets) return null;
   const rows: number[] = [];
@@ -27,8 +30,14 @@ export function lossRows(gpu: GpuModel['gpu'], batch: GpuBatch): { head: HeadRow
   };
   return {
     head: { rows: upload('sft.rows', Uint32Array.from(rows)), n },
-    targets: upload('sft.targets', Uint32Array.from(rows, (t) => targets[t])),
-    mask: upload('sft.mask', Float32Array.from(rows, (t) => mask[t])),
+    targets: upload(
+      'sft.targets',
+      Uint32Array.from(rows, (t) => targets[t]),
+    ),
+    mask: upload(
+      'sft.mask',
+      Float32Array.from(rows, (t) => mask[t]),
+    ),
   };
 }
 
@@ -39,4 +48,3 @@ export function scatterToT(gpu: GpuModel['gpu'], rowsBuf: GPUBuffer, head: HeadR
   scatterRows(gpu, out, rowsBuf, head.rows, head.n, T, 1);
   return out;
 }
-

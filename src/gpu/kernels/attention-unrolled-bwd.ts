@@ -2,30 +2,28 @@
 // variables instead of run-time-indexed private arrays; see attention-unrolled.ts for why). Same bindings, uniforms,
 // masking and results as shaders/attention_backward_q.wgsl and attention_backward_kv.wgsl.
 
-const UNIFORM = 'struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, rows: u32 }\n@group(0) @binding(0) var<uniform> u: U;\n';
+const UNIFORM =
+  'struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, rows: u32 }\n@group(0) @binding(0) var<uniform> u: U;\n';
 
-function seq(n: number): number[] {
-  return Array.from({ length: n }, (_, i) => i);
-}
+/** Uniforms and bindings 1-4 (q, k, v, keyMask), common to every attention pass. */
+export const QKV_HEADER = [
+  UNIFORM,
+  '@group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;',
+  '@group(0) @binding(2) var<storage, read> k: array<vec4<f32>>;',
+  '@group(0) @binding(3) var<storage, read> v: array<vec4<f32>>;',
+  '@group(0) @binding(4) var<storage, read> keyMask: array<u32>;',
+];
 
-/** Pass 1 (per query rows and head): D = Σ dO·O and dq. */
-export function attentionBackwardQSource(dh4: number, rb: number): string {
-  const R = seq(rb);
-  const D = seq(dh4);
-  const L: string[] = [
-    UNIFORM,
-    '@group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;',
-    '@group(0) @binding(2) var<storage, read> k: array<vec4<f32>>;',
-    '@group(0) @binding(3) var<storage, read> v: array<vec4<f32>>;',
-    '@group(0) @binding(4) var<storage, read> keyMask: array<u32>;',
-    '@group(0) @binding(5) var<storage, read> out: array<vec4<f32>>;',
-    '@group(0) @binding(6) var<storage, read> dout: array<vec4<f32>>;',
-    '@group(0) @binding(7) var<storage, read> lse: array<f32>;',
-    '@group(0) @binding(8) var<storage, read_write> dsum: array<f32>;',
-    '@group(0) @binding(9) var<storage, read_write> dq: array<vec4<f32>>;',
+/**
+ * The per-query-rows passes' opening (forward, backward q): invocation → (sequence, row chunk, head), the live rows,
+ * and an early exit that runs `empty` for each row r of a chunk with no live row.
+ */
+export function queryRowsPrologue(dh4: number, rb: number, empty: string[]): string[] {
+  return [
     'override WG: u32 = 16;',
     `const DH4: u32 = ${dh4}u;`,
     `const RB: u32 = ${rb}u;`,
+    'const NEG_BIG: f32 = -3.0e38;',
     'fn keyOk(j: u32, last: u32) -> bool { return j <= last && (u.hasMask == 0u || keyMask[j] != 0u); }',
     '@compute @workgroup_size(WG)',
     'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
@@ -48,11 +46,43 @@ export function attentionBackwardQSource(dh4: number, rb: number): string {
     '  }',
     '  if (!anyLive) {',
     '    for (var r = row0; r <= rowLast; r++) {',
-    '      for (var d = 0u; d < DH4; d++) { dq[(r * u.Hq + h) * DH4 + d] = vec4<f32>(0.0); }',
-    '      dsum[r * u.Hq + h] = 0.0;',
+    ...empty.map((l) => `      ${l}`),
     '    }',
     '    return;',
     '  }',
+  ];
+}
+
+/** The key loop's head in the per-query-rows passes: skip left pads, then blocks of 4 keys (kb0..kb3 offsets). */
+export const KEY_BLOCK_HEAD = [
+  '  var jStart = seqStart;',
+  '  if (maskQ) { while (jStart < live && keyMask[jStart] == 0u) { jStart += 1u; } }',
+  '  for (var j0 = jStart; j0 <= live; j0 += 4u) {',
+  '    let kb0 = (j0 * u.Hkv + g) * DH4;',
+  '    let kb1 = (min(j0 + 1u, rowLast) * u.Hkv + g) * DH4;',
+  '    let kb2 = (min(j0 + 2u, rowLast) * u.Hkv + g) * DH4;',
+  '    let kb3 = (min(j0 + 3u, rowLast) * u.Hkv + g) * DH4;',
+];
+
+function seq(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+/** Pass 1 (per query rows and head): D = Σ dO·O and dq. */
+export function attentionBackwardQSource(dh4: number, rb: number): string {
+  const R = seq(rb);
+  const D = seq(dh4);
+  const L: string[] = [
+    ...QKV_HEADER,
+    '@group(0) @binding(5) var<storage, read> out: array<vec4<f32>>;',
+    '@group(0) @binding(6) var<storage, read> dout: array<vec4<f32>>;',
+    '@group(0) @binding(7) var<storage, read> lse: array<f32>;',
+    '@group(0) @binding(8) var<storage, read_write> dsum: array<f32>;',
+    '@group(0) @binding(9) var<storage, read_write> dq: array<vec4<f32>>;',
+    ...queryRowsPrologue(dh4, rb, [
+      'for (var d = 0u; d < DH4; d++) { dq[(r * u.Hq + h) * DH4 + d] = vec4<f32>(0.0); }',
+      'dsum[r * u.Hq + h] = 0.0;',
+    ]),
   ];
   const add = (s: string) => L.push(s);
   for (const r of R) {
@@ -64,26 +94,28 @@ export function attentionBackwardQSource(dh4: number, rb: number): string {
     add(`  let l${r} = lse[qi${r}];`);
     add(`  if (row0 + ${r}u <= rowLast) { dsum[qi${r}] = select(D${r}, 0.0, maskQ && keyMask[row0 + ${r}u] == 0u); }`);
   }
-  add('  var jStart = seqStart;');
-  add('  if (maskQ) { while (jStart < live && keyMask[jStart] == 0u) { jStart += 1u; } }');
-  add('  for (var j0 = jStart; j0 <= live; j0 += 4u) {');
-  add('    let kb0 = (j0 * u.Hkv + g) * DH4;');
-  add('    let kb1 = (min(j0 + 1u, rowLast) * u.Hkv + g) * DH4;');
-  add('    let kb2 = (min(j0 + 2u, rowLast) * u.Hkv + g) * DH4;');
-  add('    let kb3 = (min(j0 + 3u, rowLast) * u.Hkv + g) * DH4;');
+  L.push(...KEY_BLOCK_HEAD);
   for (const r of R) add(`    var s${r} = vec4<f32>(0.0);\n    var p${r} = vec4<f32>(0.0);`);
   for (const d of D) {
     add(`    { let k0 = k[kb0 + ${d}u]; let k1 = k[kb1 + ${d}u]; let k2 = k[kb2 + ${d}u]; let k3 = k[kb3 + ${d}u];`);
     add(`      let v0 = v[kb0 + ${d}u]; let v1 = v[kb1 + ${d}u]; let v2 = v[kb2 + ${d}u]; let v3 = v[kb3 + ${d}u];`);
     for (const r of R) {
-      add(`      s${r} += vec4<f32>(dot(q${r}_${d}, k0), dot(q${r}_${d}, k1), dot(q${r}_${d}, k2), dot(q${r}_${d}, k3));`);
-      add(`      p${r} += vec4<f32>(dot(o${r}_${d}, v0), dot(o${r}_${d}, v1), dot(o${r}_${d}, v2), dot(o${r}_${d}, v3));`);
+      add(
+        `      s${r} += vec4<f32>(dot(q${r}_${d}, k0), dot(q${r}_${d}, k1), dot(q${r}_${d}, k2), dot(q${r}_${d}, k3));`,
+      );
+      add(
+        `      p${r} += vec4<f32>(dot(o${r}_${d}, v0), dot(o${r}_${d}, v1), dot(o${r}_${d}, v2), dot(o${r}_${d}, v3));`,
+      );
     }
     add('    }');
   }
-  add('    let ok = vec4<bool>(keyOk(j0, rowLast), keyOk(j0 + 1u, rowLast), keyOk(j0 + 2u, rowLast), keyOk(j0 + 3u, rowLast));');
+  add(
+    '    let ok = vec4<bool>(keyOk(j0, rowLast), keyOk(j0 + 1u, rowLast), keyOk(j0 + 2u, rowLast), keyOk(j0 + 3u, rowLast));',
+  );
   for (const r of R) {
-    add(`    let ok${r} = ok & vec4<bool>(j0 <= row0 + ${r}u, j0 + 1u <= row0 + ${r}u, j0 + 2u <= row0 + ${r}u, j0 + 3u <= row0 + ${r}u);`);
+    add(
+      `    let ok${r} = ok & vec4<bool>(j0 <= row0 + ${r}u, j0 + 1u <= row0 + ${r}u, j0 + 2u <= row0 + ${r}u, j0 + 3u <= row0 + ${r}u);`,
+    );
     add(`    let w${r} = select(vec4<f32>(0.0), exp(s${r} - l${r}), ok${r}) * (p${r} - D${r});`);
   }
   for (const d of D) {
@@ -108,11 +140,7 @@ export function attentionBackwardKvSource(dh4: number, rb: number): string {
   const R = seq(rb);
   const D = seq(dh4);
   const L: string[] = [
-    UNIFORM,
-    '@group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;',
-    '@group(0) @binding(2) var<storage, read> k: array<vec4<f32>>;',
-    '@group(0) @binding(3) var<storage, read> v: array<vec4<f32>>;',
-    '@group(0) @binding(4) var<storage, read> keyMask: array<u32>;',
+    ...QKV_HEADER,
     '@group(0) @binding(5) var<storage, read> dout: array<vec4<f32>>;',
     '@group(0) @binding(6) var<storage, read> lse: array<f32>;',
     '@group(0) @binding(7) var<storage, read> dsum: array<f32>;',
@@ -162,8 +190,12 @@ export function attentionBackwardKvSource(dh4: number, rb: number): string {
   for (const d of D) {
     add(`      { ${loads(d)}`);
     for (const r of R) {
-      add(`        s${r} += vec4<f32>(dot(k${r}_${d}, qa), dot(k${r}_${d}, qb), dot(k${r}_${d}, qc), dot(k${r}_${d}, qd));`);
-      add(`        p${r} += vec4<f32>(dot(v${r}_${d}, oa), dot(v${r}_${d}, ob), dot(v${r}_${d}, oc), dot(v${r}_${d}, od));`);
+      add(
+        `        s${r} += vec4<f32>(dot(k${r}_${d}, qa), dot(k${r}_${d}, qb), dot(k${r}_${d}, qc), dot(k${r}_${d}, qd));`,
+      );
+      add(
+        `        p${r} += vec4<f32>(dot(v${r}_${d}, oa), dot(v${r}_${d}, ob), dot(v${r}_${d}, oc), dot(v${r}_${d}, od));`,
+      );
     }
     add('      }');
   }
@@ -171,10 +203,14 @@ export function attentionBackwardKvSource(dh4: number, rb: number): string {
   add('      let D4 = vec4<f32>(dsum[q0i], dsum[q1i], dsum[q2i], dsum[q3i]);');
   add('      var inSeq = vec4<bool>(true, i0 + 1u < seqEnd, i0 + 2u < seqEnd, i0 + 3u < seqEnd);');
   add('      if (maskQ) {');
-  add('        inSeq = inSeq & vec4<bool>(keyMask[i0] != 0u, keyMask[min(i0 + 1u, last)] != 0u, keyMask[min(i0 + 2u, last)] != 0u, keyMask[min(i0 + 3u, last)] != 0u);');
+  add(
+    '        inSeq = inSeq & vec4<bool>(keyMask[i0] != 0u, keyMask[min(i0 + 1u, last)] != 0u, keyMask[min(i0 + 2u, last)] != 0u, keyMask[min(i0 + 3u, last)] != 0u);',
+  );
   add('      }');
   for (const r of R) {
-    add(`      let ok${r} = inSeq & vec4<bool>(i0 >= j0 + ${r}u, i0 + 1u >= j0 + ${r}u, i0 + 2u >= j0 + ${r}u, i0 + 3u >= j0 + ${r}u) & vec4<bool>(valid${r});`);
+    add(
+      `      let ok${r} = inSeq & vec4<bool>(i0 >= j0 + ${r}u, i0 + 1u >= j0 + ${r}u, i0 + 2u >= j0 + ${r}u, i0 + 3u >= j0 + ${r}u) & vec4<bool>(valid${r});`,
+    );
     add(`      let pr${r} = select(vec4<f32>(0.0), exp(s${r} - l4), ok${r});`);
     add(`      let ds${r} = pr${r} * (p${r} - D4);`);
   }

@@ -1,24 +1,23 @@
-// Generated WGSL for the attention forward (backward passes: attention-unrolled-bwd.ts) with the head size and rows per invocation baked in: every per-row and
-// per-lane value is its own named variable instead of an element of a run-time-indexed private array. SwiftShader
-// cannot tell that such an index is the same in every lane, so each array access became a per-lane gather/scatter
-// through memory; named variables stay in registers (or spill as whole vectors). Same bindings, uniforms, masking
+// Generated WGSL for the attention forward (backward passes and shared pieces: attention-unrolled-bwd.ts) with the head
+// size and rows per invocation baked in: every per-row and per-lane value is its own named variable instead of an
+// element of a run-time-indexed private array. SwiftShader cannot tell that such an index is the same in every lane,
+// so each array access became a per-lane gather/scatter through memory; named variables stay in registers (or spill
+// as whole vectors). Same bindings, uniforms, masking
 // and results as shaders/attention.wgsl, which stays the kernel for other adapters.
 import { Kernel, type ScalarType } from '../launcher';
-import { attentionBackwardKvSource, attentionBackwardQSource } from './attention-unrolled-bwd';
+import {
+  attentionBackwardKvSource,
+  attentionBackwardQSource,
+  KEY_BLOCK_HEAD,
+  QKV_HEADER,
+  queryRowsPrologue,
+} from './attention-unrolled-bwd';
 
-const HEADER = `
-struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, rows: u32 }
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> k: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> v: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read> keyMask: array<u32>;
-@group(0) @binding(5) var<storage, read_write> out: array<vec4<f32>>;
-@group(0) @binding(6) var<storage, read_write> lse: array<f32>;
-override WG: u32 = 16;
-const NEG_BIG: f32 = -3.0e38;
-fn keyOk(j: u32, last: u32) -> bool { return j <= last && (u.hasMask == 0u || keyMask[j] != 0u); }
-`;
+const HEADER = [
+  ...QKV_HEADER,
+  '@group(0) @binding(5) var<storage, read_write> out: array<vec4<f32>>;',
+  '@group(0) @binding(6) var<storage, read_write> lse: array<f32>;',
+];
 
 /** WGSL source of the forward for Dh = 4·dh4 and rb rows per invocation (the launcher's `rows` uniform must be rb). */
 export function attentionForwardSource(dh4: number, rb: number): string {
@@ -26,34 +25,13 @@ export function attentionForwardSource(dh4: number, rb: number): string {
   const D = Array.from({ length: dh4 }, (_, d) => d);
   const L: string[] = [];
   const add = (s: string) => L.push(s);
-  add(`const DH4: u32 = ${dh4}u;`);
-  add(`const RB: u32 = ${rb}u;`);
-  add('@compute @workgroup_size(WG)');
-  add('fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {');
-  add('  let idx = gid.x + gid.y * nwg.x * WG;');
-  add('  let chunks = (u.S + RB - 1u) / RB;');
-  add('  if (idx >= u.B * chunks * u.Hq) { return; }');
-  add('  let h = idx % u.Hq;');
-  add('  let chunk = (idx / u.Hq) % chunks;');
-  add('  let b = idx / (u.Hq * chunks);');
-  add('  let g = h / (u.Hq / u.Hkv);');
-  add('  let seqStart = b * u.S;');
-  add('  let row0 = seqStart + chunk * RB;');
-  add('  let rowLast = min(row0 + RB, seqStart + u.S) - 1u;');
-  add('  let maskQ = u.hasMask == 2u;');
-  add('  var live = rowLast;');
-  add('  var anyLive = true;');
-  add('  if (maskQ) {');
-  add('    anyLive = false;');
-  add('    for (var r = row0; r <= rowLast; r++) { if (keyMask[r] != 0u) { live = r; anyLive = true; } }');
-  add('  }');
-  add('  if (!anyLive) {');
-  add('    for (var r = row0; r <= rowLast; r++) {');
-  add('      for (var d = 0u; d < DH4; d++) { out[(r * u.Hq + h) * DH4 + d] = vec4<f32>(0.0); }');
-  add('      lse[r * u.Hq + h] = NEG_BIG;');
-  add('    }');
-  add('    return;');
-  add('  }');
+  L.push(
+    ...HEADER,
+    ...queryRowsPrologue(dh4, rb, [
+      'for (var d = 0u; d < DH4; d++) { out[(r * u.Hq + h) * DH4 + d] = vec4<f32>(0.0); }',
+      'lse[r * u.Hq + h] = NEG_BIG;',
+    ]),
+  );
   for (const r of R) {
     add(`  let qb${r} = (min(row0 + ${r}u, rowLast) * u.Hq + h) * DH4;`);
     for (const d of D) add(`  let q${r}_${d} = q[qb${r} + ${d}u] * u.scale;`);
@@ -61,22 +39,23 @@ export function attentionForwardSource(dh4: number, rb: number): string {
     add(`  var m${r} = NEG_BIG;`);
     add(`  var l${r} = 0.0;`);
   }
-  add('  var jStart = seqStart;');
-  add('  if (maskQ) { while (jStart < live && keyMask[jStart] == 0u) { jStart += 1u; } }');
-  add('  for (var j0 = jStart; j0 <= live; j0 += 4u) {');
-  add('    let kb0 = (j0 * u.Hkv + g) * DH4;');
-  add('    let kb1 = (min(j0 + 1u, rowLast) * u.Hkv + g) * DH4;');
-  add('    let kb2 = (min(j0 + 2u, rowLast) * u.Hkv + g) * DH4;');
-  add('    let kb3 = (min(j0 + 3u, rowLast) * u.Hkv + g) * DH4;');
+  L.push(...KEY_BLOCK_HEAD);
   for (const r of R) add(`    var s${r} = vec4<f32>(0.0);`);
   for (const d of D) {
     add(`    { let k0 = k[kb0 + ${d}u]; let k1 = k[kb1 + ${d}u]; let k2 = k[kb2 + ${d}u]; let k3 = k[kb3 + ${d}u];`);
-    for (const r of R) add(`      s${r} += vec4<f32>(dot(q${r}_${d}, k0), dot(q${r}_${d}, k1), dot(q${r}_${d}, k2), dot(q${r}_${d}, k3));`);
+    for (const r of R)
+      add(
+        `      s${r} += vec4<f32>(dot(q${r}_${d}, k0), dot(q${r}_${d}, k1), dot(q${r}_${d}, k2), dot(q${r}_${d}, k3));`,
+      );
     add('    }');
   }
-  add('    let ok = vec4<bool>(keyOk(j0, rowLast), keyOk(j0 + 1u, rowLast), keyOk(j0 + 2u, rowLast), keyOk(j0 + 3u, rowLast));');
+  add(
+    '    let ok = vec4<bool>(keyOk(j0, rowLast), keyOk(j0 + 1u, rowLast), keyOk(j0 + 2u, rowLast), keyOk(j0 + 3u, rowLast));',
+  );
   for (const r of R) {
-    add(`    let ok${r} = ok & vec4<bool>(j0 <= row0 + ${r}u, j0 + 1u <= row0 + ${r}u, j0 + 2u <= row0 + ${r}u, j0 + 3u <= row0 + ${r}u);`);
+    add(
+      `    let ok${r} = ok & vec4<bool>(j0 <= row0 + ${r}u, j0 + 1u <= row0 + ${r}u, j0 + 2u <= row0 + ${r}u, j0 + 3u <= row0 + ${r}u);`,
+    );
     add(`    let t${r} = select(vec4<f32>(NEG_BIG), s${r}, ok${r});`);
     add(`    let n${r} = max(m${r}, max(max(t${r}.x, t${r}.y), max(t${r}.z, t${r}.w)));`);
     add(`    let p${r} = select(vec4<f32>(0.0), exp(t${r} - n${r}), ok${r});`);
@@ -86,7 +65,8 @@ export function attentionForwardSource(dh4: number, rb: number): string {
   }
   for (const d of D) {
     add(`    { let v0 = v[kb0 + ${d}u]; let v1 = v[kb1 + ${d}u]; let v2 = v[kb2 + ${d}u]; let v3 = v[kb3 + ${d}u];`);
-    for (const r of R) add(`      a${r}_${d} = a${r}_${d} * c${r} + p${r}.x * v0 + p${r}.y * v1 + p${r}.z * v2 + p${r}.w * v3;`);
+    for (const r of R)
+      add(`      a${r}_${d} = a${r}_${d} * c${r} + p${r}.x * v0 + p${r}.y * v1 + p${r}.z * v2 + p${r}.w * v3;`);
     add('    }');
   }
   add('  }');
@@ -101,7 +81,7 @@ export function attentionForwardSource(dh4: number, rb: number): string {
     add('  }');
   }
   add('}');
-  return HEADER + L.join('\n') + '\n';
+  return L.join('\n') + '\n';
 }
 
 type UName = 'B' | 'S' | 'Hq' | 'Hkv' | 'Dh' | 'hasMask' | 'scale' | 'rows';
@@ -114,7 +94,12 @@ const GENERATORS: Record<AttentionPass, (dh4: number, rb: number) => string> = {
 const kernels = new Map<string, Kernel<UName>>();
 
 /** The generated kernel of one pass for this head size and tiling (built once per triple). */
-export function unrolledKernel(pass: AttentionPass, uniforms: ReadonlyArray<readonly [UName, ScalarType]>, dh4: number, rb: number): Kernel<UName> {
+export function unrolledKernel(
+  pass: AttentionPass,
+  uniforms: ReadonlyArray<readonly [UName, ScalarType]>,
+  dh4: number,
+  rb: number,
+): Kernel<UName> {
   const key = `${pass}:${dh4}x${rb}`;
   let k = kernels.get(key);
   if (!k) kernels.set(key, (k = new Kernel({ family: 'attention', source: GENERATORS[pass](dh4, rb), uniforms })));
