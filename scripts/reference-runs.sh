@@ -5,8 +5,8 @@
 #   bash scripts/reference-runs.sh                 # fresh runs (refuses to overwrite existing run directories)
 #   bash scripts/reference-runs.sh --resume        # continue every run to STEPS (across sessions), then records/plots
 #   MODES="code-a1 self-play" SEEDS="1" STEPS=100 JOBS=2 bash scripts/reference-runs.sh --resume
-# JOBS trainings run at once (2 on the shared 2-core machine); RECORDS_ONLY=1 skips training (copy records + plots
-# from whatever steps the runs reached).
+# JOBS trainings run at once (2 on the shared 2-core machine); RECORDS_ONLY=1 START_EVAL=0 skips training and the
+# start eval (copies the records of whatever steps the runs reached and draws the plots).
 set -euo pipefail
 STEPS=${STEPS:-100}
 SEEDS=${SEEDS:-"1 2"}
@@ -57,8 +57,11 @@ if [ "${RECORDS_ONLY:-0}" != 1 ]; then
   wait
 fi
 
-# The whole held-out family (0% everywhere so far) at the start and at each run's end, not every 10 steps.
-[ -f docs/results-data/start-eval.json ] || npm run -s eval -- --preset tiny --out docs/results-data/start-eval.json
+# The whole held-out family (0% everywhere so far) at the start and at each run's end, not every 10 steps; the
+# start eval (both splits with CodeT, the shipped models) once (START_EVAL=0 skips it, e.g. with RECORDS_ONLY=1).
+if [ ! -f docs/results-data/start-eval.json ] && [ "${START_EVAL:-1}" = 1 ]; then
+  npm run -s eval -- --preset tiny --out docs/results-data/start-eval.json
+fi
 for r in "${runs[@]}"; do
   set -- $r
   dir="$OUT/ref-$1-s$2"

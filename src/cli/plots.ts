@@ -1,16 +1,14 @@
 // `npm run plots -- runs/A runs/B ... [--out docs/plots]`: regenerates the result figures (SVG) from each run's
-// metrics.jsonl and eval.jsonl, overlaying the runs (e.g. code-a1 vs golden vs self-play).
+// metrics.jsonl and eval.jsonl, overlaying the runs (e.g. code-a1 vs golden vs self-play), and prints the results
+// table rows (every held-out evaluation of every run).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseMetricsJsonl, type MetricKey, type StepMetrics } from '../rl/metrics';
 import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
 import type { CiMetric } from '../rl/eval-ci';
+import { RESULTS_HEADER, resultsRow, type EvalPoint } from '../rl/results-table';
 import type { SplitReport } from '../rl/eval';
 
-interface EvalPoint {
-  step: number;
-  rows: SplitReport[];
-}
 
 async function readJsonl<T>(path: string): Promise<T[]> {
   try {
@@ -98,6 +96,8 @@ async function main(): Promise<number> {
       lineChartSvg('Coder pass rate: training batches (mean of the last 10 steps, dashed) vs held-out pass@1', trainVsHeldout, { xLabel: 'step', yLabel: 'pass (%)' }),
     );
   }
+  // The rows docs/results.md's table may quote (results-table.test.ts checks the page against the records).
+  console.log([...RESULTS_HEADER, ...data.flatMap((d) => d.evals.filter((e) => e.rows.some((r) => r.split === 'heldout')).map((e) => resultsRow(d.name, e)))].join('\n'));
   console.log(`wrote plots for ${data.map((d) => d.name).join(', ')} to ${out}/`);
   return 0;
 }
