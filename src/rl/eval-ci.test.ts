@@ -1,23 +1,10 @@
 // summarize and bootstrapCI on hand-computed records: metrics pool counts as eval-metrics defines them, and the
 // bootstrap interval contains the estimate, narrows with more problems and collapses when every problem agrees.
 import { describe, expect, it } from 'vitest';
-import { bootstrapCI, summarize, type ProblemEval } from './eval-ci';
+import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
 import { Rng } from './rng';
 
-const rec = (o: Partial<ProblemEval>): ProblemEval => ({
-  id: 'p',
-  n: 8,
-  passed: 0,
-  greedy: false,
-  refLines: 0,
-  refCorrect: 0,
-  mutants: 0,
-  mutKilledByRef: 0,
-  mutKilledWhiteBox: 0,
-  lines: 0,
-  correct: 0,
-  ...o,
-});
+const rec = (o: Partial<ProblemEval>): ProblemEval => ({ ...problemRecord('p', 8, 0, false), ...o });
 
 describe('summarize', () => {
   it('averages per-problem pass@1 and pools the Tester counts', () => {

@@ -25,6 +25,11 @@ export interface ProblemEval {
   correct: number;
 }
 
+/** A problem's record before any Tester count is added. */
+export function problemRecord(id: string, n: number, passed: number, greedy: boolean): ProblemEval {
+  return { id, n, passed, greedy, refLines: 0, refCorrect: 0, mutants: 0, mutKilledByRef: 0, mutKilledWhiteBox: 0, lines: 0, correct: 0 };
+}
+
 export const CI_METRICS = ['coderPass1', 'coderPass1Greedy', 'selectedPass1', 'testerValidity', 'mutationScore', 'passAtK', 'mutAtK', 'mul'] as const;
 export type CiMetric = (typeof CI_METRICS)[number];
 export type Summary = Record<CiMetric, number>;

@@ -20,7 +20,7 @@ import { candidateProgram, cleanCompletion, coderPrompt, solutionBody, testerPro
 import { SPECIAL_TOKENS } from '../model/special-tokens';
 import { attackForm, countTests, MAX_TESTS_PER_ROLLOUT } from './judging';
 import { codetSelect } from './eval-metrics';
-import { bootstrapCI, summarize, type CiMetric, type ProblemEval } from './eval-ci';
+import { bootstrapCI, problemRecord, summarize, type CiMetric, type ProblemEval } from './eval-ci';
 import { Rng, deriveSeed } from './rng';
 
 export interface EvalOptions {
@@ -223,19 +223,7 @@ export async function evaluateSplit(
     const r = await sandbox.judge({ code, entryPoint: p.entryPoint, tests, timeoutMs: o.timeoutMs, setupCode: p.setupCode });
     return r.compileError !== undefined || r.verdicts.some((v) => v.status !== 'passed');
   };
-  const records: ProblemEval[] = problems.map((p, pi) => ({
-    id: p.id,
-    n,
-    passed: passSampled.slice(pi * n, (pi + 1) * n).filter(Boolean).length,
-    greedy: passGreedy[pi],
-    refLines: 0,
-    refCorrect: 0,
-    mutants: 0,
-    mutKilledByRef: 0,
-    mutKilledWhiteBox: 0,
-    lines: 0,
-    correct: 0,
-  }));
+  const records = problems.map((p, pi) => problemRecord(p.id, n, passSampled.slice(pi * n, (pi + 1) * n).filter(Boolean).length, passGreedy[pi]));
   const refTests = new Map<number, string[]>();
   targets.forEach((t, ti) => {
     const r = records[t.pi];
