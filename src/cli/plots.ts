@@ -77,12 +77,16 @@ async function main(): Promise<number> {
   await evalPlot('tester-validity-eval.svg', `Tester validity on held-out problems ${band}`, 'heldout', 'testerValidity', 100, 'valid tests (%)');
   await evalPlot('mut-at-k.svg', `Tester mut@k on the reference (held-out) ${band}`, 'heldout', 'mutAtK', 1, 'mut@k (%)');
   await evalPlot('mul.svg', `Tester Mul = pass@k × mut@k / 100 (held-out) ${band}`, 'heldout', 'mul', 1, 'Mul');
-  // Memorisation shows as a gap between the training batches' pass rate and the held-out one.
+  // Memorisation shows as a gap between the training batches' pass rate and the held-out one. An eval at step E
+  // follows metrics lines E − every … E − 1 (line s is the step that took the trainer from s to s + 1).
   const trainVsHeldout: Series[] = evalSeries('heldout', 'coderPass1', 100).flatMap((h) => {
     const d = data.find((x) => x.name === h.name)!;
     const every = h.x.length > 1 ? h.x[1] - h.x[0] : 10;
+    // The records' own trainPassRate where present (the same window), else the window from metrics.jsonl.
     const batch = h.x.map((step) => {
-      const recent = d.metrics.filter((m) => m.step > step - every && m.step <= step);
+      const own = d.evals.find((e) => e.step === step)?.trainPassRate;
+      if (own !== undefined) return 100 * own;
+      const recent = d.metrics.filter((m) => m.step >= step - every && m.step < step);
       return recent.length ? (100 * recent.reduce((a, m) => a + m['coder/pass_rate'], 0)) / recent.length : NaN;
     });
     return [

@@ -84,8 +84,9 @@ async function main(): Promise<number> {
       if (probs.length) rows.push(await evaluateSplit(split, probs, lab.mutants, lab.coder, lab.tester, lab.sandbox, opts));
     }
     progress.clear();
-    // The training batches' pass rate since the last evaluation, beside the held-out one (memorisation shows as a gap).
-    const recent = (await run.readMetrics()).filter((m) => m.step > trainer.step - evalEvery && m.step <= trainer.step);
+    // The training batches' pass rate since the last evaluation (metrics line s is the step that took trainer.step
+    // from s to s + 1), beside the held-out one (memorisation shows as a gap).
+    const recent = (await run.readMetrics()).filter((m) => m.step >= trainer.step - evalEvery && m.step < trainer.step);
     const trainPassRate = recent.length ? recent.reduce((a, m) => a + m['coder/pass_rate'], 0) / recent.length : undefined;
     await run.store.append('eval.jsonl', new TextEncoder().encode(JSON.stringify({ step: trainer.step, trainPassRate, rows }) + '\n'));
     console.log(`eval @ step ${trainer.step}:\n${formatReport(rows)}`);
