@@ -1,40 +1,80 @@
 #!/usr/bin/env bash
-# The reference result of docs/results.md: code-a1, golden and self-play from the shipped tiny checkpoints, same seed
-# and step count, held-out evals during the runs, start/end evals on the whole held-out split, then the plots.
-#   bash scripts/reference-runs.sh            # STEPS=40 PARALLEL=1 by default
-# PARALLEL=1 runs the three trainings at once (same total CPU on a 2-core machine, and a time limit cuts all three at
-# the same step); the results do not depend on it.
+# The reference result of docs/results.md: code-a1, golden and self-play from the shipped tiny checkpoints at one
+# setting, SEEDS seeds each, held-out evals during the runs (every held-out instance, 8 samples, 95% CIs), the
+# held-out family at the start and end, then the records copied to docs/results-data and the plots with CI bands.
+#   bash scripts/reference-runs.sh                 # fresh runs (refuses to overwrite existing run directories)
+#   bash scripts/reference-runs.sh --resume        # continue every run to STEPS (across sessions), then records/plots
+#   MODES="code-a1 self-play" SEEDS="1" STEPS=100 JOBS=2 bash scripts/reference-runs.sh --resume
+# JOBS trainings run at once (2 on the shared 2-core machine); RECORDS_ONLY=1 START_EVAL=0 skips training and the
+# start eval (copies the records of whatever steps the runs reached and draws the plots).
 set -euo pipefail
-STEPS=${STEPS:-40}
-PARALLEL=${PARALLEL:-1}
+STEPS=${STEPS:-100}
+SEEDS=${SEEDS:-"1 2"}
+MODES=${MODES:-"code-a1 golden self-play"}
+JOBS=${JOBS:-2}
 OUT=${OUT:-runs}
-EVAL=(--eval-every 10 --eval-problems 24 --eval-samples 4 --eval-splits heldout)
+EVERY=${EVERY:-10}
+RESUME=0
+[ "${1:-}" = "--resume" ] && RESUME=1
+# The setting (chosen on code-a1's training-batch reward, docs/results.md "How we got here"): 16 problems per step,
+# lr 2e-4 (Coder) / 1e-4 (Tester).
+SETTING=(--set rollout.problems_per_step=16 --set optim.lr=2e-4 --set optim.tester_lr=1e-4)
+EVAL=(--eval-every "$EVERY" --eval-samples 8 --eval-splits heldout)
 mkdir -p "$OUT" docs/results-data
-train() {
-  npm run -s train -- --preset tiny --mode "$1" --steps "$STEPS" --seed 1 --out "$OUT/ref-$1" "${EVAL[@]}" > "$OUT/ref-$1.log" 2>&1
+
+step_of() { # the last committed step of a run directory (0 when none)
+  node -e 'const fs=require("fs");const d=process.argv[1];for(const b of ["latest","latest.old"]){try{console.log(JSON.parse(fs.readFileSync(d+"/"+b+"/state.json","utf8")).step);process.exit(0)}catch{}}console.log(0)' "$1"
 }
-for mode in code-a1 golden self-play; do
-  if [ -d "$OUT/ref-$mode" ]; then echo "$OUT/ref-$mode exists; remove it first" >&2; exit 2; fi
-done
-if [ "$PARALLEL" = 1 ]; then
-  pids=()
-  for mode in code-a1 golden self-play; do train "$mode" & pids+=($!); done
-  for p in "${pids[@]}"; do wait "$p"; done
-else
-  for mode in code-a1 golden self-play; do train "$mode"; done
+
+train() { # mode seed
+  local dir="$OUT/ref-$1-s$2" done
+  if [ -f "$dir/config.json" ]; then
+    done=$(step_of "$dir")
+    if [ "$done" -ge "$STEPS" ]; then echo "$dir: at step $done, nothing to do"; return; fi
+    echo "$dir: resuming at step $done"
+    npm run -s train -- --resume "$dir" --steps $((STEPS - done)) "${EVAL[@]}" >> "$dir.log" 2>&1
+  else
+    echo "$dir: starting"
+    npm run -s train -- --preset tiny --mode "$1" --steps "$STEPS" --seed "$2" --out "$dir" "${SETTING[@]}" "${EVAL[@]}" > "$dir.log" 2>&1
+  fi
+  echo "$dir: done at step $(step_of "$dir")"
+}
+
+runs=()
+for seed in $SEEDS; do for mode in $MODES; do runs+=("$mode $seed"); done; done
+if [ "${RECORDS_ONLY:-0}" != 1 ]; then
+  if [ "$RESUME" = 0 ]; then
+    for r in "${runs[@]}"; do
+      set -- $r
+      if [ -e "$OUT/ref-$1-s$2" ]; then echo "$OUT/ref-$1-s$2 exists; remove it or pass --resume" >&2; exit 2; fi
+    done
+  fi
+  # At most JOBS trainings at once.
+  for r in "${runs[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    train $r &
+  done
+  wait
 fi
-# The runs' eval.jsonl hold the in-distribution held-out split at steps 0, 10, …; the whole held-out family is
-# evaluated once at the start (shipped models) and at the end of each run.
-npm run -s eval -- --preset tiny --problems 24 --samples 4 --splits heldout-family --out "$OUT/ref-start-family-eval.json"
-for mode in code-a1 golden self-play; do
-  npm run -s eval -- --run "$OUT/ref-$mode" --problems 24 --samples 4 --splits heldout-family
+
+# The whole held-out family (0% everywhere so far) at the start and at each run's end, not every 10 steps; the
+# start eval (both splits with CodeT, the shipped models) once (START_EVAL=0 skips it, e.g. with RECORDS_ONLY=1).
+if [ ! -f docs/results-data/start-eval.json ] && [ "${START_EVAL:-1}" = 1 ]; then
+  npm run -s eval -- --preset tiny --out docs/results-data/start-eval.json
+fi
+for r in "${runs[@]}"; do
+  set -- $r
+  dir="$OUT/ref-$1-s$2"
+  [ -f "$dir/config.json" ] || continue
+  dest="docs/results-data/$1-s$2"
+  mkdir -p "$dest"
+  step=$(step_of "$dir")
+  if [ "$step" -ge "$STEPS" ] && [ ! -f "$dir/eval.json" ]; then npm run -s eval -- --run "$dir" --splits heldout-family --no-codet; fi
+  cp "$dir/config.json" "$dir/metrics.jsonl" "$dest/"
+  for f in eval.jsonl eval.json; do [ -f "$dir/$f" ] && cp "$dir/$f" "$dest/"; done
 done
-# The records docs/results.md is built from (the plots regenerate from these with `npm run plots`).
-cp "$OUT/ref-start-family-eval.json" docs/results-data/start-family-eval.json
-for mode in code-a1 golden self-play; do
-  mkdir -p "docs/results-data/$mode"
-  cp "$OUT/ref-$mode/"{config.json,metrics.jsonl,eval.jsonl,eval.json} "docs/results-data/$mode/"
-done
-npm run -s plots -- docs/results-data/code-a1 docs/results-data/golden docs/results-data/self-play --out docs/plots
-# The same records as run bundles the lab overlays in one click (public/reference).
+dirs=()
+for r in "${runs[@]}"; do set -- $r; [ -d "docs/results-data/$1-s$2" ] && dirs+=("docs/results-data/$1-s$2"); done
+npm run -s plots -- "${dirs[@]}" --out docs/plots
+# The previous session's 40-step records as run bundles the lab overlays in one click (public/reference).
 npm run -s reference-bundles

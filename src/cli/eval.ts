@@ -1,6 +1,7 @@
 // `npm run eval -- --run runs/NAME` (or `--preset tiny` for the shipped checkpoints, or `--coder DIR --tester DIR`):
 // held-out coder pass@1 (sampled + greedy), tester validity, mutation score, pass@k/mut@k/Mul and CodeT selection,
-// reported apart for in-distribution held-out problems and for whole held-out families.
+// with 95% bootstrap CIs over problems, reported apart for in-distribution held-out problems and whole held-out
+// families. Every held-out problem by default; the result (with per-problem counts) goes to eval.json.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs, intArg } from './args';
@@ -25,6 +26,8 @@ async function main(): Promise<number> {
     out: 'string',
     splits: 'string',
     ...HF_FLAGS,
+    'no-codet': 'boolean',
+    'mutant-groups': 'string',
   });
   // --coder-model DIR [--tester-model DIR]: Hugging Face models (fresh LoRA adapters, i.e. the base) on the chat prompts.
   const hf = hfOptions(args);
@@ -43,11 +46,14 @@ async function main(): Promise<number> {
   }
   // Evaluate both models as separate policies even for self-play runs (the one model plays both roles).
   const lab = hf ? await openHfLab(config, hf, (m) => console.log(m)) : await openNodeLab(config, committed, (m) => console.log(m));
-  const n = intArg(args, 'problems', 24);
+  // 0 (the default) takes every held-out problem.
+  const n = intArg(args, 'problems', 0) || Number.MAX_SAFE_INTEGER;
   const seed = intArg(args, 'seed', 1234);
   const opts = {
     ...DEFAULT_EVAL,
     samples: intArg(args, 'samples', DEFAULT_EVAL.samples),
+    mutantGroups: intArg(args, 'mutant-groups', DEFAULT_EVAL.mutantGroups ?? 1),
+    selection: !args['no-codet'],
     k: config.rollout.tests_per_group,
     maxNewTokens: config.rollout.max_completion_length,
     maxTestTokens: config.rollout.max_test_completion_length,

@@ -9,7 +9,7 @@ import type { Mutant, Problem } from '../tasks/types';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import type { TrainConfig } from '../rl/config';
 import type { Committed } from '../rl/run-store';
-import { buildPolicies, freshSources, loadCurriculum, type PolicySources } from '../rl/lab-setup';
+import { buildPolicies, freshSources, loadCurriculum, trainingProblems, type PolicySources } from '../rl/lab-setup';
 import type { LabPolicy } from '../rl/lab-policy';
 import type { Gpu } from '../gpu/runtime';
 
@@ -55,7 +55,7 @@ export async function openNodeLab(config: TrainConfig, committed?: Committed, lo
     sandbox,
     coder,
     tester,
-    trainProblems: cur.train,
+    trainProblems: trainingProblems(config),
     heldout: cur.heldout,
     heldoutFamily: cur.heldoutFamily,
     mutants: cur.mutants,

@@ -1,15 +1,14 @@
 // `npm run plots -- runs/A runs/B ... [--out docs/plots]`: regenerates the result figures (SVG) from each run's
-// metrics.jsonl and eval.jsonl, overlaying the runs (e.g. code-a1 vs golden vs self-play).
+// metrics.jsonl and eval.jsonl, overlaying the runs (e.g. code-a1 vs golden vs self-play), and prints the results
+// table rows (every held-out evaluation of every run).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseMetricsJsonl, type MetricKey, type StepMetrics } from '../rl/metrics';
-import { lineChartSvg, type Series } from '../rl/plot-svg';
+import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
+import type { CiMetric } from '../rl/eval-ci';
+import { RESULTS_HEADER, resultsRow, type EvalPoint } from '../rl/results-table';
 import type { SplitReport } from '../rl/eval';
 
-interface EvalPoint {
-  step: number;
-  rows: SplitReport[];
-}
 
 async function readJsonl<T>(path: string): Promise<T[]> {
   try {
@@ -42,28 +41,67 @@ async function main(): Promise<number> {
   );
   await mkdir(out, { recursive: true });
   const metricPlot = async (file: string, title: string, key: MetricKey, yLabel: string) => {
-    const series: Series[] = data.map((d) => ({ name: d.name, x: d.metrics.map((m) => m.step), y: d.metrics.map((m) => m[key]) }));
+    const series: Series[] = data.map((d, i) => ({ name: d.name, color: colorOf(i), x: d.metrics.map((m) => m.step), y: d.metrics.map((m) => m[key]) }));
     await writeFile(join(out, file), lineChartSvg(title, series, { xLabel: 'step', yLabel }));
   };
-  const evalPlot = async (file: string, title: string, split: string, pick: (r: SplitReport) => number, yLabel: string) => {
-    const series: Series[] = data
-      .filter((d) => d.evals.length)
-      .map((d) => {
-        const pts = d.evals.map((e) => ({ step: e.step, r: e.rows.find((r) => r.split === split) })).filter((p) => p.r);
-        return { name: d.name, x: pts.map((p) => p.step), y: pts.map((p) => pick(p.r!)) };
+  const colorOf = (i: number) => PALETTE[i % PALETTE.length];
+  /** One series per run from its eval.jsonl, with the 95% bootstrap band where the records have one. */
+  const evalSeries = (split: string, key: CiMetric, scale: number): Series[] =>
+    data
+      .map((d, i) => {
+        const pts = d.evals.map((e) => ({ step: e.step, r: e.rows.find((r) => r.split === split) })).filter((p): p is { step: number; r: SplitReport } => !!p.r);
+        const banded = pts.length > 0 && pts.every((p) => p.r.ci);
+        return {
+          name: d.name,
+          color: colorOf(i),
+          x: pts.map((p) => p.step),
+          y: pts.map((p) => scale * p.r[key]),
+          ...(banded ? { lo: pts.map((p) => scale * p.r.ci![key][0]), hi: pts.map((p) => scale * p.r.ci![key][1]) } : {}),
+        };
       })
       // Runs evaluated on other splits only have no points here: no empty charts.
       .filter((s) => s.x.length > 0);
+  const evalPlot = async (file: string, title: string, split: string, key: CiMetric, scale: number, yLabel: string) => {
+    const series = evalSeries(split, key, scale);
     if (series.length) await writeFile(join(out, file), lineChartSvg(title, series, { xLabel: 'step', yLabel }));
   };
   await metricPlot('coder-reward.svg', 'Coder reward (mean per step)', 'coder/reward_mean', 'reward');
   await metricPlot('tester-validity.svg', 'Tester validity (mean per step)', 'tester/validity_mean', 'validity');
   await metricPlot('tester-adversarial.svg', 'Tester adversarial reward', 'tester/adversarial_mean', 'adversarial');
   await metricPlot('mistake-book.svg', 'Mistake Book size', 'mistake_book/size', 'tests');
-  await evalPlot('pass1-heldout.svg', 'Coder pass@1, held-out problems (T=0.7)', 'heldout', (r) => 100 * r.coderPass1, 'pass@1 (%)');
-  await evalPlot('pass1-heldout-family.svg', 'Coder pass@1, held-out families', 'heldout-family', (r) => 100 * r.coderPass1, 'pass@1 (%)');
-  await evalPlot('mutation-score.svg', 'Tester mutation score (held-out)', 'heldout', (r) => 100 * r.mutationScore, 'mutants killed (%)');
-  await evalPlot('tester-validity-eval.svg', 'Tester validity on held-out problems', 'heldout', (r) => 100 * r.testerValidity, 'valid tests (%)');
+  const band = '(bands: 95% CI over problems)';
+  await evalPlot('pass1-heldout.svg', `Coder pass@1, held-out problems ${band}`, 'heldout', 'coderPass1', 100, 'pass@1 (%)');
+  await evalPlot('pass1-greedy-heldout.svg', `Coder greedy pass@1, held-out problems ${band}`, 'heldout', 'coderPass1Greedy', 100, 'pass@1 (%)');
+  await evalPlot('pass1-heldout-family.svg', `Coder pass@1, held-out families ${band}`, 'heldout-family', 'coderPass1', 100, 'pass@1 (%)');
+  await evalPlot('mutation-score.svg', `Tester white-box mutation score (held-out) ${band}`, 'heldout', 'mutationScore', 100, 'mutants killed (%)');
+  await evalPlot('tester-validity-eval.svg', `Tester validity on held-out problems ${band}`, 'heldout', 'testerValidity', 100, 'valid tests (%)');
+  await evalPlot('mut-at-k.svg', `Tester mut@k on the reference (held-out) ${band}`, 'heldout', 'mutAtK', 1, 'mut@k (%)');
+  await evalPlot('mul.svg', `Tester Mul = pass@k × mut@k / 100 (held-out) ${band}`, 'heldout', 'mul', 1, 'Mul');
+  // Memorisation shows as a gap between the training batches' pass rate and the held-out one. An eval at step E
+  // follows metrics lines E − every … E − 1 (line s is the step that took the trainer from s to s + 1).
+  const trainVsHeldout: Series[] = evalSeries('heldout', 'coderPass1', 100).flatMap((h) => {
+    const d = data.find((x) => x.name === h.name)!;
+    const every = h.x.length > 1 ? h.x[1] - h.x[0] : 10;
+    // The records' own trainPassRate where present (the same window), else the window from metrics.jsonl.
+    const batch = h.x.map((step) => {
+      const own = d.evals.find((e) => e.step === step)?.trainPassRate;
+      if (own !== undefined) return 100 * own;
+      const recent = d.metrics.filter((m) => m.step >= step - every && m.step < step);
+      return recent.length ? (100 * recent.reduce((a, m) => a + m['coder/pass_rate'], 0)) / recent.length : NaN;
+    });
+    return [
+      { ...h, name: `${h.name} held-out` },
+      { name: `${h.name} training batches`, color: h.color, x: h.x, y: batch, dashed: true },
+    ];
+  });
+  if (trainVsHeldout.length) {
+    await writeFile(
+      join(out, 'pass-train-vs-heldout.svg'),
+      lineChartSvg('Coder pass rate: training batches (mean of the last 10 steps, dashed) vs held-out pass@1', trainVsHeldout, { xLabel: 'step', yLabel: 'pass (%)' }),
+    );
+  }
+  // The rows docs/results.md's table may quote (results-table.test.ts checks the page against the records).
+  console.log([...RESULTS_HEADER, ...data.flatMap((d) => d.evals.filter((e) => e.rows.some((r) => r.split === 'heldout')).map((e) => resultsRow(d.name, e)))].join('\n'));
   console.log(`wrote plots for ${data.map((d) => d.name).join(', ')} to ${out}/`);
   return 0;
 }

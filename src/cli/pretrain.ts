@@ -25,6 +25,7 @@ import { loadCurriculum, neededSeqLen } from '../rl/lab-setup';
 import { encodeExamples, sftTrain, type SftExample } from '../rl/sft';
 import { Rng } from '../rl/rng';
 import { lineChartSvg, sparkline } from '../rl/plot-svg';
+import { selectTrainPart, trainPartIds, type TrainPart } from '../tasks/split';
 
 const DEFAULTS: Record<'micro' | 'tiny', { steps: number; batch: number; lr: number; samples: number; testerShare: number }> = {
   micro: { steps: 400, batch: 8, lr: 5e-3, samples: 8, testerShare: 0.1 },
@@ -43,6 +44,7 @@ async function main(): Promise<number> {
     out: 'string',
     only: 'string',
     init: 'string',
+    part: 'string',
   });
   const name = ((args.preset as string) ?? 'tiny') as 'micro' | 'tiny';
   if (!(name in DEFAULTS)) throw new Error(`--preset must be micro or tiny, got '${name}'`);
@@ -60,8 +62,16 @@ async function main(): Promise<number> {
 
   const t0 = Date.now();
   const cur = loadCurriculum(train.tasks.families);
-  const insts = cur.instances.filter((i) => i.problem.split === 'train');
-  console.log(`pretrain ${name}: ${insts.length} training problems, ${steps} steps × batch ${batch}, lr ${lr}, seed ${seed}`);
+  // --part sft: only the warm-start half of the training instances, so RL with tasks.train_part=rl sees new ones.
+  const part = ((args.part as string | undefined) ?? 'all') as TrainPart;
+  if (part !== 'all' && part !== 'sft') throw new Error(`--part must be all or sft, got '${part}'`);
+  const partIds = trainPartIds(cur.train);
+  const insts = selectTrainPart(
+    cur.instances.map((i) => ({ ...i, split: i.problem.split, id: i.problem.id })),
+    partIds,
+    part,
+  );
+  console.log(`pretrain ${name}: ${insts.length} training problems (part ${part}), ${steps} steps × batch ${batch}, lr ${lr}, seed ${seed}`);
 
   const sandbox = createNodeSandbox();
   const coderData = buildCoderCorpus(insts, { seed, bugRate, samplesPerProblem: d.samples });
@@ -163,7 +173,7 @@ async function main(): Promise<number> {
   } catch {
     history = [];
   }
-  for (const r of runs) history.push({ ...r, command: `npm run pretrain -- ${process.argv.slice(2).join(' ')}`, steps, batch, lr, families: train.tasks.families });
+  for (const r of runs) history.push({ ...r, command: `npm run pretrain -- ${process.argv.slice(2).join(' ')}`, steps, batch, lr, families: train.tasks.families, part });
   await writeFile(
     join(out, 'pretrain.json'),
     JSON.stringify({ preset: name, steps, batch, lr, seed, bugRate, testerShare, K, minutes: (Date.now() - t0) / 60000, final: Object.fromEntries(curves.map((c) => [c.name, c.y.slice(-20).reduce((a, b) => a + b, 0) / Math.min(20, c.y.length)])), history }, null, 2) + '\n',

@@ -15,7 +15,7 @@ import { HF_FLAGS, HF_HELP, hfOptions, openHfLab } from './hf-lab';
 
 const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play] [--steps N]
                         [--seed S] [--out runs/NAME | --resume runs/NAME] [--set group.key=value ...]
-                        [--eval-every N [--eval-problems 12] [--eval-samples 2] [--eval-splits heldout,heldout-family]]   (appends eval.jsonl)
+                        [--eval-every N [--eval-problems 0 (all)] [--eval-samples 8] [--eval-splits heldout,heldout-family]]   (appends eval.jsonl)
 ${HF_HELP}`;
 
 async function main(): Promise<number> {
@@ -68,14 +68,18 @@ async function main(): Promise<number> {
   const trainer = new Trainer(config, { sandbox: lab.sandbox, coder: lab.coder, tester: lab.tester, problems: lab.trainProblems }, committed?.state);
   const evalEvery = intArg(args, 'eval-every', 0);
   const evalSplits = parseHeldOutSplits(args['eval-splits'] as string | undefined, '--eval-splits');
+  // 0 (the default) evaluates every held-out problem.
+  const evalN = intArg(args, 'eval-problems', 0) || Number.MAX_SAFE_INTEGER;
   const evalSet = {
-    heldout: evalSplits.has('heldout') ? evalSubset(lab.heldout, intArg(args, 'eval-problems', 12), DEFAULT_EVAL.seed) : [],
-    heldoutFamily: evalSplits.has('heldout-family') ? evalSubset(lab.heldoutFamily, intArg(args, 'eval-problems', 12), DEFAULT_EVAL.seed) : [],
+    heldout: evalSplits.has('heldout') ? evalSubset(lab.heldout, evalN, DEFAULT_EVAL.seed) : [],
+    heldoutFamily: evalSplits.has('heldout-family') ? evalSubset(lab.heldoutFamily, evalN, DEFAULT_EVAL.seed) : [],
   };
   const runEval = async () => {
     const opts = {
       ...DEFAULT_EVAL,
-      samples: intArg(args, 'eval-samples', 2),
+      samples: intArg(args, 'eval-samples', DEFAULT_EVAL.samples),
+      // CodeT selection (one Tester output per Coder sample) is left to `npm run eval`: it would double the cost.
+      selection: false,
       k: config.rollout.tests_per_group,
       maxNewTokens: config.rollout.max_completion_length,
       maxTestTokens: config.rollout.max_test_completion_length,
@@ -86,13 +90,23 @@ async function main(): Promise<number> {
       if (probs.length) rows.push(await evaluateSplit(split, probs, lab.mutants, lab.coder, lab.tester, lab.sandbox, opts));
     }
     progress.clear();
-    await run.store.append('eval.jsonl', new TextEncoder().encode(JSON.stringify({ step: trainer.step, rows }) + '\n'));
+    // The training batches' pass rate since the last evaluation (metrics line s is the step that took trainer.step
+    // from s to s + 1), beside the held-out one (memorisation shows as a gap).
+    const recent = (await run.readMetrics()).filter((m) => m.step >= trainer.step - evalEvery && m.step < trainer.step);
+    const trainPassRate = recent.length ? recent.reduce((a, m) => a + m['coder/pass_rate'], 0) / recent.length : undefined;
+    await run.store.append('eval.jsonl', new TextEncoder().encode(JSON.stringify({ step: trainer.step, trainPassRate, rows }) + '\n'));
     console.log(`eval @ step ${trainer.step}:\n${formatReport(rows)}`);
+  };
+  const evaluatedSteps = async () => {
+    const b = await run.store.read('eval.jsonl');
+    const lines = b ? new TextDecoder().decode(b).split('\n').filter((l) => l.trim()) : [];
+    return new Set(lines.map((l) => (JSON.parse(l) as { step: number }).step));
   };
   let code = 0;
   try {
     const target = trainer.step + steps;
-    if (evalEvery > 0 && trainer.step % evalEvery === 0 && !committed) await runEval();
+    // A run stopped during an evaluation (or before it) gets that evaluation on resume.
+    if (evalEvery > 0 && trainer.step % evalEvery === 0 && !(await evaluatedSteps()).has(trainer.step)) await runEval();
     while (trainer.step < target) {
       let out;
       try {

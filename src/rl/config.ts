@@ -1,4 +1,5 @@
 // The one typed training config: grouped, commented defaults and the named presets (paper, tiny, micro).
+import { TRAIN_PARTS, type TrainPart } from '../tasks/split';
 import type { Mode } from './metrics';
 
 export type LossType = 'grpo' | 'dr_grpo' | 'dapo';
@@ -10,7 +11,9 @@ export interface TrainConfig {
   mode: Mode;
   seed: number;
   /** Which curriculum problems to train on: families by name ([] = all training families). */
-  tasks: { families: string[] };
+  /** train_part: which training instances RL uses ('rl' = the half the warm-start did not see, src/tasks/split.ts);
+   * absent means all. */
+  tasks: { families: string[]; train_part?: TrainPart };
   /** Model preset name (src/model/config.ts) and where to load weights from ('' = fresh init). */
   model: { preset: string; coderCheckpoint: string; testerCheckpoint: string };
 
@@ -246,6 +249,7 @@ export function validateConfig(c: TrainConfig): TrainConfig {
   };
   const posInt = (v: number, name: string) => (Number.isInteger(v) && v > 0) || bad(`${name} must be a positive integer, got ${v}`);
   if (!['code-a1', 'golden', 'self-play'].includes(c.mode)) bad(`mode '${c.mode}'`);
+  if (c.tasks.train_part !== undefined && !TRAIN_PARTS.includes(c.tasks.train_part)) bad(`tasks.train_part must be one of ${TRAIN_PARTS.join(', ')}, got '${c.tasks.train_part}'`);
   posInt(c.rollout.num_generations, 'rollout.num_generations');
   posInt(c.rollout.tester_generations, 'rollout.tester_generations');
   posInt(c.rollout.tests_per_group, 'rollout.tests_per_group');

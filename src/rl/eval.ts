@@ -15,11 +15,12 @@
 //   |candidates with the same pass signature|; the top one's hidden-test result is the selected pass@1.
 import type { Mutant, Problem, Split } from '../tasks/types';
 import type { Sandbox } from '../sandbox/types';
-import type { Policy } from './policy';
+import type { Generation, GenerateOptions, Policy } from './policy';
 import { candidateProgram, solutionBody } from './prompts';
 import { RAW_FORMAT } from './prompts-chat';
 import { attackForm, countTests, MAX_TESTS_PER_ROLLOUT } from './judging';
-import { codetSelect, mul, mutAtK, passAtKEstimate, testPassAtK, whiteBoxMutationScore } from './eval-metrics';
+import { codetSelect } from './eval-metrics';
+import { bootstrapCI, problemRecord, summarize, type CiMetric, type ProblemEval } from './eval-ci';
 import { Rng, deriveSeed } from './rng';
 
 export interface EvalOptions {
@@ -33,11 +34,22 @@ export interface EvalOptions {
   timeoutMs: number;
   /** Cap on mutants judged per problem. */
   mutantsPerProblem: number;
+  /** Tester outputs per mutant for the white-box mutation score (k when absent, as for the reference). */
+  mutantGroups?: number;
+  /** Run CodeT selection (one Tester output per Coder sample: the costliest part at n = 8); default true. */
+  selection?: boolean;
+  /** Prompts per generate call (default 128). */
+  maxBatch?: number;
   onProgress?: (what: string, done: number, total: number) => void;
 }
 
+/**
+ * The evaluation protocol of docs/results.md: 8 samples per problem, the Tester's k groups on the reference (pass@k,
+ * mut@k) and one group on each of 3 mutants (white-box mutation score). One group per mutant instead of k costs a
+ * quarter of the Tester generation the white-box score used to take.
+ */
 export const DEFAULT_EVAL: EvalOptions = {
-  samples: 4,
+  samples: 8,
   temperature: 0.7,
   topP: 0.95,
   maxNewTokens: 128,
@@ -46,6 +58,8 @@ export const DEFAULT_EVAL: EvalOptions = {
   seed: 1234,
   timeoutMs: 1000,
   mutantsPerProblem: 3,
+  mutantGroups: 1,
+  maxBatch: 128,
 };
 
 export interface SplitReport {
@@ -60,6 +74,14 @@ export interface SplitReport {
   passAtK: number;
   mutAtK: number;
   mul: number;
+  /** Coder samples per problem. */
+  samples?: number;
+  /** 95% bootstrap confidence interval of each metric over problems (eval-ci.ts); absent in old records. */
+  ci?: Record<CiMetric, [number, number]>;
+  /** The counts every metric above is computed from, one per problem. */
+  perProblem?: ProblemEval[];
+  /** Wall-clock seconds per phase (coder generation, tester judging, …): where the evaluation's time goes. */
+  seconds?: Record<string, number>;
 }
 
 export type HeldOutSplit = 'heldout' | 'heldout-family';
@@ -101,6 +123,21 @@ async function hiddenPass(sandbox: Sandbox, p: Problem, code: string, timeoutMs:
   return r.compileError === undefined && r.verdicts.every((v) => v.status === 'passed');
 }
 
+/** One generate call per `maxBatch` prompts: bounds the KV cache, and short rows do not wait for a huge batch. */
+async function generateChunked(policy: Policy, prompts: string[], o: GenerateOptions, maxBatch: number): Promise<Generation[]> {
+  const out: Generation[] = [];
+  for (let i = 0; i < prompts.length; i += maxBatch) {
+    const part = await policy.generate(prompts.slice(i, i + maxBatch), {
+      ...o,
+      // The first chunk keeps the caller's seed, so an evaluation that fits one chunk draws what it always drew.
+      seed: i === 0 ? o.seed : deriveSeed(o.seed, 'chunk', i),
+      onProgress: o.onProgress ? (d) => o.onProgress?.(i + d, prompts.length) : undefined,
+    });
+    out.push(...part);
+  }
+  return out;
+}
+
 /** Evaluates coder and tester on one split's problems. */
 export async function evaluateSplit(
   split: Split,
@@ -112,46 +149,69 @@ export async function evaluateSplit(
   o: EvalOptions,
 ): Promise<SplitReport> {
   const n = o.samples;
+  for (const [k, v] of [['samples', n], ['k', o.k], ['mutantGroups', o.mutantGroups ?? o.k], ['maxBatch', o.maxBatch ?? 1]] as const) {
+    if (!(Number.isInteger(v) && v >= 1)) throw new Error(`evaluateSplit: ${k} must be an integer >= 1, got ${v}`);
+  }
+  const maxBatch = o.maxBatch ?? DEFAULT_EVAL.maxBatch ?? 128;
+  const seconds: Record<string, number> = {};
+  let t0 = performance.now();
+  const lap = (what: string) => {
+    const t = performance.now();
+    seconds[what] = (seconds[what] ?? 0) + (t - t0) / 1000;
+    t0 = t;
+  };
   const progress = (what: string, d: number, t: number) => o.onProgress?.(`${split} ${what}`, d, t);
   // Each model's prompt format: the lab's raw one, or the release's chat prompts for a Hugging Face instruct model.
   const cf = coder.promptFormat ?? RAW_FORMAT;
   const tf = tester.promptFormat ?? RAW_FORMAT;
-  const sampled = await coder.generate(
+  const sampled = await generateChunked(
+    coder,
     problems.flatMap((p) => Array<string>(n).fill(cf.coderPrompt(p))),
     { maxNewTokens: o.maxNewTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, stop: cf.stop, onProgress: (d, t) => progress('coder samples', d, t) },
+    maxBatch,
   );
-  const greedy = await coder.generate(problems.map((p) => cf.coderPrompt(p)), {
-    maxNewTokens: o.maxNewTokens,
-    temperature: 0,
-    topP: 1,
-    seed: o.seed,
-    stop: cf.stop,
-    onProgress: (d, t) => progress('coder greedy', d, t),
-  });
+  const greedy = await generateChunked(
+    coder,
+    problems.map((p) => cf.coderPrompt(p)),
+    { maxNewTokens: o.maxNewTokens, temperature: 0, topP: 1, seed: o.seed, stop: cf.stop, onProgress: (d, t) => progress('coder greedy', d, t) },
+    maxBatch,
+  );
+  lap('coder generation');
   const codes = sampled.map((g, i) => cf.candidate(problems[Math.floor(i / n)], g.text));
   const passSampled = await Promise.all(codes.map((c, i) => hiddenPass(sandbox, problems[Math.floor(i / n)], c, o.timeoutMs)));
   const passGreedy = await Promise.all(greedy.map((g, i) => hiddenPass(sandbox, problems[i], cf.candidate(problems[i], g.text), o.timeoutMs)));
+  lap('coder judging');
 
-  // Tester on the reference solution (pass@k, mut@k) and on each mutant (white-box mutation score).
-  const targets: { p: Problem; code: string; mutant?: Mutant }[] = [];
-  for (const p of problems) {
+  // Tester on the reference solution, k groups (pass@k, mut@k), and on each mutant, `mutantGroups` groups each
+  // (white-box mutation score).
+  const groupsPerMutant = o.mutantGroups ?? o.k;
+  const targets: { pi: number; code: string; groups: number; mutant?: Mutant }[] = [];
+  problems.forEach((p, pi) => {
     // The Tester sees programs in the shape the Coder produces: the problem prompt plus a body.
-    targets.push({ p, code: candidateProgram(p.prompt, solutionBody(p.solution)) });
-    for (const m of (mutants.get(p.id) ?? []).slice(0, o.mutantsPerProblem)) targets.push({ p, code: candidateProgram(p.prompt, solutionBody(m.code)), mutant: m });
-  }
-  const testGens = await tester.generate(
-    targets.flatMap((t) => Array<string>(o.k).fill(tf.testerPrompt(t.p, t.code, o.k))),
+    targets.push({ pi, code: candidateProgram(p.prompt, solutionBody(p.solution)), groups: o.k });
+    for (const m of (mutants.get(p.id) ?? []).slice(0, o.mutantsPerProblem)) {
+      targets.push({ pi, code: candidateProgram(p.prompt, solutionBody(m.code)), groups: groupsPerMutant, mutant: m });
+    }
+  });
+  const testGens = await generateChunked(
+    tester,
+    targets.flatMap((t) => Array<string>(t.groups).fill(tf.testerPrompt(problems[t.pi], t.code, o.k))),
     { maxNewTokens: o.maxTestTokens, temperature: o.temperature, topP: o.topP, seed: o.seed + 1, stop: tf.stop, onProgress: (d, t) => progress('tester', d, t) },
+    maxBatch,
   );
+  lap('tester generation');
   // Each target's tests, counted as in training; a test is correct when its call ran, its expected value matched and
   // it is no repeat.
+  let offset = 0;
+  const spans = targets.map((t) => [offset, (offset += t.groups)] as const);
   const counted = await Promise.all(
     targets.map(async (t, ti) => {
-      const groups = testGens.slice(ti * o.k, (ti + 1) * o.k).map((g) => tf.testerText(g.text));
+      const p = problems[t.pi];
+      const groups = testGens.slice(...spans[ti]).map((g) => tf.testerText(g.text));
       const rollouts = await Promise.all(
         groups.map(async (raw) => {
-          const ex = await sandbox.extract(raw, t.p.entryPoint, MAX_TESTS_PER_ROLLOUT);
-          const tests = ex.tests.length ? await sandbox.validate(t.p.solution, t.p.entryPoint, ex.tests, o.timeoutMs, t.p.setupCode) : [];
+          const ex = await sandbox.extract(raw, p.entryPoint, MAX_TESTS_PER_ROLLOUT);
+          const tests = ex.tests.length ? await sandbox.validate(p.solution, p.entryPoint, ex.tests, o.timeoutMs, p.setupCode) : [];
           return countTests(raw, tests, ex.rejected);
         }),
       );
@@ -164,68 +224,60 @@ export async function evaluateSplit(
     const r = await sandbox.judge({ code, entryPoint: p.entryPoint, tests, timeoutMs: o.timeoutMs, setupCode: p.setupCode });
     return r.compileError !== undefined || r.verdicts.some((v) => v.status !== 'passed');
   };
-  let refCorrect = 0;
-  let refLines = 0;
-  const killedByRefTests: boolean[] = [];
-  const killedWhiteBox: boolean[] = [];
-  const refTests = new Map<string, string[]>();
+  const records = problems.map((p, pi) => problemRecord(p.id, n, passSampled.slice(pi * n, (pi + 1) * n).filter(Boolean).length, passGreedy[pi]));
+  const refTests = new Map<number, string[]>();
   targets.forEach((t, ti) => {
+    const r = records[t.pi];
+    r.lines += counted[ti].lines;
+    r.correct += counted[ti].correct.length;
     if (t.mutant) return;
-    refCorrect += counted[ti].correct.length;
-    refLines += counted[ti].lines;
-    refTests.set(t.p.id, counted[ti].correct.map((x) => x.text));
+    r.refCorrect += counted[ti].correct.length;
+    r.refLines += counted[ti].lines;
+    refTests.set(t.pi, counted[ti].correct.map((x) => x.text));
   });
   let done = 0;
+  const mutantTargets = targets.length - problems.length;
   for (let ti = 0; ti < targets.length; ti++) {
     const t = targets[ti];
     if (!t.mutant) continue;
+    const p = problems[t.pi];
+    const r = records[t.pi];
+    r.mutants++;
     // mut@k: the tests written for the reference, run on this mutant.
-    killedByRefTests.push(await killedBy(t.code, t.p, refTests.get(t.p.id) ?? []));
+    if (await killedBy(t.code, p, refTests.get(t.pi) ?? [])) r.mutKilledByRef++;
     // White-box: the tests written for this mutant, valid on the ground truth, in their ground-truth form.
-    killedWhiteBox.push(await killedBy(t.code, t.p, counted[ti].correct.map(attackForm).filter((a): a is string => !!a)));
-    progress('mutants', ++done, targets.length - problems.length);
+    if (await killedBy(t.code, p, counted[ti].correct.map(attackForm).filter((a): a is string => !!a))) r.mutKilledWhiteBox++;
+    progress('mutants', ++done, mutantTargets);
   }
+  lap('tester judging');
 
-  // CodeT-style selection among the n coder samples, with the tester's tests written for those samples.
-  let selected = 0;
-  for (let pi = 0; pi < problems.length; pi++) {
-    const p = problems[pi];
-    const cands = codes.slice(pi * n, (pi + 1) * n);
-    const gens = await tester.generate(cands.map((c) => tf.testerPrompt(p, c, o.k)), {
-      maxNewTokens: o.maxTestTokens,
-      temperature: o.temperature,
-      topP: o.topP,
-      seed: o.seed + 2 + pi,
-      stop: tf.stop,
-    });
-    const tests = [...new Set((await Promise.all(gens.map((g) => sandbox.extract(tf.testerText(g.text), p.entryPoint, o.k)))).flatMap((e) => e.tests.map((t) => t.text)))];
-    const sigs = await Promise.all(
-      cands.map(async (c) => {
-        if (!tests.length) return '';
-        const r = await sandbox.judge({ code: c, entryPoint: p.entryPoint, tests, timeoutMs: o.timeoutMs, setupCode: p.setupCode });
-        return r.verdicts.map((v) => (r.compileError === undefined && v.status === 'passed' ? '1' : '0')).join('');
-      }),
+  // CodeT-style selection among the n coder samples, with the tester's tests written for those samples (one batched
+  // generation for all problems).
+  if (o.selection !== false) {
+    const gens = await generateChunked(
+      tester,
+      codes.map((c, ci) => tf.testerPrompt(problems[Math.floor(ci / n)], c, o.k)),
+      { maxNewTokens: o.maxTestTokens, temperature: o.temperature, topP: o.topP, seed: o.seed + 2, stop: tf.stop, onProgress: (d, t) => progress('selection tests', d, t) },
+      maxBatch,
     );
-    if (passSampled[pi * n + codetSelect(sigs)]) selected++;
-    progress('selection', pi + 1, problems.length);
+    lap('selection generation');
+    for (let pi = 0; pi < problems.length; pi++) {
+      const p = problems[pi];
+      const cands = codes.slice(pi * n, (pi + 1) * n);
+      const mine = gens.slice(pi * n, (pi + 1) * n);
+      const tests = [...new Set((await Promise.all(mine.map((g) => sandbox.extract(tf.testerText(g.text), p.entryPoint, o.k)))).flatMap((e) => e.tests.map((t) => t.text)))];
+      const sigs = await Promise.all(
+        cands.map(async (c) => {
+          if (!tests.length) return '';
+          const r = await sandbox.judge({ code: c, entryPoint: p.entryPoint, tests, timeoutMs: o.timeoutMs, setupCode: p.setupCode });
+          return r.verdicts.map((v) => (r.compileError === undefined && v.status === 'passed' ? '1' : '0')).join('');
+        }),
+      );
+      records[pi].selected = passSampled[pi * n + codetSelect(sigs)];
+      progress('selection', pi + 1, problems.length);
+    }
+    lap('selection judging');
   }
 
-  const P = Math.max(1, problems.length);
-  const passAtK = testPassAtK(refCorrect, refLines);
-  const allLines = counted.reduce((a, c) => a + c.lines, 0);
-  const allCorrect = counted.reduce((a, c) => a + c.correct.length, 0);
-  const mutK = mutAtK(killedByRefTests);
-  const pass1 = problems.map((_, pi) => passAtKEstimate(n, passSampled.slice(pi * n, (pi + 1) * n).filter(Boolean).length, 1));
-  return {
-    split,
-    problems: problems.length,
-    coderPass1: pass1.length ? pass1.reduce((a, b) => a + b, 0) / pass1.length : 0,
-    coderPass1Greedy: passGreedy.filter(Boolean).length / P,
-    selectedPass1: selected / P,
-    testerValidity: allLines ? allCorrect / allLines : 0,
-    mutationScore: whiteBoxMutationScore(killedWhiteBox),
-    passAtK,
-    mutAtK: mutK,
-    mul: mul(passAtK, mutK),
-  };
+  return { split, problems: problems.length, samples: n, ...summarize(records), ci: bootstrapCI(records, { seed: o.seed }), perProblem: records, seconds };
 }

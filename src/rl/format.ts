@@ -20,16 +20,25 @@ export function formatStepLine(m: StepMetrics): string {
     .join(' | ');
 }
 
-/** The evaluation table printed by `npm run eval` and by training runs with --eval-every. */
+/** The evaluation table printed by `npm run eval` and by training runs with --eval-every (95% CIs below each row). */
 export function formatReport(rows: SplitReport[]): string {
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
-  const lines = [
-    'split           problems  pass@1  greedy  CodeT@1  validity  wb-mut.sc  pass@k  mut@k    Mul',
-    ...rows.map(
-      (r) =>
-        `${r.split.padEnd(15)} ${String(r.problems).padStart(8)} ${pct(r.coderPass1)} ${pct(r.coderPass1Greedy)} ${pct(r.selectedPass1)}  ${pct(r.testerValidity)}    ${pct(r.mutationScore)} ${r.passAtK.toFixed(1).padStart(6)} ${r.mutAtK.toFixed(1).padStart(6)} ${r.mul.toFixed(1).padStart(6)}`,
-    ),
-  ];
+  const num = (x: number) => x.toFixed(1).padStart(6);
+  const noSel = (r: SplitReport) => r.perProblem !== undefined && r.perProblem.every((p) => p.selected === undefined);
+  const lines = ['split           problems  pass@1  greedy  CodeT@1  validity  wb-mut.sc  pass@k  mut@k    Mul'];
+  for (const r of rows) {
+    const sel = noSel(r) ? '      –' : pct(r.selectedPass1);
+    lines.push(
+      `${r.split.padEnd(15)} ${String(r.problems).padStart(8)} ${pct(r.coderPass1)} ${pct(r.coderPass1Greedy)} ${sel}  ${pct(r.testerValidity)}    ${pct(r.mutationScore)} ${num(r.passAtK)} ${num(r.mutAtK)} ${num(r.mul)}`,
+    );
+    const c = r.ci;
+    if (c) {
+      const iv = (x: [number, number], scale: number, d: number) => `${(scale * x[0]).toFixed(d)}–${(scale * x[1]).toFixed(d)}`;
+      lines.push(
+        `  95% CI (${r.problems} problems × ${r.samples ?? '?'} samples): pass@1 ${iv(c.coderPass1, 100, 1)}  greedy ${iv(c.coderPass1Greedy, 100, 1)}  validity ${iv(c.testerValidity, 100, 1)}  wb-mut.sc ${iv(c.mutationScore, 100, 1)}  pass@k ${iv(c.passAtK, 1, 1)}  mut@k ${iv(c.mutAtK, 1, 1)}  Mul ${iv(c.mul, 1, 1)}`,
+      );
+    }
+    if (r.seconds) lines.push(`  time: ${Object.entries(r.seconds).map(([k, v]) => `${k} ${v.toFixed(0)}s`).join(', ')}`);
+  }
   return lines.join('\n');
 }
-

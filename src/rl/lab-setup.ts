@@ -3,6 +3,7 @@
 import type { Gpu } from '../gpu/runtime';
 import type { Mutant, Problem } from '../tasks/types';
 import { generateCurriculum } from '../tasks/generate';
+import { selectTrainPart, trainPartIds } from '../tasks/split';
 import type { Instance } from '../tasks/family';
 import { buildCoderCorpus } from '../tasks/corpus';
 import { preset as modelPreset, type PresetName as ModelPresetName } from '../model/config';
@@ -43,6 +44,13 @@ export function loadCurriculum(families: readonly string[] = []): Curriculum {
   };
   curricula.set(key, cur);
   return cur;
+}
+
+/** The problems RL trains on: the curriculum's training split, or one part of it (tasks.train_part). */
+export function trainingProblems(config: TrainConfig): Problem[] {
+  const cur = loadCurriculum(config.tasks.families);
+  const part = config.tasks.train_part ?? 'all';
+  return part === 'all' ? cur.train : selectTrainPart(cur.train, trainPartIds(cur.train), part);
 }
 
 /** Sequence length a config needs: the longest prompt plus the longest completion. */

@@ -4,9 +4,14 @@ export interface Series {
   x: number[];
   y: number[];
   color?: string;
+  /** Optional confidence band (same length as x): drawn as a shaded area behind the line. */
+  lo?: number[];
+  hi?: number[];
+  /** Dashed line (e.g. a training-batch rate beside a held-out one). */
+  dashed?: boolean;
 }
 
-const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
+export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
 
 function niceTicks(lo: number, hi: number, n = 5): number[] {
   if (!(hi > lo)) return [lo];
@@ -25,7 +30,9 @@ export function lineChartSvg(title: string, series: Series[], opts: { xLabel?: s
   const H = opts.height ?? 320;
   const m = { l: 56, r: 16, t: 32, b: 44 };
   const tf = (v: number) => (opts.logY ? Math.log10(Math.max(v, 1e-12)) : v);
-  const pts = series.flatMap((s) => s.x.map((x, i) => [x, tf(s.y[i])] as const)).filter(([, y]) => Number.isFinite(y));
+  const pts = series
+    .flatMap((s) => s.x.flatMap((x, i) => [[x, tf(s.y[i])], ...(s.lo && s.hi ? [[x, tf(s.lo[i])], [x, tf(s.hi[i])]] : [])] as const))
+    .filter(([, y]) => Number.isFinite(y));
   const xs = pts.map((p) => p[0]);
   const ys = pts.map((p) => p[1]);
   let [x0, x1] = [Math.min(...xs), Math.max(...xs)];
@@ -54,6 +61,17 @@ export function lineChartSvg(title: string, series: Series[], opts: { xLabel?: s
   parts.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${H - m.b}" y2="${H - m.b}" stroke="#333"/><line x1="${m.l}" x2="${m.l}" y1="${m.t}" y2="${H - m.b}" stroke="#333"/>`);
   if (opts.xLabel) parts.push(`<text x="${(m.l + W - m.r) / 2}" y="${H - 8}" text-anchor="middle">${esc(opts.xLabel)}</text>`);
   if (opts.yLabel) parts.push(`<text transform="translate(14 ${(m.t + H - m.b) / 2}) rotate(-90)" text-anchor="middle">${esc(opts.yLabel)}</text>`);
+  // Bands first, so every line stays visible on top of every band.
+  series.forEach((s, si) => {
+    if (!s.lo || !s.hi) return;
+    const { lo, hi } = s;
+    const idx = s.x.map((_, i) => i).filter((i) => Number.isFinite(tf(lo[i])) && Number.isFinite(tf(hi[i])));
+    if (!idx.length) return;
+    const up = idx.map((i) => `${sx(s.x[i]).toFixed(1)},${sy(tf(hi[i])).toFixed(1)}`);
+    const down = [...idx].reverse().map((i) => `${sx(s.x[i]).toFixed(1)},${sy(tf(lo[i])).toFixed(1)}`);
+    const color = s.color ?? PALETTE[si % PALETTE.length];
+    parts.push(`<polygon class="ci-band" points="${[...up, ...down].join(' ')}" fill="${color}" fill-opacity="0.15" stroke="none"/>`);
+  });
   series.forEach((s, si) => {
     const color = s.color ?? PALETTE[si % PALETTE.length];
     const d = s.x
@@ -61,7 +79,7 @@ export function lineChartSvg(title: string, series: Series[], opts: { xLabel?: s
       .filter(([, y]) => Number.isFinite(y))
       .map(([x, y], i) => `${i ? 'L' : 'M'}${sx(x).toFixed(1)},${sy(y).toFixed(1)}`)
       .join('');
-    parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.6"/>`);
+    parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.6"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/>`);
     parts.push(`<rect x="${m.l + 10}" y="${m.t + 6 + si * 15}" width="12" height="3" fill="${color}"/><text x="${m.l + 26}" y="${m.t + 11 + si * 15}">${esc(s.name)}</text>`);
   });
   parts.push('</svg>');

@@ -9,7 +9,7 @@ import { RunDir } from '../../rl/run-store';
 import { Trainer } from '../../rl/trainer';
 import type { StepMetrics } from '../../rl/metrics';
 import type { LabPolicy } from '../../rl/lab-policy';
-import { buildPolicies, freshSources, loadCurriculum, type PolicySources } from '../../rl/lab-setup';
+import { buildPolicies, freshSources, trainingProblems, type PolicySources } from '../../rl/lab-setup';
 import { CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, loadCheckpoint, type LoadedCheckpoint } from '../../model/checkpoint';
 import { IdbRunStore } from '../persist/idb-run-store';
 
@@ -120,7 +120,7 @@ export async function openSession(
   if (!stored) await dir.init(config);
   const { sources, label } = await resolveSources(config, store, committed ? undefined : userModels);
   const { coder, tester } = buildPolicies(deps.gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
-  const trainer = new Trainer(config, { sandbox: deps.sandbox, coder, tester, problems: loadCurriculum(config.tasks.families).train }, committed?.state);
+  const trainer = new Trainer(config, { sandbox: deps.sandbox, coder, tester, problems: trainingProblems(config) }, committed?.state);
   const modelSource = committed ? `${label}; resumed from IndexedDB at step ${committed.state.step}` : label;
   return {
     config,

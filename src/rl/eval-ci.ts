@@ -1,0 +1,80 @@
+// Per-problem evaluation records, the split's metrics computed from them, and 95% confidence intervals by a
+// percentile bootstrap over problems (problems are the unit that varies between evaluation sets, not samples).
+import { mul, passAtKEstimate, testPassAtK } from './eval-metrics';
+import { Rng } from './rng';
+
+/** What one problem contributed to the split's metrics (counts, so any metric can be recomputed from them). */
+export interface ProblemEval {
+  id: string;
+  /** Coder samples drawn and how many passed every hidden test. */
+  n: number;
+  passed: number;
+  greedy: boolean;
+  /** CodeT pick passed (absent when selection was not run). */
+  selected?: boolean;
+  /** Assert lines the Tester wrote for the reference / how many of them are correct (pass@k). */
+  refLines: number;
+  refCorrect: number;
+  /** Mutants judged and how many the reference's correct tests killed (mut@k). */
+  mutants: number;
+  mutKilledByRef: number;
+  /** Mutants killed by the tests written for them (white-box mutation score). */
+  mutKilledWhiteBox: number;
+  /** Assert lines written for every target (reference and mutants) / correct ones (Tester validity). */
+  lines: number;
+  correct: number;
+}
+
+/** A problem's record before any Tester count is added. */
+export function problemRecord(id: string, n: number, passed: number, greedy: boolean): ProblemEval {
+  return { id, n, passed, greedy, refLines: 0, refCorrect: 0, mutants: 0, mutKilledByRef: 0, mutKilledWhiteBox: 0, lines: 0, correct: 0 };
+}
+
+export const CI_METRICS = ['coderPass1', 'coderPass1Greedy', 'selectedPass1', 'testerValidity', 'mutationScore', 'passAtK', 'mutAtK', 'mul'] as const;
+export type CiMetric = (typeof CI_METRICS)[number];
+export type Summary = Record<CiMetric, number>;
+
+const sum = (xs: readonly ProblemEval[], f: (p: ProblemEval) => number) => xs.reduce((a, p) => a + f(p), 0);
+
+/** The split's metrics from its problems' records: pass@1 averages per-problem estimates, the rest pool counts. */
+export function summarize(xs: readonly ProblemEval[]): Summary {
+  const P = xs.length;
+  const passAtK = testPassAtK(sum(xs, (p) => p.refCorrect), sum(xs, (p) => p.refLines));
+  const mutants = sum(xs, (p) => p.mutants);
+  // mutAtK / whiteBoxMutationScore over the pooled mutants, from counts (the bootstrap calls this thousands of times).
+  const mutK = mutants ? (100 * sum(xs, (p) => p.mutKilledByRef)) / mutants : 0;
+  const withSel = xs.filter((p) => p.selected !== undefined);
+  const lines = sum(xs, (p) => p.lines);
+  return {
+    coderPass1: P ? sum(xs, (p) => passAtKEstimate(p.n, p.passed, 1)) / P : 0,
+    coderPass1Greedy: P ? xs.filter((p) => p.greedy).length / P : 0,
+    selectedPass1: withSel.length ? withSel.filter((p) => p.selected).length / withSel.length : 0,
+    testerValidity: lines ? sum(xs, (p) => p.correct) / lines : 0,
+    mutationScore: mutants ? sum(xs, (p) => p.mutKilledWhiteBox) / mutants : 0,
+    passAtK,
+    mutAtK: mutK,
+    mul: mul(passAtK, mutK),
+  };
+}
+
+/**
+ * Percentile-bootstrap confidence interval of every metric: `reps` resamples of the problems with replacement, each
+ * summarised like the whole set; the interval is the (1−level)/2 and (1+level)/2 quantiles. Seeded, so stable.
+ */
+export function bootstrapCI(xs: readonly ProblemEval[], o: { reps?: number; level?: number; seed?: number } = {}): Record<CiMetric, [number, number]> {
+  const reps = o.reps ?? 1000;
+  const level = o.level ?? 0.95;
+  const rng = new Rng(o.seed ?? 20260101);
+  const draws: Record<CiMetric, number[]> = Object.fromEntries(CI_METRICS.map((m) => [m, [] as number[]])) as Record<CiMetric, number[]>;
+  for (let r = 0; r < reps && xs.length; r++) {
+    const s = summarize(Array.from({ length: xs.length }, () => xs[rng.int(xs.length)]));
+    for (const m of CI_METRICS) draws[m].push(s[m]);
+  }
+  const q = (v: number[], p: number) => (v.length ? v[Math.min(v.length - 1, Math.max(0, Math.round(p * (v.length - 1))))] : 0);
+  const out = {} as Record<CiMetric, [number, number]>;
+  for (const m of CI_METRICS) {
+    const v = draws[m].sort((a, b) => a - b);
+    out[m] = [q(v, (1 - level) / 2), q(v, (1 + level) / 2)];
+  }
+  return out;
+}

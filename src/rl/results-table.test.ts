@@ -1,0 +1,55 @@
+// docs/results.md's results table against the committed records in docs/results-data: every row must be what the
+// records give (the page quotes no number by hand); and the check itself catches a changed number or a missing run.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkResultsTable, RESULTS_HEADER, resultsRow, TABLE_BEGIN, TABLE_END, type EvalPoint } from './results-table';
+
+const DATA = join(__dirname, '..', '..', 'docs', 'results-data');
+const load = (run: string): EvalPoint[] | undefined => {
+  const f = join(DATA, run, 'eval.jsonl');
+  if (!existsSync(f)) return undefined;
+  return readFileSync(f, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as EvalPoint);
+};
+
+describe('docs/results.md results table', () => {
+  it('matches the committed records row by row', () => {
+    const page = readFileSync(join(__dirname, '..', '..', 'docs', 'results.md'), 'utf8');
+    expect(checkResultsTable(page, load)).toEqual([]);
+  });
+
+  it('reports a changed number, an unknown run and a missing block', () => {
+    const point: EvalPoint = {
+      step: 10,
+      trainPassRate: 0.4,
+      rows: [
+        {
+          split: 'heldout',
+          problems: 2,
+          samples: 8,
+          coderPass1: 0.25,
+          coderPass1Greedy: 0.5,
+          selectedPass1: 0,
+          testerValidity: 0.1,
+          mutationScore: 0.2,
+          passAtK: 10,
+          mutAtK: 20,
+          mul: 2,
+          ci: { coderPass1: [0.1, 0.4], coderPass1Greedy: [0, 1], selectedPass1: [0, 0], testerValidity: [0, 0.2], mutationScore: [0, 0.4], passAtK: [0, 20], mutAtK: [0, 40], mul: [0, 8] },
+        },
+      ],
+    };
+    const row = resultsRow('r', point);
+    expect(row).toBe('| r | 10 | 2 × 8 | 25.0 (10.0–40.0) | 50.0 (0.0–100.0) | 10.0 (0.0–20.0) | 20.0 (0.0–40.0) | 10.0 (0.0–20.0) | 20.0 (0.0–40.0) | 2.0 (0.0–8.0) | 40.0 |');
+    const page = (rows: string[]) => [TABLE_BEGIN, ...RESULTS_HEADER, ...rows, TABLE_END].join('\n');
+    const loadR = (run: string) => (run === 'r' ? [point] : undefined);
+    expect(checkResultsTable(page([row]), loadR)).toEqual([]);
+    expect(checkResultsTable(page([row.replace('25.0', '35.0')]), loadR)[0]).toMatch(/^r step 10:/);
+    expect(checkResultsTable(page([row.replace('| r |', '| s |')]), loadR)).toEqual(['s step 10: no such record']);
+    expect(checkResultsTable(page([]), loadR)).toEqual(['the table has no rows']);
+    expect(checkResultsTable('no table', loadR)[0]).toMatch(/no <!-- results-table:begin -->/);
+  });
+});

@@ -1,0 +1,83 @@
+// The results table of docs/results.md, generated from a run's eval.jsonl records (one row per run and eval step), so
+// the page's numbers can be checked against the committed records (results-table.test.ts) rather than retyped.
+import type { SplitReport } from './eval';
+import type { CiMetric } from './eval-ci';
+
+export interface EvalPoint {
+  step: number;
+  /** Mean training-batch pass rate over the steps since the previous evaluation (absent at step 0). */
+  trainPassRate?: number;
+  rows: SplitReport[];
+}
+
+export const RESULTS_HEADER = [
+  '| run | step | problems × samples | pass@1 (%) | greedy (%) | validity (%) | wb-mutation score (%) | pass@k | mut@k | Mul | train-batch pass (%) |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+];
+
+/** One table row: each metric as "value (95% CI lo–hi)", percentages with one decimal. */
+export function resultsRow(run: string, e: EvalPoint, split = 'heldout'): string {
+  const r = e.rows.find((x) => x.split === split);
+  if (!r) throw new Error(`${run} step ${e.step}: no ${split} evaluation`);
+  const cell = (key: CiMetric, scale: number) => {
+    const v = (scale * r[key]).toFixed(1);
+    return r.ci ? `${v} (${(scale * r.ci[key][0]).toFixed(1)}–${(scale * r.ci[key][1]).toFixed(1)})` : v;
+  };
+  return `| ${[
+    run,
+    String(e.step),
+    `${r.problems} × ${r.samples ?? '?'}`,
+    cell('coderPass1', 100),
+    cell('coderPass1Greedy', 100),
+    cell('testerValidity', 100),
+    cell('mutationScore', 100),
+    cell('passAtK', 1),
+    cell('mutAtK', 1),
+    cell('mul', 1),
+    e.trainPassRate === undefined ? '–' : (100 * e.trainPassRate).toFixed(1),
+  ].join(' | ')} |`;
+}
+
+/** The first two cells (run, step) of a table row written by resultsRow. */
+export function rowKey(line: string): { run: string; step: number } | undefined {
+  const cells = line.split('|').map((c) => c.trim());
+  const step = Number(cells[2]);
+  return cells.length > 3 && cells[1] && Number.isInteger(step) ? { run: cells[1], step } : undefined;
+}
+
+export const TABLE_BEGIN = '<!-- results-table:begin -->';
+export const TABLE_END = '<!-- results-table:end -->';
+
+/**
+ * Every row of the page's results table (between TABLE_BEGIN and TABLE_END) against the records: `load(run)` gives
+ * that run's eval.jsonl points. Returns one message per mismatch (empty when the page matches).
+ */
+export function checkResultsTable(page: string, load: (run: string) => EvalPoint[] | undefined): string[] {
+  const a = page.indexOf(TABLE_BEGIN);
+  const b = page.indexOf(TABLE_END);
+  if (a < 0 || b < a) return [`no ${TABLE_BEGIN} … ${TABLE_END} block`];
+  const lines = page
+    .slice(a + TABLE_BEGIN.length, b)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const problems: string[] = [];
+  if (lines[0] !== RESULTS_HEADER[0] || lines[1] !== RESULTS_HEADER[1]) problems.push('the header differs from RESULTS_HEADER');
+  const rows = lines.slice(2);
+  if (!rows.length) problems.push('the table has no rows');
+  for (const line of rows) {
+    const key = rowKey(line);
+    if (!key) {
+      problems.push(`not a results row: ${line}`);
+      continue;
+    }
+    const point = load(key.run)?.find((e) => e.step === key.step);
+    if (!point) {
+      problems.push(`${key.run} step ${key.step}: no such record`);
+      continue;
+    }
+    const want = resultsRow(key.run, point);
+    if (want !== line) problems.push(`${key.run} step ${key.step}:\n  page:    ${line}\n  records: ${want}`);
+  }
+  return problems;
+}
