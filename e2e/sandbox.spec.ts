@@ -83,5 +83,17 @@ test('sandbox red team holds in Chromium Web Workers', async ({ page }) => {
   expect(by['after-hard-stop'].statuses).toEqual(['passed']);
   expect(out.hardStops).toBeGreaterThanOrEqual(1);
   expect(by['extract'].statuses).toEqual(['assert f(1) == 2', 'assert f(3) == 4']);
+  // Issue 13.
+  expect(by['forge-globals'].statuses).not.toContain('passed');
+  expect(by['after-forge'].statuses).toEqual(['failed', 'passed']);
+  expect(by['after-plant'].statuses).toEqual(['passed']);
+  expect(by['exact-compare'].statuses).toEqual(['failed', 'passed']);
+  expect(by['args-namespace'].statuses).toEqual(['passed']);
+  expect(by['shadowed-math'].statuses).not.toContain('passed');
+  expect(by['result-cap'].statuses).toEqual(['error']);
+  expect(by['result-cap'].detail).toMatch(/ResultTooLarge/);
+  expect(by['sleep'].statuses).toEqual(['timeout']);
+  expect(by['nan-ground-truth'].statuses).toEqual(['false', 'undefined']);
+  expect(by['extract-bounded'].statuses).toEqual(['10000', 'assert f(1) == 2']);
   for (const [capability, available] of Object.entries(out.probe)) expect([capability, available]).toEqual([capability, false]);
 });

@@ -4,6 +4,7 @@
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { parseArgs, intArg } from './args';
+import { table } from './bench-util';
 import { DEFAULT_ONNX_BENCH, printOnnxBench, runOnnxBench, type OnnxBenchOptions } from './bench-onnx';
 import { preset, paramCount, type PresetName } from '../model/config';
 import { buildLayout } from '../model/layout';
@@ -22,14 +23,6 @@ const HELP = `usage: npm run bench:engine -- [--preset micro|tiny] [--batch-toke
 
 const log = (s: string) => process.stderr.write(`[bench:engine ${((performance.now() - T0) / 1000).toFixed(1)}s] ${s}\n`);
 const T0 = performance.now();
-
-function table(title: string, head: string[], rows: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  console.log(`\n${title}`);
-  console.log(head.map((h, i) => h.padEnd(widths[i])).join('  '));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '));
-}
 
 async function timed(gpu: Gpu, fn: () => Promise<unknown> | void): Promise<number> {
   const t = performance.now();

@@ -1,7 +1,10 @@
-// `npm run bench:sandbox [-- --suites N --workers N --python N]`: judged candidate suites/s (a candidate plus 8
-// asserts, isolation on) in the Pyodide pool vs CPython with one `python3 -I -S` process per candidate, and cold start.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// `npm run bench:sandbox [-- --suites N --python N --workers N --repeats N]`: judged candidate suites/s (a candidate
+// plus 8 asserts) in the Pyodide pool with the whole-interpreter reset on, against CPython run two ways: one
+// `/usr/bin/python3 -I -S` process per candidate (the real interpreter, resolved, not a PATH shim) and one warm
+// CPython process exec-ing every candidate with no isolation at all. Prints min/median over repeats, per-CPU-second
+// figures (this process and its worker threads; the CPython children's own rusage) and the same-run ratios.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodeSandbox } from '../sandbox/node';
@@ -30,23 +33,41 @@ function makeSuite(i: number): JudgeRequest {
   return { code, entryPoint: 'f', tests, timeoutMs: 1000 };
 }
 
-async function benchPyodide(
-  suites: JudgeRequest[],
-  workers: number,
-  nPy: number,
-): Promise<{ perSec: number; coldMs: number; passed: number; passedFirst: number }> {
+interface Run {
+  perSec: number;
+  perCpuSec: number;
+  passed: number;
+}
+
+const stat = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0], median: s[Math.floor(s.length / 2)] };
+};
+
+async function benchPyodide(suites: JudgeRequest[], workers: number, repeats: number, nCheck: number) {
   const t0 = performance.now();
   const sandbox = createNodeSandbox({ size: workers });
   await sandbox.warm();
   const coldMs = performance.now() - t0;
-  // Warm-up pass (first-call costs), then the timed pass.
   await Promise.all(suites.slice(0, 50).map((s) => sandbox.judge(s)));
-  const t1 = performance.now();
-  const results = await Promise.all(suites.map((s) => sandbox.judge(s)));
-  const secs = (performance.now() - t1) / 1000;
+  const runs: Run[] = [];
+  let passedFirst = 0;
+  const r0 = { n: sandbox.stats.restores, ms: sandbox.stats.restoreMs };
+  for (let r = 0; r < repeats; r++) {
+    const cpu0 = process.cpuUsage();
+    const t1 = performance.now();
+    const results = await Promise.all(suites.map((s) => sandbox.judge(s)));
+    const secs = (performance.now() - t1) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuSecs = (cpu.user + cpu.system) / 1e6;
+    const count = (rs: typeof results) => rs.reduce((n, x) => n + x.verdicts.filter((v) => v.status === 'passed').length, 0);
+    passedFirst = count(results.slice(0, nCheck));
+    runs.push({ perSec: suites.length / secs, perCpuSec: suites.length / cpuSecs, passed: count(results) });
+  }
+  const restores = sandbox.stats.restores - r0.n;
+  const restoreMs = sandbox.stats.restoreMs - r0.ms;
   await sandbox.close();
-  const count = (rs: typeof results) => rs.reduce((n, r) => n + r.verdicts.filter((v) => v.status === 'passed').length, 0);
-  return { perSec: suites.length / secs, coldMs, passed: count(results), passedFirst: count(results.slice(0, nPy)) };
+  return { runs, coldMs, passedFirst, restoresPerSuite: restores / (suites.length * repeats), restoreMsEach: restoreMs / Math.max(1, restores) };
 }
 
 function pythonSource(s: JudgeRequest): string {
@@ -54,50 +75,94 @@ function pythonSource(s: JudgeRequest): string {
   return `${s.code}\n_ok = 0\n${runs}\nprint(_ok)\n`;
 }
 
-async function benchCPython(suites: JudgeRequest[], workers: number): Promise<{ perSec: number; passed: number } | undefined> {
-  if (spawnSync('python3', ['-c', 'pass']).status !== 0) return undefined;
+// One driver process measures both CPython baselines and the children's CPU time (os.wait4 rusage).
+const DRIVER = `import json, os, subprocess, sys, time
+py, files, lanes, mode = sys.argv[1], json.load(open(sys.argv[2])), int(sys.argv[3]), sys.argv[4]
+t0, c0 = time.perf_counter(), time.process_time()
+passed, cpu = 0, 0.0
+if mode == 'process':
+    running, todo = {}, list(files)
+    while todo or running:
+        while todo and len(running) < lanes:
+            p = subprocess.Popen([py, '-I', '-S', todo.pop()], stdout=subprocess.PIPE)
+            running[p.pid] = p
+        pid, status, ru = os.wait4(-1, 0)
+        p = running.pop(pid)
+        out = p.stdout.read()
+        p.stdout.close()
+        passed += int(out.strip() or 0)
+        cpu += ru.ru_utime + ru.ru_stime
+else:
+    import contextlib, io
+    for f in files:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            exec(compile(open(f).read(), f, 'exec'), {'__name__': '__main__'})
+        passed += int(buf.getvalue().strip() or 0)
+wall = time.perf_counter() - t0
+cpu += time.process_time() - c0
+print(json.dumps({'wall': wall, 'cpu': cpu, 'passed': passed}))
+`;
+
+function benchCPython(python: string, suites: JudgeRequest[], workers: number, repeats: number, mode: 'process' | 'warm'): Run[] {
   const dir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
-  let next = 0;
-  let passed = 0;
-  const t0 = performance.now();
-  const lane = async () => {
-    while (next < suites.length) {
-      const i = next++;
-      const file = join(dir, `s${i}.py`);
-      writeFileSync(file, pythonSource(suites[i]));
-      const out = await new Promise<string>((resolve) => {
-        const p = spawn('python3', ['-I', '-S', file]);
-        let text = '';
-        p.stdout.on('data', (d: Buffer) => (text += d.toString()));
-        p.on('close', () => resolve(text));
-      });
-      passed += Number(out.trim()) || 0;
-    }
-  };
-  await Promise.all(Array.from({ length: workers }, lane));
-  const secs = (performance.now() - t0) / 1000;
+  const files = suites.map((s, i) => {
+    const file = join(dir, `s${i}.py`);
+    writeFileSync(file, pythonSource(s));
+    return file;
+  });
+  writeFileSync(join(dir, 'files.json'), JSON.stringify(files));
+  writeFileSync(join(dir, 'driver.py'), DRIVER);
+  const runs: Run[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const out = spawnSync(python, ['-I', join(dir, 'driver.py'), python, join(dir, 'files.json'), String(workers), mode], { encoding: 'utf8' });
+    if (out.status !== 0) throw new Error(`cpython driver failed: ${out.stderr}`);
+    const d = JSON.parse(out.stdout) as { wall: number; cpu: number; passed: number };
+    runs.push({ perSec: suites.length / d.wall, perCpuSec: suites.length / d.cpu, passed: d.passed });
+  }
   rmSync(dir, { recursive: true, force: true });
-  return { perSec: suites.length / secs, passed };
+  return runs;
 }
+
+const fmt = (runs: Run[]) => {
+  const w = stat(runs.map((r) => r.perSec));
+  const c = stat(runs.map((r) => r.perCpuSec));
+  return `min ${w.min.toFixed(1)} / median ${w.median.toFixed(1)} suites/s; per CPU-second min ${c.min.toFixed(1)} / median ${c.median.toFixed(1)}`;
+};
 
 async function main(): Promise<void> {
   const workers = flag('--workers', Math.max(1, availableParallelism() - 1));
-  const n = flag('--suites', 2000);
+  const n = flag('--suites', 1000);
   const nPy = flag('--python', 200);
+  const repeats = flag('--repeats', 3);
   const suites = Array.from({ length: n }, (_, i) => makeSuite(i));
-  console.log(`suites: candidate + 8 asserts, ${n} for Pyodide, ${nPy} for CPython, ${workers} worker(s)`);
-  const py = await benchPyodide(suites, workers, nPy);
-  console.log(`pyodide pool cold start: ${py.coldMs.toFixed(0)} ms (${workers} worker(s), Pyodide + harness)`);
-  console.log(`pyodide pool, isolation on: ${py.perSec.toFixed(1)} suites/s (${py.passed} of ${n * 8} asserts passed)`);
-  const cp = await benchCPython(suites.slice(0, nPy), workers);
-  if (!cp) {
-    console.log('cpython: python3 not found, no ratio');
+  console.log(`suites: candidate + 8 asserts; ${n} in the Pyodide pool, ${nPy} for CPython; ${workers} worker(s); ${repeats} repeats`);
+  const py = await benchPyodide(suites, workers, repeats, nPy);
+  console.log(`pyodide pool cold start: ${py.coldMs.toFixed(0)} ms (${workers} worker(s), Pyodide + harness + snapshot)`);
+  console.log(`pyodide pool, whole-interpreter reset on: ${fmt(py.runs)} (${py.runs[0].passed} of ${n * 8} asserts passed)`);
+  console.log(`  reset cost: ${py.restoresPerSuite.toFixed(2)} restores per suite, ${py.restoreMsEach.toFixed(2)} ms each`);
+  let python: string;
+  try {
+    python = realpathSync('/usr/bin/python3');
+  } catch {
+    console.log('cpython: /usr/bin/python3 not found, no ratio');
     return;
   }
-  console.log(`cpython, process per candidate (python3 -I -S): ${cp.perSec.toFixed(1)} suites/s (${cp.passed} of ${nPy * 8} asserts passed)`);
-  const agree = cp.passed === py.passedFirst ? 'agree' : 'DISAGREE';
-  console.log(`verdicts on the first ${nPy} suites: pyodide ${py.passedFirst} passed, cpython ${cp.passed} passed (${agree})`);
-  console.log(`ratio pyodide/cpython: ${(py.perSec / cp.perSec).toFixed(1)}x (goal >= 10x)`);
+  const sub = suites.slice(0, nPy);
+  const proc = benchCPython(python, sub, workers, repeats, 'process');
+  console.log(`cpython ${python} -I -S, one process per candidate: ${fmt(proc)} (${proc[0].passed} of ${nPy * 8} passed)`);
+  const warm = benchCPython(python, sub, 1, repeats, 'warm');
+  console.log(`cpython ${python}, one warm process exec-ing each candidate, no isolation: ${fmt(warm)} (${warm[0].passed} passed)`);
+  const agree = proc[0].passed === py.passedFirst ? 'agree' : 'DISAGREE';
+  console.log(`verdicts on the first ${nPy} suites: pyodide ${py.passedFirst} passed, cpython ${proc[0].passed} passed (${agree})`);
+  const med = (runs: Run[], k: 'perSec' | 'perCpuSec') => stat(runs.map((r) => r[k])).median;
+  console.log(
+    `ratio pyodide / process-per-candidate: ${(med(py.runs, 'perSec') / med(proc, 'perSec')).toFixed(1)}x wall, ` +
+      `${(med(py.runs, 'perCpuSec') / med(proc, 'perCpuSec')).toFixed(1)}x per CPU-second (goal >= 10x)`,
+  );
+  console.log(
+    `ratio pyodide / warm unisolated cpython: ${(med(py.runs, 'perCpuSec') / med(warm, 'perCpuSec')).toFixed(2)}x per CPU-second (the price of isolation)`,
+  );
 }
 
 main().then(

@@ -11,6 +11,7 @@ import { NodeRunStore } from '../rl/run-store-node';
 import { openNodeLab } from './lab-node';
 import { DEFAULT_EVAL, evalSubset, evaluateSplit, parseHeldOutSplits, type SplitReport } from '../rl/eval';
 import { formatReport } from '../rl/format';
+import { HF_FLAGS, hfOptions, openHfLab } from './hf-lab';
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), {
@@ -23,7 +24,11 @@ async function main(): Promise<number> {
     seed: 'string',
     out: 'string',
     splits: 'string',
+    ...HF_FLAGS,
   });
+  // --coder-model DIR [--tester-model DIR]: Hugging Face models (fresh LoRA adapters, i.e. the base) on the chat prompts.
+  const hf = hfOptions(args);
+  if (hf && typeof args.run === 'string') throw new Error('--run with --coder-model: a LoRA run cannot be re-evaluated yet');
   let config: TrainConfig;
   let committed;
   if (typeof args.run === 'string') {
@@ -37,7 +42,7 @@ async function main(): Promise<number> {
     if (typeof args.tester === 'string') config.model.testerCheckpoint = args.tester;
   }
   // Evaluate both models as separate policies even for self-play runs (the one model plays both roles).
-  const lab = await openNodeLab(config, committed, (m) => console.log(m));
+  const lab = hf ? await openHfLab(config, hf, (m) => console.log(m)) : await openNodeLab(config, committed, (m) => console.log(m));
   const n = intArg(args, 'problems', 24);
   const seed = intArg(args, 'seed', 1234);
   const opts = {

@@ -16,8 +16,8 @@
 import type { Mutant, Problem, Split } from '../tasks/types';
 import type { Sandbox } from '../sandbox/types';
 import type { Policy } from './policy';
-import { candidateProgram, cleanCompletion, coderPrompt, solutionBody, testerPrompt } from './prompts';
-import { SPECIAL_TOKENS } from '../model/special-tokens';
+import { candidateProgram, solutionBody } from './prompts';
+import { RAW_FORMAT } from './prompts-chat';
 import { attackForm, countTests, MAX_TESTS_PER_ROLLOUT } from './judging';
 import { codetSelect, mul, mutAtK, passAtKEstimate, testPassAtK, whiteBoxMutationScore } from './eval-metrics';
 import { Rng, deriveSeed } from './rng';
@@ -61,8 +61,6 @@ export interface SplitReport {
   mutAtK: number;
   mul: number;
 }
-
-const stop = [SPECIAL_TOKENS.end, SPECIAL_TOKENS.eos];
 
 export type HeldOutSplit = 'heldout' | 'heldout-family';
 
@@ -115,21 +113,24 @@ export async function evaluateSplit(
 ): Promise<SplitReport> {
   const n = o.samples;
   const progress = (what: string, d: number, t: number) => o.onProgress?.(`${split} ${what}`, d, t);
+  // Each model's prompt format: the lab's raw one, or the release's chat prompts for a Hugging Face instruct model.
+  const cf = coder.promptFormat ?? RAW_FORMAT;
+  const tf = tester.promptFormat ?? RAW_FORMAT;
   const sampled = await coder.generate(
-    problems.flatMap((p) => Array<string>(n).fill(coderPrompt(p.prompt))),
-    { maxNewTokens: o.maxNewTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, stop, onProgress: (d, t) => progress('coder samples', d, t) },
+    problems.flatMap((p) => Array<string>(n).fill(cf.coderPrompt(p))),
+    { maxNewTokens: o.maxNewTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, stop: cf.stop, onProgress: (d, t) => progress('coder samples', d, t) },
   );
-  const greedy = await coder.generate(problems.map((p) => coderPrompt(p.prompt)), {
+  const greedy = await coder.generate(problems.map((p) => cf.coderPrompt(p)), {
     maxNewTokens: o.maxNewTokens,
     temperature: 0,
     topP: 1,
     seed: o.seed,
-    stop,
+    stop: cf.stop,
     onProgress: (d, t) => progress('coder greedy', d, t),
   });
-  const codes = sampled.map((g, i) => candidateProgram(problems[Math.floor(i / n)].prompt, cleanCompletion(g.text)));
+  const codes = sampled.map((g, i) => cf.candidate(problems[Math.floor(i / n)], g.text));
   const passSampled = await Promise.all(codes.map((c, i) => hiddenPass(sandbox, problems[Math.floor(i / n)], c, o.timeoutMs)));
-  const passGreedy = await Promise.all(greedy.map((g, i) => hiddenPass(sandbox, problems[i], candidateProgram(problems[i].prompt, cleanCompletion(g.text)), o.timeoutMs)));
+  const passGreedy = await Promise.all(greedy.map((g, i) => hiddenPass(sandbox, problems[i], cf.candidate(problems[i], g.text), o.timeoutMs)));
 
   // Tester on the reference solution (pass@k, mut@k) and on each mutant (white-box mutation score).
   const targets: { p: Problem; code: string; mutant?: Mutant }[] = [];
@@ -139,14 +140,14 @@ export async function evaluateSplit(
     for (const m of (mutants.get(p.id) ?? []).slice(0, o.mutantsPerProblem)) targets.push({ p, code: candidateProgram(p.prompt, solutionBody(m.code)), mutant: m });
   }
   const testGens = await tester.generate(
-    targets.flatMap((t) => Array<string>(o.k).fill(testerPrompt(t.code, o.k))),
-    { maxNewTokens: o.maxTestTokens, temperature: o.temperature, topP: o.topP, seed: o.seed + 1, stop, onProgress: (d, t) => progress('tester', d, t) },
+    targets.flatMap((t) => Array<string>(o.k).fill(tf.testerPrompt(t.p, t.code, o.k))),
+    { maxNewTokens: o.maxTestTokens, temperature: o.temperature, topP: o.topP, seed: o.seed + 1, stop: tf.stop, onProgress: (d, t) => progress('tester', d, t) },
   );
   // Each target's tests, counted as in training; a test is correct when its call ran, its expected value matched and
   // it is no repeat.
   const counted = await Promise.all(
     targets.map(async (t, ti) => {
-      const groups = testGens.slice(ti * o.k, (ti + 1) * o.k).map((g) => cleanCompletion(g.text));
+      const groups = testGens.slice(ti * o.k, (ti + 1) * o.k).map((g) => tf.testerText(g.text));
       const rollouts = await Promise.all(
         groups.map(async (raw) => {
           const ex = await sandbox.extract(raw, t.p.entryPoint, MAX_TESTS_PER_ROLLOUT);
@@ -190,14 +191,14 @@ export async function evaluateSplit(
   for (let pi = 0; pi < problems.length; pi++) {
     const p = problems[pi];
     const cands = codes.slice(pi * n, (pi + 1) * n);
-    const gens = await tester.generate(cands.map((c) => testerPrompt(c, o.k)), {
+    const gens = await tester.generate(cands.map((c) => tf.testerPrompt(p, c, o.k)), {
       maxNewTokens: o.maxTestTokens,
       temperature: o.temperature,
       topP: o.topP,
       seed: o.seed + 2 + pi,
-      stop,
+      stop: tf.stop,
     });
-    const tests = [...new Set((await Promise.all(gens.map((g) => sandbox.extract(cleanCompletion(g.text), p.entryPoint, o.k)))).flatMap((e) => e.tests.map((t) => t.text)))];
+    const tests = [...new Set((await Promise.all(gens.map((g) => sandbox.extract(tf.testerText(g.text), p.entryPoint, o.k)))).flatMap((e) => e.tests.map((t) => t.text)))];
     const sigs = await Promise.all(
       cands.map(async (c) => {
         if (!tests.length) return '';

@@ -4,38 +4,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { loadCheckpointDir } from '../model/checkpoint-node';
-import { uploadBatch, destroyBatch } from '../model/forward-batch';
-import { computeLogprobs } from '../model/forward-logprobs';
-import type { GpuModel } from '../model/model';
+import { seqLogp } from '../testing/seq-logp';
 import { LabPolicy } from './lab-policy';
 import { PRESETS } from './config';
 import { loadCurriculum } from './lab-setup';
 import { coderPrompt } from './prompts';
-import type { Generation, GrpoSettings } from './policy';
+import type { GrpoSettings } from './policy';
 
 let gpu: Gpu;
 beforeAll(async () => {
   gpu = await sharedNodeGpu();
 }, 300_000);
-
-/** Sum of the learner's log-probs of a generation's completion tokens (temperature 1). */
-async function seqLogp(model: GpuModel, g: Generation): Promise<number> {
-  const seq = [...g.promptTokens, ...g.completionTokens];
-  const S = seq.length;
-  const P = g.promptTokens.length;
-  const targets = new Uint32Array(S);
-  const mask = new Float32Array(S);
-  for (let t = 0; t + 1 < S; t++) {
-    targets[t] = seq[t + 1];
-    if (t + 1 >= P) mask[t] = 1;
-  }
-  const batch = uploadBatch(model.gpu, { batch: 1, seqLen: S, tokens: Uint32Array.from(seq), positions: Uint32Array.from(seq.map((_, i) => i)), valid: new Float32Array(S).fill(1), targets, mask });
-  const { logp } = await computeLogprobs(model, batch, 1);
-  destroyBatch(batch);
-  let sum = 0;
-  for (let t = 0; t < S; t++) sum += mask[t] * logp[t];
-  return sum;
-}
 
 describe('GRPO update direction (micro coder)', { timeout: 300_000 }, () => {
   it('raises the log-prob of positive-advantage completions and lowers that of negative ones', async () => {

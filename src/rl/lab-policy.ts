@@ -4,10 +4,10 @@ import type { Gpu } from '../gpu/runtime';
 import { GpuModel } from '../model/model';
 import { fp32Weights, type DecodeWeights } from '../model/decode';
 import { RolloutWeights, quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
-import { generate as sampleGenerate } from '../model/sampler';
-import { trainStep, type StepResult } from '../model/backward-step';
+import { trainStep } from '../model/backward-step';
 import { decayMaskFromRanges } from '../gpu/kernels/adamw';
-import { prepareGrpoMicroBatches } from './grpo-batches';
+import { runGrpoUpdate } from './grpo-update';
+import { sampleCompletions } from './policy-sample';
 import { loadCheckpoint, CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, type LoadedCheckpoint } from '../model/checkpoint';
 import { decodeSafetensors, encodeSafetensors, bytesOf, toFloat32 } from '../model/checkpoint-safetensors';
 import { view } from '../model/layout';
@@ -95,86 +95,28 @@ export class LabPolicy implements Policy {
   }
 
   async generate(prompts: string[], o: GenerateOptions): Promise<Generation[]> {
-    const encoded = prompts.map((p) => {
-      const ids = this.tokenizer.encode(p);
-      return ids.length > this.opts.maxPromptTokens ? ids.slice(ids.length - this.opts.maxPromptTokens) : ids;
-    });
-    const maxLen = this.model.config.maxSeqLen;
-    const longest = Math.max(...encoded.map((e) => e.length));
-    const maxNew = Math.max(1, Math.min(o.maxNewTokens, maxLen - longest));
-    const out = await sampleGenerate(this.rollout, encoded, {
-      temperature: o.temperature,
-      topP: o.topP,
-      topK: o.topK,
-      seed: o.seed,
-      maxNewTokens: maxNew,
-      stopStrings: o.stop?.filter((s) => this.tokenizer.tokenToId(s) === undefined),
-      tokenizer: this.tokenizer,
-      padId: this.padId,
-      onProgress: o.onProgress,
-    });
-    return out.map((s, i) => ({
-      text: s.text,
-      promptTokens: encoded[i],
-      completionTokens: s.tokens,
-      rolloutLogprobs: s.logprobs,
-      finishReason: s.finishReason,
-    }));
+    const setup = { weights: this.rollout, tokenizer: this.tokenizer, maxPromptTokens: this.opts.maxPromptTokens, padId: this.padId };
+    return sampleCompletions(setup, prompts, o);
   }
 
-  /**
-   * The GRPO update of one training step. The items are cut into `mini_batches` contiguous mini-batches, each one
-   * AdamW step, and the whole is repeated `num_iterations` times. When there is more than one optimizer step the old
-   * log-probs are recorded from the learner before the first one (the policy at rollout time, as verl's
-   * compute_log_prob does), so later mini-batches are off-policy and the clip acts; with a single step the learner's
-   * own detached log-probs are the same numbers and save that forward pass.
-   */
+  /** The GRPO update of one training step (grpo-update.ts), full fine-tuning with our training step. */
   async grpoUpdate(items: GrpoItem[], s: GrpoSettings): Promise<UpdateStats> {
-    for (const [k, v] of [['mini_batches', s.mini_batches], ['num_iterations', s.num_iterations]] as const) {
-      if (!(Number.isInteger(v) && v >= 1)) throw new Error(`${this.name}: grpoUpdate needs ${k} >= 1, got ${v}`);
-    }
-    const usable = items.filter((it) => it.completionTokens.length > 0);
-    const per = Math.ceil(usable.length / Math.max(1, Math.min(s.mini_batches, usable.length)));
-    const minis: GrpoItem[][] = [];
-    for (let i = 0; i < usable.length; i += per) minis.push(usable.slice(i, i + per));
-    if (!minis.length) return { loss: 0, kl: 0, entropy: 0, clipLow: 0, clipHigh: 0, gradNorm: 0, mismatchKl: 0, skipped: false, tokens: 0 };
-    const offPolicy = minis.length > 1 || s.num_iterations > 1;
-    const parts = { name: this.name, model: this.model, ref: this.ref, padId: this.padId, microBatch: this.opts.microBatch ?? 16 };
-    const prepared = minis.map((mini) => prepareGrpoMicroBatches(parts, mini, s, offPolicy));
-    const optim = {
-      adamw: { lr: s.lr, beta1: s.beta1, beta2: s.beta2, eps: s.eps, weightDecay: s.weight_decay, decayMask: this.decayMask(s.weight_decay_params) },
-      maxGradNorm: s.max_grad_norm,
-    };
-    const steps: StepResult[] = [];
-    for (let it = 0; it < s.num_iterations; it++) {
-      for (const p of prepared) steps.push(await trainStep(this.model, p.micro, null, optim, s.lr));
-    }
-    for (const p of prepared) p.release();
-    const skipped = steps.some((r) => r.skipped || !Number.isFinite(r.loss));
-    if (steps.some((r) => !r.skipped)) this.rollout.refresh?.();
-    const results = steps.flatMap((r) => r.micro ?? [r]);
-    const weight = (f: (x: (typeof results)[number]) => number) => {
-      let num = 0;
-      let den = 0;
-      for (const x of results) {
-        const n = x.grpo?.completion_tokens ?? 0;
-        num += f(x) * n;
-        den += n;
-      }
-      return den ? num / den : 0;
-    };
-    const mean = (f: (r: StepResult) => number) => steps.reduce((a, r) => a + f(r), 0) / steps.length;
-    return {
-      loss: mean((r) => r.loss),
-      kl: weight((x) => x.grpo?.kl ?? 0),
-      entropy: weight((x) => x.entropy ?? 0),
-      clipLow: weight((x) => x.grpo?.low_clip ?? 0),
-      clipHigh: weight((x) => x.grpo?.high_clip ?? 0),
-      gradNorm: mean((r) => r.gradNorm),
-      mismatchKl: weight((x) => x.grpo?.mismatch_kl ?? 0),
-      skipped,
-      tokens: usable.reduce((a, it) => a + it.completionTokens.length, 0),
-    };
+    return runGrpoUpdate(
+      {
+        name: this.name,
+        model: this.model,
+        ref: this.ref,
+        padId: this.padId,
+        microBatch: this.opts.microBatch ?? 16,
+        step: (micro, st) => {
+          const adamw = { lr: st.lr, beta1: st.beta1, beta2: st.beta2, eps: st.eps, weightDecay: st.weight_decay, decayMask: this.decayMask(st.weight_decay_params) };
+          return trainStep(this.model, micro, null, { adamw, maxGradNorm: st.max_grad_norm }, st.lr);
+        },
+        refresh: () => this.rollout.refresh?.(),
+      },
+      items,
+      s,
+    );
   }
 
   /** AdamW's decay mask: none for 'all', else a bitmask of the embedding and linear tensors (cached). */

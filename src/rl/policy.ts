@@ -1,5 +1,6 @@
 // What the trainer needs from a model: batched sampling on rollout weights, a GRPO update, and state for checkpoints.
 import type { LossType } from './config';
+import type { PromptFormat } from './prompts-chat';
 
 export interface GenerateOptions {
   maxNewTokens: number;
@@ -73,6 +74,8 @@ export type PolicyFiles = Record<string, Uint8Array>;
 
 export interface Policy {
   readonly name: string;
+  /** How this model's prompts are written and its answers read (default: the lab's raw format). */
+  readonly promptFormat?: PromptFormat;
   generate(prompts: string[], opts: GenerateOptions): Promise<Generation[]>;
   grpoUpdate(items: GrpoItem[], settings: GrpoSettings): Promise<UpdateStats>;
   /** Weights, optimizer moments and step count. */

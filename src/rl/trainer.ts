@@ -9,8 +9,7 @@ import type { Phase, PhaseEvent, StepOutput } from './records';
 import type { Generation, GrpoItem, GrpoSettings, Policy, UpdateStats } from './policy';
 import { MistakeBook, type MistakeBookState } from './mistake-book';
 import { Rng, deriveSeed } from './rng';
-import { candidateProgram, cleanCompletion, coderPrompt, testerPrompt } from './prompts';
-import { SPECIAL_TOKENS } from '../model/special-tokens';
+import { RAW_FORMAT } from './prompts-chat';
 import { executeCandidate, extractAndValidate, goldenRollout, mistakeBookInputs, scoreCandidate, type JudgedCandidate } from './judging';
 import { goldenReward, type TesterReward } from './rewards';
 import { groupAdvantages, maxVarianceGroup, mean, meanStd } from './grpo';
@@ -117,7 +116,8 @@ export class Trainer {
     };
 
     const problems = this.rng.sample(this.deps.problems.length, cfg.rollout.problems_per_step).map((i) => this.deps.problems[i]);
-    const stop = [SPECIAL_TOKENS.end, SPECIAL_TOKENS.eos];
+    const cf = coder.promptFormat ?? RAW_FORMAT;
+    const tf = tester.promptFormat ?? RAW_FORMAT;
 
     // 1. Coder rollout: M candidates per problem.
     const coderGens = await phase(
@@ -125,19 +125,19 @@ export class Trainer {
       'rollout',
       () =>
         coder.generate(
-          problems.flatMap((p) => Array<string>(M).fill(coderPrompt(p.prompt))),
+          problems.flatMap((p) => Array<string>(M).fill(cf.coderPrompt(p))),
           {
             maxNewTokens: cfg.rollout.max_completion_length,
             temperature: cfg.rollout.temperature,
             topP: cfg.rollout.top_p,
             seed: deriveSeed(cfg.seed, step, 'coder'),
-            stop,
+            stop: cf.stop,
             onProgress: (d, t) => hooks.onProgress?.('coder-rollout', d, t),
           },
         ),
       (g) => `${g.length} candidates for ${problems.length} problem(s)`,
     );
-    const candidates = coderGens.map((g, i) => candidateProgram(problems[Math.floor(i / M)].prompt, cleanCompletion(g.text)));
+    const candidates = coderGens.map((g, i) => cf.candidate(problems[Math.floor(i / M)], g.text));
 
     // 2. White-box tester rollout: N test groups per candidate (none in golden mode).
     const testerGens: Generation[] =
@@ -148,19 +148,19 @@ export class Trainer {
             'rollout',
             () =>
               tester.generate(
-                candidates.flatMap((c) => Array<string>(N).fill(testerPrompt(c, K))),
+                candidates.flatMap((c, ci) => Array<string>(N).fill(tf.testerPrompt(problems[Math.floor(ci / M)], c, K))),
                 {
                   maxNewTokens: cfg.rollout.max_test_completion_length,
                   temperature: cfg.rollout.temperature,
                   topP: cfg.rollout.top_p,
                   seed: deriveSeed(cfg.seed, step, 'tester'),
-                  stop,
+                  stop: tf.stop,
                   onProgress: (d, t) => hooks.onProgress?.('tester-rollout', d, t),
                 },
               ),
             (g) => `${g.length} test groups (${N} per candidate)`,
           );
-    const testerTexts = testerGens.map((g) => cleanCompletion(g.text));
+    const testerTexts = testerGens.map((g) => tf.testerText(g.text));
 
     // 3–4. Extraction and ground-truth validation of every test group.
     const validated = await phase(

@@ -1,15 +1,12 @@
-// Python `==` on plain tagged data (as produced by the harness's _canon), with a tolerance for floats.
-// Runs on the main thread: the candidate cannot influence it, and never sees the expected values.
+// CPython `==` on plain tagged data (as marshal gives it): exact ints, exact floats (NaN is not NaN), int vs float
+// by exact value, unordered sets and dict keys by the same equality. No tolerance: a dataset that wants one says so
+// in its own checker (a statement test). Runs in JS, where no candidate or test code can reach it.
 export type Tree = null | boolean | string | [string, ...unknown[]];
 
-export const REL_TOL = 1e-6;
-export const ABS_TOL = 1e-9;
-
-type Num = { re: number; im: number; big?: bigint };
+type Num = { kind: 'int'; v: bigint } | { kind: 'float'; v: number } | { kind: 'complex'; re: number; im: number };
 
 function floatOf(x: unknown): number {
   if (typeof x === 'number') return x;
-  if (x === 'nan') return NaN;
   if (x === 'inf') return Infinity;
   if (x === '-inf') return -Infinity;
   return NaN;
@@ -21,54 +18,81 @@ function hexToBig(h: string): bigint {
 
 /** bool, int, float and complex all compare numerically in Python. */
 function asNum(t: Tree): Num | null {
-  if (typeof t === 'boolean') return { re: t ? 1 : 0, im: 0, big: t ? 1n : 0n };
+  if (typeof t === 'boolean') return { kind: 'int', v: t ? 1n : 0n };
   if (!Array.isArray(t)) return null;
   switch (t[0]) {
     case 'i':
-      return { re: t[1] as number, im: 0, big: BigInt(t[1] as number) };
-    case 'I': {
-      const big = hexToBig(t[1] as string);
-      return { re: Number(big), im: 0, big };
-    }
+      return { kind: 'int', v: BigInt(t[1] as number) };
+    case 'I':
+      return { kind: 'int', v: hexToBig(t[1] as string) };
     case 'f':
-      return { re: floatOf(t[1]), im: 0 };
+      return { kind: 'float', v: floatOf(t[1]) };
     case 'c':
-      return { re: floatOf((t[1] as unknown[])[1]), im: floatOf((t[2] as unknown[])[1]) };
+      return { kind: 'complex', re: floatOf((t[1] as unknown[])[1]), im: floatOf((t[2] as unknown[])[1]) };
     default:
       return null;
   }
 }
 
-export function close(a: number, b: number): boolean {
-  if (a === b) return true;
-  if (Number.isNaN(a) && Number.isNaN(b)) return true;
-  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
-  return Math.abs(a - b) <= Math.max(ABS_TOL, REL_TOL * Math.max(Math.abs(a), Math.abs(b)));
+/** int == float the way CPython does it: by exact value, never by rounding the int to a float. */
+function intEqFloat(i: bigint, f: number): boolean {
+  return Number.isFinite(f) && Number.isInteger(f) && BigInt(f) === i;
+}
+
+function realEq(a: Num, b: Num): boolean {
+  if (a.kind === 'int' && b.kind === 'int') return a.v === b.v;
+  if (a.kind === 'int' && b.kind === 'float') return intEqFloat(a.v, b.v);
+  if (a.kind === 'float' && b.kind === 'int') return intEqFloat(b.v, a.v);
+  return a.kind === 'float' && b.kind === 'float' && a.v === b.v;
 }
 
 function numEqual(a: Num, b: Num): boolean {
-  if (a.big !== undefined && b.big !== undefined) return a.big === b.big;
-  return close(a.re, b.re) && close(a.im, b.im);
+  if (a.kind === 'complex' || b.kind === 'complex') {
+    const c = (n: Num): [Num, number] => (n.kind === 'complex' ? [{ kind: 'float', v: n.re }, n.im] : [n, 0]);
+    const [ra, ia] = c(a);
+    const [rb, ib] = c(b);
+    return ia === ib && realEq(ra, rb);
+  }
+  return realEq(a, b);
 }
 
-/** Unordered matching (sets, dict keys): quadratic, so only for modest sizes; large ones compare exactly. */
-function matchUnordered(a: Tree[], b: Tree[], eq: (x: Tree, y: Tree) => boolean): boolean {
-  if (a.length !== b.length) return false;
-  if (a.length > 256) {
-    const key = (x: Tree) => JSON.stringify(x);
-    const sa = a.map(key).sort();
-    const sb = b.map(key).sort();
-    return sa.every((x, i) => x === sb[i]);
-  }
-  const used = new Array<boolean>(b.length).fill(false);
-  outer: for (const x of a) {
-    for (let j = 0; j < b.length; j++) {
-      if (!used[j] && eq(x, b[j])) {
-        used[j] = true;
-        continue outer;
-      }
+/**
+ * A key equal for exactly the values Python's == (and hash) treat as the same set member or dict key. NaN gets a
+ * key of its own every time: two NaN objects are never the same key across the JS boundary.
+ */
+let nanCount = 0;
+function hashKey(t: Tree): string {
+  const n = asNum(t);
+  if (n) {
+    let re: Num = n;
+    if (n.kind === 'complex') {
+      if (n.im !== 0 || Number.isNaN(n.im)) return `c${n.re}|${Number.isNaN(n.im) ? `nan${nanCount++}` : n.im}`;
+      re = { kind: 'float', v: n.re };
     }
-    return false;
+    if (re.kind === 'int') return `n${re.v}`;
+    const v = (re as { v: number }).v;
+    if (Number.isNaN(v)) return `nan${nanCount++}`;
+    return Number.isFinite(v) && Number.isInteger(v) ? `n${BigInt(v)}` : `f${v}`;
+  }
+  if (t === null) return 'N';
+  if (typeof t === 'string') return 's' + JSON.stringify(t);
+  if (!Array.isArray(t)) return `?${nanCount++}`;
+  const items = t.slice(1) as Tree[];
+  if (t[0] === 'y') return 'y' + String(t[1]);
+  if (t[0] === 't') return `t(${items.map(hashKey).join(',')})`;
+  if (t[0] === 'S') return `S{${items.map(hashKey).sort().join(',')}}`;
+  return `?${nanCount++}`;
+}
+
+function setEqual(a: Tree[], b: Tree[]): boolean {
+  if (a.length !== b.length) return false;
+  const counts = new Map<string, number>();
+  for (const x of a) counts.set(hashKey(x), (counts.get(hashKey(x)) ?? 0) + 1);
+  for (const y of b) {
+    const k = hashKey(y);
+    const c = counts.get(k);
+    if (!c) return false;
+    counts.set(k, c - 1);
   }
   return true;
 }
@@ -87,17 +111,32 @@ export function pyEqual(a: Tree, b: Tree): boolean {
   const ia = ta.slice(1) as Tree[];
   const ib = tb.slice(1) as Tree[];
   if (kind === 'l' || kind === 't') return ia.length === ib.length && ia.every((x, i) => pyEqual(x, ib[i]));
-  if (kind === 'S') return matchUnordered(ia, ib, pyEqual);
+  if (kind === 'S') return setEqual(ia, ib);
   if (kind === 'd') {
-    const pairs = (xs: Tree[]) => xs.filter((_, i) => i % 2 === 0).map((k, i) => ['t', k, xs[2 * i + 1]] as Tree);
-    // A dict pair matches when its key and value both match: keys are unique, so this is dict equality.
-    return matchUnordered(pairs(ia), pairs(ib), (x, y) => {
-      const [, kx, vx] = x as [string, Tree, Tree];
-      const [, ky, vy] = y as [string, Tree, Tree];
-      return pyEqual(kx, ky) && pyEqual(vx, vy);
-    });
+    if (ia.length !== ib.length) return false;
+    const byKey = new Map<string, Tree>();
+    for (let i = 0; i < ib.length; i += 2) byKey.set(hashKey(ib[i]), ib[i + 1]);
+    for (let i = 0; i < ia.length; i += 2) {
+      const k = hashKey(ia[i]);
+      if (!byKey.has(k) || !pyEqual(ia[i + 1], byKey.get(k) as Tree)) return false;
+    }
+    return true;
   }
   return false;
+}
+
+/** Same value and same types, float bits included (a repr that reads back as this exact value). */
+export function sameTree(a: Tree, b: Tree): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b)) return a === b;
+  if (a.length !== b.length || a[0] !== b[0]) return false;
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (typeof x === 'number' && typeof y === 'number') {
+      if (!Object.is(x, y)) return false;
+    } else if (!sameTree(x as Tree, y as Tree)) return false;
+  }
+  return true;
 }
 
 /** A short Python-like rendering for messages (not a faithful repr). */
@@ -117,7 +156,7 @@ function render(t: Tree): string {
     case 'I':
       return hexToBig(t[1] as string).toString();
     case 'f':
-      return String(t[1]);
+      return typeof t[1] === 'number' && Number.isInteger(t[1]) ? `${t[1]}.0` : String(t[1]);
     case 'c':
       return `complex(${render(t[1] as Tree)}, ${render(t[2] as Tree)})`;
     case 'y':

@@ -1,8 +1,8 @@
-# Sandbox harness: per-job isolation (fresh namespaces, restored process state and files), the audit hook,
-# conversion of results to plain tagged data, and the entry points the worker calls (guard.py runs first).
+# Sandbox harness: per-job namespaces, the audit hook (defence in depth: the worker restores a snapshot of the
+# whole interpreter before every job, so nothing here has to undo anything), plain tagged data for arguments.
 import json as _json
+import marshal as _marshal
 import os as _os
-import shutil as _shutil
 import sys as _sys
 
 _KI = KeyboardInterrupt
@@ -11,12 +11,10 @@ _type_name = type.__dict__['__name__'].__get__
 _exc_args = BaseException.__dict__['args'].__get__
 _INF = float('inf')
 _MAX_SAFE = 2**53
-_WORK = '/tmp/work'
 _WRITABLE = ('/tmp', '/home/pyodide')
 _DEFAULT_RECURSION = 1000
 
-_os.makedirs(_WORK, exist_ok=True)
-_os.chdir(_WORK)
+_os.chdir('/tmp/work')
 _sys.set_int_max_str_digits(0)
 _sys.setrecursionlimit(_DEFAULT_RECURSION)
 # Modules candidates commonly use are imported now so their first use costs nothing per job.
@@ -30,29 +28,7 @@ for _m in (
         pass
 
 _PRISTINE_BUILTINS = make_builtins()  # noqa: F821 (guard.py)
-
-
-def _fs_snapshot():
-    snap = {}
-    for root in _WRITABLE:
-        for d, dirs, files in _os.walk(root):
-            snap[d] = None
-            for f in files:
-                p = _os.path.join(d, f)
-                with open(p, 'rb') as fh:
-                    snap[p] = fh.read()
-    return snap
-
-
-_FS_SNAP = _fs_snapshot()
-_ENV_SNAP = dict(_os.environ)
-_SYS_LISTS = ('path', 'meta_path', 'path_hooks')
-_SYS_SNAP = {k: list(getattr(_sys, k)) for k in _SYS_LISTS}
-import warnings as _warnings  # noqa: E402
-
-_WARN_SNAP = list(_warnings.filters)
-_REAL_BUILTINS = __import__('builtins').__dict__
-_REAL_BUILTINS_SNAP = dict(_REAL_BUILTINS)
+import warnings as _warnings  # noqa: E402,F401 (imported before the snapshot)
 
 
 class _Job:
@@ -76,7 +52,7 @@ class _Job:
                 if not k.startswith('_') and k not in ('modules', 'audit', 'addaudithook', 'settrace', 'setprofile',
                                                        'monitoring', 'remote_exec', 'activate_stack_trampoline'):
                     d[k] = v
-            for k in _SYS_LISTS:
+            for k in ('path', 'meta_path', 'path_hooks'):
                 d[k] = list(getattr(_sys, k))
             d['path_importer_cache'] = {}
             d['argv'] = ['']
@@ -103,8 +79,6 @@ class _Hook:
     """Audit-hook state, reachable only from the hook's closure and this module's private names."""
 
     active = False
-    fs_dirty = False
-    env_dirty = False
 
 
 _H = _Hook()
@@ -159,75 +133,15 @@ def _make_hook(h, blocked_import, violation):
             if writing:
                 if not _path_ok(args[0]):
                     raise PermissionError(f'writing {args[0]!r} is not allowed in the sandbox')
-                h.fs_dirty = True
         elif event in _FS_EVENTS:
             for p in args[:2]:
                 if type(p) in (str, bytes) and not _path_ok(p):
                     raise PermissionError(f'{event} on {p!r} is not allowed in the sandbox')
-            h.fs_dirty = True
-        elif event in ('os.chdir', 'os.putenv', 'os.unsetenv'):
-            h.env_dirty = True
 
     return hook
 
 
 _sys.addaudithook(_make_hook(_H, _blocked, SandboxViolation))  # noqa: F821
-
-
-def _restore_fs():
-    for root in _WRITABLE:
-        for d, dirs, files in _os.walk(root, topdown=False):
-            for f in files:
-                p = _os.path.join(d, f)
-                if p not in _FS_SNAP:
-                    _os.remove(p)
-            for sub in dirs:
-                p = _os.path.join(d, sub)
-                if p not in _FS_SNAP:
-                    if _os.path.islink(p):
-                        _os.remove(p)
-                    else:
-                        _shutil.rmtree(p, ignore_errors=True)
-    for p, data in _FS_SNAP.items():
-        if data is None:
-            _os.makedirs(p, exist_ok=True)
-        else:
-            with open(p, 'wb') as fh:
-                fh.write(data)
-
-
-def _restore():
-    """Undo what the previous job could have changed. Cheap when nothing changed."""
-    if _sys.getrecursionlimit() != _DEFAULT_RECURSION:
-        _sys.setrecursionlimit(_DEFAULT_RECURSION)
-    if _sys.get_int_max_str_digits() != 0:
-        _sys.set_int_max_str_digits(0)
-    if _H.env_dirty:
-        _os.chdir(_WORK)
-        _os.environ.clear()
-        _os.environ.update(_ENV_SNAP)
-        _H.env_dirty = False
-    if _H.fs_dirty:
-        _restore_fs()
-        _H.fs_dirty = False
-    for k in _SYS_LISTS:
-        cur, snap = getattr(_sys, k), _SYS_SNAP[k]
-        if len(cur) != len(snap) or any(a is not b for a, b in zip(cur, snap)):
-            cur[:] = snap
-    # Candidates only ever see copies and read-only proxies of builtins; a size check catches stdlib accidents.
-    if len(_REAL_BUILTINS) != len(_REAL_BUILTINS_SNAP):
-        _REAL_BUILTINS.clear()
-        _REAL_BUILTINS.update(_REAL_BUILTINS_SNAP)
-    wf = _warnings.filters
-    if len(wf) != len(_WARN_SNAP) or any(a is not b for a, b in zip(wf, _WARN_SNAP)):
-        wf[:] = _WARN_SNAP
-        try:
-            _warnings._filters_mutated()  # invalidate the C-level filter cache
-        except Exception:
-            pass
-    dec = _sys.modules.get('decimal')
-    if dec is not None:
-        dec.setcontext(dec.Context())
 
 
 class _CanonError(Exception):

@@ -14,6 +14,8 @@ export function disableCodeGeneration(): void {
   for (const F of ctors) {
     Object.defineProperty(F.prototype, 'constructor', { value: refuse, writable: false, configurable: false });
   }
+  // `Function.prototype` must stay the real one (Pyodide's PyProxy instanceof check reads it through the global).
+  (refuse as unknown as { prototype: unknown }).prototype = Function.prototype;
   const g = globalThis as Record<string, unknown>;
   for (const name of ['eval', 'Function']) {
     Object.defineProperty(g, name, { value: refuse, writable: false, configurable: false });

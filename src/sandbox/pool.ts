@@ -22,6 +22,7 @@ import {
 } from './protocol';
 import type { Extraction, ExtractedTest, JudgeRequest, JudgeResult, Sandbox, ValidatedTest } from './types';
 import { toJudgeResult, toValidated } from './verdicts';
+import { capCompletion, rejectAll } from './caps';
 
 export interface WorkerHandle {
   post(msg: ToWorker): void;
@@ -42,6 +43,11 @@ export interface PoolOptions {
   hardStopGraceMs?: number;
   outputCap?: number;
   memoryCapBytes?: number;
+  /** Largest marshalled value one test may return (default 1 MiB), and all values of one job (default 16 MiB). */
+  resultCap?: number;
+  jobResultCap?: number;
+  /** Deadline of one extraction (default 5 s); a timeout rejects every line of that completion. */
+  extractTimeoutMs?: number;
   /** A worker whose wasm heap grew past this is replaced after its current job. */
   recycleBytes?: number;
   defaultTimeoutMs?: number;
@@ -56,6 +62,9 @@ export interface PoolStats {
   crashes: number;
   /** Largest wasm heap a worker reported (bytes). */
   maxHeapBytes: number;
+  /** Whole-interpreter restores done for judge/validate jobs, and the milliseconds they took. */
+  restores: number;
+  restoreMs: number;
 }
 
 type RawResult = RawJudge | RawExtract | RawProbe;
@@ -82,7 +91,7 @@ interface Slot {
 const now = (): number => performance.timeOrigin + performance.now();
 
 export class SandboxPool implements Sandbox {
-  readonly stats: PoolStats = { coldStartMs: [], respawns: 0, hardStops: 0, crashes: 0, maxHeapBytes: 0 };
+  readonly stats: PoolStats = { coldStartMs: [], respawns: 0, hardStops: 0, crashes: 0, maxHeapBytes: 0, restores: 0, restoreMs: 0 };
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
   private readonly spareSlots: Slot[] = [];
@@ -107,6 +116,9 @@ export class SandboxPool implements Sandbox {
       recycleBytes: opts.recycleBytes ?? 256 * 1024 * 1024,
       defaultTimeoutMs: opts.defaultTimeoutMs ?? 1000,
       spares: opts.spares ?? 0,
+      resultCap: opts.resultCap ?? 2 ** 20,
+      jobResultCap: opts.jobResultCap ?? 16 * 2 ** 20,
+      extractTimeoutMs: opts.extractTimeoutMs ?? 5000,
     };
     for (let i = 0; i < this.opts.size; i++) this.slots.push(this.startSlot(0));
     for (let i = 0; i < this.opts.spares; i++) this.spareSlots.push(this.startSlot(0));
@@ -144,7 +156,14 @@ export class SandboxPool implements Sandbox {
       (msg) => this.onMessage(slot, msg),
       (why) => this.onCrash(slot, why),
     );
-    const options: WorkerOptions = { outputCap: this.opts.outputCap, memoryCapBytes: this.opts.memoryCapBytes };
+    const o = this.opts;
+    const options: WorkerOptions = {
+      outputCap: o.outputCap,
+      memoryCapBytes: o.memoryCapBytes,
+      resultCap: o.resultCap,
+      jobResultCap: o.jobResultCap,
+      extractTimeoutMs: o.extractTimeoutMs,
+    };
     slot.handle.post({ type: 'init', sources: this.sources, control, options });
     return slot;
   }
@@ -185,6 +204,10 @@ export class SandboxPool implements Sandbox {
         if (!p) return;
         slot.inflight.delete(msg.id);
         slot.claimedAt = 0;
+        if (msg.raw.kind === 'judge') {
+          this.stats.restores += msg.raw.restores;
+          this.stats.restoreMs += msg.raw.restoreMs;
+        }
         p.resolve(msg.raw);
         this.stats.maxHeapBytes = Math.max(this.stats.maxHeapBytes, msg.heapBytes);
         if (msg.heapBytes > this.opts.recycleBytes) slot.retiring = true;
@@ -239,13 +262,15 @@ export class SandboxPool implements Sandbox {
         const forced = { ...(p.job.forced ?? {}) };
         if (forced[step]) {
           // Died twice on the same step (only setup code can do that): settle without running it again.
-          const why = verdict.status === 'timeout' ? '{"t":1}' : JSON.stringify({ e: verdict.errorType, m: verdict.message });
-          p.resolve({ kind: 'judge', setup: why, prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0 });
+          const why = verdict.status === 'timeout' ? { t: 1 as const } : { e: verdict.errorType, m: verdict.message };
+          p.resolve({ kind: 'judge', setup: why, prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0, restores: 0, restoreMs: 0 });
           continue;
         }
         forced[step] = verdict;
         p.job = { ...p.job, forced };
         again.push(p);
+      } else if (p.id === jobId && p.job.kind === 'extract') {
+        p.resolve({ kind: 'extract', failed: `extraction ${verdict.status === 'timeout' ? 'timed out' : 'crashed the worker'}` });
       } else if (p.id === jobId) {
         p.reject(new Error(`sandbox worker died: ${verdict.message ?? ''}`));
       } else again.push(p);
@@ -341,9 +366,13 @@ export class SandboxPool implements Sandbox {
     return toJudgeResult(job, raw as RawJudge);
   }
 
+  /** Never rejects for what the text holds: a failed or timed-out extraction rejects every line with the reason. */
   async extract(raw: string, entryPoint: string, k: number): Promise<Extraction> {
-    const r = await this.submit({ kind: 'extract' as const, raw, entryPoint, k });
-    return JSON.parse((r.raw as RawExtract).json) as Extraction;
+    const { text, rejected } = capCompletion(raw);
+    const r = (await this.submit({ kind: 'extract' as const, raw: text, entryPoint, k })).raw as RawExtract;
+    if (r.json === undefined) return { tests: [], rejected: [...rejectAll(text, r.failed ?? 'extraction failed'), ...rejected], failed: r.failed };
+    const ex = JSON.parse(r.json) as Extraction;
+    return { tests: ex.tests, rejected: [...ex.rejected, ...rejected] };
   }
 
   async validate(

@@ -1,4 +1,5 @@
 // Messages between the sandbox pool (main thread) and its Pyodide workers, and the shared control-word layout.
+import type { Tree } from './compare';
 import type { TestVerdict } from './types';
 
 /** Int32 slots of the control SharedArrayBuffer (the interrupt word is what Pyodide polls). */
@@ -28,6 +29,12 @@ export interface HarnessSources {
 export interface WorkerOptions {
   /** Bytes of stdout (and of stderr) kept per job. */
   outputCap: number;
+  /** Largest marshalled value (bytes) one test may return; larger is a ResultTooLarge error. */
+  resultCap: number;
+  /** Marshalled bytes all values of one job may add up to. */
+  jobResultCap: number;
+  /** Deadline of one extraction. */
+  extractTimeoutMs: number;
   /** Wasm heap ceiling per worker: allocations past it raise MemoryError. */
   memoryCapBytes: number;
 }
@@ -65,24 +72,59 @@ export interface RawProbe {
   report: Record<string, boolean>;
 }
 
-/** What Python returned for each step, as JSON text; the pool turns it into verdicts. */
+/** How a test was prepared: a call (name, plain arguments, expected value), a statement test, or unusable. */
+export interface PrepOut {
+  k: 'c' | 's' | 'x';
+  fn?: string;
+  /** Positional arguments (a tuple tree) and keyword arguments (a dict tree), evaluated without the candidate. */
+  a?: Tree;
+  kw?: Tree;
+  /** Expected value; absent when it failed (e/m) or timed out (t). */
+  x?: Tree;
+  t?: 1;
+  e?: string;
+  m?: string;
+  /** The arguments failed (type, message): the call never runs. */
+  ae?: string;
+  am?: string;
+  /** Statement tests: the names the test uses. */
+  names?: string[];
+}
+
+/** What one run step gave: a value (and its repr for ground truths), a statement verdict, an error or a timeout. */
+export interface RunOut {
+  v?: Tree;
+  r?: string;
+  p?: 1;
+  f?: 1;
+  t?: 1;
+  e?: string;
+  m?: string;
+  bad?: 1;
+}
+
 export interface RawJudge {
   kind: 'judge';
-  setup?: string;
-  prep: string[];
-  define?: string;
-  /** Per test: JSON from `run`, or null when not run (forced or candidate failed to define). */
-  runs: (string | null)[];
+  setup?: RunOut;
+  prep: PrepOut[];
+  define?: RunOut;
+  /** Per test, or null when not run (forced, or the candidate failed to define). */
+  runs: (RunOut | null)[];
   /** Steps the watchdog had to interrupt: 'prep:i', 'define', 'run:i'. */
   timedOut: string[];
   stdout: string;
   stderr: string;
   durationMs: number;
+  /** Interpreter restores this job cost, and their total time. */
+  restores: number;
+  restoreMs: number;
 }
 
 export interface RawExtract {
   kind: 'extract';
-  json: string;
+  json?: string;
+  /** Set when extraction did not finish (timeout, crash): the pool then rejects every line with this reason. */
+  failed?: string;
 }
 
 export type ToWorker =

@@ -1,194 +1,109 @@
-# Test-suite preparation, built for speed (the wasm compiler is slow): one parse for all tests, screening only
-# where the text could hold a gadget, literal expected values read straight from the AST, and all calls compiled
-# as one tuple of lambdas. Prepared suites are cached by their JSON text.
+# Phase E of a judge job (no candidate in the interpreter): split each test into the called name, its arguments
+# and its expected value, decide which can be evaluated together (pure expressions that cannot change shared
+# state) and which need an interpreter of their own, and evaluate them. Values leave through marshal in the worker.
 import ast as _sast
-import bisect as _bisect
-import re as _sre
 
 _NoneType = type(None)
-_SUITES = {}
-_LIT_SCALARS = (int, float, complex, str, bytes, bool, _NoneType)
-_NO_ARGS = _sast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+# Builtins a pure expression may call: none of them runs code from a string, reaches frames or globals, or writes.
+_PURE_NAMES = frozenset(
+    'abs all any ascii bin bool bytearray bytes chr complex dict divmod enumerate filter float frozenset hex int '
+    'isinstance iter len list map max min next oct ord pow range repr reversed round set slice sorted str sum '
+    'tuple zip True False None'.split()
+)
+_PURE_NODES = (
+    _sast.Expression, _sast.Constant, _sast.List, _sast.Tuple, _sast.Set, _sast.Dict, _sast.BinOp, _sast.UnaryOp,
+    _sast.BoolOp, _sast.Compare, _sast.IfExp, _sast.Call, _sast.Name, _sast.Attribute, _sast.Subscript, _sast.Slice,
+    _sast.Starred, _sast.keyword, _sast.ListComp, _sast.SetComp, _sast.DictComp, _sast.GeneratorExp,
+    _sast.comprehension, _sast.Lambda, _sast.arguments, _sast.arg, _sast.Load, _sast.Store, _sast.operator,
+    _sast.unaryop, _sast.boolop, _sast.cmpop, _sast.expr_context,
+)
+_BAD_ATTRS = frozenset(('format', 'format_map'))
 
 
-def _scalar(v):
-    t = type(v)
-    if t is str or t is bool or v is None:
-        return v
-    if t is int:
-        return ['i', v] if -_MAX_SAFE <= v <= _MAX_SAFE else ['I', format(v, 'x')]  # noqa: F821 (harness.py)
-    if t is float:
-        return _enc_float(v)  # noqa: F821
-    return _canon(v)  # noqa: F821 (complex, bytes)
+def _pure(nodes, shadowed):
+    """True when the expressions only use literals, operators, comprehensions, lambdas and _PURE_NAMES builtins."""
+    bound = set()
+    for node in nodes:
+        for n in _sast.walk(node):
+            if type(n) is _sast.Name and type(n.ctx) is _sast.Store:
+                bound.add(n.id)
+            elif type(n) is _sast.arg:
+                bound.add(n.arg)
+    if bound & (_PURE_NAMES | shadowed):
+        return False
+    for node in nodes:
+        for n in _sast.walk(node):
+            if not isinstance(n, _PURE_NODES):
+                return False
+            t = type(n)
+            if t is _sast.Name and type(n.ctx) is _sast.Load and n.id not in _PURE_NAMES and n.id not in bound:
+                return False
+            if t is _sast.Attribute and (n.attr.startswith('_') or n.attr in _BAD_ATTRS):
+                return False
+    return True
 
 
-_MISSING = object()
+def _segment(lines, node):
+    """Source text of a node from per-line slices (offsets are UTF-8 byte columns); linear in the node's size."""
+    if node.lineno == node.end_lineno:
+        line = lines[node.lineno - 1]
+        if line.isascii():
+            return line[node.col_offset:node.end_col_offset]
+        return line.encode()[node.col_offset:node.end_col_offset].decode()
+    first = lines[node.lineno - 1].encode()[node.col_offset:].decode()
+    last = lines[node.end_lineno - 1].encode()[:node.end_col_offset].decode()
+    return '\n'.join([first, *lines[node.lineno:node.end_lineno - 1], last])
 
 
-def _literal_tree(node):
-    """Canonical tree of a plain literal read from the AST (no compile, no eval), or _MISSING to evaluate it."""
-    t = type(node)
-    if t is _sast.Constant:
-        return _scalar(node.value) if type(node.value) in _LIT_SCALARS else _MISSING
-    if t is _sast.UnaryOp and type(node.op) is _sast.USub and type(node.operand) is _sast.Constant:
-        v = node.operand.value
-        return _scalar(-v) if type(v) in (int, float, complex) else _MISSING
-    if t is _sast.List or t is _sast.Tuple:
-        items = ['l' if t is _sast.List else 't']
-        for e in node.elts:
-            sub = _literal_tree(e)
-            if sub is _MISSING:
-                return _MISSING
-            items.append(sub)
-        return items
-    if t is _sast.Dict:
-        # Only str/int keys, all distinct: anything else (1 vs 1.0 vs True) is left to Python's own dict.
-        seen, items = set(), ['d']
-        for k, v in zip(node.keys, node.values):
-            if type(k) is not _sast.Constant or type(k.value) not in (str, int) or k.value in seen:
-                return _MISSING
-            seen.add(k.value)
-            sub = _literal_tree(v)
-            if sub is _MISSING:
-                return _MISSING
-            items += [_scalar(k.value), sub]
-        return items
-    return _MISSING
+def _names(node):
+    return {n.id for n in _sast.walk(node) if type(n) is _sast.Name}
 
 
-# Every screened construct in an expression needs `._` (private attribute), `__` (bad names), an import, or a
-# comprehension target; comments, continuations and non-ASCII (NFKC maps U+FF3F to '_') could hide them.
-_GADGET_TEXT = _sre.compile(r'\.\s*_|__|import|\bfor\b|#|\\')
+def _classify(src, entry, shadowed):
+    """('c', fn, args_src, expected_src, pure) | ('s', code, names) | ('x', error)."""
+    body = _sast.parse(src).body
+    if len(body) == 1 and type(body[0]) is _sast.Assert and body[0].msg is None:
+        t = body[0].test
+        if type(t) is _sast.Compare and len(t.ops) == 1 and type(t.ops[0]) is _sast.Eq:
+            left, right = t.left, t.comparators[0]
+            if type(left) is not _sast.Call and type(right) is _sast.Call:
+                left, right = right, left  # `assert 3 == f(1)`
+            if type(left) is _sast.Call and type(left.func) is _sast.Name and left.func.id == entry:
+                fn = left.func.id
+                inner = [*left.args, *[k.value for k in left.keywords], right]
+                if not any(fn in _names(n) for n in inner):
+                    lines = src.split('\n')
+                    call = _segment(lines, left)
+                    args = call[len(_segment(lines, left.func)):]
+                    if _may_hide_gadgets(src):
+                        _check_tree(body[0])  # noqa: F821 (guard.py)
+                    return ('c', fn, args, _segment(lines, right), _pure(inner, shadowed))
+    names = sorted({n.id for st in body for n in _sast.walk(st) if type(n) is _sast.Name})
+    return ('s', compile_tree(_sast.Module(body, []), 'exec'), names)  # noqa: F821
+
+
+_GADGET_TEXT = __import__('re').compile(r'\.\s*_|__|import|\bfor\b|#|\\')
 
 
 def _may_hide_gadgets(src):
     return not src.isascii() or _GADGET_TEXT.search(src) is not None
 
 
-def _segment(lines, node):
-    """Source text of an expression node (offsets are UTF-8 byte columns)."""
-    if node.lineno == node.end_lineno:
-        line = lines[node.lineno - 1]
-        if line.isascii():
-            return line[node.col_offset:node.end_col_offset]
-        return line.encode()[node.col_offset:node.end_col_offset].decode()
-    return _sast.get_source_segment('\n'.join(lines), node)
-
-
-def _lambdas(segments):
-    # One compile from text for all of them: the wasm compiler's fixed cost dominates, and text beats AST input.
-    return compile('(' + ''.join(f'lambda: ({seg}\n),' for seg in segments) + ')', '<tests>', 'eval')
-
-
-def _split(tests):
-    """Statements of each test from one parse of the joined text; None when that mapping is not clean."""
-    starts, line = [], 1
-    for t in tests:
-        starts.append(line)
-        line += t.count('\n') + 1
-    try:
-        mod = _sast.parse('\n'.join(tests))
-    except SyntaxError:
-        return None
-    groups = [[] for _ in tests]
-    for st in mod.body:
-        i = _bisect.bisect_right(starts, st.lineno) - 1
-        if i != _bisect.bisect_right(starts, st.end_lineno) - 1:
-            return None
-        groups[i].append(st)
-    return None if any(not g for g in groups) else groups
-
-
-def _classify(src, body):
-    if len(body) == 1 and type(body[0]) is _sast.Assert:
-        t = body[0].test
-        if type(t) is _sast.Compare and len(t.ops) == 1 and type(t.ops[0]) is _sast.Eq:
-            left, right = t.left, t.comparators[0]
-            if type(left) is not _sast.Call and type(right) is _sast.Call:
-                left, right = right, left  # `assert 3 == f(1)`
-            if type(left) is _sast.Call:
-                if _may_hide_gadgets(src):
-                    _check_tree(body[0])  # noqa: F821 (guard.py)
-                return ('c', left, right)
-    return ('s', compile_tree(_sast.Module(body, []), 'exec'))  # noqa: F821
-
-
-class _Suite:
-    # code: one code object building (calls..., expected...) lambdas; evaluated once per namespace.
-    __slots__ = ('kinds', 'stmt', 'lit', 'call_index', 'exp_index', 'code', 'n_calls')
-
-
-def _new_suite(n):
-    s = _Suite()
-    s.kinds, s.stmt, s.lit = [None] * n, [None] * n, [None] * n
-    s.call_index, s.exp_index = [None] * n, [None] * n
-    s.code, s.n_calls = None, 0
-    return s
-
-
-def _prepare_fast(tests, splits):
-    """Every test pre-split by the worker and free of gadget text: no Python AST at all, one compile."""
-    if len(splits) != len(tests) or any(sp is None or _may_hide_gadgets(t) for t, sp in zip(tests, splits)):
-        return None
-    s = _new_suite(len(tests))
-    for i in range(len(tests)):
-        # The code builds (calls..., expected...): expected lambdas start after the calls.
-        s.kinds[i], s.call_index[i], s.exp_index[i] = 'c', i, len(tests) + i
-    s.n_calls = len(tests)
-    try:
-        s.code = _lambdas([sp[0] for sp in splits] + [sp[1] for sp in splits])
-    except SyntaxError:
-        return None
-    return s
-
-
-def _prepare(tests):
-    s = _new_suite(len(tests))
-    groups = _split(tests)
-    calls, exps = [], []
-    for i, src in enumerate(tests):
+def prepare(tests, entry, shadowed):
+    """Classify every test and compile the argument/expected lambdas of the call tests in one go."""
+    kinds, parts = [], []
+    for src in tests:
         try:
-            body = groups[i] if groups is not None else _sast.parse(src).body
-            c = _classify(src, body)
+            k = _classify(src, entry, shadowed)
         except SyntaxError as e:
-            s.kinds[i] = ('x', {'e': 'SyntaxError', 'm': f'{e.msg} (line {e.lineno})'})
-            continue
+            k = ('x', {'e': 'SyntaxError', 'm': f'{e.msg} (line {e.lineno})'})
         except SandboxViolation as e:  # noqa: F821
-            s.kinds[i] = ('x', {'e': 'SandboxViolation', 'm': str(e)})
-            continue
-        if c[0] == 's':
-            s.kinds[i] = 's'
-            s.stmt[i] = c[1]
-            continue
-        # Node positions are relative to the text that was parsed: the joined suite or this test alone.
-        lines = src.split('\n') if groups is None else None
-        s.kinds[i] = 'c'
-        s.call_index[i] = len(calls)
-        calls.append((c[1], lines))
-        lit = _literal_tree(c[2])
-        if lit is _MISSING:
-            s.exp_index[i] = len(exps)
-            exps.append((c[2], lines))
-        else:
-            s.lit[i] = lit
-    joined = '\n'.join(tests).split('\n')
-    seg = lambda pair: _segment(pair[1] if pair[1] is not None else joined, pair[0])  # noqa: E731
-    s.n_calls = len(calls)
-    for i in range(len(tests)):
-        if s.exp_index[i] is not None:
-            s.exp_index[i] += s.n_calls
-    parts = [seg(p) for p in calls] + [seg(p) for p in exps]
-    s.code = _lambdas(parts) if parts else None
-    return s
-
-
-def suite_for(suite_json):
-    """suite_json: {"t": tests, "s": per-test [call, expected] splits from the worker, or null}."""
-    s = _SUITES.get(suite_json)
-    if s is None:
-        if len(_SUITES) > 512:
-            _SUITES.clear()
-        d = _json.loads(suite_json)  # noqa: F821
-        s = _prepare_fast(d['t'], d['s']) or _prepare(d['t'])
-        _SUITES[suite_json] = s
-    return s
+            k = ('x', {'e': 'SandboxViolation', 'm': str(e)})
+        except (RecursionError, MemoryError) as e:
+            k = ('x', {'e': _type_name(type(e)), 'm': 'test too large or too deeply nested'})  # noqa: F821
+        if k[0] == 'c':
+            parts.append(f'lambda: (lambda *a, **k: (a, k)){k[2]}\n')
+            parts.append(f'lambda: ({k[3]}\n)')
+        kinds.append(k)
+    code = compile('(' + ','.join(parts) + ',)', '<tests>', 'eval') if parts else None
+    return kinds, code

@@ -46,6 +46,8 @@ export interface RejectedLine {
 export interface Extraction {
   tests: ExtractedTest[];
   rejected: RejectedLine[];
+  /** Set when extraction did not finish (timeout, crash): then every line is in `rejected` with this reason. */
+  failed?: string;
 }
 
 export interface ValidatedTest extends ExtractedTest {

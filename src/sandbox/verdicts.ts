@@ -1,28 +1,8 @@
 // Turns a worker's raw per-step JSON into typed verdicts (judge) and validity marks (ground truth).
-import { preview, pyEqual, type Tree } from './compare';
+import { preview, pyEqual, sameTree, type Tree } from './compare';
+import { parseLiteral } from './literal';
 import type { JudgeJob, RawJudge } from './protocol';
 import type { ExtractedTest, JudgeResult, TestVerdict, ValidatedTest } from './types';
-
-interface PrepOut {
-  k: 'c' | 's' | 'x';
-  x?: Tree;
-  t?: 1;
-  e?: string;
-  m?: string;
-}
-
-interface RunOut {
-  v?: Tree;
-  r?: string;
-  p?: 1;
-  f?: 1;
-  t?: 1;
-  e?: string;
-  m?: string;
-  bad?: 1;
-}
-
-const parse = <T>(s: string | null | undefined): T | undefined => (s ? (JSON.parse(s) as T) : undefined);
 
 function errorVerdict(e: string | undefined, m: string | undefined, prefix = ''): TestVerdict {
   return { status: 'error', errorType: e ?? 'Error', message: prefix + (m ?? '') };
@@ -32,18 +12,21 @@ function errorVerdict(e: string | undefined, m: string | undefined, prefix = '')
 function testVerdict(job: JudgeJob, raw: RawJudge, i: number): TestVerdict {
   const forced = job.forced?.[i];
   if (forced) return forced;
-  const prep = parse<PrepOut>(raw.prep[i]);
+  const prep = raw.prep[i];
   if (!prep) return { status: 'error', errorType: 'Internal', message: 'test was not prepared' };
   if (prep.k === 'x') return errorVerdict(prep.e, prep.m, 'test: ');
+  if (prep.ae) return errorVerdict(prep.ae, prep.am, 'test arguments: ');
   if (prep.t) return { status: 'error', errorType: 'Timeout', message: 'expected value timed out' };
   if (prep.k === 'c' && prep.x === undefined) return errorVerdict(prep.e, prep.m, 'expected value: ');
-  const run = parse<RunOut>(raw.runs[i]);
+  const run = raw.runs[i];
   if (!run) return { status: 'error', errorType: 'Internal', message: 'test was not run' };
   if (run.t) return { status: 'timeout' };
   if (run.p) return { status: 'passed' };
   if (run.f) return { status: 'failed', message: 'assertion failed' };
+  if (run.e === 'ResultTooLarge') return errorVerdict(run.e, run.m);
   if (run.bad) return { status: 'failed', errorType: run.e, message: run.m };
   if (run.e) return errorVerdict(run.e, run.m);
+  if (prep.k !== 'c' || run.v === undefined) return { status: 'error', errorType: 'Internal', message: 'no value' };
   const same = pyEqual(prep.x as Tree, run.v as Tree);
   return same
     ? { status: 'passed' }
@@ -55,7 +38,7 @@ function defineFailure(job: JudgeJob, raw: RawJudge): { compileError: string; ve
   const forced = job.forced?.[-1];
   if (forced) return { compileError: `${forced.errorType ?? forced.status}: ${forced.message ?? ''}`, verdict: forced };
   const src = raw.setup ?? raw.define;
-  const d = parse<RunOut>(src);
+  const d = src;
   if (!d) return { compileError: 'Internal: candidate was not defined', verdict: errorVerdict('Internal', '') };
   if (d.t) return { compileError: 'Timeout: defining the candidate ran past the time limit', verdict: { status: 'timeout' } };
   if (d.e) {
@@ -87,14 +70,19 @@ export function toValidated(job: JudgeJob, raw: RawJudge, tests: ExtractedTest[]
     if (failure) return { ...t, callOk: false, valid: false, reason: `ground truth failed: ${failure.compileError}` };
     const forced = job.forced?.[i];
     if (forced) return { ...t, callOk: false, valid: false, reason: `call ${forced.status}` };
-    const prep = parse<PrepOut>(raw.prep[i]);
-    const run = parse<RunOut>(raw.runs[i]);
+    const prep = raw.prep[i];
+    const run = raw.runs[i];
     if (!prep || prep.k === 'x') return { ...t, callOk: false, valid: false, reason: `bad test: ${prep?.e}: ${prep?.m}` };
     if (prep.k !== 'c') return { ...t, callOk: false, valid: false, reason: 'not of the form `assert <call> == <expected>`' };
+    if (prep.ae) return { ...t, callOk: false, valid: false, reason: `arguments failed: ${prep.ae}: ${prep.am ?? ''}` };
     if (!run) return { ...t, callOk: false, valid: false, reason: 'call was not run' };
     if (run.t) return { ...t, callOk: false, valid: false, reason: 'call timed out on the ground truth' };
     if (run.v === undefined)
       return { ...t, callOk: false, valid: false, reason: `call raised ${run.e ?? 'an error'} on the ground truth: ${run.m ?? ''}` };
+    // The ground-truth output must read back as the same value (nan, inf, objects do not): else no attack.
+    const back = run.r === undefined ? undefined : parseLiteral(run.r);
+    if (back === undefined || !sameTree(back, run.v))
+      return { ...t, callOk: false, valid: false, reason: `the ground-truth output ${preview(run.v)} does not round-trip through repr` };
     const gtOutput = run.r;
     if (prep.x === undefined)
       return { ...t, callOk: true, valid: false, gtOutput, reason: `expected value failed: ${prep.t ? 'timeout' : `${prep.e}: ${prep.m}`}` };

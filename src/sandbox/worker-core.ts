@@ -15,27 +15,30 @@ import {
   type FromWorker,
   type HarnessSources,
   type JudgeJob,
+  type PrepOut,
+  type RawExtract,
   type RawJudge,
+  type RawProbe,
+  type RunOut,
   type ToWorker,
   type WorkerOptions,
 } from './protocol';
+import type { Tree } from './compare';
 import { literalTest } from './literal';
-import { splitAssert } from './split';
+import { MarshalError, unmarshal } from './marshal';
+import { InterpreterSnapshot } from './snapshot';
+import { capWasmMemory, OutputCap, probeRealm } from './worker-util';
 
 interface PyFn {
   (...args: unknown[]): unknown;
   destroy(): void;
 }
 
-interface Api {
-  call: PyFn;
-  flush: PyFn;
-  begin: PyFn;
-  prep: PyFn;
-  define: PyFn;
-  run: PyFn;
-  extract: PyFn;
-}
+const API_NAMES = ['begin', 'classify', 'evaluate', 'define', 'call', 'record', 'replay', 'flush', 'extract', 'dumps'] as const;
+type Api = Record<(typeof API_NAMES)[number], PyFn>;
+
+/** A Python result as plain data, or why it is not (too large, not plain builtin data). */
+type Plain = { ok: true; v: Tree; bytes: number } | { ok: false; e: string; m: string };
 
 export interface WorkerPlatform {
   /** Load Pyodide with no network and no `js` globals. */
@@ -47,90 +50,40 @@ export interface WorkerPlatform {
 
 const now = (): number => performance.timeOrigin + performance.now();
 
-/** Caps the wasm heap: Emscripten grows memory through Memory.prototype.grow, so a refusal becomes MemoryError. */
-export function capWasmMemory(capBytes: number): () => number {
-  const proto = WebAssembly.Memory.prototype;
-  const grow = proto.grow;
-  let last = 0;
-  const capPages = Math.floor(capBytes / 65536);
-  proto.grow = function (this: WebAssembly.Memory, delta: number): number {
-    const cur = this.buffer.byteLength / 65536;
-    if (cur + delta > capPages && cur > 256) throw new RangeError('sandbox memory cap reached');
-    const r = grow.call(this, delta);
-    last = Math.max(last, this.buffer.byteLength);
-    return r;
-  };
-  return () => last;
+interface PyProxyLike {
+  destroy(): void;
+  length?: number;
+  toJs(): unknown;
 }
 
-class OutputCap {
-  text = '';
-  dropped = 0;
-  private readonly decoder = new TextDecoder();
-  constructor(private readonly cap: number) {}
-  write = (buf: Uint8Array): number => {
-    if (this.text.length < this.cap) {
-      this.text += this.decoder.decode(buf.subarray(0, this.cap - this.text.length), { stream: true });
-      this.dropped += Math.max(0, buf.length - (this.cap - this.text.length));
-    } else this.dropped += buf.length;
-    return buf.length;
-  };
-  take(): string {
-    const t = this.dropped > 0 ? `${this.text}\n[... ${this.dropped} more bytes dropped]` : this.text;
-    this.text = '';
-    this.dropped = 0;
-    return t;
-  }
-}
-
-function works(f: () => unknown): boolean {
-  try {
-    f();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** What arbitrary JS (say, reached through a leaked proxy) could still do in this realm after lockDown(). */
-export function probeRealm(): Record<string, boolean> {
-  const g = globalThis as Record<string, unknown>;
-  const ctorOf = (x: object) => (Object.getPrototypeOf(x) as { constructor: (src: string) => () => unknown }).constructor;
-  return {
-    functionConstructor: works(() => ({}).constructor.constructor('return 1')),
-    functionViaProxyChain: works(() => ctorOf(() => 0)('return 1')()),
-    asyncFunctionConstructor: works(() => ctorOf(async () => 0)('return 1')),
-    generatorFunctionConstructor: works(() => ctorOf(function* () {})('yield 1')),
-    eval: works(() => (g.eval as (s: string) => unknown)('1')),
-    process: g.process !== undefined,
-    require: g.require !== undefined,
-    fetch: g.fetch !== undefined,
-    XMLHttpRequest: g.XMLHttpRequest !== undefined,
-    WebSocket: g.WebSocket !== undefined,
-    importScripts: g.importScripts !== undefined,
-    postMessage: g.postMessage !== undefined,
-  };
-}
+const isProxy = (x: unknown): x is PyProxyLike => typeof x === 'object' && x !== null && typeof (x as PyProxyLike).destroy === 'function';
+const arr = (t: Tree | undefined): Tree[] => (Array.isArray(t) ? (t.slice(1) as Tree[]) : []);
 
 export class SandboxWorker {
   private api!: Api;
+  private snap!: InterpreterSnapshot;
   private i32!: Int32Array;
   private f64!: Float64Array;
   private seq = 0;
   private out!: OutputCap;
   private err!: OutputCap;
+  private opts!: WorkerOptions;
+  private jobBytes = 0;
   private heapBytes: () => number = () => 0;
 
   constructor(private readonly platform: WorkerPlatform) {}
 
   async init(sources: HarnessSources, control: SharedArrayBuffer, options: WorkerOptions): Promise<void> {
     const t0 = now();
+    this.opts = options;
     this.heapBytes = capWasmMemory(options.memoryCapBytes);
     const py = await this.platform.load();
     this.out = new OutputCap(options.outputCap);
     this.err = new OutputCap(options.outputCap);
     py.setStdout({ write: this.out.write });
     py.setStderr({ write: this.err.write });
+    // Reading stdin is an EIO error inside the job; nothing reaches the host's console.
+    py.setStdin({ error: true });
     if (control.byteLength < CONTROL_BYTES) throw new Error('control buffer too small');
     this.i32 = new Int32Array(control, 0, 4);
     this.f64 = new Float64Array(control);
@@ -142,6 +95,8 @@ export class SandboxWorker {
         /* already gone */
       }
     }
+    this.snap = new InterpreterSnapshot(py);
+    this.snap.protectFileSystem();
     // Drop every route from Python back to JS before any untrusted code runs.
     py.runPython(
       `import sys as _s
@@ -153,34 +108,29 @@ del _s, _k`,
     const ns = py.globals.get('dict')() as PyProxy;
     for (const src of [sources.guard, sources.harness, sources.extract, sources.suite]) py.runPython(src, { globals: ns });
     const api = py.runPython(sources.api, { globals: ns }) as PyProxy & { get(k: string): PyFn };
-    this.api = {
-      begin: api.get('begin'),
-      prep: api.get('prep'),
-      define: api.get('define'),
-      run: api.get('run'),
-      flush: api.get('flush'),
-      call: api.get('call'),
-      extract: api.get('extract'),
-    };
+    this.api = Object.fromEntries(API_NAMES.map((k) => [k, api.get(k)])) as Api;
     api.destroy();
-    // One throwaway job pays the first-call costs (imports, caches) before the clock starts on real jobs.
-    this.judge(0, { kind: 'judge', code: 'def f(x):\n    return [x]\n', entryPoint: 'f', tests: ['assert f(1) == [1]'], timeoutMs: 60_000 });
-    this.api.extract('assert f(1) == [1]\nx = 2\nassert f(x) == [2]', 'f', 8);
+    // Throwaway jobs pay the first-call costs (imports, caches) before the snapshot is taken.
+    this.judge(0, { kind: 'judge', code: 'def f(x):\n    return [x]\n', entryPoint: 'f', tests: ['assert f(1) == [1]', 'assert f(2) == [1 + 1]'], timeoutMs: 60_000 });
+    this.extract(0, 'assert f(1) == [1]\nx = 2\nassert f(x) == [2]', 'f', 8);
+    py.runPython('import gc as _g\n_g.collect()\ndel _g');
     this.out.take();
     this.err.take();
+    this.snap.take();
     this.platform.lockDown();
     this.platform.post({ type: 'ready', coldMs: now() - t0 });
   }
 
   /** Run one Python call under a deadline; `claimed` means the watchdog interrupted it (a timeout). */
-  private step(jobId: number, stepNo: number, timeoutMs: number, fn: () => string): { value?: string; claimed: boolean } {
+  private step<T>(jobId: number, stepNo: number, timeoutMs: number, fn: () => T): { value?: T; claimed: boolean } {
+    this.snap.dirty = true;
     this.seq = (this.seq % 0x3fffffff) + 1;
     const seq = this.seq;
     this.i32[JOB_ID] = jobId;
     this.i32[STEP] = stepNo;
     this.f64[DEADLINE_F64] = now() + timeoutMs;
     Atomics.store(this.i32, STATE, seq);
-    let value: string | undefined;
+    let value: T | undefined;
     let thrown: unknown;
     try {
       value = fn();
@@ -190,8 +140,6 @@ del _s, _k`,
     const prev = Atomics.compareExchange(this.i32, STATE, seq, IDLE);
     if (prev === seq) {
       if (thrown !== undefined) throw thrown;
-      // An interrupt the watchdog did not send was raised by the code itself: an error, not a timeout.
-      if (value === '{"t":1}') value = '{"e":"KeyboardInterrupt","m":"raised by the code under test"}';
       return { value, claimed: false };
     }
     // The watchdog claimed this step; wait until its interrupt is written, then clear it for the next step.
@@ -203,61 +151,225 @@ del _s, _k`,
     return { value, claimed: true };
   }
 
+  /**
+   * Calls a harness entry and turns its tuple into plain data with marshal, all inside one step. Sizes are checked
+   * before anything is copied out of the wasm heap.
+   */
+  private py(jobId: number, stepNo: number, timeoutMs: number, fn: () => unknown): { r?: Plain; claimed: boolean } {
+    const s = this.step(jobId, stepNo, timeoutMs, () => {
+      let res: unknown;
+      let bytes: unknown;
+      try {
+        res = fn();
+      } catch (e) {
+        // The harness catches everything the code under test raises; what is left is the watchdog's interrupt.
+        const type = (e as { type?: string }).type;
+        if (type === 'KeyboardInterrupt') return { ok: true, v: ['t', 't'], bytes: 0 } as Plain;
+        // A Python error out of the harness itself means this job broke the harness: an error for the job, and
+        // the interpreter is restored before the next phase anyway. Only JS-level failures replace the worker.
+        if (typeof type === 'string') return { ok: false, e: 'HarnessBroken', m: `${type} in the sandbox harness` } as Plain;
+        throw e;
+      }
+      try {
+        try {
+          bytes = this.api.dumps(res, 2);
+        } catch (e) {
+          const type = (e as { type?: string }).type;
+          if (type === 'KeyboardInterrupt') return { ok: true, v: ['t', 't'], bytes: 0 } as Plain;
+          if (type === 'ValueError' || type === 'TypeError' || type === 'RecursionError')
+            return { ok: false, e: 'UnsupportedResult', m: 'result is not plain data of builtin types' } as Plain;
+          throw e;
+        }
+        if (!isProxy(bytes)) return { ok: false, e: 'Internal', m: 'marshal gave no bytes' } as Plain;
+        const n = bytes.length ?? Infinity;
+        if (n > this.opts.resultCap || this.jobBytes + n > this.opts.jobResultCap)
+          return { ok: false, e: 'ResultTooLarge', m: `result is ${n} bytes marshalled (cap ${this.opts.resultCap} per value)` } as Plain;
+        this.jobBytes += n;
+        return { ok: true, v: unmarshal(bytes.toJs() as Uint8Array), bytes: n } as Plain;
+      } catch (e) {
+        if (e instanceof MarshalError) return { ok: false, e: 'UnsupportedResult', m: e.message } as Plain;
+        throw e;
+      } finally {
+        if (isProxy(bytes)) bytes.destroy();
+        if (isProxy(res)) res.destroy();
+      }
+    });
+    return { r: s.value, claimed: s.claimed };
+  }
+
+  /** A harness tuple ('v', x[, repr]) / ('e', type, msg) / ('t',) / ('p',) / ('f',) as a RunOut. */
+  private static runOut(p: Plain | undefined, claimed: boolean): RunOut {
+    if (claimed || !p) return { t: 1 };
+    if (!p.ok) return { e: p.e, m: p.m, bad: 1 };
+    const t = arr(p.v);
+    const tag = t[0];
+    if (tag === 'v') return typeof t[2] === 'string' ? { v: t[1], r: t[2] } : { v: t[1] };
+    if (tag === 'e') return { e: String(t[1]), m: String(t[2]) };
+    if (tag === 'p') return { p: 1 };
+    if (tag === 'f') return { f: 1 };
+    if (tag === 'ok') return {};
+    // ('t',) when the watchdog did not claim the step: the code raised KeyboardInterrupt itself.
+    return { e: 'KeyboardInterrupt', m: 'raised by the code under test' };
+  }
+
+  private restore(): void {
+    this.flushOutput();
+    this.snap.restore();
+  }
+
+  private flushOutput(): void {
+    if (this.snap.dirty) this.step(0, DEFINE_STEP, 1000, () => this.api.flush());
+  }
+
+  /** Phase E: arguments and expected values of the tests JS could not read, with no candidate defined. */
+  private prepare(id: number, job: JudgeJob, idx: number[], prep: PrepOut[], raw: RawJudge): void {
+    const cap = this.opts.resultCap;
+    const setup = () => {
+      this.restore();
+      const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
+      const o = SandboxWorker.runOut(b.r, b.claimed);
+      if (o.t || o.e) raw.setup = o;
+      return !raw.setup;
+    };
+    const classify = (tests: string[]) => {
+      const c = this.py(id, DEFINE_STEP, Math.max(job.timeoutMs, 2000), () => this.api.classify(JSON.stringify(tests), job.entryPoint));
+      const t = c.r?.ok ? arr(c.r.v) : [];
+      return t[0] === 'ok' ? arr(t[1]).map(arr) : undefined;
+    };
+    const evaluate = (i: number, j: number) => {
+      const budget = Math.max(job.timeoutMs, 1000);
+      const e = this.py(id, i, budget, () => this.api.evaluate(j));
+      if (e.claimed) raw.timedOut.push(`prep:${i}`);
+      const t = e.r?.ok ? arr(e.r.v) : [];
+      if (e.claimed || t[0] !== 'ok') return void (prep[i] = { k: 'c', t: 1 });
+      const a = arr(t[1]);
+      const x = arr(t[2]);
+      const p: PrepOut = { k: 'c', fn: prep[i].fn };
+      if (a[0] === 'v') [p.a, p.kw] = arr(a[1]);
+      else {
+        p.ae = a[0] === 't' ? 'Timeout' : String(a[1]);
+        p.am = a[0] === 't' ? 'arguments timed out' : String(a[2]);
+      }
+      if (x[0] === 'v') p.x = x[1];
+      else if (x[0] === 't') p.t = 1;
+      else {
+        p.e = String(x[1]);
+        p.m = String(x[2]);
+      }
+      prep[i] = p;
+    };
+    if (!setup()) return;
+    const kinds = classify(idx.map((i) => job.tests[i]));
+    if (!kinds) {
+      for (const i of idx) prep[i] = { k: 'x', e: 'Internal', m: 'tests could not be prepared' };
+      return;
+    }
+    const impure: number[] = [];
+    idx.forEach((i, n) => {
+      const k = kinds[n];
+      if (k[0] === 's') prep[i] = { k: 's', names: arr(k[1]) as string[] };
+      else if (k[0] === 'x') prep[i] = { k: 'x', e: String(k[1]), m: String(k[2]) };
+      else {
+        prep[i] = { k: 'c', fn: String(k[1]) };
+        if (k[2] === true) evaluate(i, (k[3] as unknown as ['i', number])[1]);
+        else impure.push(i);
+      }
+    });
+    // A test that could change shared state gets an interpreter of its own.
+    for (const i of impure) {
+      if (!setup()) return;
+      const one = classify([job.tests[i]]);
+      if (!one || one[0][0] !== 'c') prep[i] = { k: 'x', e: 'Internal', m: 'test could not be prepared' };
+      else evaluate(i, 0);
+    }
+  }
+
   judge(id: number, job: JudgeJob): RawJudge {
     const t0 = now();
+    const r0 = this.snap.restores;
+    const m0 = this.snap.restoreMs;
+    this.jobBytes = 0;
     const forced = job.forced ?? {};
-    const raw: RawJudge = { kind: 'judge', prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0 };
+    const raw: RawJudge = { kind: 'judge', prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0, restores: 0, restoreMs: 0 };
     const n = job.tests.length;
-    // Literal tests are read here and never touch Python's compiler; the rest go to the harness as a suite.
-    const lits = job.tests.map((t, i) => (forced[i] ? undefined : literalTest(t)));
-    const pyIndex: number[] = [];
-    const pyOrig: number[] = [];
-    job.tests.forEach((_t, i) => {
-      if (forced[i] || lits[i]) return;
-      pyIndex[i] = pyOrig.length;
-      pyOrig.push(i);
+    const prep: PrepOut[] = new Array<PrepOut>(n);
+    const pyIdx: number[] = [];
+    job.tests.forEach((t, i) => {
+      if (forced[i]) return void (prep[i] = { k: 'x', e: 'Forced', m: '' });
+      // Only a call of the entry point is a call test; `assert len(...) == 2` is a statement (replayed in phase S).
+      const lit = literalTest(t);
+      if (lit && lit.fn === job.entryPoint) prep[i] = { k: 'c', fn: lit.fn, a: ['t', ...lit.args], kw: ['d', ...Object.entries(lit.kwargs).flat()], x: lit.expected };
+      else pyIdx.push(i);
     });
-    const pyTests = pyOrig.map((i) => job.tests[i]);
-    const suiteJson = JSON.stringify({ t: pyTests, s: pyTests.map(splitAssert) });
-    const begun = this.step(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '') as string);
-    if (begun.claimed || begun.value !== '{}') raw.setup = begun.claimed ? '{"t":1}' : begun.value;
-    let prep: unknown[] = [];
-    while (!raw.setup && prep.length < pyTests.length) {
-      const start = prep.length;
-      // Expected values are plain expressions; they get at least a second even under a tight candidate budget.
-      const r = this.step(id, pyOrig[start], Math.max(job.timeoutMs, 1000), () => this.api.prep(suiteJson, start, start + 1) as string);
-      const part = r.value !== undefined ? (JSON.parse(r.value) as unknown[]) : [{ k: 'c', t: 1 }];
-      if (r.claimed) raw.timedOut.push(`prep:${pyOrig[start]}`);
-      prep = prep.concat(part.length ? part : [{ k: 'x', e: 'Internal', m: 'empty prep' }]);
-    }
-    for (let i = 0; i < n; i++) {
-      const lit = lits[i];
-      raw.prep.push(lit ? JSON.stringify({ k: 'c', x: lit.expected }) : forced[i] ? '{"k":"s"}' : JSON.stringify(prep[pyIndex[i]] ?? null));
+    if (pyIdx.length) this.prepare(id, job, pyIdx, prep, raw);
+    raw.prep = prep;
+    const cap = this.opts.resultCap;
+    const runs: (RunOut | null)[] = new Array<RunOut | null>(n).fill(null);
+    if (!raw.setup) {
+      this.restore();
+      const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
+      const o = SandboxWorker.runOut(b.r, b.claimed);
+      if (o.t || o.e) raw.setup = o;
     }
     if (!raw.setup && !forced[DEFINE_STEP]) {
-      const d = this.step(id, DEFINE_STEP, job.timeoutMs, () => this.api.define(job.code, job.entryPoint) as string);
-      raw.define = d.claimed ? '{"t":1}' : d.value;
+      const d = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.define(job.code, job.entryPoint));
+      raw.define = SandboxWorker.runOut(d.r, d.claimed);
       if (d.claimed) raw.timedOut.push('define');
     }
-    const defined = raw.define === '{}';
-    for (let i = 0; i < n; i++) {
-      const p = raw.prep[i];
-      if (!defined || forced[i] || (!p.startsWith('{"k":"c","x"') && !p.startsWith('{"k":"s"'))) {
-        raw.runs.push(null);
+    const defined = !!raw.define && !raw.define.t && !raw.define.e;
+    const logs: (RunOut | null)[] = new Array<RunOut | null>(n).fill(null);
+    for (let i = 0; i < n && defined; i++) {
+      const p = prep[i];
+      if (forced[i] || !p) continue;
+      if (p.k === 's') {
+        const r = this.py(id, i, job.timeoutMs, () => this.api.record(job.tests[i], p.names ?? []));
+        logs[i] = SandboxWorker.runOut(r.r, r.claimed);
+        if (r.claimed) raw.timedOut.push(`run:${i}`);
         continue;
       }
-      const lit = lits[i];
-      const r = lit
-        ? this.step(id, i, job.timeoutMs, () => this.api.call(lit.fn, JSON.stringify({ a: lit.args, k: lit.kwargs }), !!job.wantRepr) as string)
-        : this.step(id, i, job.timeoutMs, () => this.api.run(pyIndex[i], !!job.wantRepr) as string);
+      if (p.k !== 'c' || p.a === undefined || !p.fn || (p.x === undefined && !job.wantRepr)) continue;
+      const kwargs = Object.fromEntries(arr(p.kw).flatMap((v, k, all) => (k % 2 === 0 ? [[v as string, all[k + 1]]] : [])));
+      const payload = JSON.stringify({ a: arr(p.a), k: kwargs });
+      const r = this.py(id, i, job.timeoutMs, () => this.api.call(p.fn, payload, !!job.wantRepr));
       if (r.claimed) raw.timedOut.push(`run:${i}`);
-      raw.runs.push(r.claimed ? '{"t":1}' : (r.value ?? null));
+      runs[i] = SandboxWorker.runOut(r.r, r.claimed);
     }
-    this.step(id, DEFINE_STEP, job.timeoutMs, () => this.api.flush() as string);
+    // Phase S: statement tests replayed against the recorded calls, in an interpreter no candidate code touched.
+    const stmts = logs.flatMap((l, i) => (l ? [i] : []));
+    if (stmts.length && !raw.setup) {
+      this.restore();
+      const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
+      const ok = !SandboxWorker.runOut(b.r, b.claimed).e && !b.claimed;
+      for (const i of stmts) {
+        const log = logs[i] as RunOut;
+        if (!ok || log.t || log.e) {
+          runs[i] = log.t ? { t: 1 } : { e: log.e ?? 'Internal', m: log.m ?? 'setup failed on replay' };
+          continue;
+        }
+        const entries = arr(log.v).map((e) => {
+          const [key, out] = arr(e);
+          return [key, arr(out)];
+        });
+        const r = this.py(id, i, job.timeoutMs, () => this.api.replay(job.tests[i], prep[i].names ?? [], JSON.stringify(entries)));
+        if (r.claimed) raw.timedOut.push(`run:${i}`);
+        runs[i] = SandboxWorker.runOut(r.r, r.claimed);
+      }
+    }
+    raw.runs = runs;
+    this.flushOutput();
     raw.stdout = this.out.take();
     raw.stderr = this.err.take();
     raw.durationMs = now() - t0;
+    raw.restores = this.snap.restores - r0;
+    raw.restoreMs = this.snap.restoreMs - m0;
     return raw;
+  }
+
+  extract(id: number, text: string, entryPoint: string, k: number): RawExtract {
+    this.restore();
+    const r = this.step(id, DEFINE_STEP, this.opts.extractTimeoutMs, () => this.api.extract(text, entryPoint, k));
+    if (r.claimed) return { kind: 'extract', failed: 'extraction timed out' };
+    return typeof r.value === 'string' ? { kind: 'extract', json: r.value } : { kind: 'extract', failed: 'extraction gave no result' };
   }
 
   handle(msg: ToWorker): void {
@@ -268,13 +380,21 @@ del _s, _k`,
       return;
     }
     const { id, job } = msg;
+    this.i32[JOB_ID] = id;
+    this.i32[STEP] = DEFINE_STEP;
     try {
-      const raw =
-        job.kind === 'judge'
-          ? this.judge(id, job)
-          : job.kind === 'probe'
-            ? { kind: 'probe' as const, report: probeRealm() }
-            : { kind: 'extract' as const, json: this.api.extract(job.raw, job.entryPoint, job.k) as string };
+      let raw: RawJudge | RawExtract | RawProbe;
+      if (job.kind === 'judge') raw = this.judge(id, job);
+      else if (job.kind === 'probe') raw = { kind: 'probe', report: probeRealm() };
+      else {
+        try {
+          raw = this.extract(id, job.raw, job.entryPoint, job.k);
+        } catch (e) {
+          const type = (e as { type?: string }).type;
+          if (!type) throw e; // a JS-level failure: the interpreter is gone
+          raw = { kind: 'extract', failed: `extraction failed: ${type}` };
+        }
+      }
       this.platform.post({ type: 'result', id, raw, heapBytes: this.heapBytes() });
     } catch (e) {
       // A JS-level failure inside Pyodide (e.g. a wasm stack overflow) leaves the interpreter unusable.

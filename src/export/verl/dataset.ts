@@ -3,6 +3,7 @@
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import type { Problem } from '../../tasks/types';
+import { coderMessages } from '../../rl/prompts-chat';
 
 /** One row as the release's loader sees it. */
 export interface VerlRow {
@@ -26,10 +27,6 @@ export interface VerlRow {
  */
 export const TRAIN_DATA_SOURCE = 'kodcode_light';
 
-/** The release's Coder instruction (its validation parquet's system and user turns), so its code extraction fits. */
-const SYSTEM = 'You are a helpful code completion assistant.';
-const INSTRUCTION =
-  "Given the following Question, complete the function. Output the complete function inside '```python ... ```' code block, and do not output anything else.\n\nQuestion:\n";
 
 const PUBLIC_MARK = '    # public tests (docstring examples)';
 const HIDDEN_MARK = '    # hidden tests';
@@ -111,10 +108,8 @@ export function checkSource(p: Problem): string {
 export function problemToRow(p: Problem, train: boolean): VerlRow {
   const d = declaration(p);
   const row: VerlRow = {
-    prompt: [
-      { content: SYSTEM, role: 'system' },
-      { content: INSTRUCTION + p.prompt, role: 'user' },
-    ],
+    // The release's Coder turns (its validation parquet's system and user messages), so its code extraction fits.
+    prompt: coderMessages(p.prompt).map((m) => ({ content: m.content, role: m.role })),
     description: docstring(p.prompt),
     GT_code: p.solution,
     problem: p.prompt,

@@ -36,14 +36,23 @@ const DTYPE: Record<ExportDtype, { st: 'F32' | 'BF16' | 'F16'; torch: string }> 
 
 /** f32 → bf16 bits, round to nearest even (torch's .to(bfloat16)); NaN stays NaN. */
 export function bf16Bits(x: number): number {
-  const u = new Uint32Array(new Float32Array([x]).buffer)[0];
+  F32[0] = x;
+  return bf16FromU32(U32[0]);
+}
+
+// One scratch word for the scalar conversions (a fresh typed array per value made exporting 0.5B weights take minutes).
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+
+function bf16FromU32(u: number): number {
   if ((u & 0x7fffffff) > 0x7f800000) return (u >>> 16) | 0x40;
   return ((u + 0x7fff + ((u >>> 16) & 1)) >>> 16) & 0xffff;
 }
 
 /** f32 → IEEE half bits, round to nearest even, overflow to ±inf, subnormals kept. */
 export function f16Bits(x: number): number {
-  const u = new Uint32Array(new Float32Array([x]).buffer)[0];
+  F32[0] = x;
+  const u = U32[0];
   const sign = (u >>> 16) & 0x8000;
   const exp = (u >>> 23) & 0xff;
   let mant = u & 0x7fffff;
@@ -76,9 +85,11 @@ export function f16Bits(x: number): number {
 /** A tensor's bytes in the export dtype. */
 export function encodeValues(values: Float32Array, dtype: ExportDtype): Uint8Array {
   if (dtype === 'f32') return bytesOf(values.slice());
-  const bits = dtype === 'bf16' ? bf16Bits : f16Bits;
   const out = new Uint16Array(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = bits(values[i]);
+  if (dtype === 'bf16') {
+    const words = new Uint32Array(values.buffer, values.byteOffset, values.length);
+    for (let i = 0; i < values.length; i++) out[i] = bf16FromU32(words[i]);
+  } else for (let i = 0; i < values.length; i++) out[i] = f16Bits(values[i]);
   return bytesOf(out);
 }
 

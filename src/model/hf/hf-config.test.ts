@@ -2,34 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { paramCount, preset, toHfConfig } from '../config';
 import { parseQwen2Config } from './config';
+import { QWEN25_CODER_05B_INSTRUCT } from './qwen-shapes';
 
 /** Qwen2.5-Coder-0.5B-Instruct's config.json as published (transformers 4.x spelling). */
-const QWEN25_CODER_05B = {
-  architectures: ['Qwen2ForCausalLM'],
-  attention_dropout: 0.0,
-  bos_token_id: 151643,
-  eos_token_id: 151645,
-  hidden_act: 'silu',
-  hidden_size: 896,
-  initializer_range: 0.02,
-  intermediate_size: 4864,
-  max_position_embeddings: 32768,
-  max_window_layers: 24,
-  model_type: 'qwen2',
-  num_attention_heads: 14,
-  num_hidden_layers: 24,
-  num_key_value_heads: 2,
-  rms_norm_eps: 1e-6,
-  rope_scaling: null,
-  rope_theta: 1000000.0,
-  sliding_window: 32768,
-  tie_word_embeddings: true,
-  torch_dtype: 'bfloat16',
-  transformers_version: '4.44.0',
-  use_cache: true,
-  use_sliding_window: false,
-  vocab_size: 151936,
-};
+const QWEN25_CODER_05B = QWEN25_CODER_05B_INSTRUCT;
 
 describe('Qwen2 config.json', () => {
   it('Qwen2.5-Coder-0.5B-Instruct: 494 M parameters, GQA 14/2, head 64, tied, θ 1e6', () => {

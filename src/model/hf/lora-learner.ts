@@ -8,16 +8,19 @@
 // discards. A frozen quantized base with the adapter path inside the forward / backward (lora-gpu.ts) replaces it
 // for models too large for f32.
 import { GRADNORM_OUT, GRADNORM_OUT_BYTES } from '../../gpu/kernels/gradnorm';
-import { recordLossAndBackward, type LossResult, type LossSpec, type OptimConfig } from '../backward-step';
+import {
+  recordLossAndBackward,
+  type LossResult,
+  type LossSpec,
+  type MicroBatch,
+  type OptimConfig,
+  type StepResult,
+} from '../backward-step';
 import type { GpuBatch } from '../forward-batch';
 import type { GpuModel } from '../model';
 import type { GpuLora } from './lora-gpu';
 
-export interface LoraStepResult extends LossResult {
-  gradNorm: number;
-  clip: number;
-  skipped: boolean;
-}
+export type LoraStepResult = StepResult;
 
 export class LoraLearner {
   /** The frozen base weights (f32, the flat layout). */
@@ -64,21 +67,39 @@ export class LoraLearner {
 
   /** One optimizer step of the adapters on one batch: zero, loss + backward, clip, AdamW, re-merge. */
   async step(batch: GpuBatch, spec: LossSpec, optim: OptimConfig, lr?: number): Promise<LoraStepResult> {
+    return this.stepMicro([{ batch, spec }], optim, lr);
+  }
+
+  /**
+   * One optimizer step over micro-batches whose adapter gradients add up (gradient accumulation; each spec carries
+   * its share of the loss, as trainStep's micro-batches do): zero, loss + backward per micro-batch, clip, AdamW,
+   * re-merge. The loss is the micro-batches' sum.
+   */
+  async stepMicro(micro: MicroBatch[], optim: OptimConfig, lr?: number): Promise<StepResult> {
     const gpu = this.model.gpu;
     this.lora.zeroGrads();
-    const { stats, decode } = this.recordGrads(batch, spec);
+    const recs = micro.map((m) => this.recordGrads(m.batch, m.spec));
     const clip = this.lora.optimizerStep(optim, lr);
-    const out = gpu.temp('lora.step.readback', 64 + GRADNORM_OUT_BYTES);
-    gpu.copy(stats, 0, out, 0, 64);
-    gpu.copy(clip, 0, out, 64, GRADNORM_OUT_BYTES);
-    [stats, clip].forEach((b) => gpu.release(b));
+    const n = recs.length;
+    const out = gpu.temp('lora.step.readback', 64 * n + GRADNORM_OUT_BYTES);
+    recs.forEach((r, i) => gpu.copy(r.stats, 0, out, 64 * i, 64));
+    gpu.copy(clip, 0, out, 64 * n, GRADNORM_OUT_BYTES);
+    [...recs.map((r) => r.stats), clip].forEach((b) => gpu.release(b));
     this.merge();
-    const v = await gpu.readF32(out, 16 + 4);
+    const v = await gpu.readF32(out, 16 * n + 4);
     gpu.release(out);
-    const g = v.subarray(16);
+    const g = v.subarray(16 * n);
     const skipped = g[GRADNORM_OUT.nonFinite] !== 0;
     if (skipped) this.lora.step--;
-    return { ...decode(v.subarray(0, 16)), gradNorm: g[GRADNORM_OUT.norm], clip: g[GRADNORM_OUT.clip], skipped };
+    const results = recs.map((r, i) => r.decode(v.subarray(16 * i, 16 * (i + 1))));
+    return {
+      ...results[0],
+      loss: results.reduce((a, r) => a + r.loss, 0),
+      ...(n > 1 ? { micro: results } : {}),
+      gradNorm: g[GRADNORM_OUT.norm],
+      clip: g[GRADNORM_OUT.clip],
+      skipped,
+    };
   }
 
   destroy(): void {

@@ -25,6 +25,11 @@ export interface PlanSettings {
   lmHeadChunk?: number;
   /** GRPO's KL term needs the reference policy: the base with adapters off under LoRA, a frozen copy otherwise. */
   klReference: boolean;
+  /**
+   * LoRA through LoraLearner (what runs today): merged f32 weights in the flat layout, an f32 copy of the base, full
+   * weight gradients, and the KL reference as a third f32 model. Needs baseFormat 'f32'.
+   */
+  mergedLearner?: boolean;
 }
 
 export interface DeviceLimits {
@@ -123,6 +128,14 @@ export function planMemory(config: ModelConfig, s: PlanSettings, limits: DeviceL
       bytes: layout.totalFloats * 4,
       largestBuffer: layout.totalFloats * 4,
     });
+  if (s.lora && s.mergedLearner) {
+    if (s.baseFormat !== 'f32')
+      problems.push(`the merged LoRA learner needs an f32 base (base format is ${s.baseFormat})`);
+    const flat = layout.totalFloats * 4;
+    items.push({ name: 'merged learner: f32 base copy', bytes: flat, largestBuffer: flat });
+    items.push({ name: 'merged learner: weight gradients (f32)', bytes: flat, largestBuffer: flat });
+    if (s.klReference) items.push({ name: 'KL reference policy (f32 base copy)', bytes: flat, largestBuffer: flat });
+  }
   const kvLayer = 2 * s.rolloutBatch * c.kvHeads * s.seqLen * c.headDim * 4;
   items.push({
     name: `KV cache (${s.rolloutBatch} × ${s.seqLen} tokens)`,
@@ -165,11 +178,13 @@ function* cheaper(s: PlanSettings): Generator<PlanSettings> {
     cur = next;
     yield cur;
   };
-  if (!cur.recompute) yield* step({ ...cur, recompute: true });
+  // The merged learner has neither recompute nor a chunked head: only its batch sizes can change.
+  const full = !cur.mergedLearner;
+  if (full && !cur.recompute) yield* step({ ...cur, recompute: true });
   while (cur.microBatch > 1) yield* step({ ...cur, microBatch: Math.max(1, Math.floor(cur.microBatch / 2)) });
   for (const chunk of [32768, 8192, 2048])
-    if ((cur.lmHeadChunk ?? Infinity) > chunk) yield* step({ ...cur, lmHeadChunk: chunk });
-  if (cur.lora)
+    if (full && (cur.lmHeadChunk ?? Infinity) > chunk) yield* step({ ...cur, lmHeadChunk: chunk });
+  if (cur.lora && !cur.mergedLearner)
     for (const f of ['int8-b32', 'int4-b32'] as const)
       if (rank(cur.baseFormat) < rank(f)) yield* step({ ...cur, baseFormat: f });
   while (cur.rolloutBatch > 1) yield* step({ ...cur, rolloutBatch: Math.max(1, Math.floor(cur.rolloutBatch / 2)) });

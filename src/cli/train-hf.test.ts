@@ -1,0 +1,110 @@
+// `npm run train` / `npm run eval` with Hugging Face models: a LoRA code-a1 run of two steps on transformers'
+// fixture models (memory plan printed, PEFT adapters saved per step), the planner's refusal with a setting that
+// fits, and an evaluation of the fixture as the Coder.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { importPeftAdapter } from '../model/hf/export';
+import { importHfModel } from '../model/hf/import';
+import { dirSource } from '../model/hf/source-node';
+
+const run = promisify(execFile);
+const cli = (script: string, ...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', `src/cli/${script}.ts`, ...args], {
+    maxBuffer: 1 << 24,
+  });
+const CODER = 'fixtures/hf/qwen2-tied-gqa-f32';
+const TESTER = 'fixtures/hf/qwen2-untied-mqa-bf16';
+const SHORT = ['--set', 'rollout.max_completion_length=24', '--set', 'rollout.max_test_completion_length=24'];
+
+describe('train / eval with --coder-model', { timeout: 600_000 }, async () => {
+  const out = await mkdtemp(join(tmpdir(), 'train-hf-'));
+  afterAll(() => rm(out, { recursive: true, force: true }));
+
+  it('runs two LoRA code-a1 steps on the fixture models and saves PEFT adapters of both', async () => {
+    const dir = join(out, 'run');
+    const { stdout } = await cli(
+      'train',
+      '--preset',
+      'micro',
+      '--coder-model',
+      CODER,
+      '--tester-model',
+      TESTER,
+      '--lora-rank',
+      '4',
+      '--steps',
+      '2',
+      '--out',
+      dir,
+      ...SHORT,
+    );
+    expect(stdout).toMatch(/memory plan for the coder \(LoRA r4, f32 base, 4 rollouts/);
+    expect(stdout).toMatch(/memory plan for the tester \(LoRA r4, f32 base, 8 rollouts/);
+    expect(stdout).toMatch(/step\s+1 \| coder r/);
+    const metrics = (await readFile(join(dir, 'metrics.jsonl'), 'utf8')).trim().split('\n');
+    expect(metrics).toHaveLength(2);
+    for (const [role, model] of [
+      ['coder', CODER],
+      ['tester', TESTER],
+    ]) {
+      const cfg = await readFile(join(dir, 'latest', role, 'adapter_config.json'), 'utf8');
+      expect(JSON.parse(cfg)).toMatchObject({ peft_type: 'LORA', r: 4, lora_alpha: 8 });
+      const { layout } = await importHfModel(dirSource(model));
+      const back = importPeftAdapter(
+        layout,
+        cfg,
+        await readFile(join(dir, 'latest', role, 'adapter_model.safetensors')),
+      );
+      expect(back.pairs.size).toBe(layout.config.layers * 7);
+    }
+    // M = 4 candidates for the step's one problem, recorded as for the lab's own models.
+    const rollouts = JSON.parse(await readFile(join(dir, 'rollouts', 'step-00000.json'), 'utf8')) as {
+      candidates: unknown[];
+    }[];
+    expect(rollouts[0].candidates).toHaveLength(4);
+  });
+
+  it('refuses a run whose memory plan exceeds the budget and names a setting that fits', async () => {
+    await expect(
+      cli(
+        'train',
+        '--preset',
+        'micro',
+        '--coder-model',
+        CODER,
+        '--budget-gb',
+        '0.006',
+        '--steps',
+        '1',
+        '--out',
+        join(out, 'refused'),
+      ),
+    ).rejects.toThrow(
+      /coder: memory plan: needs 13\.\d MiB in total, the budget is 6\.1 MiB\. it fits with: micro-batch 1[\s\S]*--micro-batch N/,
+    );
+  });
+
+  it('evaluates a Hugging Face model as the Coder', async () => {
+    const { stdout } = await cli(
+      'eval',
+      '--preset',
+      'micro',
+      '--coder-model',
+      CODER,
+      '--lora-rank',
+      '4',
+      '--problems',
+      '1',
+      '--samples',
+      '1',
+      '--splits',
+      'heldout',
+    );
+    expect(stdout).toMatch(/memory plan for the coder/);
+    expect(stdout).toMatch(/heldout\s+1\s+\d+\.\d%/);
+  });
+});

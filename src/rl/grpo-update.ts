@@ -1,0 +1,77 @@
+// The GRPO update shared by the lab's policies (full fine-tuning and LoRA): mini-batches, the off-policy old
+// log-probs, one optimizer step per mini-batch and pass, and the token-weighted statistics the trainer logs.
+import type { MicroBatch, StepResult } from '../model/backward-step';
+import { prepareGrpoMicroBatches, type GrpoPolicyParts } from './grpo-batches';
+import type { GrpoItem, GrpoSettings, UpdateStats } from './policy';
+
+export interface GrpoUpdateParts extends GrpoPolicyParts {
+  /** One optimizer step over a mini-batch's micro-batches (gradients accumulate across them). */
+  step(micro: MicroBatch[], s: GrpoSettings): Promise<StepResult>;
+  /** Called after an update that applied at least one step (rollout weights follow the learner). */
+  refresh(): void;
+}
+
+export const IDLE_STATS: UpdateStats = {
+  loss: 0,
+  kl: 0,
+  entropy: 0,
+  clipLow: 0,
+  clipHigh: 0,
+  gradNorm: 0,
+  mismatchKl: 0,
+  skipped: false,
+  tokens: 0,
+};
+
+/**
+ * The items are cut into `mini_batches` contiguous mini-batches, each one optimizer step, and the whole is repeated
+ * `num_iterations` times. When there is more than one optimizer step the old log-probs are recorded from the learner
+ * before the first one (the policy at rollout time, as verl's compute_log_prob does), so later mini-batches are
+ * off-policy and the clip acts; with a single step the learner's own detached log-probs are the same numbers and
+ * save that forward pass.
+ */
+export async function runGrpoUpdate(p: GrpoUpdateParts, items: GrpoItem[], s: GrpoSettings): Promise<UpdateStats> {
+  for (const [k, v] of [
+    ['mini_batches', s.mini_batches],
+    ['num_iterations', s.num_iterations],
+  ] as const) {
+    if (!(Number.isInteger(v) && v >= 1)) throw new Error(`${p.name}: grpoUpdate needs ${k} >= 1, got ${v}`);
+  }
+  const usable = items.filter((it) => it.completionTokens.length > 0);
+  const per = Math.ceil(usable.length / Math.max(1, Math.min(s.mini_batches, usable.length)));
+  const minis: GrpoItem[][] = [];
+  for (let i = 0; i < usable.length; i += per) minis.push(usable.slice(i, i + per));
+  if (!minis.length) return { ...IDLE_STATS };
+  const offPolicy = minis.length > 1 || s.num_iterations > 1;
+  const prepared = minis.map((mini) => prepareGrpoMicroBatches(p, mini, s, offPolicy));
+  const steps: StepResult[] = [];
+  for (let it = 0; it < s.num_iterations; it++) {
+    for (const m of prepared) steps.push(await p.step(m.micro, s));
+  }
+  for (const m of prepared) m.release();
+  const skipped = steps.some((r) => r.skipped || !Number.isFinite(r.loss));
+  if (steps.some((r) => !r.skipped)) p.refresh();
+  const results = steps.flatMap((r) => r.micro ?? [r]);
+  const weight = (f: (x: (typeof results)[number]) => number) => {
+    let num = 0;
+    let den = 0;
+    for (const x of results) {
+      const n = x.grpo?.completion_tokens ?? 0;
+      num += f(x) * n;
+      den += n;
+    }
+    return den ? num / den : 0;
+  };
+  const mean = (f: (r: StepResult) => number) => steps.reduce((a, r) => a + f(r), 0) / steps.length;
+  return {
+    loss: mean((r) => r.loss),
+    kl: weight((x) => x.grpo?.kl ?? 0),
+    entropy: weight((x) => x.entropy ?? 0),
+    clipLow: weight((x) => x.grpo?.low_clip ?? 0),
+    clipHigh: weight((x) => x.grpo?.high_clip ?? 0),
+    gradNorm: mean((r) => r.gradNorm),
+    mismatchKl: weight((x) => x.grpo?.mismatch_kl ?? 0),
+    skipped,
+    tokens: usable.reduce((a, it) => a + it.completionTokens.length, 0),
+  };
+}

@@ -1,0 +1,146 @@
+// A Hugging Face model as a Coder or Tester: the imported Qwen2 weights frozen, rank-r LoRA adapters trained by the
+// same GRPO update (LoraLearner: merged weights through the existing training step, AdamW on the adapters only), the
+// release's chat prompts through the model's own template, and PEFT adapter files as the saved state.
+//
+// Small models only for now: the learner keeps an f32 copy of the base, and the KL reference is a third GpuModel
+// holding the base (the in-forward adapter path on a frozen quantized base is what removes both).
+import type { Gpu } from '../gpu/runtime';
+import { GpuModel } from '../model/model';
+import { fp32Weights, type DecodeWeights } from '../model/decode';
+import { RolloutWeights, quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
+import type { LoadedCheckpoint } from '../model/checkpoint';
+import type { HfTokenizer } from '../model/hf/tokenizer';
+import { initLora, type LoraConfig } from '../model/hf/lora';
+import { GpuLora } from '../model/hf/lora-gpu';
+import { LoraLearner } from '../model/hf/lora-learner';
+import { exportPeftAdapter } from '../model/hf/export';
+import { runGrpoUpdate } from './grpo-update';
+import { sampleCompletions } from './policy-sample';
+import { chatFormat, type PromptFormat } from './prompts-chat';
+import type { Generation, GenerateOptions, GrpoItem, GrpoSettings, Policy, PolicyFiles, UpdateStats } from './policy';
+
+export interface HfLoraPolicyOptions {
+  name: string;
+  /** The imported model (f32 parameters) and its tokenizer folder. */
+  checkpoint: LoadedCheckpoint;
+  tokenizer: HfTokenizer;
+  lora: LoraConfig;
+  /** Seed of the adapters' A init (B starts at zero, as PEFT, so the first policy is the base). */
+  seed: number;
+  rolloutQuant: RolloutQuant;
+  maxPromptTokens: number;
+  microBatch?: number;
+  /** Written into adapter_config.json's base_model_name_or_path. */
+  baseModel: string;
+}
+
+const enc = new TextEncoder();
+
+export class HfLoraPolicy implements Policy {
+  readonly name: string;
+  readonly promptFormat: PromptFormat;
+  readonly model: GpuModel;
+  readonly ref: GpuModel;
+  readonly lora: GpuLora;
+  readonly learner: LoraLearner;
+  private readonly rollout: DecodeWeights & { refresh?: () => void; destroy?: () => void };
+  private readonly padId: number;
+  private readonly stopIds: number[];
+
+  constructor(
+    readonly gpu: Gpu,
+    private readonly opts: HfLoraPolicyOptions,
+  ) {
+    const tok = opts.tokenizer;
+    if (!tok.chatTemplate)
+      throw new Error(`${opts.name}: the tokenizer has no chat template (an instruct model is needed)`);
+    if (!tok.stopTokenIds.length) throw new Error(`${opts.name}: the tokenizer names no eos token`);
+    this.name = opts.name;
+    this.promptFormat = chatFormat((m) => tok.applyChatTemplate(m, { addGenerationPrompt: true }));
+    // The sampler takes two stop ids; Qwen's instruct models list <|im_end|> and <|endoftext|>.
+    this.stopIds = tok.stopTokenIds.slice(0, 2);
+    this.padId = tok.padId ?? this.stopIds[0];
+    const ck = opts.checkpoint;
+    this.model = new GpuModel(gpu, ck.layout, ck.params, `${opts.name}.learner`);
+    this.ref = new GpuModel(gpu, ck.layout, ck.params, `${opts.name}.reference`);
+    this.lora = new GpuLora(gpu, initLora(ck.layout, opts.lora, opts.seed), `${opts.name}.lora`);
+    this.learner = new LoraLearner(this.model, this.lora);
+    this.learner.merge();
+    this.rollout =
+      opts.rolloutQuant === 'none'
+        ? fp32Weights(this.model)
+        : new RolloutWeights(this.model, quantFormatFor(opts.rolloutQuant));
+  }
+
+  tokenCount(text: string): number {
+    return this.opts.tokenizer.tokenizer.encode(text).length;
+  }
+
+  generate(prompts: string[], o: GenerateOptions): Promise<Generation[]> {
+    const setup = {
+      weights: this.rollout,
+      tokenizer: this.opts.tokenizer.tokenizer,
+      maxPromptTokens: this.opts.maxPromptTokens,
+      padId: this.padId,
+      stopTokenIds: this.stopIds,
+    };
+    return sampleCompletions(setup, prompts, o);
+  }
+
+  /** GRPO on the adapters: AdamW (no weight-decay mask: adapters are all matrices) over A and B only. */
+  grpoUpdate(items: GrpoItem[], s: GrpoSettings): Promise<UpdateStats> {
+    return runGrpoUpdate(
+      {
+        name: this.name,
+        model: this.model,
+        ref: this.ref,
+        padId: this.padId,
+        microBatch: this.opts.microBatch ?? 16,
+        step: (micro, st) => {
+          const adamw = { lr: st.lr, beta1: st.beta1, beta2: st.beta2, eps: st.eps, weightDecay: st.weight_decay };
+          return this.learner.stepMicro(micro, { adamw, maxGradNorm: st.max_grad_norm }, st.lr);
+        },
+        refresh: () => this.rollout.refresh?.(),
+      },
+      items,
+      s,
+    );
+  }
+
+  /** The adapters as PEFT files (adapter_config.json + adapter_model.safetensors). */
+  async save(): Promise<PolicyFiles> {
+    const files: PolicyFiles = {};
+    for (const [name, data] of exportPeftAdapter(await this.adapters(), this.opts.baseModel))
+      files[name] = typeof data === 'string' ? enc.encode(data) : data;
+    return files;
+  }
+
+  private async adapters() {
+    const cur = await this.lora.read();
+    const init = initLora(this.opts.checkpoint.layout, this.opts.lora, this.opts.seed);
+    for (const [name, p] of init.pairs) {
+      const f = cur.get(name);
+      if (f) init.pairs.set(name, { ...p, A: f.A, B: f.B });
+    }
+    return init;
+  }
+
+  /** The trainable tensors: every adapter's A and B, by PEFT-like names. */
+  async parameters(): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    for (const [name, f] of await this.lora.read()) {
+      const stem = name.replace(/\.weight$/, '');
+      out.set(`${stem}.lora_A.weight`, f.A);
+      out.set(`${stem}.lora_B.weight`, f.B);
+    }
+    return out;
+  }
+
+  destroy(): void {
+    this.rollout.destroy?.();
+    this.learner.destroy();
+    this.lora.destroy();
+    this.model.destroy();
+    this.ref.destroy();
+  }
+}

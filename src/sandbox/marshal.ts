@@ -1,0 +1,165 @@
+// Decodes CPython `marshal.dumps(value, 2)` bytes into the sandbox's tagged plain data (compare.ts `Tree`).
+// marshal is C code with exact type checks (a subclass or a custom __eq__ is refused there, before any Python
+// runs), and the worker calls it through a reference taken at boot, so this is the one way values leave Python.
+import type { Tree } from './compare';
+
+export class MarshalError extends Error {}
+
+const MAX_SAFE = 2n ** 53n;
+
+function intTree(v: bigint): Tree {
+  if (v <= MAX_SAFE && v >= -MAX_SAFE) return ['i', Number(v)];
+  return ['I', v < 0n ? '-' + (-v).toString(16) : v.toString(16)];
+}
+
+/** A float in the tree: finite numbers as numbers, the rest as strings so the tree survives JSON. */
+export function floatTree(x: number): Tree {
+  if (Number.isNaN(x)) return ['f', 'nan'];
+  if (x === Infinity) return ['f', 'inf'];
+  if (x === -Infinity) return ['f', '-inf'];
+  return ['f', x];
+}
+
+/** UTF-8 with lone surrogates allowed (marshal writes str with "surrogatepass"). */
+function decodeUtf8(b: Uint8Array, start: number, end: number): string {
+  let ascii = true;
+  for (let i = start; i < end; i++) if (b[i] > 127) ascii = false;
+  if (ascii) {
+    let s = '';
+    for (let i = start; i < end; i += 8192) s += String.fromCharCode(...b.subarray(i, Math.min(end, i + 8192)));
+    return s;
+  }
+  const units: number[] = [];
+  let out = '';
+  for (let i = start; i < end; ) {
+    const c = b[i];
+    const len = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    let cp = len === 1 ? c : c & (0xff >> (len + 1));
+    for (let k = 1; k < len; k++) cp = (cp << 6) | (b[i + k] & 0x3f);
+    i += len;
+    if (cp > 0xffff) {
+      cp -= 0x10000;
+      units.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
+    } else units.push(cp);
+    if (units.length > 8000) out += String.fromCharCode(...units.splice(0));
+  }
+  return out + String.fromCharCode(...units);
+}
+
+/** Decodes one marshalled value; refuses code objects, references and anything that is not plain data. */
+export function unmarshal(bytes: Uint8Array, maxNodes = 2_000_000): Tree {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let pos = 0;
+  let nodes = 0;
+  const need = (n: number) => {
+    if (pos + n > bytes.length) throw new MarshalError('truncated marshal data');
+  };
+  const i32 = () => {
+    need(4);
+    const v = view.getInt32(pos, true);
+    pos += 4;
+    return v;
+  };
+  const f64 = () => {
+    need(8);
+    const v = view.getFloat64(pos, true);
+    pos += 8;
+    return v;
+  };
+  const count = () => {
+    const n = i32();
+    if (n < 0 || n > bytes.length) throw new MarshalError('bad length');
+    return n;
+  };
+  const read = (depth: number): Tree | undefined => {
+    if (++nodes > maxNodes || depth > 2100) throw new MarshalError('value too large or too deep');
+    need(1);
+    const code = String.fromCharCode(bytes[pos++] & 0x7f);
+    switch (code) {
+      case '0':
+        return undefined;
+      case 'N':
+        return null;
+      case 'F':
+        return false;
+      case 'T':
+        return true;
+      case 'i':
+        return ['i', i32()];
+      case 'l': {
+        const n = i32();
+        const size = Math.abs(n);
+        need(2 * size);
+        let v = 0n;
+        for (let k = size - 1; k >= 0; k--) v = (v << 15n) | BigInt(view.getUint16(pos + 2 * k, true));
+        pos += 2 * size;
+        return intTree(n < 0 ? -v : v);
+      }
+      case 'g':
+        return floatTree(f64());
+      case 'y': {
+        const re = f64();
+        return ['c', floatTree(re), floatTree(f64())];
+      }
+      case 's': {
+        const n = count();
+        need(n);
+        let hex = '';
+        for (let k = pos; k < pos + n; k++) hex += bytes[k].toString(16).padStart(2, '0');
+        pos += n;
+        return ['y', hex];
+      }
+      case 'u':
+      case 't':
+      case 'a':
+      case 'A':
+      case 'z':
+      case 'Z': {
+        let n: number;
+        if (code === 'z' || code === 'Z') {
+          need(1);
+          n = bytes[pos++];
+        } else n = count();
+        need(n);
+        const s = decodeUtf8(bytes, pos, pos + n);
+        pos += n;
+        return s;
+      }
+      case '(':
+      case ')':
+      case '[':
+      case '<':
+      case '>': {
+        let n: number;
+        if (code === ')') {
+          need(1);
+          n = bytes[pos++];
+        } else n = count();
+        const tag = code === '[' ? 'l' : code === '(' || code === ')' ? 't' : 'S';
+        const out: Tree[] = [];
+        for (let k = 0; k < n; k++) {
+          const v = read(depth + 1);
+          if (v === undefined) throw new MarshalError('unexpected NULL');
+          out.push(v);
+        }
+        return [tag, ...out];
+      }
+      case '{': {
+        const out: Tree[] = [];
+        for (;;) {
+          const k = read(depth + 1);
+          if (k === undefined) break;
+          const v = read(depth + 1);
+          if (v === undefined) throw new MarshalError('unexpected NULL');
+          out.push(k, v);
+        }
+        return ['d', ...out];
+      }
+      default:
+        throw new MarshalError(`not plain data (marshal type '${code}')`);
+    }
+  };
+  const v = read(0);
+  if (v === undefined || pos !== bytes.length) throw new MarshalError('bad marshal data');
+  return v;
+}

@@ -1,0 +1,167 @@
+// Whole-interpreter reset between jobs, by construction: the warmed wasm linear memory (Python heap, modules,
+// sys.path, libc state, environment) is copied once and written back before each job (all of it up to the
+// program break except the C stack below the stack pointer, which holds nothing live between calls); the part of the JS file
+// system a job may write is a fresh in-memory mount per job and the rest refuses writes at the node level (so
+// no path trick, dir_fd included, reaches it); open file descriptors and the working directory are put back.
+import type { PyodideAPI } from 'pyodide';
+
+interface FsNode {
+  mount: unknown;
+}
+interface FsStream {
+  node?: FsNode;
+  shared: Record<string, unknown>;
+}
+type Ops = Record<string, ((...a: never[]) => unknown) | undefined>;
+interface Emfs {
+  root: FsNode;
+  streams: (FsStream | null)[];
+  currentPath: string;
+  filesystems: { MEMFS: { ops_table: Record<string, { node: Ops; stream: Ops }> | null } };
+  mount(type: unknown, opts: object, mountpoint: string): unknown;
+  unmount(mountpoint: string): void;
+  mkdirTree(path: string): void;
+  ErrnoError: new (errno: number) => Error;
+}
+interface EmModule {
+  HEAPU8: Uint8Array;
+  HEAPU32: Uint32Array;
+  _emscripten_get_sbrk_ptr(): number;
+  _emscripten_stack_get_end(): number;
+  _emscripten_stack_get_current(): number;
+}
+
+/** Bytes of C stack kept above the stack pointer's position at snapshot time (the live part is far smaller). */
+const STACK_MARGIN = 64 * 1024;
+
+/** EACCES in Emscripten's errno numbering: Python sees PermissionError. */
+const EACCES = 2;
+export const WRITABLE_ROOTS = ['/tmp', '/home/pyodide'] as const;
+export const WORK_DIR = '/tmp/work';
+
+export class InterpreterSnapshot {
+  private mem: Uint8Array | undefined;
+  private brk = 0;
+  /** [from, to) of the C stack not copied: below the stack pointer, dead whenever no call is running. */
+  private gap: [number, number] = [0, 0];
+  private streams: (FsStream | null)[] = [];
+  private shared: Record<string, unknown>[] = [];
+  private cwd = WORK_DIR;
+  private readonly fs: Emfs;
+  private readonly mod: EmModule;
+  private readonly api: Record<string, ((...a: unknown[]) => unknown) | undefined>;
+  /** Set by any write that reached a per-job mount: those are replaced by fresh ones at the next restore. */
+  private fsWritten = true;
+  /** Set by any Python call; cleared by restore(). */
+  dirty = true;
+  restores = 0;
+  restoreMs = 0;
+
+  constructor(py: PyodideAPI) {
+    this.fs = (py as unknown as { FS: Emfs }).FS;
+    this.mod = (py as unknown as { _module: EmModule })._module;
+    this.api = (py as unknown as { _api: Record<string, ((...a: unknown[]) => unknown) | undefined> })._api;
+  }
+
+  /** Makes every node outside the per-job mounts read-only at the MEMFS operation level, and mounts them. */
+  protectFileSystem(): void {
+    const fs = this.fs;
+    const rootMount = fs.root.mount;
+    fs.mkdirTree(WORK_DIR);
+    for (const dir of WRITABLE_ROOTS) fs.mkdirTree(dir);
+    // Pyodide formats a Python error for JS through a device it adds to /dev and removes again: its own JS code,
+    // which Python cannot call, so the root is writable only while it runs.
+    let trusted = false;
+    for (const name of ['capture_stderr', 'restore_stderr']) {
+      const real = this.api[name];
+      if (typeof real !== 'function') continue;
+      this.api[name] = (...a: unknown[]) => {
+        trusted = true;
+        try {
+          return real(...a);
+        } finally {
+          trusted = false;
+        }
+      };
+    }
+    const table = fs.filesystems.MEMFS.ops_table;
+    if (!table) throw new Error('MEMFS is not initialised');
+    const deny = (...nodes: (FsNode | undefined)[]) => {
+      if (!trusted && nodes.some((n) => n && n.mount === rootMount)) throw new fs.ErrnoError(EACCES);
+      this.fsWritten = true;
+    };
+    const wrap = (ops: Ops, name: string, nodesOf: (a: unknown[]) => (FsNode | undefined)[]) => {
+      const real = ops[name];
+      if (!real || (real as { sandboxed?: true }).sandboxed) return;
+      const f = (...a: unknown[]) => {
+        deny(...nodesOf(a));
+        return (real as (...x: unknown[]) => unknown)(...a);
+      };
+      (f as { sandboxed?: true }).sandboxed = true;
+      ops[name] = f;
+    };
+    const first = (a: unknown[]) => [a[0] as FsNode];
+    for (const kind of Object.values(table)) {
+      for (const op of ['setattr', 'mknod', 'unlink', 'rmdir', 'symlink']) wrap(kind.node, op, first);
+      wrap(kind.node, 'rename', (a) => [a[0] as FsNode, a[1] as FsNode]);
+      for (const op of ['write', 'allocate', 'msync']) wrap(kind.stream, op, (a) => [(a[0] as FsStream).node]);
+    }
+    this.freshMounts();
+  }
+
+  private freshMounts(): void {
+    const fs = this.fs;
+    for (const dir of WRITABLE_ROOTS) {
+      try {
+        fs.unmount(dir);
+      } catch {
+        /* not mounted yet */
+      }
+      fs.mount(fs.filesystems.MEMFS, {}, dir);
+    }
+    fs.mkdirTree(WORK_DIR);
+    this.fsWritten = false;
+  }
+
+  /** Copies the warmed interpreter; call with no Python frame running, after a gc. */
+  take(): void {
+    const heap = this.mod.HEAPU8;
+    this.brk = this.sbrk();
+    const end = this.mod._emscripten_stack_get_end();
+    const sp = this.mod._emscripten_stack_get_current();
+    this.gap = sp - STACK_MARGIN > end ? [end, sp - STACK_MARGIN] : [0, 0];
+    this.mem = heap.slice(0, this.brk);
+    this.streams = [...this.fs.streams];
+    this.shared = this.streams.map((s) => (s ? { ...s.shared } : {}));
+    this.cwd = this.fs.currentPath;
+    this.dirty = false;
+  }
+
+  private sbrk(): number {
+    return this.mod.HEAPU32[this.mod._emscripten_get_sbrk_ptr() >>> 2];
+  }
+
+  /** Writes the snapshot back (memory up to the old break, zeroes what the job allocated past it). */
+  restore(): void {
+    if (!this.mem || !this.dirty) return;
+    const t0 = performance.now();
+    const heap = this.mod.HEAPU8;
+    const top = Math.min(heap.length, Math.max(this.sbrk(), this.brk));
+    const [g0, g1] = this.gap;
+    heap.set(this.mem.subarray(0, g0), 0);
+    heap.set(this.mem.subarray(g1), g1);
+    if (top > this.brk) heap.fill(0, this.brk, top);
+    const fs = this.fs;
+    for (let fd = 0; fd < Math.max(fs.streams.length, this.streams.length); fd++) {
+      const s = this.streams[fd] ?? null;
+      fs.streams[fd] = s;
+      if (s) Object.assign(s.shared, this.shared[fd]);
+    }
+    fs.streams.length = this.streams.length;
+    if (this.fsWritten) this.freshMounts();
+    fs.currentPath = this.cwd;
+    this.dirty = false;
+    this.restores++;
+    this.restoreMs += performance.now() - t0;
+  }
+}

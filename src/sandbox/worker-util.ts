@@ -1,0 +1,68 @@
+// Small pieces of the sandbox worker that do not touch Python: the wasm heap cap, capped output capture and the
+// probe of what JS in a locked-down worker realm could still do.
+
+/** Caps the wasm heap: Emscripten grows memory through Memory.prototype.grow, so a refusal becomes MemoryError. */
+export function capWasmMemory(capBytes: number): () => number {
+  const proto = WebAssembly.Memory.prototype;
+  const grow = proto.grow;
+  let last = 0;
+  const capPages = Math.floor(capBytes / 65536);
+  proto.grow = function (this: WebAssembly.Memory, delta: number): number {
+    const cur = this.buffer.byteLength / 65536;
+    if (cur + delta > capPages && cur > 256) throw new RangeError('sandbox memory cap reached');
+    const r = grow.call(this, delta);
+    last = Math.max(last, this.buffer.byteLength);
+    return r;
+  };
+  return () => last;
+}
+
+export class OutputCap {
+  text = '';
+  dropped = 0;
+  private readonly decoder = new TextDecoder();
+  constructor(private readonly cap: number) {}
+  write = (buf: Uint8Array): number => {
+    if (this.text.length < this.cap) {
+      this.text += this.decoder.decode(buf.subarray(0, this.cap - this.text.length), { stream: true });
+      this.dropped += Math.max(0, buf.length - (this.cap - this.text.length));
+    } else this.dropped += buf.length;
+    return buf.length;
+  };
+  take(): string {
+    const t = this.dropped > 0 ? `${this.text}\n[... ${this.dropped} more bytes dropped]` : this.text;
+    this.text = '';
+    this.dropped = 0;
+    return t;
+  }
+}
+
+function works(f: () => unknown): boolean {
+  try {
+    f();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What arbitrary JS (say, reached through a leaked proxy) could still do in this realm after lockDown(). */
+export function probeRealm(): Record<string, boolean> {
+  const g = globalThis as Record<string, unknown>;
+  const ctorOf = (x: object) => (Object.getPrototypeOf(x) as { constructor: (src: string) => () => unknown }).constructor;
+  return {
+    functionConstructor: works(() => ({}).constructor.constructor('return 1')),
+    functionViaProxyChain: works(() => ctorOf(() => 0)('return 1')()),
+    asyncFunctionConstructor: works(() => ctorOf(async () => 0)('return 1')),
+    generatorFunctionConstructor: works(() => ctorOf(function* () {})('yield 1')),
+    eval: works(() => (g.eval as (s: string) => unknown)('1')),
+    process: g.process !== undefined,
+    require: g.require !== undefined,
+    fetch: g.fetch !== undefined,
+    XMLHttpRequest: g.XMLHttpRequest !== undefined,
+    WebSocket: g.WebSocket !== undefined,
+    importScripts: g.importScripts !== undefined,
+    postMessage: g.postMessage !== undefined,
+  };
+}
+
