@@ -1,10 +1,11 @@
-// `npm run bench:engine -- --preset micro|tiny`: forward and training tokens/s, decode tokens/s at batch 1/16/64 for
-// fp32, int8 and int4 rollout weights, a per-kernel-family GPU time table, and the int8/int4 rollout mismatch KL.
-// Random weights (the engine's speed does not depend on them). Progress goes to stderr, tables to stdout.
+// `npm run bench:engine -- --preset micro|tiny`: forward, SFT and RL-update (GRPO) tokens/s, decode tokens/s at batch
+// 1/16/64 for fp32, int8 and int4 rollout weights, a per-kernel-family GPU time table, and the int8/int4 rollout
+// mismatch KL. Every timed shape is run once untimed first (shader compiles), then `--repeats` times: min and median,
+// wall and per process-CPU-second (the CPU is shared, so CPU seconds are the steadier figure). Random weights (the
+// engine's speed does not depend on them). Progress goes to stderr, tables to stdout.
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { parseArgs, intArg } from './args';
-import { table } from './bench-util';
 import { DEFAULT_ONNX_BENCH, printOnnxBench, runOnnxBench, type OnnxBenchOptions } from './bench-onnx';
 import { preset, paramCount, type PresetName } from '../model/config';
 import { buildLayout } from '../model/layout';
@@ -18,18 +19,14 @@ import { generate, type GenerateStats } from '../model/sampler';
 import { RolloutWeights } from '../model/rollout-weights';
 import { exactKl } from '../model/mismatch';
 import { mulberry32 } from '../testing/random';
+import { recordLogprobs } from '../model/forward-logprobs';
+import { cpuSeconds, fmt, measure, median, minOf, table, type Measured } from './bench-util';
+import { rlBatch } from './bench-rl-batch';
 
-const HELP = `usage: npm run bench:engine -- [--preset micro|tiny] [--batch-tokens N] [--new N] [--prompt N] [--batches 1,16,64] [--top-p P] [--no-onnx]`;
+const HELP = `usage: npm run bench:engine -- [--preset micro|tiny] [--repeats 3] [--batch-tokens N] [--new N] [--prompt N] [--batches 1,16,64] [--top-p P] [--no-onnx]`;
 
 const log = (s: string) => process.stderr.write(`[bench:engine ${((performance.now() - T0) / 1000).toFixed(1)}s] ${s}\n`);
 const T0 = performance.now();
-
-async function timed(gpu: Gpu, fn: () => Promise<unknown> | void): Promise<number> {
-  const t = performance.now();
-  await fn();
-  await gpu.sync();
-  return (performance.now() - t) / 1000;
-}
 
 function randomTokens(n: number, V: number, rng: () => number): number[] {
   return Array.from({ length: n }, () => 8 + Math.floor(rng() * (V - 8)));
@@ -42,7 +39,7 @@ function trainBatch(gpu: Gpu, B: number, S: number, V: number, rng: () => number
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), { preset: 'string', 'batch-tokens': 'string', new: 'string', prompt: 'string', batches: 'string', 'top-p': 'string', 'no-onnx': 'boolean', help: 'boolean' });
+  const args = parseArgs(process.argv.slice(2), { preset: 'string', repeats: 'string', 'batch-tokens': 'string', new: 'string', prompt: 'string', batches: 'string', 'top-p': 'string', 'no-onnx': 'boolean', help: 'boolean' });
   if (args.help) {
     console.log(HELP);
     return;
@@ -56,7 +53,8 @@ async function main(): Promise<void> {
   const batchTokens = intArg(args, 'batch-tokens', 512);
   const B = Math.max(1, Math.floor(batchTokens / S));
   const promptLen = intArg(args, 'prompt', 16);
-  const newTokens = intArg(args, 'new', name === 'micro' ? 32 : 16);
+  const newTokens = intArg(args, 'new', name === 'micro' ? 48 : 64);
+  const reps = Math.max(1, intArg(args, 'repeats', 3));
   const batches = (typeof args.batches === 'string' ? args.batches : '1,16,64').split(',').map(Number);
   const topP = typeof args['top-p'] === 'string' ? Number(args['top-p']) : 1;
   const gpu = await sharedNodeGpu();
@@ -66,62 +64,86 @@ async function main(): Promise<void> {
   const model = new GpuModel(gpu, layout, initParams(layout, 1));
 
   // ---- forward and training -------------------------------------------------------------------------------
-  log(`forward / training on [${B}, ${S}] (${B * S} tokens)`);
+  log(`forward / training on [${B}, ${S}] (${B * S} tokens), ${reps} timed repeats after a warm-up run each`);
   const batch = trainBatch(gpu, B, S, V, rng);
-  const fwdOnce = () => releaseForward(gpu, forward(model, batch, false));
-  // One timed run after the compiling one on tiny (seconds each here); best of two on micro.
-  const reps = name === 'micro' ? 2 : 1;
-  const best = async (fn: () => Promise<unknown> | void) => {
-    let t = Infinity;
-    for (let i = 0; i < reps; i++) t = Math.min(t, await timed(gpu, fn));
-    return t;
+  const fwdOnce = async () => {
+    releaseForward(gpu, forward(model, batch, false));
+    await gpu.sync();
   };
-  await timed(gpu, fwdOnce); // compile
-  const fwdS = await best(fwdOnce);
-  log(`forward ${(fwdS * 1000).toFixed(0)} ms`);
   const optim = { ...DEFAULT_OPTIM, adamw: { ...DEFAULT_OPTIM.adamw, lr: 1e-5 } };
   const step = () => trainStep(model, batch, { kind: 'sft' }, optim);
-  await timed(gpu, step);
-  const trainS = await best(step);
-  log(`training step ${(trainS * 1000).toFixed(0)} ms`);
-  table(`throughput on [${B}, ${S}]`, ['phase', 'ms / batch', 'tokens/s'], [
-    ['forward', (fwdS * 1000).toFixed(1), ((B * S) / fwdS).toFixed(0)],
-    ['train (fwd + bwd + AdamW)', (trainS * 1000).toFixed(1), ((B * S) / trainS).toFixed(0)],
+  const fwdM = await measure(reps, fwdOnce);
+  log(`forward median ${fmt(median(fwdM.wall) * 1000, 0)} ms`);
+  const trainM = await measure(reps, step);
+  log(`training step median ${fmt(median(trainM.wall) * 1000, 0)} ms`);
+  // The RL update as the trainer runs it: right-padded prompt + completion rows, loss on the completion only, the
+  // reference policy's log-probs (a no-grad forward) and the GRPO step; beside it an SFT step on the same batch.
+  const rl = rlBatch(gpu, name === 'micro' ? 8 : 12, config.maxSeqLen, V, rng);
+  const ref = new GpuModel(gpu, layout, initParams(layout, 2), 'bench.reference');
+  const grpo = async () => {
+    const refLp = recordLogprobs(ref, rl.batch, 1, { rows: 'mask' });
+    gpu.release(refLp.entropy);
+    await trainStep(model, rl.batch, { ...rl.spec, refLogp: refLp.logp }, optim);
+    gpu.release(refLp.logp);
+  };
+  const rlM = await measure(reps, grpo);
+  const rlSftM = await measure(reps, () => trainStep(model, rl.batch, { kind: 'sft' }, optim));
+  log(`RL update median ${fmt(median(rlM.wall) * 1000, 0)} ms, SFT on the same batch ${fmt(median(rlSftM.wall) * 1000, 0)} ms`);
+  const row = (label: string, m: Measured, tokens: number) => [
+    label,
+    `${fmt(minOf(m.wall) * 1000, 1)} / ${fmt(median(m.wall) * 1000, 1)}`,
+    `${fmt(minOf(m.cpu), 2)} / ${fmt(median(m.cpu), 2)}`,
+    fmt(tokens / median(m.wall), 0),
+    fmt(tokens / median(m.cpu), 0),
+  ];
+  table(`throughput (min / median of ${reps}; tokens/s and tokens per CPU-second from the medians)`, ['phase', 'wall ms', 'CPU-s', 'tokens/s', 'tokens/CPU-s'], [
+    row(`forward [${B}, ${S}]`, fwdM, B * S),
+    row(`SFT step (fwd + bwd + AdamW) [${B}, ${S}], every row in the loss`, trainM, B * S),
+    row(`RL update: ref log-probs + GRPO step [${rl.batch.B}, ${rl.batch.S}], ${rl.completion} completion tokens`, rlM, rl.batch.T),
+    row(`SFT step on the same RL batch (loss on the completion)`, rlSftM, rl.batch.T),
   ]);
+  console.log(`RL update / SFT step on the same batch: ${fmt(median(rlM.cpu) / median(rlSftM.cpu))}x CPU-s, ${fmt(median(rlM.wall) / median(rlSftM.wall))}x wall (medians)`);
+  rl.destroy();
+  ref.destroy();
 
   // ---- decode -----------------------------------------------------------------------------------------------
   const weights: DecodeWeights[] = [fp32Weights(model), new RolloutWeights(model, 'int8-b32'), new RolloutWeights(model, 'int4-b32')];
   const names = ['fp32', 'int8', 'int4'];
   const rows: string[][] = [];
   const decodeOpts = { temperature: 1, topP, seed: 3, stopTokenIds: [] as number[] };
-  for (const w of weights) await generate(w, [randomTokens(4, V, rng)], { ...decodeOpts, maxNewTokens: 2 }); // compile
   for (const nb of batches) {
     const prompts = Array.from({ length: nb }, () => randomTokens(promptLen, V, rng));
     const cells = [String(nb)];
     let base = 0;
     for (let i = 0; i < weights.length; i++) {
-      // Best of `reps` runs: the CPU is shared, and a slow run says more about the neighbours than the engine.
-      const stats: GenerateStats = { prefillMs: Infinity, decodeMs: Infinity, steps: 0, readbacks: 0 };
+      // Warm-up on this very shape (batch and prompt length), then `reps` runs: min / median of decode and prefill.
+      const runs: GenerateStats[] = [];
+      const cpu: number[] = [];
+      await generate(weights[i], prompts, { ...decodeOpts, maxNewTokens: newTokens });
       for (let r = 0; r < reps; r++) {
         const one: GenerateStats = { prefillMs: 0, decodeMs: 0, steps: 0, readbacks: 0 };
+        const c = cpuSeconds();
         await generate(weights[i], prompts, { ...decodeOpts, maxNewTokens: newTokens, stats: one });
-        stats.prefillMs = Math.min(stats.prefillMs, one.prefillMs);
-        stats.decodeMs = Math.min(stats.decodeMs, one.decodeMs);
-        stats.steps = one.steps;
-        stats.readbacks = one.readbacks;
+        cpu.push(cpuSeconds() - c);
+        runs.push(one);
       }
       // Decode steps after the first sampled token (which comes from the prefill's logits).
-      const tps = (nb * (stats.steps - 1)) / Math.max(stats.decodeMs / 1000, 1e-9);
-      if (i === 0) base = tps;
-      cells.push(i === 0 ? tps.toFixed(1) : `${tps.toFixed(1)} (${(tps / base).toFixed(2)}x)`);
-      cells.push(((nb * promptLen) / (stats.prefillMs / 1000)).toFixed(0));
-      log(`decode batch ${nb} ${names[i]}: ${tps.toFixed(1)} tokens/s (prefill ${stats.prefillMs.toFixed(0)} ms, ${stats.steps} steps ${stats.decodeMs.toFixed(0)} ms, ${stats.readbacks} read-backs)`);
+      const tok = nb * (runs[0].steps - 1);
+      const tps = runs.map((x) => tok / Math.max(x.decodeMs / 1000, 1e-9));
+      const tpc = cpu.map((c) => (nb * runs[0].steps) / Math.max(c, 1e-9));
+      const med = median(tps);
+      if (i === 0) base = med;
+      cells.push(`${fmt(Math.max(...tps), 1)} / ${fmt(med, 1)}${i === 0 ? '' : ` (${fmt(med / base)}x)`}`);
+      cells.push(fmt(median(tpc), 0));
+      cells.push(fmt((nb * promptLen) / (median(runs.map((x) => x.prefillMs)) / 1000), 0));
+      log(`decode batch ${nb} ${names[i]}: median ${fmt(med, 1)} tokens/s (${runs[0].steps} steps, ${runs[0].readbacks} read-backs)`);
     }
     rows.push(cells);
   }
   table(
-    `decode tokens/s (prompt ${promptLen}, ${newTokens} new tokens, T=1, top-p ${topP}, best of ${reps}; int8/int4 speed-up over fp32 in brackets; read-back every 8 tokens)`,
-    ['batch', 'fp32', 'prefill tok/s', 'int8', 'prefill tok/s', 'int4', 'prefill tok/s'],
+    `decode (prompt ${promptLen}, ${newTokens} new tokens, T=1, top-p ${topP}, no stop tokens; best / median of ${reps} after a warm-up on the same shape; ` +
+      `gen tok/CPU-s counts prefill + decode CPU; int8/int4 median speed-up over fp32 in brackets; read-back every 8 tokens)`,
+    ['batch', 'fp32 tok/s', 'tok/CPU-s', 'prefill tok/s', 'int8 tok/s', 'tok/CPU-s', 'prefill tok/s', 'int4 tok/s', 'tok/CPU-s', 'prefill tok/s'],
     rows,
   );
 
@@ -144,7 +166,7 @@ async function main(): Promise<void> {
     await gpu.kernelTimes();
     gpu.timer.reset();
     gpu.profile = true;
-    fwdOnce();
+    await fwdOnce();
     await step();
     await generate(weights[1], Array.from({ length: 16 }, () => randomTokens(promptLen, V, rng)), { ...decodeOpts, maxNewTokens: 8 });
     await gpu.sync();

@@ -11,6 +11,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { Gpu } from '../gpu/runtime';
 import { sharedNodeGpu } from '../gpu/node';
 import { fastMatmulFits, matmul, type MatmulArgs } from '../gpu/kernels/matmul';
+import { linearMatmul, quadMatmulApplies } from '../gpu/kernels/linear-quad';
 import { qmatmul, uploadQuantized } from '../gpu/kernels/qmatmul';
 import { quantize, QUANT_FORMATS } from '../model/quant';
 import { mulberry32, randomF32 } from '../testing/random';
@@ -18,8 +19,8 @@ import { mulberry32, randomF32 } from '../testing/random';
 const TARGET_S = Number(process.env.BENCH_SECONDS ?? 0.25);
 const TRIES = Number(process.env.BENCH_TRIES ?? 2);
 const ONLY = process.env.BENCH_ONLY;
-type Impl = 'fast' | 'general' | 'tiled' | 'naive';
-const IMPLS = (process.env.BENCH_IMPLS ?? 'fast,general,tiled,naive').split(',') as Impl[];
+type Impl = 'quad' | 'fast' | 'general' | 'tiled' | 'naive';
+const IMPLS = (process.env.BENCH_IMPLS ?? 'quad,fast,general,tiled,naive').split(',') as Impl[];
 const TM = process.env.BENCH_TM ? (Number(process.env.BENCH_TM) as 1 | 2 | 4 | 8) : undefined;
 const WG = process.env.BENCH_WG ? (process.env.BENCH_WG.split('x').map(Number) as [number, number]) : undefined;
 
@@ -154,18 +155,27 @@ async function benchMatmul(gpu: Gpu): Promise<MatmulResult> {
     const t: Partial<Record<Impl, Timing>> = {};
     for (const impl of IMPLS) {
       if (impl === 'fast' && !fastMatmulFits({ M, N, K, ...FORMS[form] })) continue;
+      if (impl === 'quad') {
+        // linear_quad: the kernel the model's linear layers use (linearMatmul), where it applies on this device.
+        if (!quadMatmulApplies(gpu, base)) continue;
+        linearMatmul(gpu, base);
+        await gpu.sync();
+        t.quad = await timeKernel(gpu, () => linearMatmul(gpu, base), 400, TRIES);
+        continue;
+      }
       // Compile the pipeline on a tiny shape first (shapes are uniforms), so a slow naive run is timed once only.
-      matmul(gpu, { ...base, M: 4, N: 4, K: 4, impl });
+      matmul(gpu, { ...base, M: 4, N: 4, K: 4, impl: impl as Exclude<Impl, 'quad'> });
       await gpu.sync();
       const tune = impl === 'fast' ? { tm: TM, wg: WG } : {};
       // The target case gets more tries: short runs, and the best of them is least disturbed by other load.
       const target = M === 512 && N === 512 && K === 512 && form === 'A·B' && impl === 'fast';
-      t[impl] = await timeKernel(gpu, () => matmul(gpu, { ...base, impl, ...tune }), 400, target ? Math.max(TRIES, 5) : TRIES);
+      t[impl] = await timeKernel(gpu, () => matmul(gpu, { ...base, impl: impl as Exclude<Impl, 'quad'>, ...tune }), 400, target ? Math.max(TRIES, 5) : TRIES);
     }
     const fast = t.fast ?? { wall: NaN, cpu: NaN };
     const naive = t.naive ?? { wall: NaN, cpu: NaN };
     const tiled = t.tiled ?? { wall: NaN, cpu: NaN };
     const general = t.general ?? { wall: NaN, cpu: NaN };
+    const quad = t.quad ?? { wall: NaN, cpu: NaN };
     if (M === 512 && N === 512 && K === 512 && form === 'A·B') {
       out.fast512 = flops / fast.wall / 1e9;
       out.naive512 = flops / naive.wall / 1e9;
@@ -175,11 +185,13 @@ async function benchMatmul(gpu: Gpu): Promise<MatmulResult> {
     out.rows.push([
       `${M}x${N}x${K}`,
       form,
+      gf(flops, quad.wall),
       gf(flops, fast.wall),
       gf(flops, naive.wall),
       Number.isFinite(fast.wall) && Number.isFinite(naive.wall) ? `${(naive.wall / fast.wall).toFixed(1)}x` : '-',
       gf(flops, general.wall),
       gf(flops, tiled.wall),
+      gf(flops, quad.cpu),
       gf(flops, fast.cpu),
       gf(flops, naive.cpu),
       gf(flops, general.cpu),
@@ -235,9 +247,9 @@ async function main(): Promise<void> {
   const mm = await benchMatmul(gpu);
   console.log('\nfp32 matmul, M x N x K. GFLOP/s by wall time; "/cpu-s" columns: GFLOP per busy SwiftShader CPU-second');
   console.log('fast = vec4 register tiles (default), general = scalar-load register tiles (fallback for odd shapes),');
-  console.log('tiled = workgroup-memory tiles (for real GPUs), naive = 1 output/thread');
+  console.log('quad = linear_quad (what the model\'s linear layers run, where the device has subgroups), tiled = workgroup-memory tiles (for real GPUs), naive = 1 output/thread');
   printTable(
-    ['shape', 'form', 'fast', 'naive', 'fast/naive', 'general', 'tiled', 'fast/cpu-s', 'naive/cpu-s', 'general/cpu-s', 'tiled/cpu-s'],
+    ['shape', 'form', 'quad', 'fast', 'naive', 'fast/naive', 'general', 'tiled', 'quad/cpu-s', 'fast/cpu-s', 'naive/cpu-s', 'general/cpu-s', 'tiled/cpu-s'],
     mm.rows,
   );
   if (process.env.BENCH_SKIP_QUANT !== '1') {

@@ -1,5 +1,42 @@
-// Small helpers the bench CLIs share: a plain-text table and a wall + CPU timer that waits for the GPU.
+// Shared by the bench CLIs: repeated measurement (wall and process CPU seconds, min and median) and plain tables.
 import type { Gpu } from '../gpu/runtime';
+
+export interface Measured {
+  wall: number[];
+  cpu: number[];
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN;
+}
+
+export const minOf = (xs: readonly number[]): number => (xs.length ? Math.min(...xs) : NaN);
+
+/** Process CPU seconds (every thread: SwiftShader's workers count, which is the point on a shared machine). */
+export function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+/** Runs `fn` once untimed (compiles, pool warm-up), then `reps` timed runs; seconds. */
+export async function measure(reps: number, fn: () => Promise<unknown>): Promise<Measured> {
+  await fn();
+  const out: Measured = { wall: [], cpu: [] };
+  for (let i = 0; i < reps; i++) {
+    const c = cpuSeconds();
+    const t = performance.now();
+    await fn();
+    out.wall.push((performance.now() - t) / 1000);
+    out.cpu.push(cpuSeconds() - c);
+  }
+  return out;
+}
+
+export function fmt(x: number, digits = 2): string {
+  return Number.isFinite(x) ? x.toFixed(digits) : '-';
+}
 
 export function table(title: string, head: string[], rows: string[][]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

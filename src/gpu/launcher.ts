@@ -1,7 +1,9 @@
 // Typed kernel launcher: one WGSL entry point, shapes in a uniform struct (binding 0), storage buffers at 1..n,
-// workgroup sizes as `override`s so one pipeline serves every shape.
+// workgroup sizes as `override`s so one pipeline serves every shape. The recording path allocates nothing of its own
+// on a pipeline hit: the program id is fixed at construction, override sets are matched by value against the ones
+// seen before, uniforms are written straight into the ring, and the bind-group descriptor is reused (WebGPU copies it).
 import type { Gpu } from './runtime';
-import type { Overrides } from './pipelines';
+import { programId, type Overrides } from './pipelines';
 
 export type ScalarType = 'u32' | 'i32' | 'f32';
 
@@ -21,45 +23,110 @@ export interface DispatchArgs<U extends string> {
   overrides?: Overrides;
 }
 
+interface Compiled {
+  gpu: Gpu;
+  overrides: Overrides;
+  pipeline: GPUComputePipeline;
+  layout: GPUBindGroupLayout;
+}
+
+const NO_OVERRIDES: Overrides = {};
+
+function sameOverrides(a: Overrides, b: Overrides): boolean {
+  let n = 0;
+  for (const k in a) {
+    if (a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const k in b) if (--n < 0 || !(k in a)) return false;
+  return n === 0;
+}
+
 export class Kernel<U extends string = string> {
-  constructor(readonly spec: KernelSpec<U>) {}
+  readonly id: number;
+  readonly uniformBytes: number;
+  private compiled: Compiled[] = [];
+  private readonly entries: GPUBindGroupEntry[] = [];
+  private readonly uniformBinding = { buffer: undefined as unknown as GPUBuffer, offset: 0, size: 0 };
+  private readonly descriptor: GPUBindGroupDescriptor;
+
+  constructor(readonly spec: KernelSpec<U>) {
+    this.id = programId(spec.source, spec.entryPoint ?? 'main');
+    this.uniformBytes = Math.max(16, Math.ceil((spec.uniforms.length * 4) / 16) * 16);
+    this.descriptor = { label: `${spec.family}.bind`, layout: undefined as unknown as GPUBindGroupLayout, entries: this.entries };
+  }
 
   /** Packs uniform values in declaration order, padded to 16 bytes as WGSL requires. */
   packUniforms(values: Record<U, number>): ArrayBuffer {
-    const fields = this.spec.uniforms;
-    const buf = new ArrayBuffer(Math.max(16, Math.ceil((fields.length * 4) / 16) * 16));
-    const view = new DataView(buf);
-    fields.forEach(([name, type], i) => {
-      const v = values[name];
-      if (v === undefined || Number.isNaN(v)) throw new Error(`${this.spec.family}: uniform '${name}' missing`);
-      if (type === 'f32') view.setFloat32(i * 4, v, true);
-      else if (type === 'i32') view.setInt32(i * 4, v, true);
-      else {
-        if (v < 0 || !Number.isInteger(v)) throw new Error(`${this.spec.family}: uniform '${name}'=${v} is not a u32`);
-        view.setUint32(i * 4, v, true);
-      }
-    });
+    const buf = new ArrayBuffer(this.uniformBytes);
+    this.writeUniforms(new DataView(buf), 0, values);
     return buf;
   }
 
+  private writeUniforms(view: DataView, at: number, values: Record<U, number>): void {
+    const fields = this.spec.uniforms;
+    for (let i = 0; i < fields.length; i++) {
+      const [name, type] = fields[i];
+      const v = values[name];
+      if (v === undefined || Number.isNaN(v)) throw new Error(`${this.spec.family}: uniform '${name}' missing`);
+      if (type === 'f32') view.setFloat32(at + i * 4, v, true);
+      else if (type === 'i32') view.setInt32(at + i * 4, v, true);
+      else {
+        if (v < 0 || !Number.isInteger(v)) throw new Error(`${this.spec.family}: uniform '${name}'=${v} is not a u32`);
+        view.setUint32(at + i * 4, v, true);
+      }
+    }
+  }
+
+  private pipelineFor(gpu: Gpu, overrides: Overrides): Compiled {
+    for (const c of this.compiled) if (c.gpu === gpu && sameOverrides(c.overrides, overrides)) return c;
+    const entryPoint = this.spec.entryPoint ?? 'main';
+    const pipeline = gpu.pipelines.byId(this.id, { label: this.spec.family, source: this.spec.source, entryPoint, constants: overrides });
+    const c = { gpu, overrides: { ...overrides }, pipeline, layout: pipeline.getBindGroupLayout(0) };
+    this.compiled.push(c);
+    return c;
+  }
+
+  /** Compiles (asynchronously, ahead of first use) the pipelines for these override sets. */
+  warm(gpu: Gpu, overrideSets: Overrides[]): Promise<number> {
+    const entryPoint = this.spec.entryPoint ?? 'main';
+    return gpu.pipelines.warm(overrideSets.map((constants) => ({ label: this.spec.family, source: this.spec.source, entryPoint, constants })));
+  }
+
   dispatch(gpu: Gpu, args: DispatchArgs<U>): void {
-    const [x, y = 1, z = 1] = args.workgroups;
+    const wg = args.workgroups;
+    const x = wg[0];
+    const y = wg[1] ?? 1;
+    const z = wg[2] ?? 1;
     const maxWg = gpu.device.limits.maxComputeWorkgroupsPerDimension;
     if (x > maxWg || y > maxWg || z > maxWg) {
       throw new Error(`${this.spec.family}: ${x}x${y}x${z} workgroups exceeds the device limit ${maxWg}`);
     }
     if (x === 0 || y === 0 || z === 0) return;
-    const pipeline = gpu.pipelines.get(this.spec.family, this.spec.source, this.spec.entryPoint ?? 'main', args.overrides);
-    const hasUniforms = this.spec.uniforms.length > 0;
-    const entries: GPUBindGroupEntry[] = [];
-    if (hasUniforms) entries.push({ binding: 0, resource: gpu.uniform(this.packUniforms(args.uniforms)) });
-    args.buffers.forEach((buffer, i) => entries.push({ binding: i + 1, resource: { buffer } }));
-    const bindGroup = gpu.device.createBindGroup({
-      label: `${this.spec.family}.bind`,
-      layout: pipeline.getBindGroupLayout(0),
-      entries,
-    });
-    gpu.recordDispatch(this.spec.family, pipeline, bindGroup, x, y, z);
+    const c = this.pipelineFor(gpu, args.overrides ?? NO_OVERRIDES);
+    const entries = this.entries;
+    let n = 0;
+    if (this.spec.uniforms.length > 0) {
+      const slot = gpu.reserveUniform(this.uniformBytes);
+      this.writeUniforms(slot.view, slot.offset, args.uniforms);
+      this.uniformBinding.buffer = slot.buffer;
+      this.uniformBinding.offset = slot.offset;
+      this.uniformBinding.size = this.uniformBytes;
+      entries[n] ??= { binding: 0, resource: this.uniformBinding };
+      n++;
+    }
+    const bufs = args.buffers;
+    for (let i = 0; i < bufs.length; i++, n++) {
+      const e = entries[n] as { binding: number; resource: { buffer: GPUBuffer } } | undefined;
+      if (e) {
+        e.binding = i + 1;
+        e.resource.buffer = bufs[i];
+      } else entries[n] = { binding: i + 1, resource: { buffer: bufs[i] } };
+    }
+    entries.length = n;
+    this.descriptor.layout = c.layout;
+    const bindGroup = gpu.device.createBindGroup(this.descriptor);
+    gpu.recordDispatch(this.spec.family, c.pipeline, bindGroup, x, y, z);
   }
 }
 

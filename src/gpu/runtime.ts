@@ -17,7 +17,8 @@ export class Gpu {
   profile = false;
   private encoder?: GPUCommandEncoder;
   private pass?: GPUComputePassEncoder;
-  private uniformChunks: { buf: GPUBuffer; data: Uint8Array; used: number }[] = [];
+  private uniformChunks: { buf: GPUBuffer; data: Uint8Array<ArrayBuffer>; view: DataView<ArrayBuffer>; used: number }[] = [];
+  private readonly uniformSlot = { buffer: undefined as unknown as GPUBuffer, view: new DataView(new ArrayBuffer(0)) as DataView<ArrayBuffer>, offset: 0 };
   private lostListeners: DeviceLostListener[] = [];
   lost = false;
   dispatches = 0;
@@ -93,22 +94,31 @@ export class Gpu {
     this.pass = undefined;
   }
 
-  /** Bind a uniform slice from the per-submit ring; contents are uploaded at submit time. */
-  uniform(data: ArrayBuffer): GPUBufferBinding {
-    if (data.byteLength > UNIFORM_SLOT) throw new Error(`uniform block of ${data.byteLength} bytes exceeds ${UNIFORM_SLOT}`);
+  /**
+   * Reserves a uniform slice in the per-submit ring (uploaded at submit time) and returns where to write it. The
+   * returned object is reused by the next call: copy what you need before reserving again.
+   */
+  reserveUniform(bytes: number): { buffer: GPUBuffer; view: DataView<ArrayBuffer>; offset: number } {
+    if (bytes > UNIFORM_SLOT) throw new Error(`uniform block of ${bytes} bytes exceeds ${UNIFORM_SLOT}`);
     let chunk = this.uniformChunks[this.uniformChunks.length - 1];
     if (!chunk || chunk.used + UNIFORM_SLOT > UNIFORM_CHUNK) {
-      chunk = {
-        buf: this.pool.acquire(UNIFORM_CHUNK, Usage.UNIFORM | Usage.COPY_DST, 'uniform-ring'),
-        data: new Uint8Array(UNIFORM_CHUNK),
-        used: 0,
-      };
+      const data = new Uint8Array(UNIFORM_CHUNK);
+      chunk = { buf: this.pool.acquire(UNIFORM_CHUNK, Usage.UNIFORM | Usage.COPY_DST, 'uniform-ring'), data, view: new DataView(data.buffer), used: 0 };
       this.uniformChunks.push(chunk);
     }
-    chunk.data.set(new Uint8Array(data), chunk.used);
-    const binding = { buffer: chunk.buf, offset: chunk.used, size: data.byteLength };
+    const slot = this.uniformSlot;
+    slot.buffer = chunk.buf;
+    slot.view = chunk.view;
+    slot.offset = chunk.used;
     chunk.used += UNIFORM_SLOT;
-    return binding;
+    return slot;
+  }
+
+  /** Bind a uniform slice from the per-submit ring; contents are uploaded at submit time. */
+  uniform(data: ArrayBuffer): GPUBufferBinding {
+    const slot = this.reserveUniform(data.byteLength);
+    new Uint8Array(slot.view.buffer).set(new Uint8Array(data), slot.offset);
+    return { buffer: slot.buffer, offset: slot.offset, size: data.byteLength };
   }
 
   recordDispatch(family: string, pipeline: GPUComputePipeline, bindGroup: GPUBindGroup, x: number, y: number, z: number): void {

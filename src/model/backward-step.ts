@@ -5,10 +5,14 @@ import { grpoLoss, decodeGrpoStats, GRPO_STATS, type GrpoLossConfig, type GrpoSt
 import { logprobsBackward, logprobsForward } from '../gpu/kernels/logprobs';
 import { xentBackward, xentForward } from '../gpu/kernels/xent';
 import { matmul } from '../gpu/kernels/matmul';
+import { gatherRows } from '../gpu/kernels/rows';
+import { lossRows, scatterToT } from './head-rows';
 import { backward } from './backward';
-import { forward, releaseForward, type HeadRows } from './forward';
+import { forward, releaseForward } from './forward';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
+
+export { sftHeadRows } from './head-rows';
 
 /** Supervised loss: mean cross-entropy of batch.targets over batch.mask. */
 export interface SftLoss {
@@ -81,14 +85,20 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
     if (sel) [sel.head.rows, sel.targets, sel.mask].forEach((b) => gpu.release(b));
     return { stats, decode: (v) => ({ loss: v[0] }) };
   }
-  const fwd = forward(model, batch, true);
-  const dLogits = gpu.temp('grad.logits', T * V * 4);
-  const shape = { T, V, temperature: spec.temperature ?? 1 };
-  const logp = gpu.temp('grpo.logp', T * 4);
-  const entropy = gpu.temp('grpo.entropy', T * 4);
-  const lse = gpu.temp('grpo.lse', T * 4);
+  // GRPO reads only the completion rows' log-probs (the loss skips mask = 0): the head, log-probs and their backward
+  // run on those rows, and the [T] log-probs the loss reads are scattered back (other positions stay 0, unread).
+  const sel = lossRows(gpu, batch);
+  const fwd = forward(model, batch, true, sel?.head);
+  const n = sel ? sel.head.n : T;
+  const dLogits = gpu.temp('grad.logits', n * V * 4);
+  const shape = { T: n, V, temperature: spec.temperature ?? 1 };
+  const targets = sel ? sel.targets : batch.targets;
+  const logpRows = gpu.temp('grpo.logp', n * 4);
+  const entropy = gpu.temp('grpo.entropy', n * 4);
+  const lse = gpu.temp('grpo.lse', n * 4);
+  logprobsForward(gpu, logpRows, entropy, lse, fwd.logits, targets, shape);
+  const logp = sel ? scatterToT(gpu, logpRows, sel.head, T) : logpRows;
   const dLogp = gpu.temp('grpo.dlogp', T * 4);
-  logprobsForward(gpu, logp, entropy, lse, fwd.logits, batch.targets, shape);
   grpoLoss(
     gpu,
     dLogp,
@@ -98,11 +108,17 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
     spec.config,
     { lossScale: spec.lossScale, normTokens: spec.normTokens },
   );
-  logprobsBackward(gpu, dLogits, dLogp, null, fwd.logits, batch.targets, lse, entropy, shape);
+  let dLogpRows = dLogp;
+  if (sel) {
+    dLogpRows = gpu.temp('grpo.dlogpRows', n * 4);
+    gatherRows(gpu, dLogpRows, dLogp, sel.head.rows, n, T, 1);
+  }
+  logprobsBackward(gpu, dLogits, dLogpRows, null, fwd.logits, targets, lse, entropy, shape);
   backward(model, batch, fwd, dLogits);
-  // Masked entropy for the metrics: mask·entropy summed by a 1×T·T×1 matmul into stats[8].
-  maskedSum(model, stats, GRPO_STATS.length, entropy, batch.mask, T);
-  for (const b of [logp, entropy, lse, dLogp, dLogits]) gpu.release(b);
+  // Masked entropy for the metrics: mask·entropy summed by a 1×n·n×1 matmul into stats[8].
+  maskedSum(model, stats, GRPO_STATS.length, entropy, sel ? sel.mask : batch.mask, n);
+  for (const b of new Set([logp, logpRows, entropy, lse, dLogp, dLogpRows, dLogits])) gpu.release(b);
+  if (sel) [sel.head.rows, sel.targets, sel.mask].forEach((b) => gpu.release(b));
   releaseForward(gpu, fwd);
   return {
     stats,
@@ -110,29 +126,6 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
       const grpo = decodeGrpoStats(v.subarray(0, GRPO_STATS.length));
       return { loss: grpo.loss, grpo, entropy: v[GRPO_STATS.length] / Math.max(1, grpo.completion_tokens) };
     },
-  };
-}
-
-/** Head rows for switching the SFT head to the loss rows: only when it saves at least 10 % of the rows. */
-export const sftHeadRows: { enabled: boolean } = { enabled: true };
-
-/** The batch's loss-mask rows with their targets and mask, as pooled temps (null when not worth it). */
-function lossRows(gpu: GpuModel['gpu'], batch: GpuBatch): { head: HeadRows; targets: GPUBuffer; mask: GPUBuffer } | null {
-  const { mask, targets } = batch.host;
-  if (!sftHeadRows.enabled || !mask || !targets) return null;
-  const rows: number[] = [];
-  for (let t = 0; t < batch.T; t++) if (mask[t] !== 0) rows.push(t);
-  if (rows.length === 0 || rows.length > 0.9 * batch.T) return null;
-  const n = rows.length;
-  const upload = (label: string, data: Uint32Array | Float32Array) => {
-    const b = gpu.temp(label, n * 4);
-    gpu.write(b, data);
-    return b;
-  };
-  return {
-    head: { rows: upload('sft.rows', Uint32Array.from(rows)), n },
-    targets: upload('sft.targets', Uint32Array.from(rows, (t) => targets[t])),
-    mask: upload('sft.mask', Float32Array.from(rows, (t) => mask[t])),
   };
 }
 

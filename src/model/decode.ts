@@ -102,8 +102,49 @@ export class DecodeState {
     return b;
   }
 
+  /**
+   * A state whose row i is row `from[i]` of this one: caches, counters, key validity, next token and logits copied
+   * over (runs of adjacent rows in one copy each). Dropping finished rows (ascending `from`) and fanning a prefilled
+   * prompt out to its repeats (repeated indices) are both this. This state is destroyed once the GPU has the copies.
+   */
+  gather(from: number[]): DecodeState {
+    const gpu = this.w.model.gpu;
+    const c = this.w.model.config;
+    const st = new DecodeState(this.w, from.length, this.maxLen);
+    st.P = this.P;
+    const kvRow = c.kvHeads * this.maxLen * c.headDim * 4;
+    const perRow: [GPUBuffer, GPUBuffer, number][] = [
+      [this.positions, st.positions, 4],
+      [this.slots, st.slots, 4],
+      [this.lens, st.lens, 4],
+      [this.next, st.next, 4],
+      [this.keyValid, st.keyValid, this.maxLen * 4],
+      [this.logits, st.logits, c.vocabSize * 4],
+    ];
+    for (let l = 0; l < this.caches.length; l++) {
+      perRow.push([this.caches[l].k, st.caches[l].k, kvRow], [this.caches[l].v, st.caches[l].v, kvRow]);
+    }
+    forEachRun(from, (src, dst, n) => {
+      for (const [a, b, bytes] of perRow) gpu.copy(a, src * bytes, b, dst * bytes, n * bytes);
+    });
+    gpu.submit();
+    void gpu.device.queue.onSubmittedWorkDone().then(() => this.destroy());
+    return st;
+  }
+
   destroy(): void {
     for (const b of this.bufs) b.destroy();
+  }
+}
+
+/** Calls fn(src, dst, n) for each run of consecutive source indices in `from`: rows src.. go to rows dst... */
+export function forEachRun(from: readonly number[], fn: (src: number, dst: number, n: number) => void): void {
+  let i = 0;
+  while (i < from.length) {
+    let j = i + 1;
+    while (j < from.length && from[j] === from[j - 1] + 1) j++;
+    fn(from[i], i, j - i);
+    i = j;
   }
 }
 

@@ -4,6 +4,7 @@ import { xentForward } from '../gpu/kernels/xent';
 import { forward, releaseForward } from './forward';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
+import { lossRows, scatterToT } from './head-rows';
 
 export interface LogprobBuffers {
   /** f32 [T] log p(targets[t] | tokens ≤ t) at the temperature; pooled, release with gpu.release. */
@@ -12,19 +13,32 @@ export interface LogprobBuffers {
   entropy: GPUBuffer;
 }
 
+export interface LogprobOptions {
+  /**
+   * 'all' (default): every position. 'mask': only the batch's mask rows are computed (head and log-probs on those
+   * rows; e.g. reference log-probs for a GRPO loss, which reads no other position); the others read 0.
+   */
+  rows?: 'all' | 'mask';
+}
+
 /** Records a no-grad forward and the log-prob gather; results stay on the GPU (feed them to the GRPO loss). */
-export function recordLogprobs(model: GpuModel, batch: GpuBatch, temperature = 1): LogprobBuffers {
+export function recordLogprobs(model: GpuModel, batch: GpuBatch, temperature = 1, opts: LogprobOptions = {}): LogprobBuffers {
   if (!batch.targets) throw new Error('recordLogprobs: the batch needs targets');
   const gpu = model.gpu;
   const { T } = batch;
-  const fwd = forward(model, batch, false);
-  const logp = gpu.temp('logprobs.logp', T * 4);
-  const entropy = gpu.temp('logprobs.entropy', T * 4);
-  const lse = gpu.temp('logprobs.lse', T * 4);
-  logprobsForward(gpu, logp, entropy, lse, fwd.logits, batch.targets, { T, V: model.config.vocabSize, temperature });
+  const sel = opts.rows === 'mask' ? lossRows(gpu, batch) : null;
+  const n = sel ? sel.head.n : T;
+  const fwd = forward(model, batch, false, sel?.head);
+  const logp = gpu.temp('logprobs.logp', n * 4);
+  const entropy = gpu.temp('logprobs.entropy', n * 4);
+  const lse = gpu.temp('logprobs.lse', n * 4);
+  logprobsForward(gpu, logp, entropy, lse, fwd.logits, sel ? sel.targets : batch.targets, { T: n, V: model.config.vocabSize, temperature });
   gpu.release(lse);
   releaseForward(gpu, fwd);
-  return { logp, entropy };
+  if (!sel) return { logp, entropy };
+  const out = { logp: scatterToT(gpu, logp, sel.head, T), entropy: scatterToT(gpu, entropy, sel.head, T) };
+  [logp, entropy, sel.head.rows, sel.targets, sel.mask].forEach((b) => gpu.release(b));
+  return out;
 }
 
 /** Host copies of the token log-probs and entropies [T]. */

@@ -10,7 +10,7 @@ import { initParams } from './init';
 import { GpuModel } from './model';
 import { referenceForward } from './reference';
 import { fp32Weights } from './decode';
-import { generate, type SamplerTokenizer } from './sampler';
+import { generate, type GenerateStats, type SamplerTokenizer } from './sampler';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -92,6 +92,64 @@ describe(`sampler on micro (seed ${seed})`, () => {
     // A different sequence id gives a different stream.
     const other = await generate(w, [A], { ...opts, seqIds: [999] });
     expect(other[0].tokens).not.toEqual(big[0].tokens);
+    model.destroy();
+  });
+
+  it('dropping finished rows from the batch changes no sampled token and cuts the row-steps', async () => {
+    const gpu = await sharedNodeGpu();
+    const model = new GpuModel(gpu, layout, params);
+    const w = fp32Weights(model);
+    const prompts = Array.from({ length: 7 }, (_, i) => randomPrompt(2 + ((i * 5) % 9)));
+    const base = { maxNewTokens: 32, temperature: 1, topP: 0.95, seed: seed ^ 5, chunk: 4 };
+    const free = await generate(w, prompts, { ...base, stopTokenIds: [], compactAt: 1 });
+    // Stop ids taken from early draws of two rows, so rows end at different times.
+    const stopTokenIds = [free[0].tokens[2], free[3].tokens[9]];
+    const run = async (compactAt: number) => {
+      const stats: GenerateStats = { prefillMs: 0, decodeMs: 0, steps: 0, readbacks: 0 };
+      const out = await generate(w, prompts, { ...base, stopTokenIds, compactAt, stats });
+      return { out, stats };
+    };
+    const whole = await run(1);
+    const compacted = await run(0.125);
+    console.log(
+      `compaction: lengths ${compacted.out.map((r) => r.tokens.length).join(',')}; row-steps ${compacted.stats.rowSteps} vs ${whole.stats.rowSteps} ` +
+        `(${compacted.stats.compactions} compactions)`,
+    );
+    expect(whole.stats.compactions).toBe(0);
+    expect(compacted.stats.compactions).toBeGreaterThan(0);
+    expect(compacted.stats.rowSteps).toBeLessThan(whole.stats.rowSteps ?? 0);
+    for (let b = 0; b < prompts.length; b++) {
+      expect(compacted.out[b].tokens).toEqual(whole.out[b].tokens);
+      expect(compacted.out[b].finishReason).toBe(whole.out[b].finishReason);
+      compacted.out[b].logprobs.forEach((lp, i) => expect(Math.abs(lp - whole.out[b].logprobs[i])).toBeLessThan(1e-4));
+    }
+    expect(compacted.out.some((r) => r.finishReason === 'stop')).toBe(true);
+    expect(compacted.out.some((r) => r.tokens.length > 12)).toBe(true);
+    model.destroy();
+  });
+
+  it('repeated prompts are prefilled once and sample exactly what a row-by-row prefill samples', async () => {
+    const gpu = await sharedNodeGpu();
+    const model = new GpuModel(gpu, layout, params);
+    const w = fp32Weights(model);
+    const [A, B, C] = [randomPrompt(5), randomPrompt(9), randomPrompt(3)];
+    const prompts = [A, A, A, B, C, C, B];
+    const base = { maxNewTokens: 12, temperature: 1, topP: 0.95, seed: seed ^ 9, stopTokenIds: [] };
+    const run = async (dedupePrompts: boolean) => {
+      const stats: GenerateStats = { prefillMs: 0, decodeMs: 0, steps: 0, readbacks: 0 };
+      return { out: await generate(w, prompts, { ...base, dedupePrompts, stats }), stats };
+    };
+    const once = await run(true);
+    const every = await run(false);
+    console.log(`prefill rows ${once.stats.prefillRows} vs ${every.stats.prefillRows}`);
+    expect(once.stats.prefillRows).toBe(3);
+    expect(every.stats.prefillRows).toBe(prompts.length);
+    for (let b = 0; b < prompts.length; b++) {
+      expect(once.out[b].tokens).toEqual(every.out[b].tokens);
+      once.out[b].logprobs.forEach((lp, i) => expect(Math.abs(lp - every.out[b].logprobs[i])).toBeLessThan(1e-4));
+    }
+    // Repeats of one prompt still draw their own streams.
+    expect(once.out[1].tokens).not.toEqual(once.out[0].tokens);
     model.destroy();
   });
 

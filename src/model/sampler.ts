@@ -1,12 +1,14 @@
 // Batched generation with a KV cache: prefill, then decode steps with sampling on the GPU; tokens are read back once
 // per chunk (8 steps by default), stop strings are checked on the CPU after each read-back.
 //
-// Finished rows keep running (the batch shape never changes) but the sampler masks them: they emit the pad id and
-// their RNG streams are not consumed for anything visible. The next chunk is recorded before the previous one's
-// read-back is awaited, so the GPU never waits for the CPU's stop-string check (at the cost of up to one chunk of
-// wasted steps at the end).
+// Repeated prompts (a GRPO group samples one prompt several times) are prefilled once and their caches copied to
+// the repeats. Finished rows are masked by the sampler (they emit the pad id) until the CPU learns of them at a read-back; then,
+// when enough rows have finished, the batch is compacted: the live rows' caches and counters move to a smaller
+// state, so cost follows the tokens actually generated. A row's draws depend only on its sequence id, seed and step,
+// so compaction does not change what is sampled. The next chunk is recorded before the previous one's read-back is
+// awaited, so the GPU never waits for the CPU's stop-string check (at the cost of up to one chunk of masked steps).
 import { sampleTokens, unpackSampleOut, type SampleParams } from '../gpu/kernels/sample';
-import { DecodeState, decodeStep, leftPad, prefill, type DecodeWeights } from './decode';
+import { DecodeState, decodeStep, forEachRun, leftPad, prefill, type DecodeWeights } from './decode';
 import { SPECIAL_TOKENS } from './special-tokens';
 
 /** The part of the tokenizer the sampler needs (BpeTokenizer fits). */
@@ -32,6 +34,13 @@ export interface GenerateOptions extends SampleParams {
   onProgress?: (finished: number, total: number) => void;
   /** When given, filled with wall-clock timings; costs one extra GPU sync after the prefill. */
   stats?: GenerateStats;
+  /** Prefill each distinct prompt once and copy its cache to the repeats (default true; false: every row). */
+  dedupePrompts?: boolean;
+  /**
+   * Drop finished rows from the batch once at least this share of it has finished (default 0.125; 1 or more never
+   * compacts: the batch shape then never changes).
+   */
+  compactAt?: number;
 }
 
 export interface GenerateStats {
@@ -41,6 +50,11 @@ export interface GenerateStats {
   /** Generated positions per sequence that were computed (finished rows included). */
   steps: number;
   readbacks: number;
+  /** Row-steps sampled (Σ over steps of the batch rows then computed) and how often the batch was compacted. */
+  rowSteps?: number;
+  /** Rows prefilled (distinct prompts unless dedupePrompts is false). */
+  prefillRows?: number;
+  compactions?: number;
 }
 
 export type FinishReason = 'stop' | 'length';
@@ -94,23 +108,39 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
     if (bad !== undefined) throw new Error(`generate: prompt ${b} has token ${bad} outside the vocabulary (${V})`);
   });
   const P = leftPad(prompts, padId).P;
-  const st = new DecodeState(w, B, P + maxNew);
-  const seqBuf = gpu.buffer('gen.seqIds', seqIds);
-  const done = gpu.buffer('gen.done', B * 4);
+  // Repeated prompts (GRPO samples each prompt several times) are prefilled once and fanned out.
+  const unique = new Map<string, number>();
+  const firstOf: number[] = [];
+  const source = prompts.map((p) => {
+    const key = p.join(',');
+    let i = unique.get(key);
+    if (i === undefined || opts.dedupePrompts === false) unique.set(key, (i = firstOf.push(firstOf.length) - 1));
+    return i;
+  });
+  const uniquePrompts = firstOf.map((i) => prompts[source.indexOf(i)]);
+  let st = new DecodeState(w, uniquePrompts.length, P + maxNew);
+  let seqBuf = gpu.buffer('gen.seqIds', seqIds);
+  let done = gpu.buffer('gen.done', B * 4);
   const out = gpu.buffer('gen.out', maxNew * 2 * B * 4);
   const rows: RowState[] = prompts.map(() => ({ tokens: [], logprobs: [], finished: false, reason: 'length' }));
+  // The batch rows now on the GPU (indices into prompts) and each prompt's row (-1 once compacted away).
+  let live = Array.from({ length: B }, (_, b) => b);
+  const rowOf = Int32Array.from(live);
+  const compactAt = opts.compactAt ?? 0.125;
   let finished = 0;
+  let rowSteps = 0;
+  let compactions = 0;
 
-  const absorb = (words: Uint32Array, c0: number, c1: number): void => {
-    const { tokens, logprobs } = unpackSampleOut(words, B, c1 - c0);
-    for (let b = 0; b < B; b++) {
+  const absorb = (words: Uint32Array, c0: number, c1: number, batchRows: number[]): void => {
+    const { tokens, logprobs } = unpackSampleOut(words, batchRows.length, c1 - c0);
+    batchRows.forEach((b, j) => {
       const r = rows[b];
-      if (r.finished) continue;
+      if (r.finished) return;
       const start = r.tokens.length;
       for (let s = 0; s < c1 - c0 && !r.finished; s++) {
-        const t = tokens[s][b];
+        const t = tokens[s][j];
         r.tokens.push(t);
-        r.logprobs.push(logprobs[s][b]);
+        r.logprobs.push(logprobs[s][j]);
         if (stopIds.includes(t)) {
           r.finished = true;
           r.reason = 'stop';
@@ -125,17 +155,39 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
           r.finished = true;
           r.reason = 'stop';
           // Mask the row on the GPU too (one word; the GPU may be writing other rows' flags concurrently).
-          gpu.write(done, Uint32Array.of(1), b * 4);
+          if (rowOf[b] >= 0) gpu.write(done, Uint32Array.of(1), rowOf[b] * 4);
         }
       }
       if (r.finished) finished++;
-    }
+    });
     opts.onProgress?.(finished, B);
+  };
+
+  /** Moves the rows not yet known to be finished into a smaller batch (recorded after everything so far). */
+  const compact = (): void => {
+    const keep: number[] = [];
+    live.forEach((b, i) => !rows[b].finished && keep.push(i));
+    const next = st.gather(keep);
+    const nextSeq = gpu.buffer('gen.seqIds', Uint32Array.from(keep, (i) => seqIds[live[i]]));
+    const nextDone = gpu.buffer('gen.done', keep.length * 4);
+    // Rows that finished in the chunk still in flight carry their GPU-side flag over.
+    forEachRun(keep, (from, to, n) => gpu.copy(done, from * 4, nextDone, to * 4, n * 4));
+    gpu.submit();
+    const old = [seqBuf, done];
+    void gpu.device.queue.onSubmittedWorkDone().then(() => old.forEach((b) => b.destroy()));
+    rowOf.fill(-1);
+    live = keep.map((i) => live[i]);
+    live.forEach((b, i) => (rowOf[b] = i));
+    st = next;
+    seqBuf = nextSeq;
+    done = nextDone;
+    compactions++;
   };
 
   try {
     const t0 = performance.now();
-    prefill(st, prompts, padId);
+    prefill(st, uniquePrompts, padId);
+    if (uniquePrompts.length < B) st = st.gather(source);
     if (opts.stats) {
       await gpu.sync();
       opts.stats.prefillMs = performance.now() - t0;
@@ -143,30 +195,39 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
       opts.stats.readbacks = 0;
     }
     const t1 = performance.now();
-    let pending: { read: Promise<ArrayBuffer>; c0: number; c1: number } | undefined;
+    let pending: { read: Promise<ArrayBuffer>; c0: number; c1: number; rows: number[] } | undefined;
     for (let c0 = 0; c0 < maxNew; c0 += chunk) {
       const c1 = Math.min(maxNew, c0 + chunk);
+      const n = live.length;
       for (let s = c0; s < c1; s++) {
         if (s > 0) decodeStep(st);
-        sampleTokens(gpu, { logits: st.logits, seqIds: seqBuf, done, out, next: st.next }, { B, V, cap: maxNew, col: s, step: s }, opts, stopIds, padId);
+        sampleTokens(gpu, { logits: st.logits, seqIds: seqBuf, done, out, next: st.next }, { B: n, V, cap: maxNew, col: s, step: s }, opts, stopIds, padId);
       }
-      const read = gpu.readBytes(out, (c1 - c0) * 2 * B * 4, c0 * 2 * B * 4);
+      rowSteps += n * (c1 - c0);
+      const read = gpu.readBytes(out, (c1 - c0) * 2 * n * 4, c0 * 2 * n * 4);
       if (opts.stats) {
         opts.stats.steps = c1;
         opts.stats.readbacks++;
       }
       if (pending) {
-        absorb(new Uint32Array(await pending.read), pending.c0, pending.c1);
+        absorb(new Uint32Array(await pending.read), pending.c0, pending.c1, pending.rows);
         if (finished === B) {
           await read;
           pending = undefined;
           break;
         }
       }
-      pending = { read, c0, c1 };
+      pending = { read, c0, c1, rows: live };
+      const known = live.filter((b) => rows[b].finished).length;
+      if (compactAt < 1 && c1 < maxNew && known > 0 && known < live.length && known >= compactAt * live.length) compact();
     }
-    if (pending) absorb(new Uint32Array(await pending.read), pending.c0, pending.c1);
-    if (opts.stats) opts.stats.decodeMs = performance.now() - t1;
+    if (pending) absorb(new Uint32Array(await pending.read), pending.c0, pending.c1, pending.rows);
+    if (opts.stats) {
+      opts.stats.decodeMs = performance.now() - t1;
+      opts.stats.rowSteps = rowSteps;
+      opts.stats.compactions = compactions;
+      opts.stats.prefillRows = uniquePrompts.length;
+    }
   } finally {
     st.destroy();
     for (const b of [seqBuf, done, out]) b.destroy();

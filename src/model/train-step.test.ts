@@ -4,7 +4,7 @@ import { sharedNodeGpu } from '../gpu/node';
 import { adamwStepRef } from '../gpu/kernels/adamw';
 import { gradNormRef } from '../gpu/kernels/gradnorm';
 import { freshSeed, maxRelDiff } from '../testing/random';
-import { DEFAULT_OPTIM, recordLossAndBackward, trainStep, type OptimConfig } from './backward-step';
+import { DEFAULT_OPTIM, recordLossAndBackward, sftHeadRows, trainStep, type OptimConfig } from './backward-step';
 import { destroyBatch, uploadBatch } from './forward-batch';
 import { computeLogits, computeLogprobs, recordLogprobs } from './forward-logprobs';
 import { preset } from './config';
@@ -151,6 +151,46 @@ describe(`training step on micro (seed ${seed})`, async () => {
     expect(err).toBeLessThan(1e-6);
     destroyBatch(batch);
     [refLogp, advantages].forEach((b) => b.destroy());
+    model.destroy();
+  });
+
+  it('GRPO update and reference log-probs on the completion rows only equal the every-row path', async () => {
+    const model = new GpuModel(gpu, gc.layout, gc.params, 'rows');
+    const g = gc.grpo;
+    const batch = uploadBatch(gpu, { ...gc.input, targets: g.targets, mask: g.mask });
+    const advantages = gpu.buffer('rows.adv', Float32Array.from(g.advantages));
+    const config = { epsilon_low: 0.2, epsilon_high: 0.28, dual_clip_c: 3, beta: 0.04, loss_type: 'grpo' as const, max_completion_length: 7, is_cap: 2 };
+    const run = async (rowsOnly: boolean) => {
+      sftHeadRows.enabled = rowsOnly;
+      try {
+        const ref = recordLogprobs(model, batch, 0.8, { rows: 'mask' });
+        const refHost = await gpu.readF32(ref.logp, T);
+        model.zeroGrads();
+        const oldLogp = gpu.buffer('rows.old', Float32Array.from(g.oldLogp ?? []));
+        const r = recordLossAndBackward(model, batch, { kind: 'grpo', oldLogp, refLogp: ref.logp, rolloutLogp: null, advantages, config, temperature: 0.8 });
+        const stats = r.decode(await gpu.readF32(r.stats, 16));
+        [r.stats, ref.logp, ref.entropy].forEach((b) => gpu.release(b));
+        oldLogp.destroy();
+        return { stats, grads: await model.readGrads(), refHost };
+      } finally {
+        sftHeadRows.enabled = true;
+      }
+    };
+    const all = await run(false);
+    const rows = await run(true);
+    const masked = Array.from({ length: T }, (_, t) => t).filter((t) => g.mask[t] !== 0);
+    expect(masked.length).toBeLessThan(0.9 * T); // the rows path is taken
+    const pick = (a: Float32Array) => masked.map((t) => a[t]);
+    const refErr = maxRelDiff(pick(rows.refHost), pick(all.refHost));
+    const gradErr = maxRelDiff(rows.grads, all.grads);
+    console.log(`rows-only vs every row: ref logp ${refErr.toExponential(2)}, grads ${gradErr.toExponential(2)}, loss ${rows.stats.loss} vs ${all.stats.loss}`);
+    expect(refErr).toBeLessThan(1e-6);
+    expect(gradErr).toBeLessThan(1e-5);
+    expect(Math.abs(rows.stats.loss - all.stats.loss)).toBeLessThan(1e-6);
+    expect(Math.abs((rows.stats.entropy ?? NaN) - (all.stats.entropy ?? NaN))).toBeLessThan(1e-6);
+    expect(rows.stats.grpo?.kl).toBeCloseTo(all.stats.grpo?.kl ?? NaN, 6);
+    destroyBatch(batch);
+    advantages.destroy();
     model.destroy();
   });
 });

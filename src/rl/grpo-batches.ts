@@ -70,8 +70,9 @@ export function prepareGrpoMicroBatches(p: GrpoPolicyParts, items: GrpoItem[], s
     const l = layout(group, p.model.config.maxSeqLen, p.padId);
     const batch = uploadBatch(gpu, { batch: l.B, seqLen: l.S, tokens: l.tokens, positions: l.positions, valid: l.valid, targets: l.targets, mask: l.mask }, `${p.name}.grpo`);
     batches.push(batch);
-    const ref = s.beta > 0 ? recordLogprobs(p.ref, batch, s.temperature) : undefined;
-    const old = recordOld ? recordLogprobs(p.model, batch, s.temperature) : undefined;
+    // The loss reads both only on completion rows: the head runs on those rows alone.
+    const ref = s.beta > 0 ? recordLogprobs(p.ref, batch, s.temperature, { rows: 'mask' }) : undefined;
+    const old = recordOld ? recordLogprobs(p.model, batch, s.temperature, { rows: 'mask' }) : undefined;
     for (const r of [ref, old]) {
       if (!r) continue;
       gpu.release(r.entropy);

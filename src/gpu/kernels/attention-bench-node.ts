@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { Gpu } from '../runtime';
 import { sharedNodeGpu } from '../node';
 import { mulberry32, randomF32 } from '../../testing/random';
-import { attentionBackward, attentionForward } from './attention';
+import { attentionBackward, attentionDefaults, attentionForward } from './attention';
+import { linearMatmul } from './linear-quad';
 import { attentionDecode } from './attention-decode';
 import { logprobsBackward, logprobsForward } from './logprobs';
 import { xentBackward, xentForward } from './xent';
@@ -30,6 +31,12 @@ function workerCpuMs(): number {
   }
 }
 
+/** GFLOP per worker-CPU second (per wall second where CPU time is not measurable). */
+function gflop(flops: number, t: { wall: number; cpu: number }): string {
+  const ms = Number.isFinite(t.cpu) && t.cpu > 0 ? t.cpu : t.wall;
+  return (flops / ms / 1e6).toFixed(2);
+}
+
 async function time(gpu: Gpu, record: () => void, reps: number): Promise<{ wall: number; cpu: number }> {
   record(); // compile + warm up
   await gpu.sync();
@@ -45,7 +52,7 @@ export async function benchPartB(gpu: Gpu, reps = 5): Promise<string[][]> {
   const rows: string[][] = [];
   const add = async (name: string, record: () => void) => {
     const t = await time(gpu, record, reps);
-    rows.push([name, t.wall.toFixed(1), Number.isFinite(t.cpu) ? t.cpu.toFixed(1) : '-']);
+    rows.push([name, t.wall.toFixed(1), Number.isFinite(t.cpu) ? t.cpu.toFixed(1) : '-', '', '']);
   };
   const buf = (n: number, scale = 1) => gpu.buffer('bench', randomF32(n, rng, scale));
   // Attention, tiny preset heads: B=4 sequences of S=256, Hq=4, Hkv=2, Dh=32.
@@ -55,8 +62,29 @@ export async function benchPartB(gpu: Gpu, reps = 5): Promise<string[][]> {
   const out = buf(T * s.Hq * s.Dh);
   const lse = buf(T * s.Hq);
   const [dq, dk, dv] = [T * s.Hq * s.Dh, T * s.Hkv * s.Dh, T * s.Hkv * s.Dh].map((n) => buf(n));
-  await add('attention fwd B=4 S=256 Hq=4 Hkv=2 Dh=32', () => attentionForward(gpu, out, lse, q, k, v, null, s));
-  await add('attention bwd (same)', () => attentionBackward(gpu, dq, dk, dv, dout, q, k, v, null, out, lse, s));
+  // Per-FLOP cost against the model's matmul kernel (linear_quad where it applies) at the same token count: the MLP
+  // up projection [T, 128]·[384, 128]ᵀ. Causal attention FLOPs: B·Hq·S(S+1)/2 keys · 4·Dh (q·k and p·v).
+  const attnFlops = (s.B * s.Hq * s.S * (s.S + 1) * 4 * s.Dh) / 2;
+  const x = buf(T * 128);
+  const wUp = buf(384 * 128);
+  const y = buf(T * 384);
+  const mmFlops = 2 * T * 384 * 128;
+  const mm = await time(gpu, () => linearMatmul(gpu, { a: x, b: wUp, c: y, M: T, N: 384, K: 128, transB: true }), reps);
+  rows.push([`matmul (linear) ${T}x384x128`, mm.wall.toFixed(1), Number.isFinite(mm.cpu) ? mm.cpu.toFixed(1) : '-', gflop(mmFlops, mm), '1.00']);
+  const perFlop = (t: { wall: number; cpu: number }, flops: number) => {
+    const c = (x: { wall: number; cpu: number }) => (Number.isFinite(x.cpu) && x.cpu > 0 ? x.cpu : x.wall);
+    return (c(t) / flops / (c(mm) / mmFlops)).toFixed(2);
+  };
+  for (const unrolled of [true, false]) {
+    attentionDefaults.unrolled = unrolled;
+    const which = unrolled ? 'generated' : 'WGSL files';
+    const t = await time(gpu, () => attentionForward(gpu, out, lse, q, k, v, null, s), reps);
+    rows.push([`attention fwd B=4 S=256 Hq=4 Hkv=2 Dh=32 (${which})`, t.wall.toFixed(1), Number.isFinite(t.cpu) ? t.cpu.toFixed(1) : '-', gflop(attnFlops, t), perFlop(t, attnFlops)]);
+    // Backward: q·k recomputed in both passes, dP = dO·vᵀ twice, then dq, dk, dv: 3.5× the forward's FLOPs.
+    const tb = await time(gpu, () => attentionBackward(gpu, dq, dk, dv, dout, q, k, v, null, out, lse, s), reps);
+    rows.push([`attention bwd, same shape (${which})`, tb.wall.toFixed(1), Number.isFinite(tb.cpu) ? tb.cpu.toFixed(1) : '-', gflop(3.5 * attnFlops, tb), perFlop(tb, 3.5 * attnFlops)]);
+  }
+  attentionDefaults.unrolled = 'auto';
   for (const B of [1, 16, 64]) {
     const maxLen = 512;
     const kc = buf(B * s.Hkv * maxLen * s.Dh);
@@ -104,7 +132,7 @@ export async function benchPartB(gpu: Gpu, reps = 5): Promise<string[][]> {
 if (process.argv[1]?.endsWith('attention-bench-node.ts')) {
   const gpu = await sharedNodeGpu();
   const rows = await benchPartB(gpu);
-  const head = ['kernel', 'wall ms', 'worker cpu ms'];
+  const head = ['kernel', 'wall ms', 'worker cpu ms', 'GFLOP/cpu-s', 'cost per FLOP vs matmul'];
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const r of [head, w.map((n) => '-'.repeat(n)), ...rows]) console.log(r.map((c, i) => c.padEnd(w[i])).join('  '));
   process.exit(0);

@@ -14,7 +14,8 @@ import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/rand
 
 type MaskKind = 'none' | 'u32' | 'f32';
 // rows: query/key rows per invocation (0 = adapter default); odd values leave partial tiles at sequence ends.
-const cases: { s: AttentionShape; mask: MaskKind; tol: number; rows?: number }[] = [
+// unrolled: false pins the forward to shaders/attention.wgsl (the generated kernel is the default on SwiftShader).
+const cases: { s: AttentionShape; mask: MaskKind; tol: number; rows?: number; unrolled?: boolean }[] = [
   { s: { B: 2, S: 13, Hq: 4, Hkv: 2, Dh: 8 }, mask: 'none', tol: 1e-5 },
   { s: { B: 2, S: 13, Hq: 4, Hkv: 2, Dh: 8 }, mask: 'u32', tol: 1e-5, rows: 1 },
   { s: { B: 3, S: 17, Hq: 6, Hkv: 2, Dh: 12 }, mask: 'f32', tol: 1e-5, rows: 3 },
@@ -26,6 +27,8 @@ const cases: { s: AttentionShape; mask: MaskKind; tol: number; rows?: number }[]
   { s: { B: 3, S: 37, Hq: 4, Hkv: 2, Dh: 32, maskQueries: true }, mask: 'f32', tol: 1e-5 },
   { s: { B: 2, S: 29, Hq: 6, Hkv: 3, Dh: 8, maskQueries: true }, mask: 'u32', tol: 1e-5, rows: 3 },
   { s: { B: 2, S: 21, Hq: 2, Hkv: 1, Dh: 12, maskQueries: true }, mask: 'u32', tol: 1e-5, rows: 1 },
+  { s: { B: 3, S: 37, Hq: 4, Hkv: 2, Dh: 32, maskQueries: true }, mask: 'f32', tol: 1e-5, unrolled: false },
+  { s: { B: 3, S: 17, Hq: 6, Hkv: 2, Dh: 12 }, mask: 'u32', tol: 1e-5, rows: 3, unrolled: false },
 ];
 
 /** Left padding of a random length per sequence plus a few random interior holes. */
@@ -49,9 +52,10 @@ describe('attention', () => {
   const rng = mulberry32(seed);
   for (const c of cases) {
     const { B, S, Hq, Hkv, Dh } = c.s;
-    it(`B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask}${c.s.maskQueries ? '+queries' : ''} rows=${c.rows ?? 'auto'} (seed ${seed})`, async () => {
+    it(`B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask}${c.s.maskQueries ? '+queries' : ''} rows=${c.rows ?? 'auto'}${c.unrolled === false ? ' attention.wgsl' : ''} (seed ${seed})`, async () => {
       const gpu = await sharedNodeGpu();
       attentionDefaults.rows = c.rows ?? 0;
+      attentionDefaults.unrolled = c.unrolled ?? 'auto';
       const T = B * S;
       const q = randomF32(T * Hq * Dh, rng, 1.5);
       const k = randomF32(T * Hkv * Dh, rng, 1.5);
@@ -68,6 +72,7 @@ describe('attention', () => {
       attentionForward(gpu, out, lse, gq, gk, gv, gMask, c.s);
       attentionBackward(gpu, dq, dk, dv, gdo, gq, gk, gv, gMask, out, lse, c.s);
       attentionDefaults.rows = 0;
+      attentionDefaults.unrolled = 'auto';
       const fwd = attentionForwardRef(q, k, v, mask, c.s);
       const bwd = attentionBackwardRef(q, k, v, mask, dout, c.s);
       const diffs = {

@@ -18,6 +18,7 @@ import { Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
 import { checkBuffers, softwareAdapter } from './logprobs';
+import { unrolledKernel, type AttentionPass } from './attention-unrolled';
 
 export interface AttentionShape {
   B: number;
@@ -33,7 +34,7 @@ export interface AttentionShape {
 }
 
 type UName = 'B' | 'S' | 'Hq' | 'Hkv' | 'Dh' | 'hasMask' | 'scale' | 'rows';
-const uniforms: ReadonlyArray<readonly [UName, ScalarType]> = [
+const uniforms_: ReadonlyArray<readonly [UName, ScalarType]> = [
   ['B', 'u32'],
   ['S', 'u32'],
   ['Hq', 'u32'],
@@ -43,18 +44,34 @@ const uniforms: ReadonlyArray<readonly [UName, ScalarType]> = [
   ['scale', 'f32'],
   ['rows', 'u32'],
 ];
-const forwardKernel = new Kernel({ family: 'attention', source: forwardSource, uniforms });
-const backwardQKernel = new Kernel({ family: 'attention', source: backwardQSource, uniforms });
-const backwardKvKernel = new Kernel({ family: 'attention', source: backwardKvSource, uniforms });
+const forwardKernel = new Kernel({ family: 'attention', source: forwardSource, uniforms: uniforms_ });
+const backwardQKernel = new Kernel({ family: 'attention', source: backwardQSource, uniforms: uniforms_ });
+const backwardKvKernel = new Kernel({ family: 'attention', source: backwardKvSource, uniforms: uniforms_ });
 
-/** Rows per invocation (0 = pick by adapter); tests pin it to cover both tilings. */
-export const attentionDefaults: { rows: number } = { rows: 0 };
+/**
+ * rows: rows per invocation (0 = pick by adapter); tests pin it to cover both tilings. unrolled: the passes run
+ * the generated kernels of attention-unrolled*.ts (named registers instead of run-time-indexed arrays); 'auto' = on
+ * software adapters, where it was measured.
+ */
+export const attentionDefaults: { rows: number; unrolled: boolean | 'auto' } = { rows: 0, unrolled: 'auto' };
 
 const TILE = 64; // the shaders' private tile: rows · Dh/4 <= TILE
 
+/**
+ * Generated kernels unroll rows · Dh/4 vector registers per operand: at most this many, since their compile time
+ * grows with it (B=4 S=256 Dh=32 forward + backward here: 8 rows 96 CPU-ms a call but 33 s to compile under load,
+ * 4 rows 113 CPU-ms and 15 s; about 270 CPU-ms with the WGSL files).
+ */
+const UNROLL_VECS = 32;
+
+function useGenerated(gpu: Gpu, s: AttentionShape): boolean {
+  return attentionDefaults.unrolled === 'auto' ? softwareAdapter(gpu) && s.Dh <= 64 : attentionDefaults.unrolled;
+}
+
 function rowsPerInvocation(gpu: Gpu, s: AttentionShape): number {
   const want = attentionDefaults.rows || (softwareAdapter(gpu) ? 8 : 1);
-  return Math.max(1, Math.min(want, 8, Math.floor(TILE / (s.Dh / 4))));
+  const cap = useGenerated(gpu, s) ? Math.max(1, Math.floor(UNROLL_VECS / (s.Dh / 4))) : 8;
+  return Math.max(1, Math.min(want, cap, Math.floor(TILE / (s.Dh / 4))));
 }
 
 const dummies = new WeakMap<Gpu, GPUBuffer>();
@@ -78,6 +95,12 @@ function uniformValues(gpu: Gpu, s: AttentionShape, mask: GPUBuffer | null): Rec
 function sizes(s: AttentionShape): { T: number; nq: number; nkv: number } {
   const T = s.B * s.S;
   return { T, nq: T * s.Hq * s.Dh, nkv: T * s.Hkv * s.Dh };
+}
+
+/** The generated kernel of a pass where it applies, else the WGSL file's. */
+function pick(gpu: Gpu, shape: AttentionShape, pass: AttentionPass, file: Kernel<UName>, rows: number): Kernel<UName> {
+  // Auto: software adapters, head sizes up to 64 (larger ones unroll into kernels that take minutes to compile).
+  return useGenerated(gpu, shape) ? unrolledKernel(pass, uniforms_, shape.Dh / 4, rows) : file;
 }
 
 /** Workgroup grid and size for one invocation per (sequence, chunk of `rows` rows, head). */
@@ -105,7 +128,7 @@ export function attentionForward(
   const { T, nq, nkv } = sizes(shape);
   checkBuffers('attention', { out: [out, nq], lse: [lse, T * shape.Hq], q: [q, nq], k: [k, nkv], v: [v, nkv] });
   if (keyMask) checkBuffers('attention', { keyMask: [keyMask, T] });
-  forwardKernel.dispatch(gpu, {
+  pick(gpu, shape, 'forward', forwardKernel, uniforms.rows).dispatch(gpu, {
     buffers: [q, k, v, keyMask ?? attentionDummy(gpu), out, lse],
     uniforms,
     ...launch(gpu, uniforms, shape.Hq),
@@ -143,12 +166,12 @@ export function attentionBackward(
   const mask = keyMask ?? attentionDummy(gpu);
   const T = shape.B * shape.S;
   const dsum = gpu.temp('attention.dsum', T * shape.Hq * 4);
-  backwardQKernel.dispatch(gpu, {
+  pick(gpu, shape, 'backwardQ', backwardQKernel, u.rows).dispatch(gpu, {
     buffers: [q, k, v, mask, out, dout, lse, dsum, dq],
     uniforms: u,
     ...launch(gpu, u, shape.Hq),
   });
-  backwardKvKernel.dispatch(gpu, {
+  pick(gpu, shape, 'backwardKv', backwardKvKernel, u.rows).dispatch(gpu, {
     buffers: [q, k, v, mask, dout, lse, dsum, dk, dv],
     uniforms: u,
     ...launch(gpu, u, shape.Hkv),
