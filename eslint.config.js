@@ -5,6 +5,46 @@ const coreFolders = ['src/gpu/**', 'src/model/**', 'src/rl/**', 'src/sandbox/**'
 // Adapters are the one place a core folder may touch a platform global.
 const adapters = ['src/gpu/device-browser.ts', 'src/sandbox/worker-browser.ts', 'src/**/*-browser.ts'];
 
+const uiPaths = [
+  { name: 'react', message: 'Core modules must not import React (move UI code to src/app).' },
+  { name: 'react-dom', message: 'Core modules must not import React (move UI code to src/app).' },
+  { name: 'zustand', message: 'Core modules must not import the UI store.' },
+];
+const uiPatterns = [
+  { group: ['**/app/**', 'react/*', 'react-dom/*'], message: 'Core modules must not import the UI.' },
+];
+const exportNodePatterns = [
+  {
+    group: ['node:*', 'fs', 'path', 'child_process'],
+    message: 'src/export is shared with the browser: read and write files in src/cli.',
+  },
+];
+
+// The layer fence: gpu (and shaders) <- model <- rl <- app / cli; tasks and sandbox sit below rl. A module may import
+// its own layer and the layers below, never one above (a relative path climbing out into a higher layer's folder).
+const fence = {
+  gpu: ['model', 'rl', 'app', 'cli'],
+  model: ['rl', 'app', 'cli'],
+  rl: ['app', 'cli'],
+  tasks: ['rl', 'model', 'app', 'cli'],
+  sandbox: ['rl', 'model', 'app', 'cli'],
+  export: ['app', 'cli'],
+};
+/** no-restricted-imports for one layer's shipped modules (tests may assemble several layers). */
+function fenceRule(layer) {
+  const above = fence[layer];
+  const patterns = [
+    // The fence below already covers src/app, so the UI ban keeps only the React subpaths (one error per import).
+    { group: ['react/*', 'react-dom/*'], message: 'Core modules must not import the UI.' },
+    ...(layer === 'export' ? exportNodePatterns : []),
+    {
+      regex: `^(\\.\\./)+(${above.join('|')})(/|$)`,
+      message: `Layer fence: src/${layer} must not import src/{${above.join(',')}} (gpu <- model <- rl <- app/cli; tasks, sandbox below rl).`,
+    },
+  ];
+  return ['error', { paths: uiPaths, patterns }];
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'public/**', 'test-results/**', 'playwright-report/**', 'runs/**'] },
   ...tseslint.configs.recommended,
@@ -19,17 +59,7 @@ export default tseslint.config(
     ignores: adapters,
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'react', message: 'Core modules must not import React (move UI code to src/app).' },
-            { name: 'react-dom', message: 'Core modules must not import React (move UI code to src/app).' },
-            { name: 'zustand', message: 'Core modules must not import the UI store.' },
-          ],
-          patterns: [{ group: ['**/app/**', 'react/*', 'react-dom/*'], message: 'Core modules must not import the UI.' }],
-        },
-      ],
+      'no-restricted-imports': ['error', { paths: uiPaths, patterns: uiPatterns }],
       'no-restricted-globals': [
         'error',
         { name: 'window', message: 'Browser globals belong in an adapter (*-browser.ts).' },
@@ -45,20 +75,26 @@ export default tseslint.config(
     files: ['src/export/**'],
     ignores: ['src/export/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['node:*', 'fs', 'path', 'child_process'], message: 'src/export is shared with the browser: read and write files in src/cli.' },
-            { group: ['react', 'react/*', 'react-dom', 'react-dom/*', 'zustand', '**/app/**'], message: 'src/export must not import the UI.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': fenceRule('export'),
       'no-restricted-globals': [
         'error',
-        ...['process', 'Buffer', '__dirname'].map((name) => ({ name, message: 'src/export is shared with the browser.' })),
-        ...['window', 'document', 'navigator', 'localStorage', 'indexedDB'].map((name) => ({ name, message: 'src/export is shared with Node.' })),
+        ...['process', 'Buffer', '__dirname'].map((name) => ({
+          name,
+          message: 'src/export is shared with the browser.',
+        })),
+        ...['window', 'document', 'navigator', 'localStorage', 'indexedDB'].map((name) => ({
+          name,
+          message: 'src/export is shared with Node.',
+        })),
       ],
     },
   },
+  // Listed after the core block so each layer's rule (a superset of the UI ban) replaces it for shipped modules.
+  ...Object.keys(fence)
+    .filter((layer) => layer !== 'export')
+    .map((layer) => ({
+      files: [`src/${layer}/**/*.ts`],
+      ignores: [`src/${layer}/**/*.test.ts`],
+      rules: { 'no-restricted-imports': fenceRule(layer) },
+    })),
 );

@@ -13,7 +13,7 @@ import { sharedNodeGpu } from '../gpu/node';
 import { fastMatmulFits, matmul, type MatmulArgs } from '../gpu/kernels/matmul';
 import { linearMatmul, quadMatmulApplies } from '../gpu/kernels/linear-quad';
 import { qmatmul, uploadQuantized } from '../gpu/kernels/qmatmul';
-import { quantize, QUANT_FORMATS } from '../model/quant';
+import { quantize, QUANT_FORMATS } from '../gpu/quant';
 import { mulberry32, randomF32 } from '../testing/random';
 
 const TARGET_S = Number(process.env.BENCH_SECONDS ?? 0.25);

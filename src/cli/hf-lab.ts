@@ -17,6 +17,7 @@ import type { TrainConfig } from '../rl/config';
 import { HfLoraPolicy } from '../rl/hf-policy';
 import { loadCurriculum, neededSeqLen } from '../rl/lab-setup';
 import { deriveSeed } from '../rl/rng';
+import { modeRules } from '../rl/modes';
 import { Progress } from './progress';
 import { intArg, type Args } from './args';
 
@@ -148,7 +149,7 @@ export async function openHfLab(
   o: HfRunOptions,
   log: (m: string) => void = () => {},
 ): Promise<HfLab> {
-  if (config.mode === 'self-play')
+  if (modeRules(config.mode).testerIsCoder)
     throw new Error('Hugging Face models: self-play is not supported yet (use code-a1 or golden)');
   const gpu = await createNodeGpu();
   log(`gpu: ${gpu.summary.vendor} ${gpu.summary.architecture}`);

@@ -19,7 +19,7 @@ import { loadHfTokenizer } from '../model/hf/tokenizer';
 import { loadTokenizer } from '../model/tokenizer';
 import { checkMemory, fmtBytes, formatPlan, type BaseFormat } from '../model/hf/memory-plan';
 import { LORA_TARGETS } from '../model/hf/lora';
-import { QUANT_FORMATS } from '../model/quant';
+import { QUANT_FORMATS } from '../gpu/quant';
 import { maxRelDiff } from '../testing/random';
 
 const HELP = `usage:

@@ -4,6 +4,7 @@ import { parseArgs, intArg, setOverrides } from './args';
 import { Progress } from './progress';
 import { presetConfig, type DeepPartial, type PresetName, type TrainConfig } from '../rl/config';
 import type { Mode } from '../rl/metrics';
+import { modeRules } from '../rl/modes';
 import { RunDir } from '../rl/run-store';
 import { NodeRunStore } from '../rl/run-store-node';
 import { Trainer, TrainingHalted } from '../rl/trainer';
@@ -131,7 +132,7 @@ async function main(): Promise<number> {
         trainer.state(),
         m,
         await lab.coder.save(),
-        config.mode === 'code-a1' ? await lab.tester.save() : undefined,
+        modeRules(config.mode).savesTester ? await lab.tester.save() : undefined,
         keep,
       );
       await run.store.write(`rollouts/step-${String(m.step).padStart(5, '0')}.json`, new TextEncoder().encode(JSON.stringify(out.rollouts)));

@@ -10,7 +10,7 @@ import { loadCheckpoint, saveCheckpoint, WEIGHTS_FILE } from './checkpoint';
 import { loadCheckpointDir, writeCheckpointDir } from './checkpoint-node';
 import { decodeSafetensors, encodeSafetensors, bytesOf, toFloat32 } from './checkpoint-safetensors';
 import { freshSeed, maxAbsDiff } from '../testing/random';
-import { QUANT_FORMATS } from './quant';
+import { QUANT_FORMATS } from '../gpu/quant';
 
 const seed = freshSeed();
 const layout = buildLayout(preset('micro', { tiedEmbeddings: false }));

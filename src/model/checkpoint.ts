@@ -8,7 +8,7 @@
 // also returns the QuantizedTensor objects unchanged, so a quantized rollout engine can upload them as stored.
 import { fromHfConfig, toHfConfig, type HfConfig, type ModelConfig } from './config';
 import { buildLayout, type Layout, type TensorSpec } from './layout';
-import { dequantize, quantize, QUANT_FORMATS, scalesPerRow, wordsPerRow, type QuantFormat, type QuantizedTensor } from './quant';
+import { dequantize, quantize, QUANT_FORMATS, scalesPerRow, wordsPerRow, type QuantFormat, type QuantizedTensor } from '../gpu/quant';
 import { bytesOf, CheckpointError, decodeSafetensors, encodeSafetensors, toFloat32, type SafeTensor } from './checkpoint-safetensors';
 
 export { CheckpointError } from './checkpoint-safetensors';

@@ -7,7 +7,7 @@ import { preset } from './config';
 import { buildLayout } from './layout';
 import { initParams } from './init';
 import { GpuModel } from './model';
-import { dequantize, QUANT_FORMATS } from './quant';
+import { dequantize, QUANT_FORMATS } from '../gpu/quant';
 import { RolloutWeights } from './rollout-weights';
 import { forwardAllLogits } from './decode';
 

@@ -4,7 +4,7 @@ import { Kernel } from '../gpu/launcher';
 import { grid1d } from '../gpu/kernels/grid';
 import type { Gpu } from '../gpu/runtime';
 import type { GpuQuantized } from '../gpu/kernels/qmatmul';
-import { scalesPerRow, wordsPerRow, type QuantFormat } from './quant';
+import { scalesPerRow, wordsPerRow, type QuantFormat } from '../gpu/quant';
 
 const FORMAT_ID: Record<QuantFormat, number> = { 'int8-row': 0, 'int8-b32': 1, 'int4-b32': 2 };
 

@@ -1,4 +1,4 @@
-// GPU re-quantization of the rollout weights against the CPU quantizer (src/model/quant.ts), and refresh() after the
+// GPU re-quantization of the rollout weights against the CPU quantizer (src/gpu/quant.ts), and refresh() after the
 // learner's parameters change.
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
@@ -7,7 +7,7 @@ import { preset } from './config';
 import { buildLayout, view } from './layout';
 import { initParams } from './init';
 import { GpuModel } from './model';
-import { dequantize, quantize, QUANT_FORMATS, type QuantizedTensor } from './quant';
+import { dequantize, quantize, QUANT_FORMATS, type QuantizedTensor } from '../gpu/quant';
 import { RolloutWeights } from './rollout-weights';
 import { referenceForward } from './reference';
 import { generate } from './sampler';

@@ -18,7 +18,7 @@ import { linearForward } from './forward';
 import { dequantizeOnGpu } from './rollout-dequant';
 import type { GpuModel } from './model';
 import type { TensorSpec } from './layout';
-import { blocksPerRow, scalesPerRow, wordsPerRow, type QuantFormat } from './quant';
+import { blocksPerRow, scalesPerRow, wordsPerRow, type QuantFormat } from '../gpu/quant';
 import type { DecodeWeights } from './decode';
 
 /** The rollout precision knob of the training config ('none' = the learner's fp32 weights). */

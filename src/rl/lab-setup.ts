@@ -15,6 +15,7 @@ import type { TrainConfig } from './config';
 import type { PolicyFiles } from './policy';
 import { LabPolicy } from './lab-policy';
 import { deriveSeed } from './rng';
+import { modeRules } from './modes';
 
 export interface Curriculum {
   instances: Instance[];
@@ -108,7 +109,7 @@ export function buildPolicies(gpu: Gpu, c: TrainConfig, src: PolicySources, save
   const make = (name: string, ck: LoadedCheckpoint, files?: PolicyFiles) =>
     files ? LabPolicy.restore(gpu, files, base(name, ck)) : LabPolicy.create(gpu, { ...base(name, ck), checkpoint: ck });
   const coder = make('coder', src.coder, saved?.coder);
-  if (c.mode === 'self-play') return { coder, tester: coder };
+  if (modeRules(c.mode).testerIsCoder) return { coder, tester: coder };
   return { coder, tester: make('tester', src.tester, saved?.tester) };
 }
 

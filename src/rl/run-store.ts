@@ -2,8 +2,8 @@
 // interface: the Node adapter writes a directory, the browser adapter IndexedDB/OPFS.
 //
 // Crash safety: a step is committed by writing its checkpoint + state under `pending/`, appending its metrics line,
-// then promoting `pending/` to `latest/`. On resume, metrics lines at or past the committed step are dropped, so a
-// process killed mid-step loses at most that step.
+// then promoting `pending/` to `latest/`. On resume, metrics lines at or past the committed step (and a line torn by a
+// killed append) are dropped, so a process killed mid-step loses at most that step.
 import type { TrainConfig } from './config';
 import type { TrainerState } from './trainer';
 import type { StepMetrics } from './metrics';
@@ -80,8 +80,16 @@ export class RunDir {
   }
 
   async readMetrics(): Promise<StepMetrics[]> {
+    return (await this.readMetricsFile()).metrics;
+  }
+
+  /** Every line is appended with its newline, so an unterminated tail is an append cut short by a crash: dropped. */
+  private async readMetricsFile(): Promise<{ metrics: StepMetrics[]; torn: boolean }> {
     const b = await this.store.read('metrics.jsonl');
-    return b ? parseMetricsJsonl(dec.decode(b)) : [];
+    if (!b) return { metrics: [], torn: false };
+    const text = dec.decode(b);
+    const end = text.lastIndexOf('\n') + 1;
+    return { metrics: parseMetricsJsonl(text.slice(0, end)), torn: end < text.length };
   }
 
   /** The last committed step, with metrics trimmed to it (rewriting metrics.jsonl if a crash left extra lines). */
@@ -92,9 +100,9 @@ export class RunDir {
     const s = await this.store.read(base + 'state.json');
     if (!config || !s) return undefined;
     const state = JSON.parse(dec.decode(s)) as TrainerState;
-    const all = await this.readMetrics();
+    const { metrics: all, torn } = await this.readMetricsFile();
     const metrics = all.filter((m) => m.step < state.step);
-    if (metrics.length !== all.length) {
+    if (torn || metrics.length !== all.length) {
       await this.store.write('metrics.jsonl', enc.encode(metrics.map((m) => JSON.stringify(m) + '\n').join('')));
     }
     const coder = await this.readFiles(base + 'coder/');

@@ -4,6 +4,7 @@ import type { TrainConfig } from './config';
 import type { RolloutRecord } from './records';
 import type { JudgedCandidate } from './judging';
 import type { TesterReward } from './rewards';
+import { modeRules } from './modes';
 
 export function buildRolloutRecords(
   step: number,
@@ -33,7 +34,7 @@ export function buildRolloutRecords(
         advantage: coderAdv.advantages[pi][j],
         hiddenPassRate: c.hiddenPassRate,
         testerRollouts:
-          cfg.mode === 'golden'
+          modeRules(cfg.mode).coderReward === 'golden-tests'
             ? // The golden tests, shown as one (correct, untrained) test group so the inspector can display them.
               c.rollouts.map((r) => ({
                 raw: r.tests.map((t) => t.text).join('\n'),

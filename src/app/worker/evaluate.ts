@@ -1,6 +1,7 @@
 // In-browser evaluation of the current models on held-out problems, with the same harness as `npm run eval`.
 import { DEFAULT_EVAL, evalSubset, evaluateSplit } from '../../rl/eval';
 import { loadCurriculum } from '../../rl/lab-setup';
+import { modeRules } from '../../rl/modes';
 import type { EvalPoint } from './run-files';
 import type { Session } from './session';
 
@@ -18,7 +19,7 @@ export async function evaluate(
   // Spread over families and fixed by the seed, as `npm run train --eval-problems n` picks them: the same problems
   // before and after training.
   const chosen = evalSubset(pool, maxProblems, DEFAULT_EVAL.seed);
-  const tester = s.config.mode === 'self-play' ? s.coder : s.tester;
+  const tester = modeRules(s.config.mode).testerIsCoder ? s.coder : s.tester;
   const r = await evaluateSplit(
     split,
     chosen,

@@ -4,6 +4,7 @@
 import type { Gpu } from '../../gpu/runtime';
 import type { Phase } from '../../rl/records';
 import { TrainingHalted } from '../../rl/trainer';
+import { modeRules } from '../../rl/modes';
 import { toTrainConfig, type RunConfigUi } from '../config/run-config';
 import type { ModelFiles, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
 import { openSession, type Session } from './session';
@@ -78,7 +79,7 @@ async function oneStep(s: Session, id: string): Promise<void> {
   // Commit before announcing the step, so what the page shows is what a reload restores. Same files and order as
   // the CLI (src/cli/train.ts): the tester is saved only when it is a separate, trained model.
   const coderFiles = await s.coder.save();
-  const testerFiles = s.config.mode === 'code-a1' ? await s.tester.save() : undefined;
+  const testerFiles = modeRules(s.config.mode).savesTester ? await s.tester.save() : undefined;
   const keepCopy = st.step % s.config.run.checkpoint_every === 0;
   await s.dir.commitStep(st, out.metrics, coderFiles, testerFiles, keepCopy);
   await s.store.write(rolloutsPath(out.metrics.step), new TextEncoder().encode(JSON.stringify(out.rollouts)));

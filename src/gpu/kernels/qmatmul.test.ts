@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
 import { qmatmul, qmatmulRef, updateQuantized, uploadQuantized } from './qmatmul';
-import { quantize, QUANT_FORMATS } from '../../model/quant';
+import { quantize, QUANT_FORMATS } from '../quant';
 import { freshSeed, maxAbsDiff, maxRelDiff, mulberry32, randomF32 } from '../../testing/random';
 
 // [M, N = out, K = in]

@@ -4,7 +4,7 @@ import quadX4 from '../../../shaders/qmatmul_quad.wgsl?raw';
 import { ceilDiv, Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { splitOperand, type Operand } from './matmul';
-import { dequantize, scalesPerRow, wordsPerRow, type QuantFormat, type QuantizedTensor } from '../../model/quant';
+import { dequantize, scalesPerRow, wordsPerRow, type QuantFormat, type QuantizedTensor } from '../quant';
 
 type QUniform = 'M' | 'N' | 'K' | 'wordsPerRow' | 'scalesPerRow' | 'xOff' | 'yOff' | 'beta';
 
@@ -108,7 +108,7 @@ export function qmatmul(gpu: Gpu, args: QMatmulArgs): void {
   });
 }
 
-/** CPU reference: dequantize with src/model/quant.ts, then a plain float64-accumulated x · Wᵀ. */
+/** CPU reference: dequantize with src/gpu/quant.ts, then a plain float64-accumulated x · Wᵀ. */
 export function qmatmulRef(x: Float32Array, q: QuantizedTensor, M: number, y0?: Float32Array): Float32Array {
   const W = dequantize(q);
   const N = q.rows;

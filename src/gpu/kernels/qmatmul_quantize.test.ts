@@ -1,9 +1,9 @@
-// GPU re-quantization against the CPU quantizer (src/model/quant.ts) on fresh random weights, each format.
+// GPU re-quantization against the CPU quantizer (src/gpu/quant.ts) on fresh random weights, each format.
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
 import { quantizeGpu } from './qmatmul_quantize';
 import { uploadQuantized } from './qmatmul';
-import { quantCode, quantize, QUANT_FORMATS, type QuantizedTensor } from '../../model/quant';
+import { quantCode, quantize, QUANT_FORMATS, type QuantizedTensor } from '../quant';
 import { freshSeed, maxRelDiff, mulberry32, randomF32 } from '../../testing/random';
 
 describe('quantizeGpu', () => {

@@ -5,7 +5,7 @@ import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
 import { splitOperand, type Operand } from './matmul';
 import type { GpuQuantized } from './qmatmul';
-import { scalesPerRow, wordsPerRow, type QuantFormat } from '../../model/quant';
+import { scalesPerRow, wordsPerRow, type QuantFormat } from '../quant';
 
 type QzUniform = 'rows' | 'cols' | 'wordsPerRow' | 'scalesPerRow' | 'wOff';
 const UNIFORMS: ReadonlyArray<readonly [QzUniform, ScalarType]> = [

@@ -2,6 +2,7 @@
 // safetensors + config + tokenizer, and downloading the trained checkpoint files.
 import { useState } from 'react';
 import { PRESETS as TRAIN_PRESETS } from '../../../rl/config';
+import { modeRules } from '../../../rl/modes';
 import { IdbRunStore } from '../../persist/idb-run-store';
 import { labStore, useLab } from '../../store';
 import type { ModelFiles } from '../../worker/protocol';
@@ -179,7 +180,7 @@ export function ModelPanel() {
         <button data-testid="onnx-coder" disabled={!runId || checkpointStep === null} onClick={() => void downloadOnnx('coder')}>
           Coder as ONNX
         </button>
-        <button data-testid="onnx-tester" disabled={!runId || checkpointStep === null || mode !== 'code-a1'} onClick={() => void downloadOnnx('tester')}>
+        <button data-testid="onnx-tester" disabled={!runId || checkpointStep === null || !modeRules(mode).savesTester} onClick={() => void downloadOnnx('tester')}>
           Tester as ONNX
         </button>
         <span className="muted">opset 17 with KV cache and attention mask inputs (HF Optimum names), for onnxruntime-web or transformers.js</span>

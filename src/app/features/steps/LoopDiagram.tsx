@@ -2,6 +2,7 @@
 // white-box Tester → ground-truth validation → execution → rewards → Mistake Book → GRPO, the running part lit, each
 // with this step's counts (from the phase reports while the step runs, then from its rollout records).
 import type { Mode } from '../../../rl/metrics';
+import { modeRules } from '../../../rl/modes';
 import type { Phase, RolloutRecord } from '../../../rl/records';
 import { useLab } from '../../store';
 import type { LabState } from '../../store/types';
@@ -143,7 +144,7 @@ export function LoopDiagram() {
         {NODES.map((n) => {
           const active = running && current === n.phase;
           const ev = events.find((e) => e.phase === n.phase);
-          const skip = mode === 'golden' && n.id === 'tester';
+          const skip = !modeRules(mode).usesTester && n.id === 'tester';
           return (
             <li
               key={n.id}

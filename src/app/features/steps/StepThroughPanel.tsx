@@ -1,6 +1,7 @@
 // Step-through mode: one step advanced phase by phase, the current phase highlighted with its data and explanation;
 // in self-play mode, the share of trivial and self-serving tests.
 import { PHASES, type Phase } from '../../../rl/records';
+import { modeRules } from '../../../rl/modes';
 import { labStore, useLab } from '../../store';
 import { client } from '../../lab';
 import { PHASE_INFO, phaseExplain } from './phases';
@@ -45,7 +46,7 @@ export function StepThroughPanel() {
       <ol className="phases">
         {PHASES.map((p) => {
           const ev = events.find((e) => e.phase === p);
-          const skipped = mode === 'golden' && p === 'tester-rollout';
+          const skipped = !modeRules(mode).usesTester && p === 'tester-rollout';
           return (
             <li key={p} className={`phase ${stateOf(p)}`} data-testid={`phase-${p}`} data-state={stateOf(p)}>
               <div className="phase-title">

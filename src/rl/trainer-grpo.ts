@@ -1,0 +1,64 @@
+// GRPO plumbing of the training step: per-step optimiser settings and the items each group contributes.
+import { lrAt, type TrainConfig } from './config';
+import type { Generation, GrpoItem, GrpoSettings, Policy, UpdateStats } from './policy';
+
+/** The GRPO settings at `step`, with the lr from the schedule. */
+export function grpoSettingsAt(config: TrainConfig, step: number, baseLr: number): GrpoSettings {
+  const { grpo, optim, rollout } = config;
+  return {
+    lr: lrAt(baseLr, step, optim),
+    epsilon_low: grpo.epsilon_low,
+    epsilon_high: grpo.epsilon_high,
+    dual_clip_c: grpo.dual_clip_c,
+    beta: grpo.beta,
+    loss_type: grpo.loss_type,
+    max_completion_length: rollout.max_completion_length,
+    is_cap: grpo.is_cap,
+    max_grad_norm: optim.max_grad_norm,
+    weight_decay: optim.weight_decay,
+    weight_decay_params: optim.weight_decay_params,
+    mini_batches: optim.mini_batches,
+    num_iterations: grpo.num_iterations,
+    beta1: optim.beta1,
+    beta2: optim.beta2,
+    eps: optim.eps,
+    temperature: rollout.temperature > 0 ? rollout.temperature : 1,
+  };
+}
+
+export function itemsFor(
+  gens: Generation[],
+  adv: number[][],
+  groupSize: number,
+  dropTied: boolean,
+  keepGroup: (g: number) => boolean = () => true,
+): GrpoItem[] {
+  const items: GrpoItem[] = [];
+  adv.forEach((group, gi) => {
+    if (!keepGroup(gi) || (dropTied && group.every((a) => a === 0))) return;
+    group.forEach((a, j) => {
+      const g = gens[gi * groupSize + j];
+      items.push({
+        promptTokens: g.promptTokens,
+        completionTokens: g.completionTokens,
+        rolloutLogprobs: g.rolloutLogprobs,
+        advantage: a,
+      });
+    });
+  });
+  return items;
+}
+
+export async function updateOrIdle(policy: Policy, items: GrpoItem[], s: GrpoSettings): Promise<UpdateStats> {
+  return items.length ? policy.grpoUpdate(items, s) : idleStats();
+}
+
+export function idleStats(): UpdateStats {
+  return { loss: 0, kl: 0, entropy: 0, clipLow: 0, clipHigh: 0, gradNorm: 0, mismatchKl: 0, skipped: false, tokens: 0 };
+}
+
+export function chunk<T>(xs: T[], n: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out;
+}
