@@ -6,8 +6,6 @@ import { existsSync } from 'node:fs';
 import { createNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
 import type { Gpu } from '../gpu/runtime';
-import type { Sandbox } from '../sandbox/types';
-import type { Mutant, Problem } from '../tasks/types';
 import { importHfModel } from '../model/hf/import';
 import { loadHfTokenizer } from '../model/hf/tokenizer';
 import { dirSource } from '../model/hf/source-node';
@@ -20,6 +18,7 @@ import { deriveSeed } from '../rl/rng';
 import { modeRules } from '../rl/modes';
 import { Progress } from './progress';
 import { intArg, type Args } from './args';
+import type { LabOf } from './lab-node';
 
 export interface HfRunOptions {
   coderModel: string;
@@ -65,17 +64,7 @@ export function hfOptions(args: Args): HfRunOptions | undefined {
   };
 }
 
-export interface HfLab {
-  gpu: Gpu;
-  sandbox: Sandbox;
-  coder: HfLoraPolicy;
-  tester: HfLoraPolicy;
-  trainProblems: Problem[];
-  heldout: Problem[];
-  heldoutFamily: Problem[];
-  mutants: Map<string, Mutant[]>;
-  close(): Promise<void>;
-}
+export type HfLab = LabOf<HfLoraPolicy>;
 
 async function loadPolicy(
   gpu: Gpu,

@@ -13,17 +13,20 @@ import { buildPolicies, freshSources, loadCurriculum, trainingProblems, type Pol
 import type { LabPolicy } from '../rl/lab-policy';
 import type { Gpu } from '../gpu/runtime';
 
-export interface NodeLab {
+/** A lab opened in Node: GPU, sandbox, the two policies (of type P) and the problems. */
+export interface LabOf<P> {
   gpu: Gpu;
   sandbox: Sandbox;
-  coder: LabPolicy;
-  tester: LabPolicy;
+  coder: P;
+  tester: P;
   trainProblems: Problem[];
   heldout: Problem[];
   heldoutFamily: Problem[];
   mutants: Map<string, Mutant[]>;
   close(): Promise<void>;
 }
+
+export type NodeLab = LabOf<LabPolicy>;
 
 /** Resolves a checkpoint path as given, or under public/ (where the shipped models live). */
 export function checkpointPath(p: string): string {
