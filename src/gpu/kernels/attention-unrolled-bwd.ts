@@ -64,6 +64,22 @@ export const KEY_BLOCK_HEAD = [
   '    let kb3 = (min(j0 + 3u, rowLast) * u.Hkv + g) * DH4;',
 ];
 
+/** Opens a head-lane block of the key loop: the 4 keys' vec4 lane `d` as k0..k3. */
+export const keyLanes = (d: number): string =>
+  `    { let k0 = k[kb0 + ${d}u]; let k1 = k[kb1 + ${d}u]; let k2 = k[kb2 + ${d}u]; let k3 = k[kb3 + ${d}u];`;
+
+/** Query row `r`'s partial scores against the 4 keys from head lane `d`. */
+export const scoreLane = (r: number, d: number): string =>
+  `      s${r} += vec4<f32>(dot(q${r}_${d}, k0), dot(q${r}_${d}, k1), dot(q${r}_${d}, k2), dot(q${r}_${d}, k3));`;
+
+/** Which of the 4 keys exist (within the row's live keys and not masked out), shared by every query row. */
+export const KEYS_OK =
+  '    let ok = vec4<bool>(keyOk(j0, rowLast), keyOk(j0 + 1u, rowLast), keyOk(j0 + 2u, rowLast), keyOk(j0 + 3u, rowLast));';
+
+/** Row `r`'s causal mask over the 4 keys, on top of KEYS_OK. */
+export const rowOk = (r: number): string =>
+  `    let ok${r} = ok & vec4<bool>(j0 <= row0 + ${r}u, j0 + 1u <= row0 + ${r}u, j0 + 2u <= row0 + ${r}u, j0 + 3u <= row0 + ${r}u);`;
+
 function seq(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i);
 }
@@ -97,29 +113,23 @@ export function attentionBackwardQSource(dh4: number, rb: number): string {
   L.push(...KEY_BLOCK_HEAD);
   for (const r of R) add(`    var s${r} = vec4<f32>(0.0);\n    var p${r} = vec4<f32>(0.0);`);
   for (const d of D) {
-    add(`    { let k0 = k[kb0 + ${d}u]; let k1 = k[kb1 + ${d}u]; let k2 = k[kb2 + ${d}u]; let k3 = k[kb3 + ${d}u];`);
+    add(keyLanes(d));
     add(`      let v0 = v[kb0 + ${d}u]; let v1 = v[kb1 + ${d}u]; let v2 = v[kb2 + ${d}u]; let v3 = v[kb3 + ${d}u];`);
     for (const r of R) {
-      add(
-        `      s${r} += vec4<f32>(dot(q${r}_${d}, k0), dot(q${r}_${d}, k1), dot(q${r}_${d}, k2), dot(q${r}_${d}, k3));`,
-      );
+      add(scoreLane(r, d));
       add(
         `      p${r} += vec4<f32>(dot(o${r}_${d}, v0), dot(o${r}_${d}, v1), dot(o${r}_${d}, v2), dot(o${r}_${d}, v3));`,
       );
     }
     add('    }');
   }
-  add(
-    '    let ok = vec4<bool>(keyOk(j0, rowLast), keyOk(j0 + 1u, rowLast), keyOk(j0 + 2u, rowLast), keyOk(j0 + 3u, rowLast));',
-  );
+  add(KEYS_OK);
   for (const r of R) {
-    add(
-      `    let ok${r} = ok & vec4<bool>(j0 <= row0 + ${r}u, j0 + 1u <= row0 + ${r}u, j0 + 2u <= row0 + ${r}u, j0 + 3u <= row0 + ${r}u);`,
-    );
+    add(rowOk(r));
     add(`    let w${r} = select(vec4<f32>(0.0), exp(s${r} - l${r}), ok${r}) * (p${r} - D${r});`);
   }
   for (const d of D) {
-    add(`    { let k0 = k[kb0 + ${d}u]; let k1 = k[kb1 + ${d}u]; let k2 = k[kb2 + ${d}u]; let k3 = k[kb3 + ${d}u];`);
+    add(keyLanes(d));
     for (const r of R) add(`      a${r}_${d} += w${r}.x * k0 + w${r}.y * k1 + w${r}.z * k2 + w${r}.w * k3;`);
     add('    }');
   }

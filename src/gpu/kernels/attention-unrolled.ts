@@ -9,8 +9,12 @@ import {
   attentionBackwardKvSource,
   attentionBackwardQSource,
   KEY_BLOCK_HEAD,
+  KEYS_OK,
+  keyLanes,
   QKV_HEADER,
   queryRowsPrologue,
+  rowOk,
+  scoreLane,
 } from './attention-unrolled-bwd';
 
 const HEADER = [
@@ -42,20 +46,13 @@ export function attentionForwardSource(dh4: number, rb: number): string {
   L.push(...KEY_BLOCK_HEAD);
   for (const r of R) add(`    var s${r} = vec4<f32>(0.0);`);
   for (const d of D) {
-    add(`    { let k0 = k[kb0 + ${d}u]; let k1 = k[kb1 + ${d}u]; let k2 = k[kb2 + ${d}u]; let k3 = k[kb3 + ${d}u];`);
-    for (const r of R)
-      add(
-        `      s${r} += vec4<f32>(dot(q${r}_${d}, k0), dot(q${r}_${d}, k1), dot(q${r}_${d}, k2), dot(q${r}_${d}, k3));`,
-      );
+    add(keyLanes(d));
+    for (const r of R) add(scoreLane(r, d));
     add('    }');
   }
-  add(
-    '    let ok = vec4<bool>(keyOk(j0, rowLast), keyOk(j0 + 1u, rowLast), keyOk(j0 + 2u, rowLast), keyOk(j0 + 3u, rowLast));',
-  );
+  add(KEYS_OK);
   for (const r of R) {
-    add(
-      `    let ok${r} = ok & vec4<bool>(j0 <= row0 + ${r}u, j0 + 1u <= row0 + ${r}u, j0 + 2u <= row0 + ${r}u, j0 + 3u <= row0 + ${r}u);`,
-    );
+    add(rowOk(r));
     add(`    let t${r} = select(vec4<f32>(NEG_BIG), s${r}, ok${r});`);
     add(`    let n${r} = max(m${r}, max(max(t${r}.x, t${r}.y), max(t${r}.z, t${r}.w)));`);
     add(`    let p${r} = select(vec4<f32>(0.0), exp(t${r} - n${r}), ok${r});`);
