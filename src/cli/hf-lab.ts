@@ -18,7 +18,7 @@ import { deriveSeed } from '../rl/rng';
 import { modeRules } from '../rl/modes';
 import { Progress } from './progress';
 import { intArg, type Args } from './args';
-import type { LabOf } from './lab-node';
+import { closeLab, type LabOf } from './lab-node';
 
 export interface HfRunOptions {
   coderModel: string;
@@ -164,11 +164,6 @@ export async function openHfLab(
     heldout: cur.heldout,
     heldoutFamily: cur.heldoutFamily,
     mutants: cur.mutants,
-    async close() {
-      await sandbox.close();
-      coder.destroy();
-      tester.destroy();
-      gpu.destroy();
-    },
+    close: () => closeLab(gpu, sandbox, coder, tester),
   };
 }

@@ -28,6 +28,14 @@ export interface LabOf<P> {
 
 export type NodeLab = LabOf<LabPolicy>;
 
+/** Frees a lab: the sandbox's workers, each policy once (self-play shares one), then the device. */
+export async function closeLab(gpu: Gpu, sandbox: Sandbox, coder: { destroy(): void }, tester: { destroy(): void }): Promise<void> {
+  await sandbox.close();
+  coder.destroy();
+  if (tester !== coder) tester.destroy();
+  gpu.destroy();
+}
+
 /** Resolves a checkpoint path as given, or under public/ (where the shipped models live). */
 export function checkpointPath(p: string): string {
   const direct = resolve(p);
@@ -62,11 +70,6 @@ export async function openNodeLab(config: TrainConfig, committed?: Committed, lo
     heldout: cur.heldout,
     heldoutFamily: cur.heldoutFamily,
     mutants: cur.mutants,
-    async close() {
-      await sandbox.close();
-      coder.destroy();
-      if (tester !== coder) tester.destroy();
-      gpu.destroy();
-    },
+    close: () => closeLab(gpu, sandbox, coder, tester),
   };
 }

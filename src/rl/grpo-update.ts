@@ -1,6 +1,6 @@
 // The GRPO update shared by the lab's policies (full fine-tuning and LoRA): mini-batches, the off-policy old
 // log-probs, one optimizer step per mini-batch and pass, and the token-weighted statistics the trainer logs.
-import type { MicroBatch, StepResult } from '../model/backward-step';
+import type { MicroBatch, OptimConfig, StepResult } from '../model/backward-step';
 import { prepareGrpoMicroBatches, type GrpoPolicyParts } from './grpo-batches';
 import type { GrpoItem, GrpoSettings, UpdateStats } from './policy';
 
@@ -9,6 +9,12 @@ export interface GrpoUpdateParts extends GrpoPolicyParts {
   step(micro: MicroBatch[], s: GrpoSettings): Promise<StepResult>;
   /** Called after an update that applied at least one step (rollout weights follow the learner). */
   refresh(): void;
+}
+
+/** The optimizer settings of one GRPO step (AdamW + grad clip), with the weight-decay mask a policy chooses. */
+export function grpoOptim(st: GrpoSettings, decayMask?: GPUBuffer): OptimConfig {
+  const adamw = { lr: st.lr, beta1: st.beta1, beta2: st.beta2, eps: st.eps, weightDecay: st.weight_decay, decayMask };
+  return { adamw, maxGradNorm: st.max_grad_norm };
 }
 
 export const IDLE_STATS: UpdateStats = {

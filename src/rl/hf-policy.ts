@@ -14,7 +14,7 @@ import { initLora, type LoraConfig } from '../model/hf/lora';
 import { GpuLora } from '../model/hf/lora-gpu';
 import { LoraLearner } from '../model/hf/lora-learner';
 import { exportPeftAdapter } from '../model/hf/export';
-import { runGrpoUpdate } from './grpo-update';
+import { grpoOptim, runGrpoUpdate } from './grpo-update';
 import { sampleCompletions } from './policy-sample';
 import { chatFormat, type PromptFormat } from './prompts-chat';
 import type { Generation, GenerateOptions, GrpoItem, GrpoSettings, Policy, PolicyFiles, UpdateStats } from './policy';
@@ -96,10 +96,7 @@ export class HfLoraPolicy implements Policy {
         ref: this.ref,
         padId: this.padId,
         microBatch: this.opts.microBatch ?? 16,
-        step: (micro, st) => {
-          const adamw = { lr: st.lr, beta1: st.beta1, beta2: st.beta2, eps: st.eps, weightDecay: st.weight_decay };
-          return this.learner.stepMicro(micro, { adamw, maxGradNorm: st.max_grad_norm }, st.lr);
-        },
+        step: (micro, st) => this.learner.stepMicro(micro, grpoOptim(st), st.lr),
         refresh: () => this.rollout.refresh?.(),
       },
       items,

@@ -6,7 +6,7 @@ import { fp32Weights, type DecodeWeights } from '../model/decode';
 import { RolloutWeights, quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
 import { trainStep } from '../model/backward-step';
 import { decayMaskFromRanges } from '../gpu/kernels/adamw';
-import { runGrpoUpdate } from './grpo-update';
+import { grpoOptim, runGrpoUpdate } from './grpo-update';
 import { sampleCompletions } from './policy-sample';
 import { loadCheckpoint, CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, type LoadedCheckpoint } from '../model/checkpoint';
 import { decodeSafetensors, encodeSafetensors, bytesOf, toFloat32 } from '../model/checkpoint-safetensors';
@@ -108,10 +108,7 @@ export class LabPolicy implements Policy {
         ref: this.ref,
         padId: this.padId,
         microBatch: this.opts.microBatch ?? 16,
-        step: (micro, st) => {
-          const adamw = { lr: st.lr, beta1: st.beta1, beta2: st.beta2, eps: st.eps, weightDecay: st.weight_decay, decayMask: this.decayMask(st.weight_decay_params) };
-          return trainStep(this.model, micro, null, { adamw, maxGradNorm: st.max_grad_norm }, st.lr);
-        },
+        step: (micro, st) => trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.weight_decay_params)), st.lr),
         refresh: () => this.rollout.refresh?.(),
       },
       items,

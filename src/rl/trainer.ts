@@ -2,11 +2,10 @@
 //
 // Every departure from the published implementation is listed in docs/method.md.
 import type { Problem } from '../tasks/types';
-import type { Sandbox } from '../sandbox/types';
 import { completeConfig, type TrainConfig } from './config';
-import type { Phase, PhaseEvent, StepOutput } from './records';
+import type { Phase, StepOutput } from './records';
 import type { Generation, GrpoItem, Policy, UpdateStats } from './policy';
-import { MistakeBook, type MistakeBookState } from './mistake-book';
+import { MistakeBook } from './mistake-book';
 import { Rng, deriveSeed } from './rng';
 import { RAW_FORMAT } from './prompts-chat';
 import {
@@ -25,35 +24,9 @@ import { stepMetrics } from './trainer-metrics';
 import { modeRules, type ModeRules } from './modes';
 import { chunk, grpoSettingsAt, idleStats, itemsFor, updateOrIdle } from './trainer-grpo';
 
-export interface TrainerDeps {
-  sandbox: Sandbox;
-  coder: Policy;
-  /** The Tester; in self-play mode pass the coder itself (one model writes code and tests). */
-  tester: Policy;
-  /** Training problems to draw from. */
-  problems: Problem[];
-}
+import { TrainingHalted, type StepHooks, type TrainerDeps, type TrainerState } from './trainer-types';
 
-export interface TrainerState {
-  step: number;
-  rngState: number;
-  badSteps: number;
-  book: MistakeBookState;
-}
-
-export interface StepHooks {
-  /** Awaited before each phase starts (step-through mode pauses here). */
-  beforePhase?: (phase: Phase) => Promise<void>;
-  onPhase?: (e: PhaseEvent) => void;
-  onProgress?: (phase: Phase, done: number, total: number) => void;
-}
-
-export class TrainingHalted extends Error {
-  constructor(msg: string) {
-    super(msg);
-    this.name = 'TrainingHalted';
-  }
-}
+export { TrainingHalted, type StepHooks, type TrainerDeps, type TrainerState };
 
 export class Trainer {
   readonly book: MistakeBook;
