@@ -30,14 +30,21 @@ export function sampleRollout(seed: number, step: number, opts: { candidates?: n
   const N = opts.testers ?? 2;
   const K = opts.k ?? 3;
   const candidates: CandidateRecord[] = [];
+  // Validity is decided by the ground truth, so one test text is valid everywhere in a rollout or nowhere.
+  const validOf = new Map<string, boolean>();
   for (let c = 0; c < M; c++) {
     const testerRollouts = [];
     for (let n = 0; n < N; n++) {
       const tests: TestRecord[] = [];
       const passed: boolean[] = [];
       for (let k = 0; k < K; k++) {
-        const valid = rng() < 0.6;
-        tests.push({ text: `assert add(${Math.floor(rng() * 9)}, ${Math.floor(rng() * 9)}) == ${Math.floor(rng() * 18)}`, valid, callOk: valid || rng() < 0.5 });
+        let text: string;
+        // One tester output never repeats a statement here (a repeat would be counted invalid after fill-in).
+        do text = `assert add(${Math.floor(rng() * 9)}, ${Math.floor(rng() * 9)}) == ${Math.floor(rng() * 18)}`;
+        while (tests.some((t) => t.text === text));
+        const valid = validOf.get(text) ?? rng() < 0.6;
+        validOf.set(text, valid);
+        tests.push({ text, valid, callOk: valid || rng() < 0.5 });
         passed.push(rng() < 0.5);
       }
       testerRollouts.push({ raw: tests.map((t) => t.text).join('\n'), tests, passed, validity: rng(), adversarial: rng(), reward: rng(), advantage: rng() * 2 - 1 });

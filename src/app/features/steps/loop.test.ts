@@ -18,6 +18,6 @@ describe('loop diagram counts', () => {
     expect(c.valid).toBe(tests.filter((t) => t.valid).length);
     // Every break is a failed valid cell of the heatmap (a test repeated for one candidate shows once there).
     const failedCells = rollouts.reduce((a, r) => a + passMatrix(r).filter((row) => row.valid).reduce((b, row) => b + row.cells.filter((x) => x === 0).length, 0), 0);
-    expect(c.breaks).toBeGreaterThanOrEqual(failedCells);
+    expect(c.breaks, `seed ${seed}`).toBeGreaterThanOrEqual(failedCells);
   });
 });
