@@ -99,13 +99,18 @@ function finiteDiff(
   const f = (v: number[]) => grpoLossForwardRef({ ...x, logp: v }, shape, c, o).loss;
   const h = 1e-6;
   const stride = Math.max(1, Math.floor(lp.length / 150)); // a sample of tokens keeps the O(T²) check fast
+  const f0 = f(lp);
   return Float64Array.from(lp, (_, t) => {
     if (x.mask[t] === 0 || t % stride !== 0) return NaN;
     const p = lp.slice();
     const m = lp.slice();
     p[t] += h;
     m[t] -= h;
-    return (f(p) - f(m)) / (2 * h);
+    const [fp, fm] = [f(p), f(m)];
+    // A token whose ratio sits within h of a clip bound has no derivative there: its one-sided slopes disagree.
+    // Such tokens are skipped (about 1 run in 80 draws one); everywhere else the loss is smooth in logp.
+    if (Math.abs(fp - f0 - (f0 - fm)) / h > 1e-3 * Math.max(1, Math.abs((fp - fm) / (2 * h)))) return NaN;
+    return (fp - fm) / (2 * h);
   });
 }
 
@@ -131,6 +136,7 @@ describe(`grpo loss (seed ${seed})`, () => {
         const gradDiff = maxAbsDiff(got.dlogp, wantGrad) / gradScale;
         const fd = finiteDiff(x, k.shape, c, k.o);
         const sampled = [...fd.keys()].filter((t) => !Number.isNaN(fd[t]));
+        expect(sampled.length).toBeGreaterThan(2);
         const fdDiff =
           maxAbsDiff(
             sampled.map((t) => fd[t]),
