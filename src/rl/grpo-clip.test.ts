@@ -21,24 +21,10 @@ const cfg = PRESETS.micro;
 beforeAll(async () => {
   gpu = await sharedNodeGpu();
   checkpoint = await loadCheckpointDir(`public/${cfg.model.coderCheckpoint}`);
-  const sampler = LabPolicy.create(gpu, {
-    name: 'clip-sampler',
-    checkpoint,
-    rolloutQuant: 'none',
-    maxPromptTokens: 160,
-  });
-  const prompts = loadCurriculum(cfg.tasks.families)
-    .train.slice(0, 8)
-    .map((p) => coderPrompt(p.prompt));
-  const gens = (await sampler.generate(prompts, { maxNewTokens: 16, temperature: 1, topP: 1, seed: 11 })).filter(
-    (g) => g.completionTokens.length >= 2,
-  );
-  items = gens.map((g, i) => ({
-    promptTokens: g.promptTokens,
-    completionTokens: g.completionTokens,
-    rolloutLogprobs: g.rolloutLogprobs,
-    advantage: i % 2 ? -1 : 1,
-  }));
+  const sampler = LabPolicy.create(gpu, { name: 'clip-sampler', checkpoint, rolloutQuant: 'none', maxPromptTokens: 160 });
+  const prompts = loadCurriculum(cfg.tasks.families).train.slice(0, 8).map((p) => coderPrompt(p.prompt));
+  const gens = (await sampler.generate(prompts, { maxNewTokens: 16, temperature: 1, topP: 1, seed: 11 })).filter((g) => g.completionTokens.length >= 2);
+  items = gens.map((g, i) => ({ promptTokens: g.promptTokens, completionTokens: g.completionTokens, rolloutLogprobs: g.rolloutLogprobs, advantage: i % 2 ? -1 : 1 }));
   sampler.destroy();
 }, 300_000);
 
@@ -59,16 +45,7 @@ function maxDiff(a: Float32Array, b: Float32Array): number {
 
 describe('clipped GRPO with mini-batches (micro coder)', { timeout: 300_000 }, () => {
   // A large step so the first mini-batch moves the policy well past the trust region for the second.
-  const base: GrpoSettings = {
-    ...cfg.grpo,
-    ...cfg.optim,
-    lr: 2e-2,
-    beta: 0,
-    weight_decay: 0,
-    max_completion_length: 16,
-    temperature: 1,
-    is_cap: 1e9,
-  };
+  const base: GrpoSettings = { ...cfg.grpo, ...cfg.optim, lr: 2e-2, beta: 0, weight_decay: 0, max_completion_length: 16, temperature: 1, is_cap: 1e9 };
   const noClip = { epsilon_low: 1, epsilon_high: 1e6, dual_clip_c: 1e9 };
 
   it('two mini-batches: clip fractions > 0 and the clip changes the update', async () => {
@@ -77,9 +54,7 @@ describe('clipped GRPO with mini-batches (micro coder)', { timeout: 300_000 }, (
     const free = await update({ ...base, mini_batches: 2, ...noClip });
     const frac = clipped.stats.clipLow + clipped.stats.clipHigh;
     const d = maxDiff(clipped.params, free.params);
-    console.log(
-      `2 mini-batches: clip low ${clipped.stats.clipLow.toFixed(4)} high ${clipped.stats.clipHigh.toFixed(4)}; max |Δθ| clip vs no clip ${d.toExponential(2)}`,
-    );
+    console.log(`2 mini-batches: clip low ${clipped.stats.clipLow.toFixed(4)} high ${clipped.stats.clipHigh.toFixed(4)}; max |Δθ| clip vs no clip ${d.toExponential(2)}`);
     expect(frac).toBeGreaterThan(0);
     expect(free.stats.clipLow + free.stats.clipHigh).toBe(0);
     expect(d).toBeGreaterThan(1e-6);
