@@ -1,0 +1,176 @@
+// A no-grad forward that computes each distinct token prefix once. In a GRPO batch the rollouts of one group repeat
+// their prompt row for row; a causal model's hidden state at (b, t) depends only on row b's tokens, positions and
+// key validity up to t, so every position whose prefix equals an earlier row's is an exact copy of it. The
+// per-row layers (norms, matmuls, RoPE, SwiGLU) run on the distinct rows only; attention expands q, k, v back to the
+// [B, S] batch (gathers) and gathers its output back. Same kernels on the same inputs: the numbers equal forward()'s.
+import { gatherRows } from '../gpu/kernels/rows';
+import { linearDefaults } from '../gpu/kernels/linear-quad';
+import { embeddingForward } from '../gpu/kernels/embedding';
+import { rmsnormForward } from '../gpu/kernels/rmsnorm';
+import { ropeForward } from '../gpu/kernels/rope';
+import { swigluForward } from '../gpu/kernels/swiglu';
+import { attnForward } from './forward-attention';
+import { linearForward, type ForwardResult, type HeadRows } from './forward';
+import type { GpuBatch } from './forward-batch';
+import type { GpuModel } from './model';
+
+/** On: recordLogprobs with rows 'mask' shares repeated prefixes (off = forward() on every row; tests compare). */
+export const sharedPrefixes: { enabled: boolean } = { enabled: true };
+
+export interface PrefixPlan {
+  /** Distinct rows. */
+  n: number;
+  /** u32 [n]: the batch position each distinct row is computed for (its first occurrence). */
+  source: Uint32Array;
+  /** u32 [T]: the distinct row each batch position reads (pad positions: row 0; they are never attended to). */
+  expand: Uint32Array;
+}
+
+/**
+ * The distinct prefixes of a right-padded batch (every row's valid positions come first), or null when the batch is
+ * not right-padded, sharing would save less than 10 % of the rows, or leave fewer rows than the quad matmul takes.
+ */
+export function planPrefixes(batch: GpuBatch): PrefixPlan | null {
+  const { B, S, T } = batch;
+  const { tokens, positions, valid } = batch.host;
+  const ids = new Map<string, number>();
+  const source: number[] = [];
+  const expand = new Uint32Array(T);
+  for (let b = 0; b < B; b++) {
+    let parent = -1;
+    let ended = false;
+    for (let t = 0; t < S; t++) {
+      const i = b * S + t;
+      if (valid[i] === 0) {
+        ended = true;
+        continue;
+      }
+      if (ended) return null; // a valid token after padding: not right-padded
+      const key = `${parent},${tokens[i]},${positions[i]}`;
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = source.length;
+        ids.set(key, id);
+        source.push(i);
+      }
+      expand[i] = id;
+      parent = id;
+    }
+  }
+  // Below minRows the linear layers would take another matmul kernel than forward() does on all T rows: the same
+  // numbers are only guaranteed with the same kernel.
+  if (source.length < linearDefaults.minRows || source.length > 0.9 * T) return null;
+  return { n: source.length, source: Uint32Array.from(source), expand };
+}
+
+/**
+ * forward(model, batch, false, headRows) over the plan's distinct rows: returns the head rows' logits [head.n, V]
+ * (every head row must be a valid position). Nothing is kept for a backward.
+ */
+export function forwardShared(
+  model: GpuModel,
+  batch: GpuBatch,
+  plan: PrefixPlan,
+  head: HeadRows & { host: Uint32Array },
+): ForwardResult {
+  const gpu = model.gpu;
+  const c = model.config;
+  const { T } = batch;
+  const n = plan.n;
+  const H = c.hidden;
+  const qW = c.heads * c.headDim;
+  const kW = c.kvHeads * c.headDim;
+  const I = c.intermediate;
+  const f32 = (label: string, size: number) => gpu.temp(label, size * 4);
+  const upload = (label: string, data: Uint32Array) => {
+    const buf = gpu.temp(label, data.length * 4);
+    gpu.write(buf, data);
+    return buf;
+  };
+  const source = upload('shared.source', plan.source);
+  const expand = upload('shared.expand', plan.expand);
+  const tokens = upload(
+    'shared.tokens',
+    Uint32Array.from(plan.source, (i) => batch.host.tokens[i]),
+  );
+  const positions = upload(
+    'shared.positions',
+    Uint32Array.from(plan.source, (i) => batch.host.positions[i]),
+  );
+  const headRows = upload(
+    'shared.head',
+    Uint32Array.from(head.host, (i) => plan.expand[i]),
+  );
+  let x = f32('act.x0', n * H);
+  embeddingForward(gpu, x, model.mirror(model.layout.embed), tokens, n, H, c.vocabSize);
+  for (const L of model.layout.layers) {
+    const h1 = f32('act.h1', n * H);
+    const rstd = f32('act.rstd', n);
+    rmsnormForward(gpu, h1, rstd, x, model.mirror(L.inputNorm), n, H, c.rmsEps);
+    const pre = { q: f32('act.qPre', n * qW), k: f32('act.kPre', n * kW), v: f32('act.vs', n * kW) };
+    linearForward(model, pre.q, h1, L.q, L.qBias, n);
+    linearForward(model, pre.k, h1, L.k, L.kBias, n);
+    linearForward(model, pre.v, h1, L.v, L.vBias, n);
+    const qs = f32('act.qs', n * qW);
+    const ks = f32('act.ks', n * kW);
+    ropeForward(gpu, qs, pre.q, positions, model.rope, n, c.heads);
+    ropeForward(gpu, ks, pre.k, positions, model.rope, n, c.kvHeads);
+    // Attention on the whole [B, S] batch: q, k, v expanded, the output gathered back to the distinct rows.
+    const [q, k, v] = [qs, ks, pre.v].map((src, j) => {
+      const w = j === 0 ? qW : kW;
+      const full = f32('act.expanded', T * w);
+      gatherRows(gpu, full, src, expand, T, n, w);
+      return full;
+    });
+    const attnFull = f32('act.attnFull', T * qW);
+    const saved = attnForward(model, attnFull, q, k, v, batch);
+    const attn = f32('act.attn', n * qW);
+    gatherRows(gpu, attn, attnFull, source, n, T, qW);
+    const xMid = f32('act.xMid', n * H);
+    gpu.copy(x, 0, xMid, 0, n * H * 4);
+    linearForward(model, xMid, attn, L.o, undefined, n, true);
+    const h2 = f32('act.h2', n * H);
+    rmsnormForward(gpu, h2, rstd, xMid, model.mirror(L.postNorm), n, H, c.rmsEps);
+    const g = f32('act.gate', n * I);
+    const u = f32('act.up', n * I);
+    linearForward(model, g, h2, L.gate, undefined, n);
+    linearForward(model, u, h2, L.up, undefined, n);
+    const a = f32('act.swiglu', n * I);
+    swigluForward(gpu, a, g, u, n * I);
+    const xOut = f32('act.x', n * H);
+    gpu.copy(xMid, 0, xOut, 0, n * H * 4);
+    linearForward(model, xOut, a, L.down, undefined, n, true);
+    for (const b of [
+      x,
+      h1,
+      rstd,
+      pre.q,
+      pre.k,
+      pre.v,
+      qs,
+      ks,
+      q,
+      k,
+      v,
+      attnFull,
+      ...saved.buffers,
+      attn,
+      xMid,
+      h2,
+      g,
+      u,
+      a,
+    ])
+      gpu.release(b);
+    x = xOut;
+  }
+  const hf = f32('act.hf', n * H);
+  const rstdF = f32('act.rstdF', n);
+  rmsnormForward(gpu, hf, rstdF, x, model.mirror(model.layout.finalNorm), n, H, c.rmsEps);
+  const hfRows = f32('act.hfRows', head.n * H);
+  gatherRows(gpu, hfRows, hf, headRows, head.n, n, H);
+  const logits = f32('act.logits', head.n * c.vocabSize);
+  linearForward(model, logits, hfRows, model.layout.lmHead, undefined, head.n);
+  for (const b of [source, expand, tokens, positions, headRows, x, hf, rstdF, hfRows]) gpu.release(b);
+  return { logits };
+}
