@@ -5,8 +5,7 @@ import { forward, releaseForward } from './forward';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
 import { lossRows, scatterToT } from './head-rows';
-import { forwardShared, planPrefixes, sharedPrefixes } from './forward-shared';
-import type { HeadRows } from './forward';
+import { forwardMaskRows } from './forward-shared';
 
 export interface LogprobBuffers {
   /** f32 [T] log p(targets[t] | tokens ≤ t) at the temperature; pooled, release with gpu.release. */
@@ -30,7 +29,7 @@ export function recordLogprobs(model: GpuModel, batch: GpuBatch, temperature = 1
   const { T } = batch;
   const sel = opts.rows === 'mask' ? lossRows(gpu, batch) : null;
   const n = sel ? sel.head.n : T;
-  const fwd = sel ? forwardHead(model, batch, sel.head) : forward(model, batch, false);
+  const fwd = sel ? forwardMaskRows(model, batch, false, sel.head) : forward(model, batch, false);
   const logp = gpu.temp('logprobs.logp', n * 4);
   const entropy = gpu.temp('logprobs.entropy', n * 4);
   const lse = gpu.temp('logprobs.lse', n * 4);
@@ -41,16 +40,6 @@ export function recordLogprobs(model: GpuModel, batch: GpuBatch, temperature = 1
   const out = { logp: scatterToT(gpu, logp, sel.head, T), entropy: scatterToT(gpu, entropy, sel.head, T) };
   [logp, entropy, sel.head.rows, sel.targets, sel.mask].forEach((b) => gpu.release(b));
   return out;
-}
-
-/** The no-grad forward for the mask rows' logits: repeated prefixes computed once where that saves rows. */
-function forwardHead(model: GpuModel, batch: GpuBatch, head: HeadRows) {
-  const { mask, valid } = batch.host;
-  const rows: number[] = [];
-  if (mask) for (let t = 0; t < batch.T; t++) if (mask[t] !== 0) rows.push(t);
-  const plan = sharedPrefixes.enabled && rows.every((t) => valid[t] !== 0) ? planPrefixes(batch) : null;
-  if (!plan || rows.length !== head.n) return forward(model, batch, false, head);
-  return forwardShared(model, batch, plan, { ...head, host: Uint32Array.from(rows) });
 }
 
 /** Host copies of the token log-probs and entropies [T]. */

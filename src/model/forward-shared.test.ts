@@ -10,6 +10,7 @@ import { GpuModel } from './model';
 import { destroyBatch, uploadBatch } from './forward-batch';
 import { recordLogprobs } from './forward-logprobs';
 import { planPrefixes, sharedPrefixes } from './forward-shared';
+import { DEFAULT_OPTIM, trainStep } from './backward-step';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -111,5 +112,71 @@ describe(`shared-prefix forward on micro (seed ${seed})`, () => {
     expect(shared[1]).toEqual(full[1]);
     destroyBatch(batch);
     model.destroy();
+  });
+
+  it('a GRPO step (loss, reference KL, backward, AdamW) gives the very parameters and stats of the full forward', async () => {
+    const gpu = await sharedNodeGpu();
+    // At least 21 + 12 + 7 − 1 = 39 distinct rows: past the quad matmul's 32, so the shared path is taken.
+    const input = grpoBatch(
+      [
+        { prompt: 21, repeats: 4 },
+        { prompt: 12, repeats: 3 },
+      ],
+      2,
+    );
+    const fake = { B: input.batch, S: input.seqLen, T: input.batch * input.seqLen, host: { ...input } };
+    expect(planPrefixes(fake as unknown as Parameters<typeof planPrefixes>[0])).not.toBeNull();
+    const run = async (on: boolean) => {
+      sharedPrefixes.enabled = on;
+      const model = new GpuModel(gpu, layout, params);
+      const ref = new GpuModel(gpu, layout, initParams(layout, seed ^ 3, { std: 0.2, biasStd: 0.1, normJitter: 0.1 }));
+      const batch = uploadBatch(gpu, input, 'shared-step');
+      try {
+        const refLogp = recordLogprobs(ref, batch, 1, { rows: 'mask' });
+        const advantages = gpu.buffer(
+          'adv',
+          Float32Array.from({ length: input.batch }, (_, b) => (b % 3) - 1),
+        );
+        const config = {
+          epsilon_low: 0.2,
+          epsilon_high: 0.28,
+          dual_clip_c: 10,
+          beta: 0.05,
+          loss_type: 'dapo' as const,
+          max_completion_length: 16,
+          is_cap: 2,
+        };
+        const spec = {
+          kind: 'grpo' as const,
+          oldLogp: 'detached' as const,
+          refLogp: refLogp.logp,
+          rolloutLogp: null,
+          advantages,
+          config,
+        };
+        const r = await trainStep(model, [{ batch, spec }], null, DEFAULT_OPTIM);
+        const out = {
+          stats: { loss: r.loss, grpo: r.grpo, entropy: r.entropy, gradNorm: r.gradNorm },
+          params: await model.readParams(),
+        };
+        [refLogp.logp, refLogp.entropy].forEach((b) => gpu.release(b));
+        advantages.destroy();
+        return out;
+      } finally {
+        sharedPrefixes.enabled = true;
+        destroyBatch(batch);
+        model.destroy();
+        ref.destroy();
+      }
+    };
+    const [shared, full] = [await run(true), await run(false)];
+    let d = 0;
+    for (let i = 0; i < full.params.length; i++) d = Math.max(d, Math.abs(shared.params[i] - full.params[i]));
+    console.log(
+      `GRPO step shared vs full forward: max |Δθ| ${d}, kl ${shared.stats.grpo?.kl} vs ${full.stats.grpo?.kl}`,
+    );
+    expect(full.stats.grpo?.kl).toBeGreaterThan(0);
+    expect(shared.stats).toEqual(full.stats);
+    expect(d).toBe(0);
   });
 });

@@ -10,11 +10,11 @@ import { rmsnormForward } from '../gpu/kernels/rmsnorm';
 import { ropeForward } from '../gpu/kernels/rope';
 import { swigluForward } from '../gpu/kernels/swiglu';
 import { attnForward } from './forward-attention';
-import { linearForward, type ForwardResult, type HeadRows } from './forward';
+import { forward, linearForward, type ForwardResult, type HeadRows, type LayerActs } from './forward';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
 
-/** On: recordLogprobs with rows 'mask' shares repeated prefixes (off = forward() on every row; tests compare). */
+/** On: the mask-row forwards (GRPO step, reference / old log-probs) share repeated prefixes (off = forward(); tests compare). */
 export const sharedPrefixes: { enabled: boolean } = { enabled: true };
 
 export interface PrefixPlan {
@@ -64,13 +64,15 @@ export function planPrefixes(batch: GpuBatch): PrefixPlan | null {
 }
 
 /**
- * forward(model, batch, false, headRows) over the plan's distinct rows: returns the head rows' logits [head.n, V]
- * (every head row must be a valid position). Nothing is kept for a backward.
+ * forward(model, batch, keep, head) over the plan's distinct rows (every head row must be a valid position). With
+ * `keep` the activations the backward reads are expanded to all T rows: valid rows get their own values bit for bit,
+ * pad rows (never attended, no loss: zero gradients) a copy of row 0 instead of their pad tokens' values.
  */
 export function forwardShared(
   model: GpuModel,
   batch: GpuBatch,
   plan: PrefixPlan,
+  keep: boolean,
   head: HeadRows & { host: Uint32Array },
 ): ForwardResult {
   const gpu = model.gpu;
@@ -101,12 +103,19 @@ export function forwardShared(
     'shared.head',
     Uint32Array.from(head.host, (i) => plan.expand[i]),
   );
+  /** [T, width] copy of the distinct rows' `src` (the distinct buffer is released unless asked to keep it). */
+  const full = (src: GPUBuffer, width: number, label: string) => {
+    const out = f32(label, T * width);
+    gatherRows(gpu, out, src, expand, T, n, width);
+    return out;
+  };
+  const layers: LayerActs[] = [];
   let x = f32('act.x0', n * H);
   embeddingForward(gpu, x, model.mirror(model.layout.embed), tokens, n, H, c.vocabSize);
-  for (const L of model.layout.layers) {
-    const h1 = f32('act.h1', n * H);
-    const rstd = f32('act.rstd', n);
-    rmsnormForward(gpu, h1, rstd, x, model.mirror(L.inputNorm), n, H, c.rmsEps);
+  model.layout.layers.forEach((L, l) => {
+    const h1 = f32(`act.${l}.h1`, n * H);
+    const rstd1 = f32(`act.${l}.rstd1`, n);
+    rmsnormForward(gpu, h1, rstd1, x, model.mirror(L.inputNorm), n, H, c.rmsEps);
     const pre = { q: f32('act.qPre', n * qW), k: f32('act.kPre', n * kW), v: f32('act.vs', n * kW) };
     linearForward(model, pre.q, h1, L.q, L.qBias, n);
     linearForward(model, pre.k, h1, L.k, L.kBias, n);
@@ -116,54 +125,39 @@ export function forwardShared(
     ropeForward(gpu, qs, pre.q, positions, model.rope, n, c.heads);
     ropeForward(gpu, ks, pre.k, positions, model.rope, n, c.kvHeads);
     // Attention on the whole [B, S] batch: q, k, v expanded, the output gathered back to the distinct rows.
-    const [q, k, v] = [qs, ks, pre.v].map((src, j) => {
-      const w = j === 0 ? qW : kW;
-      const full = f32('act.expanded', T * w);
-      gatherRows(gpu, full, src, expand, T, n, w);
-      return full;
-    });
-    const attnFull = f32('act.attnFull', T * qW);
-    const saved = attnForward(model, attnFull, q, k, v, batch);
-    const attn = f32('act.attn', n * qW);
+    const q = full(qs, qW, `act.${l}.q`);
+    const k = full(ks, kW, `act.${l}.k`);
+    const v = full(pre.v, kW, `act.${l}.v`);
+    const attnFull = f32(`act.${l}.attn`, T * qW);
+    const attnSaved = attnForward(model, attnFull, q, k, v, batch);
+    const attn = f32('act.attnRows', n * qW);
     gatherRows(gpu, attn, attnFull, source, n, T, qW);
-    const xMid = f32('act.xMid', n * H);
+    const xMid = f32(`act.${l}.xMid`, n * H);
     gpu.copy(x, 0, xMid, 0, n * H * 4);
     linearForward(model, xMid, attn, L.o, undefined, n, true);
-    const h2 = f32('act.h2', n * H);
-    rmsnormForward(gpu, h2, rstd, xMid, model.mirror(L.postNorm), n, H, c.rmsEps);
-    const g = f32('act.gate', n * I);
-    const u = f32('act.up', n * I);
+    const h2 = f32(`act.${l}.h2`, n * H);
+    const rstd2 = f32(`act.${l}.rstd2`, n);
+    rmsnormForward(gpu, h2, rstd2, xMid, model.mirror(L.postNorm), n, H, c.rmsEps);
+    const g = f32(`act.${l}.gate`, n * I);
+    const u = f32(`act.${l}.up`, n * I);
     linearForward(model, g, h2, L.gate, undefined, n);
     linearForward(model, u, h2, L.up, undefined, n);
-    const a = f32('act.swiglu', n * I);
+    const a = f32(`act.${l}.swiglu`, n * I);
     swigluForward(gpu, a, g, u, n * I);
-    const xOut = f32('act.x', n * H);
+    const xOut = f32(`act.${l + 1}.x`, n * H);
     gpu.copy(xMid, 0, xOut, 0, n * H * 4);
     linearForward(model, xOut, a, L.down, undefined, n, true);
-    for (const b of [
-      x,
-      h1,
-      rstd,
-      pre.q,
-      pre.k,
-      pre.v,
-      qs,
-      ks,
-      q,
-      k,
-      v,
-      attnFull,
-      ...saved.buffers,
-      attn,
-      xMid,
-      h2,
-      g,
-      u,
-      a,
-    ])
-      gpu.release(b);
+    const rows = { x, rstd1, h1, xMid, rstd2, h2, g, u, a };
+    if (keep) {
+      const w = { x: H, rstd1: 1, h1: H, xMid: H, rstd2: 1, h2: H, g: I, u: I, a: I };
+      const e = Object.fromEntries(
+        Object.entries(rows).map(([name, b]) => [name, full(b, w[name as keyof typeof w], `act.${l}.${name}`)]),
+      ) as typeof rows;
+      layers.push({ ...e, q, k, v, attn: attnFull, attnSaved });
+    } else [q, k, v, attnFull, ...attnSaved.buffers].forEach((b) => gpu.release(b));
+    for (const b of [...Object.values(rows), pre.q, pre.k, pre.v, qs, ks, attn]) gpu.release(b);
     x = xOut;
-  }
+  });
   const hf = f32('act.hf', n * H);
   const rstdF = f32('act.rstdF', n);
   rmsnormForward(gpu, hf, rstdF, x, model.mirror(model.layout.finalNorm), n, H, c.rmsEps);
@@ -171,6 +165,23 @@ export function forwardShared(
   gatherRows(gpu, hfRows, hf, headRows, head.n, n, H);
   const logits = f32('act.logits', head.n * c.vocabSize);
   linearForward(model, logits, hfRows, model.layout.lmHead, undefined, head.n);
-  for (const b of [source, expand, tokens, positions, headRows, x, hf, rstdF, hfRows]) gpu.release(b);
-  return { logits };
+  const acts = keep
+    ? { layers, xFinal: full(x, H, 'act.xFinal'), rstdF: full(rstdF, 1, 'act.rstdF'), hf: full(hf, H, 'act.hf') }
+    : undefined;
+  for (const b of [source, expand, tokens, positions, headRows, x, hf, rstdF]) gpu.release(b);
+  if (!acts) {
+    gpu.release(hfRows);
+    return { logits };
+  }
+  return { logits, acts, head: { rows: head.rows, n: head.n, hf: hfRows } };
+}
+
+/** The forward for the batch's mask rows (`head`): repeated prefixes computed once where that saves rows. */
+export function forwardMaskRows(model: GpuModel, batch: GpuBatch, keep: boolean, head: HeadRows): ForwardResult {
+  const { mask, valid } = batch.host;
+  const rows: number[] = [];
+  if (mask) for (let t = 0; t < batch.T; t++) if (mask[t] !== 0) rows.push(t);
+  const plan = sharedPrefixes.enabled && rows.every((t) => valid[t] !== 0) ? planPrefixes(batch) : null;
+  if (!plan || rows.length !== head.n) return forward(model, batch, keep, head);
+  return forwardShared(model, batch, plan, keep, { ...head, host: Uint32Array.from(rows) });
 }
