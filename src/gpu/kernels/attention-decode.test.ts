@@ -7,10 +7,10 @@ import {
   attentionCacheWriteRef,
   attentionDecode,
   attentionDecodeDefaults,
-  attentionDecodeRef,
   type DecodeShape,
 } from './attention-decode';
-import { attentionForward, attentionForwardRef } from './attention';
+import { attentionForward } from './attention';
+import { attentionDecodeRef, attentionForwardRef } from './attention-ref';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
 const cases: { s: DecodeShape; masked: boolean }[] = [

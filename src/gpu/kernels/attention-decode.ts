@@ -148,4 +148,3 @@ export function attentionCacheWriteRef(
         }
 }
 
-export { attentionDecodeRef } from './attention-ref';

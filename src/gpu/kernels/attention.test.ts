@@ -4,12 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
 import {
   attentionBackward,
-  attentionBackwardRef,
   attentionDefaults,
   attentionForward,
-  attentionForwardRef,
   type AttentionShape,
 } from './attention';
+import { attentionBackwardRef, attentionForwardRef } from './attention-ref';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
 type MaskKind = 'none' | 'u32' | 'f32';

@@ -178,5 +178,3 @@ export function attentionBackward(
   });
   gpu.release(dsum);
 }
-
-export { attentionForwardRef, attentionBackwardRef } from './attention-ref';
