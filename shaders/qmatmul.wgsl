@@ -1,5 +1,5 @@
 // Quantized matmul for the rollout/decode path: y[M, N] = x[M, K] · dequant(W[N, K])ᵀ (+ y when accumulate),
-// dequantizing int8/int4 codes on the fly (layout: src/model/quant.ts). Each invocation computes TM rows of x
+// dequantizing int8/int4 codes on the fly (layout: src/gpu/quant.ts). Each invocation computes TM rows of x
 // against NF output features: every code is unpacked (and block-scaled) once and reused TM times, every x value
 // NF times. On SwiftShader every storage load is a per-lane gather and integer shifts are slow, so x reuse (NF = 8),
 // code reuse (TM = 8) and shift-free unpacking decide the speed; codes are consumed 4 columns at a time to keep few

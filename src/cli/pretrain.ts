@@ -11,7 +11,7 @@ import { parseArgs, intArg } from './args';
 import { Progress } from './progress';
 import { createNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
-import { buildCoderCorpus, buildTesterCorpus } from '../tasks/corpus';
+import { buildCoderCorpus, buildTesterCorpus } from '../rl/corpus';
 import { preset as modelPreset, paramCount, type PresetName as ModelPreset } from '../model/config';
 import { buildLayout } from '../model/layout';
 import { initParams } from '../model/init';

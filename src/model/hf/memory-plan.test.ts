@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { preset } from '../config';
 import { buildLayout } from '../layout';
-import { quantize, quantizedBytes } from '../quant';
+import { quantize, quantizedBytes } from '../../gpu/quant';
 import { mulberry32 } from '../../testing/random';
 import { parseQwen2Config } from './config';
 import {
