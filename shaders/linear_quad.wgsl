@@ -3,7 +3,7 @@
 // four lanes of a quad own the same 8 rows (they share gid.y), so instead of each lane gathering all 8 A vectors,
 // lane l loads 2 and quadBroadcast hands them round: 10 storage loads per 256 FMAs instead of 16. On SwiftShader
 // every storage load is a per-lane gather and quad broadcasts are register shuffles, so this is ~1.3x less CPU at
-// the tiny model's shapes (src/model/train-bench-node.ts). No early return: every quad lane must reach the
+// the tiny model's shapes (src/cli/bench-train.ts). No early return: every quad lane must reach the
 // broadcasts, so loads are clamped in bounds and stores guarded. Alignment as matmul.wgsl (checked by the launcher):
 // A·B needs K%4 = N%4 = 0; A·Bᵀ needs K%4 = 0; Aᵀ·B needs M%4 = N%4 = 0; offsets multiples of 4 elements.
 enable subgroups;

@@ -7,6 +7,7 @@ import { chromium } from '@playwright/test';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, intArg } from './args';
+import { table } from './bench-util';
 import { buildOnnxPage, serveOnnxPage } from '../../e2e/pages/onnx-bundle';
 import type { OnnxBenchRow } from '../../e2e/pages/onnx';
 import type { PresetName } from '../model/config';
@@ -127,14 +128,6 @@ export async function runOnnxBench(opts: OnnxBenchOptions = DEFAULT_ONNX_BENCH):
   } finally {
     await browser.close();
   }
-}
-
-function table(title: string, head: string[], body: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  console.log(`\n${title}`);
-  console.log(head.map((h, i) => h.padEnd(widths[i])).join('  '));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const b of body) console.log(b.map((c, i) => c.padEnd(widths[i])).join('  '));
 }
 
 /** Prints the tables and what the ratios mean on a software (SwiftShader) adapter vs a real GPU. */
