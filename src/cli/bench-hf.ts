@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedNodeGpu } from '../gpu/node';
-import { parseArgs, intArg } from './args';
+import { parseArgs, intArg, runMain } from './args';
 import { Progress } from './progress';
 import { table, timedCpu } from './bench-util';
 import { buildLayout } from '../model/layout';
@@ -242,10 +242,4 @@ async function main(): Promise<void> {
   log('done');
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -8,6 +8,7 @@ import { swigluBackwardFused, swigluForwardFused } from '../gpu/kernels/swiglu';
 import { GRADNORM_OUT_BYTES, gradNorm } from '../gpu/kernels/gradnorm';
 import { adamwStep } from '../gpu/kernels/adamw';
 import { mulberry32, randomF32 } from '../testing/random';
+import { runMain } from './args';
 
 async function main(): Promise<void> {
   const gpu = await sharedNodeGpu();
@@ -48,10 +49,4 @@ async function main(): Promise<void> {
   await time(`adamw n=${P}`, () => adamwStep(gpu, p, m, v, g, out, P, cfg, 1));
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -22,6 +22,7 @@ import { fp32Weights } from '../model/decode';
 import { generate } from '../model/sampler';
 import { RolloutWeights } from '../model/rollout-weights';
 import { mulberry32, randomF32 } from '../testing/random';
+import { runMain } from './args';
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -185,10 +186,4 @@ async function main(): Promise<void> {
   model.destroy();
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs, intArg } from './args';
+import { parseArgs, intArg, runMain } from './args';
 import { Progress } from './progress';
 import { createNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
@@ -182,10 +182,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (c) => process.exit(c),
-  (e) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
-    process.exit(1);
-  },
-);
+runMain(main);
