@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseArgs, intArg } from './args';
 import { table } from './bench-util';
 import { buildOnnxPage, serveOnnxPage } from '../../e2e/pages/onnx-bundle';
-import type { OnnxBenchRow } from '../../e2e/pages/onnx';
+import type { onnxBench, onnxDecodeBench, OnnxBenchRow, onnxMatmulProbe } from '../../e2e/pages/onnx';
 import type { PresetName } from '../model/config';
 
 export interface OnnxBenchOptions {
@@ -76,15 +76,8 @@ export async function runOnnxBench(opts: OnnxBenchOptions = DEFAULT_ONNX_BENCH):
     await page.goto(url);
     await page.waitForFunction(() => 'onnxPageReady' in globalThis);
     log(`running ${opts.preset} B=${opts.batch} S=${opts.seq}, ${opts.iters} timed iterations per backend`);
-    type BenchFn = (o: {
-      preset: PresetName;
-      B: number;
-      S: number;
-      iters: number;
-      threads: number;
-      ortBase: string;
-    }) => Promise<OnnxBenchRow[]>;
-    type ProbeFn = (o: { n: number; iters: number; threads: number; ortBase: string }) => Promise<OnnxBenchRow[]>;
+    type BenchFn = typeof onnxBench;
+    type ProbeFn = typeof onnxMatmulProbe;
     const model = await page.evaluate((o) => (globalThis as unknown as { onnxBench: BenchFn }).onnxBench(o), {
       preset: opts.preset,
       B: opts.batch,
@@ -93,14 +86,7 @@ export async function runOnnxBench(opts: OnnxBenchOptions = DEFAULT_ONNX_BENCH):
       threads: opts.threads,
       ortBase,
     });
-    type DecodeFn = (o: {
-      preset: PresetName;
-      B: number;
-      prompt: number;
-      newTokens: number;
-      threads: number;
-      ortBase: string;
-    }) => Promise<OnnxBenchRow[]>;
+    type DecodeFn = typeof onnxDecodeBench;
     let decode: OnnxBenchRow[] = [];
     if (opts.newTokens > 1) {
       log(`decode: batch ${opts.decodeBatch}, prompt ${opts.prompt}, ${opts.newTokens} new tokens per backend`);
