@@ -392,6 +392,13 @@ export class SandboxPool implements Sandbox {
     this.slots[index]?.handle.terminate();
   }
 
+  /** Test hook: kill worker `index` once it has started one of its jobs (a job it never started is resubmitted). */
+  async killWorkerOnceStarted(index = 0): Promise<void> {
+    const slot = this.slots[index];
+    while (slot && !slot.dead && !slot.inflight.has(Atomics.load(slot.i32, JOB_ID))) await new Promise((r) => setTimeout(r, 1));
+    slot?.handle.terminate();
+  }
+
   /** Test hook: what JS could still do inside a locked-down worker (every entry should be false). */
   async probeRealm(): Promise<Record<string, boolean>> {
     const r = await this.submit({ kind: 'probe' as const });
