@@ -148,8 +148,7 @@ export function configValue(c: unknown, path: string): unknown {
 /** A field's range in words: `[1, 64]`, `(0, 1]`, `one of a, b`. */
 export function fieldRange(f: FieldSpec): string {
   if (f.type === 'int' || f.type === 'number') {
-    const hi = f.max === Number.MAX_SAFE_INTEGER ? '∞' : String(f.max);
-    return `${f.minExclusive ? '(' : '['}${f.min}, ${hi}${f.maxExclusive ? ')' : ']'}`;
+    return `${f.minExclusive ? '(' : '['}${f.min}, ${f.max}${f.maxExclusive ? ')' : ']'}`;
   }
   if (f.type === 'enum') return `one of ${f.values.join(', ')}`;
   if (f.type === 'boolean') return 'true or false';
