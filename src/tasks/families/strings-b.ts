@@ -294,6 +294,16 @@ export const acronym = defineFamily<[s: string]>()({
   ],
 });
 
+const rleCount = (p: { skipOne: boolean }) => `
+      out = ''
+      count = 0
+      for i, c in enumerate(s):
+          count += 1
+          if i == len(s) - 1 or s[i + 1] != c:
+              out += c + ${p.skipOne ? "(str(count) if count > 1 else '')" : 'str(count)'}
+              count = 0
+      return out`;
+
 export const runLengthEncode = defineFamily<[s: string]>()({
   name: 'run_length_encode',
   category: 'strings',
@@ -337,40 +347,25 @@ export const runLengthEncode = defineFamily<[s: string]>()({
           out += s[i] + ${p.skipOne ? "(str(j - i) if j - i > 1 else '')" : 'str(j - i)'}
           i = j
       return out`,
-    (p) => `
-      out = ''
-      count = 0
-      for i, c in enumerate(s):
-          count += 1
-          if i == len(s) - 1 or s[i + 1] != c:
-              out += c + ${p.skipOne ? "(str(count) if count > 1 else '')" : 'str(count)'}
-              count = 0
-      return out`,
+    rleCount,
   ],
   mutants: [
     {
       kind: 'off-by-one',
-      body: (p) => `
-        out = ''
-        count = 0
-        for i in range(len(s) - 1):
-            count += 1
-            if s[i + 1] != s[i]:
-                out += s[i] + ${p.skipOne ? "(str(count) if count > 1 else '')" : 'str(count)'}
-                count = 0
-        return out`,
+      body: edited(
+        rleCount,
+        ['for i, c in enumerate(s):', 'for i in range(len(s) - 1):'],
+        ['if i == len(s) - 1 or s[i + 1] != c:', 'if s[i + 1] != s[i]:'],
+        ['out += c +', 'out += s[i] +'],
+      ),
     },
     {
       kind: 'wrong-initial-value',
-      body: (p) => `
-        out = ''
-        count = 1
-        for i, c in enumerate(s):
-            count += 1
-            if i == len(s) - 1 or s[i + 1] != c:
-                out += c + ${p.skipOne ? "(str(count - 1) if count > 2 else '')" : 'str(count - 1)'}
-                count = 0
-        return out`,
+      body: edited(rleCount, ['count = 0', 'count = 1'], (p) =>
+        p.skipOne
+          ? ["(str(count) if count > 1 else '')", "(str(count - 1) if count > 2 else '')"]
+          : ['str(count)', 'str(count - 1)'],
+      ),
     },
     {
       kind: 'duplicates',
