@@ -2,9 +2,15 @@
 // for every layer), q|k|v and gate|up run as one matmul each; see decode.ts for where the fused rows go.
 import { elementwise } from '../gpu/kernels/elementwise';
 import { linearMatmul } from '../gpu/kernels/linear-quad';
-import type { DecodeWeights } from './decode';
 import type { GpuModel, TensorRef } from './model';
 import type { TensorSpec } from './layout';
+
+/** The part of a DecodeWeights (decode.ts) that fusion reads. */
+export interface Stacking {
+  readonly model: GpuModel;
+  /** Where these Linear weights sit back to back as fp32 [Σ out, in] (one matmul for all of them), else undefined. */
+  stacked?(ws: readonly TensorSpec[]): TensorRef | undefined;
+}
 
 /**
  * On: decode runs q|k|v and gate|up as one matmul each where the weights are stacked, RoPE and the KV append from the
@@ -25,7 +31,7 @@ export function stackedIn(
 }
 
 /** Whether the layers' [gate; up] and [q; k; v] weights are stacked in `w` (the layout is the same in every layer). */
-export function fusable(w: DecodeWeights): { gu: boolean; qkv: boolean } {
+export function fusable(w: Stacking): { gu: boolean; qkv: boolean } {
   const L = w.model.layout.layers[0];
   const on = decodeFusion.enabled && !!w.stacked && !!L;
   return { gu: on && !!w.stacked?.([L.gate, L.up]), qkv: on && !!w.stacked?.([L.q, L.k, L.v]) };

@@ -15,18 +15,16 @@ import { attentionForward } from '../gpu/kernels/attention';
 import { attentionCacheWrite, attentionDecode } from '../gpu/kernels/attention-decode';
 import { advanceCounters } from '../gpu/kernels/sample';
 import { linearForward } from './forward';
-import { fusable, stackedIn, stackedLinear } from './decode-fused';
+import { fusable, stackedIn, stackedLinear, type Stacking } from './decode-fused';
 import type { GpuModel, TensorRef } from './model';
 import type { TensorSpec } from './layout';
 
 /** Where a forward reads its Linear weights; everything else (embedding, norms, biases, RoPE) is the model's. */
-export interface DecodeWeights {
+export interface DecodeWeights extends Stacking {
   readonly model: GpuModel;
   readonly label: string;
   /** y[M, out] (+)= x[M, in] · Wᵀ (+ bias). */
   linear(y: GPUBuffer, x: GPUBuffer, w: TensorSpec, bias: TensorSpec | undefined, M: number, accumulate?: boolean): void;
-  /** Where these Linear weights sit back to back as fp32 [Σ out, in] (one matmul for all of them), else undefined. */
-  stacked?(ws: readonly TensorSpec[]): TensorRef | undefined;
 }
 
 /** The learner's own fp32 weights. */

@@ -61,7 +61,7 @@ describe(`shared-prefix forward on micro (seed ${seed})`, () => {
     );
     const { batch: B, seqLen: S } = input;
     const fake = { B, S, T: B * S, host: { ...input } } as unknown as Parameters<typeof planPrefixes>[0];
-    const plan = planPrefixes(fake);
+    const plan = planPrefixes(fake, 32);
     expect(plan).not.toBeNull();
     if (!plan) return;
     const prefix = (i: number) => {
@@ -125,7 +125,7 @@ describe(`shared-prefix forward on micro (seed ${seed})`, () => {
       2,
     );
     const fake = { B: input.batch, S: input.seqLen, T: input.batch * input.seqLen, host: { ...input } };
-    expect(planPrefixes(fake as unknown as Parameters<typeof planPrefixes>[0])).not.toBeNull();
+    expect(planPrefixes(fake as unknown as Parameters<typeof planPrefixes>[0], 32)).not.toBeNull();
     const run = async (on: boolean) => {
       sharedPrefixes.enabled = on;
       const model = new GpuModel(gpu, layout, params);

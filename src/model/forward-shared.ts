@@ -4,7 +4,6 @@
 // per-row layers (norms, matmuls, RoPE, SwiGLU) run on the distinct rows only; attention expands q, k, v back to the
 // [B, S] batch (gathers) and gathers its output back. Same kernels on the same inputs: the numbers equal forward()'s.
 import { gatherRows } from '../gpu/kernels/rows';
-import { linearDefaults } from '../gpu/kernels/linear-quad';
 import { embeddingForward } from '../gpu/kernels/embedding';
 import { rmsnormForward } from '../gpu/kernels/rmsnorm';
 import { ropeForward } from '../gpu/kernels/rope';
@@ -30,7 +29,7 @@ export interface PrefixPlan {
  * The distinct prefixes of a right-padded batch (every row's valid positions come first), or null when the batch is
  * not right-padded, sharing would save less than 10 % of the rows, or leave fewer rows than the quad matmul takes.
  */
-export function planPrefixes(batch: GpuBatch): PrefixPlan | null {
+export function planPrefixes(batch: GpuBatch, minRows: number): PrefixPlan | null {
   const { B, S, T } = batch;
   const { tokens, positions, valid } = batch.host;
   const ids = new Map<string, number>();
@@ -59,7 +58,7 @@ export function planPrefixes(batch: GpuBatch): PrefixPlan | null {
   }
   // Below minRows the linear layers would take another matmul kernel than forward() does on all T rows: the same
   // numbers are only guaranteed with the same kernel.
-  if (source.length < linearDefaults.minRows || source.length > 0.9 * T) return null;
+  if (source.length < minRows || source.length > 0.9 * T) return null;
   return { n: source.length, source: Uint32Array.from(source), expand };
 }
 
@@ -181,7 +180,10 @@ export function forwardMaskRows(model: GpuModel, batch: GpuBatch, keep: boolean,
   const { mask, valid } = batch.host;
   const rows: number[] = [];
   if (mask) for (let t = 0; t < batch.T; t++) if (mask[t] !== 0) rows.push(t);
-  const plan = sharedPrefixes.enabled && rows.every((t) => valid[t] !== 0) ? planPrefixes(batch) : null;
+  const plan =
+    sharedPrefixes.enabled && rows.every((t) => valid[t] !== 0)
+      ? planPrefixes(batch, model.gpu.tuning.linear.minRows)
+      : null;
   if (!plan || rows.length !== head.n) return forward(model, batch, keep, head);
   return forwardShared(model, batch, plan, keep, { ...head, host: Uint32Array.from(rows) });
 }
