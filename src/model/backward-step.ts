@@ -68,7 +68,7 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
   if (spec.kind === 'sft') {
     // The SFT loss reads only the mask rows' logits: the head (lm_head, xent) runs on those rows alone.
     const sel = lossRows(gpu, batch);
-    const fwd = forward(model, batch, true, sel?.head);
+    const fwd = sel ? forwardMaskRows(model, batch, true, sel.head) : forward(model, batch, true);
     const n = sel ? sel.head.n : T;
     const dLogits = gpu.temp('grad.logits', n * V * 4);
     const tokLoss = gpu.temp('xent.loss', n * 4);
