@@ -23,7 +23,11 @@ export function rlBatch(gpu: Gpu, B: number, maxLen: number, V: number, rng: () 
       const p = Math.round((maxLen / 2) * (0.55 + 0.45 * rng()));
       prompts.push(Array.from({ length: p }, () => 8 + Math.floor(rng() * (V - 8))));
     }
-    return { p: prompts[prompts.length - 1].length, c: 4 + Math.floor(rng() * 37), prompt: prompts[prompts.length - 1] };
+    return {
+      p: prompts[prompts.length - 1].length,
+      c: 4 + Math.floor(rng() * 37),
+      prompt: prompts[prompts.length - 1],
+    };
   });
   const S = Math.min(maxLen, Math.max(...lens.map((l) => l.p + l.c)));
   const T = B * S;
