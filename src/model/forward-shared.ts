@@ -6,10 +6,16 @@
 import { gatherRows } from '../gpu/kernels/rows';
 import { embeddingForward } from '../gpu/kernels/embedding';
 import { rmsnormForward } from '../gpu/kernels/rmsnorm';
-import { ropeForward } from '../gpu/kernels/rope';
-import { swigluForward } from '../gpu/kernels/swiglu';
 import { attnForward } from './forward-attention';
-import { forward, linearForward, type ForwardResult, type HeadRows, type LayerActs } from './forward';
+import {
+  attentionInputs,
+  forward,
+  linearForward,
+  residualMlp,
+  type ForwardResult,
+  type HeadRows,
+  type LayerActs,
+} from './forward';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
 
@@ -102,7 +108,7 @@ export function forwardShared(
     'shared.head',
     Uint32Array.from(head.host, (i) => plan.expand[i]),
   );
-  /** [T, width] copy of the distinct rows' `src` (the distinct buffer is released unless asked to keep it). */
+  /** [T, width]: each batch position's distinct row of `src` [n, width]. */
   const full = (src: GPUBuffer, width: number, label: string) => {
     const out = f32(label, T * width);
     gatherRows(gpu, out, src, expand, T, n, width);
@@ -112,40 +118,16 @@ export function forwardShared(
   let x = f32('act.x0', n * H);
   embeddingForward(gpu, x, model.mirror(model.layout.embed), tokens, n, H, c.vocabSize);
   model.layout.layers.forEach((L, l) => {
-    const h1 = f32(`act.${l}.h1`, n * H);
-    const rstd1 = f32(`act.${l}.rstd1`, n);
-    rmsnormForward(gpu, h1, rstd1, x, model.mirror(L.inputNorm), n, H, c.rmsEps);
-    const pre = { q: f32('act.qPre', n * qW), k: f32('act.kPre', n * kW), v: f32('act.vs', n * kW) };
-    linearForward(model, pre.q, h1, L.q, L.qBias, n);
-    linearForward(model, pre.k, h1, L.k, L.kBias, n);
-    linearForward(model, pre.v, h1, L.v, L.vBias, n);
-    const qs = f32('act.qs', n * qW);
-    const ks = f32('act.ks', n * kW);
-    ropeForward(gpu, qs, pre.q, positions, model.rope, n, c.heads);
-    ropeForward(gpu, ks, pre.k, positions, model.rope, n, c.kvHeads);
+    const { rstd1, h1, q: qs, k: ks, v: vs } = attentionInputs(model, L, l, x, positions, n);
     // Attention on the whole [B, S] batch: q, k, v expanded, the output gathered back to the distinct rows.
     const q = full(qs, qW, `act.${l}.q`);
     const k = full(ks, kW, `act.${l}.k`);
-    const v = full(pre.v, kW, `act.${l}.v`);
+    const v = full(vs, kW, `act.${l}.v`);
     const attnFull = f32(`act.${l}.attn`, T * qW);
     const attnSaved = attnForward(model, attnFull, q, k, v, batch);
     const attn = f32('act.attnRows', n * qW);
     gatherRows(gpu, attn, attnFull, source, n, T, qW);
-    const xMid = f32(`act.${l}.xMid`, n * H);
-    gpu.copy(x, 0, xMid, 0, n * H * 4);
-    linearForward(model, xMid, attn, L.o, undefined, n, true);
-    const h2 = f32(`act.${l}.h2`, n * H);
-    const rstd2 = f32(`act.${l}.rstd2`, n);
-    rmsnormForward(gpu, h2, rstd2, xMid, model.mirror(L.postNorm), n, H, c.rmsEps);
-    const g = f32(`act.${l}.gate`, n * I);
-    const u = f32(`act.${l}.up`, n * I);
-    linearForward(model, g, h2, L.gate, undefined, n);
-    linearForward(model, u, h2, L.up, undefined, n);
-    const a = f32(`act.${l}.swiglu`, n * I);
-    swigluForward(gpu, a, g, u, n * I);
-    const xOut = f32(`act.${l + 1}.x`, n * H);
-    gpu.copy(xMid, 0, xOut, 0, n * H * 4);
-    linearForward(model, xOut, a, L.down, undefined, n, true);
+    const { xMid, rstd2, h2, g, u, a, xOut } = residualMlp(model, L, l, x, attn, n);
     const rows = { x, rstd1, h1, xMid, rstd2, h2, g, u, a };
     if (keep) {
       const w = { x: H, rstd1: 1, h1: H, xMid: H, rstd2: 1, h2: H, g: I, u: I, a: I };
@@ -154,7 +136,7 @@ export function forwardShared(
       ) as typeof rows;
       layers.push({ ...e, q, k, v, attn: attnFull, attnSaved });
     } else [q, k, v, attnFull, ...attnSaved.buffers].forEach((b) => gpu.release(b));
-    for (const b of [...Object.values(rows), pre.q, pre.k, pre.v, qs, ks, attn]) gpu.release(b);
+    for (const b of [...Object.values(rows), qs, ks, vs, attn]) gpu.release(b);
     x = xOut;
   });
   const hf = f32('act.hf', n * H);
