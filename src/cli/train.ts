@@ -12,7 +12,7 @@ import { formatStepLine } from '../rl/format';
 import { openNodeLab } from './lab-node';
 import { DEFAULT_EVAL, evalSubset, evaluateSplit, parseHeldOutSplits } from '../rl/eval';
 import { formatReport } from '../rl/format';
-import { HF_FLAGS, HF_HELP, hfOptions, openHfLab } from './hf-lab';
+import { HF_FLAGS, HF_HELP, HF_RUN_FILE, hfOptions, hfRunJson, openHfLab, readHfRun } from './hf-lab';
 
 const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play] [--steps N]
                         [--seed S] [--out runs/NAME | --resume runs/NAME] [--set group.key=value ...]
@@ -40,8 +40,8 @@ async function main(): Promise<number> {
     return 0;
   }
   const resumeDir = typeof args.resume === 'string' ? args.resume : undefined;
-  const hf = hfOptions(args);
-  if (hf && resumeDir) throw new Error('--resume with --coder-model: resuming a LoRA run is not supported yet (start a new run)');
+  const hfArg = hfOptions(args);
+  if (hfArg && resumeDir) throw new Error('--resume continues a LoRA run with the models and settings it started with (its hf.json): drop --coder-model and the LoRA flags');
   const outDir = resumeDir ?? (typeof args.out === 'string' ? args.out : `runs/${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const run = new RunDir(new NodeRunStore(outDir));
   const committed = resumeDir ? await run.loadCommitted() : undefined;
@@ -64,8 +64,9 @@ async function main(): Promise<number> {
   const progress = new Progress();
   console.log(`run ${outDir}: preset ${config.preset}, mode ${config.mode}, seed ${config.seed}${committed ? `, resuming at step ${committed.state.step}` : ''}`);
 
-  const lab = hf ? await openHfLab(config, hf, (msg) => console.log(msg)) : await openNodeLab(config, committed, (msg) => console.log(msg));
-  if (hf) await run.store.write('hf.json', new TextEncoder().encode(JSON.stringify(hf, null, 2) + '\n'));
+  const hf = hfArg ?? (resumeDir ? await readHfRun(run.store) : undefined);
+  const lab = hf ? await openHfLab(config, hf, (msg) => console.log(msg), committed) : await openNodeLab(config, committed, (msg) => console.log(msg));
+  if (hfArg) await run.store.write(HF_RUN_FILE, hfRunJson(hfArg));
   const trainer = new Trainer(config, { sandbox: lab.sandbox, coder: lab.coder, tester: lab.tester, problems: lab.trainProblems }, committed?.state);
   const evalEvery = intArg(args, 'eval-every', 0);
   const evalSplits = parseHeldOutSplits(args['eval-splits'] as string | undefined, '--eval-splits');

@@ -19,6 +19,7 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
   checkpointStep: null,
   progress: null,
   activity: null,
+  loadingDetail: null,
   phaseWaiting: false,
   stepStartedAt: null,
   invalidFields: [],
@@ -30,7 +31,7 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
         ? { status, message }
         : { status, message, activity: null, stepStartedAt: null, phaseWaiting: false },
     ),
-  setActivity: (activity) => set({ activity }),
+  setActivity: (activity, loadingDetail = null) => set({ activity, loadingDetail }),
   setPhaseWaiting: (phaseWaiting) => set({ phaseWaiting }),
   setFieldInvalid: (key, invalid) =>
     set((s) => ({
@@ -159,6 +160,8 @@ export const createModelSlice: Slice<ModelSlice> = (set) => ({
   checkpoints: [],
   userModelFiles: {},
   setUserModelFiles: (userModelFiles) => set({ userModelFiles }),
+  userHfModels: {},
+  setUserHfModels: (userHfModels) => set({ userHfModels }),
   setModelSource: (modelSource) => set({ modelSource }),
   setCheckpoints: (checkpoints) => set({ checkpoints }),
 });

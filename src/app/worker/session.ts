@@ -4,20 +4,23 @@
 import type { Gpu } from '../../gpu/runtime';
 import type { Sandbox } from '../../sandbox/types';
 import type { TrainConfig } from '../../rl/config';
-import type { PolicyFiles } from '../../rl/policy';
+import type { Policy, PolicyFiles } from '../../rl/policy';
 import { RunDir } from '../../rl/run-store';
 import { Trainer } from '../../rl/trainer';
 import type { StepMetrics } from '../../rl/metrics';
-import type { LabPolicy } from '../../rl/lab-policy';
 import { buildPolicies, freshSources, trainingProblems, type PolicySources } from '../../rl/lab-setup';
 import { CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, loadCheckpoint, type LoadedCheckpoint } from '../../model/checkpoint';
 import { IdbRunStore } from '../persist/idb-run-store';
+import { isHfRun, openHfPolicies, type HfStart } from './hf-session';
+
+/** The lab's own models (LabPolicy) or Hugging Face models with LoRA (HfLoraPolicy). */
+export type SessionPolicy = Policy & { destroy(): void };
 
 export interface Session {
   config: TrainConfig;
   trainer: Trainer;
-  coder: LabPolicy;
-  tester: LabPolicy;
+  coder: SessionPolicy;
+  tester: SessionPolicy;
   sandbox: Sandbox;
   dir: RunDir;
   store: IdbRunStore;
@@ -105,11 +108,23 @@ async function resolveSources(config: TrainConfig, store: IdbRunStore, user?: { 
   return { sources: freshSources(config), label: `fresh ${config.model.preset} initialisation (seed ${config.seed})` };
 }
 
+async function openLabPolicies(
+  gpu: Gpu,
+  config: TrainConfig,
+  store: IdbRunStore,
+  user: { coder?: PolicyFiles; tester?: PolicyFiles } | undefined,
+  saved: { coder: PolicyFiles; tester?: PolicyFiles } | undefined,
+): Promise<{ coder: SessionPolicy; tester: SessionPolicy; label: string }> {
+  const { sources, label } = await resolveSources(config, store, user);
+  return { ...buildPolicies(gpu, config, sources, saved), label };
+}
+
 export async function openSession(
   runId: string,
   fresh: TrainConfig,
   deps: { gpu: Gpu; sandbox: Sandbox },
-  userModels?: { coder?: PolicyFiles; tester?: PolicyFiles },
+  userModels?: { coder?: PolicyFiles; tester?: PolicyFiles; hf?: HfStart },
+  onLoading: (msg: string) => void = () => {},
 ): Promise<Session> {
   const store = new IdbRunStore(runId);
   const dir = new RunDir(store);
@@ -118,8 +133,12 @@ export async function openSession(
   const stored = committed?.config ?? (await dir.readConfig());
   const config = stored ?? fresh;
   if (!stored) await dir.init(config);
-  const { sources, label } = await resolveSources(config, store, committed ? undefined : userModels);
-  const { coder, tester } = buildPolicies(deps.gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
+  const saved = committed ? { coder: committed.coder, tester: committed.tester } : undefined;
+  const hf = committed ? undefined : userModels?.hf;
+  const { coder, tester, label } =
+    hf || (await isHfRun(store))
+      ? await openHfPolicies(deps.gpu, config, store, hf, saved, onLoading)
+      : await openLabPolicies(deps.gpu, config, store, committed ? undefined : userModels, saved);
   const trainer = new Trainer(config, { sandbox: deps.sandbox, coder, tester, problems: trainingProblems(config) }, committed?.state);
   const modelSource = committed ? `${label}; resumed from IndexedDB at step ${committed.state.step}` : label;
   return {

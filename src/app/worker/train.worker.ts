@@ -6,7 +6,7 @@ import type { Phase } from '../../rl/records';
 import { TrainingHalted } from '../../rl/trainer';
 import { modeRules } from '../../rl/modes';
 import { toTrainConfig, type RunConfigUi } from '../config/run-config';
-import type { ModelFiles, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
+import type { StartModels, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
 import { openSession, type Session } from './session';
 import { EVALS_FILE, rolloutsPath } from './run-files';
 import { evaluate } from './evaluate';
@@ -32,7 +32,7 @@ function status(s: WorkerStatus, detail?: string): void {
   post({ type: 'status', status: s, step: session?.trainer.step ?? 0, detail });
 }
 
-async function ensureOpen(id: string, config: RunConfigUi, models?: { coder?: ModelFiles; tester?: ModelFiles }): Promise<Session> {
+async function ensureOpen(id: string, config: RunConfigUi, models?: StartModels): Promise<Session> {
   if (session && runId === id) return session;
   if (session) await closeSession();
   status('opening');
@@ -46,7 +46,7 @@ async function ensureOpen(id: string, config: RunConfigUi, models?: { coder?: Mo
     });
   }
   sandbox ??= countingSandbox(await openSandbox());
-  session = await openSession(id, toTrainConfig(config), { gpu, sandbox }, models);
+  session = await openSession(id, toTrainConfig(config), { gpu, sandbox }, models, (msg) => status('opening', msg));
   runId = id;
   post({ type: 'opened', runId: id, resumedFrom: session.trainer.step, history: session.history, modelSource: session.modelSource });
   post({ type: 'mistakeBook', runId: id, entries: session.trainer.book.entries(), history: session.trainer.book.state().history });
