@@ -145,6 +145,6 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
       baseModel: 'x',
       restore: files,
     };
-    expect(() => new HfLoraPolicy(gpu, opts)).toThrow(/saved adapters \(r4, α 8, 14 matrices\) differ from this run's LoRA settings \(r8, α 16\)/);
+    expect(() => new HfLoraPolicy(gpu, opts)).toThrow(/saved adapters \(r4, α 8, 21 matrices\) differ from this run's LoRA settings \(r8, α 16\)/);
   });
 });

@@ -65,9 +65,11 @@ export class HfLoraPolicy implements Policy {
     this.stopIds = tok.stopTokenIds.slice(0, 2);
     this.padId = tok.padId ?? this.stopIds[0];
     const ck = opts.checkpoint;
+    // Saved adapters are checked before any GPU buffer exists, so a refusal leaks nothing.
+    const adapters = opts.restore ? this.restored(opts.restore) : initLora(ck.layout, opts.lora, opts.seed);
     this.model = new GpuModel(gpu, ck.layout, ck.params, `${opts.name}.learner`);
     this.ref = new GpuModel(gpu, ck.layout, ck.params, `${opts.name}.reference`);
-    this.lora = new GpuLora(gpu, opts.restore ? this.restored(opts.restore) : initLora(ck.layout, opts.lora, opts.seed), `${opts.name}.lora`);
+    this.lora = new GpuLora(gpu, adapters, `${opts.name}.lora`);
     const optimizer = opts.restore && decodeOptimizer(opts.restore, opts.name);
     if (optimizer) this.lora.setOptimizerState(optimizer);
     this.learner = new LoraLearner(this.model, this.lora);

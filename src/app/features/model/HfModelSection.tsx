@@ -39,6 +39,14 @@ export function forgetHfModels(): void {
   sync();
 }
 
+/** The LoRA run's settings as fields: rank and micro-batch are integers, alpha and the budget any positive number. */
+const FIELDS: { key: keyof typeof settings; label: string; id: string; min: number; integer: boolean }[] = [
+  { key: 'rank', label: 'LoRA rank', id: 'hf-rank', min: 1, integer: true },
+  { key: 'alpha', label: 'alpha', id: 'hf-alpha', min: 0.001, integer: false },
+  { key: 'microBatch', label: 'micro-batch', id: 'hf-micro', min: 1, integer: true },
+  { key: 'budgetGb', label: 'GPU budget (GiB)', id: 'hf-budget', min: 0.001, integer: false },
+];
+
 const mib = (n: number) => (n / 2 ** 20).toFixed(2);
 
 function NumberField(p: {
@@ -224,38 +232,17 @@ export function HfModelSection() {
         </p>
       )}
       <div className="form-row">
-        <NumberField
-          label="LoRA rank"
-          id="hf-rank"
-          value={settings.rank}
-          min={1}
-          integer
-          onChange={(v) => (settings.rank = v)}
-        />
-        <NumberField
-          label="alpha"
-          id="hf-alpha"
-          value={settings.alpha}
-          min={0.001}
-          integer={false}
-          onChange={(v) => (settings.alpha = v)}
-        />
-        <NumberField
-          label="micro-batch"
-          id="hf-micro"
-          value={settings.microBatch}
-          min={1}
-          integer
-          onChange={(v) => (settings.microBatch = v)}
-        />
-        <NumberField
-          label="GPU budget (GiB)"
-          id="hf-budget"
-          value={settings.budgetGb}
-          min={0.001}
-          integer={false}
-          onChange={(v) => (settings.budgetGb = v)}
-        />
+        {FIELDS.map((f) => (
+          <NumberField
+            key={f.key}
+            label={f.label}
+            id={f.id}
+            value={settings[f.key]}
+            min={f.min}
+            integer={f.integer}
+            onChange={(v) => (settings[f.key] = v)}
+          />
+        ))}
       </div>
       <dl className="kv" data-testid="hf-in-use">
         <dt>next new run: coder</dt>
