@@ -11,13 +11,15 @@ const FIXTURES = resolve('fixtures/hf');
 const MODEL = 'qwen2-tied-gqa-f32';
 const STEP_TIMEOUT = 240_000; // one micro step on SwiftShader, with room for a loaded CI machine
 
-const hub = { requests: 0, offline: false };
+const hub = { requests: 0, offline: false, dropWeights: false };
 
 async function serveHub(page: Page): Promise<void> {
   await page.route(/\/__hub\/lab\/.*$/, (route) => {
     const req = route.request();
     hub.requests++;
     if (hub.offline) return route.abort('internetdisconnected');
+    if (hub.dropWeights && req.method() === 'GET' && req.url().endsWith('.safetensors'))
+      return route.abort('connectionreset');
     const m = /\/__hub\/lab\/([\w.-]+)\/resolve\/main\/([\w.-]+)$/.exec(new URL(req.url()).pathname);
     const file = m ? resolve(FIXTURES, m[1], m[2]) : '';
     let size = -1;
@@ -93,11 +95,18 @@ test('Hugging Face model in the Model panel: files and hub (cached, offline seco
   await expect(coder).toContainText(MODEL);
 
   await page.getByTestId('hf-repo').fill(`lab/${MODEL}`);
+  // A connection dropped while the weights download: named, and the model chosen before stays.
+  hub.dropWeights = true;
+  await page.getByTestId('hf-download').click();
+  await expect(error).toContainText(`lab/${MODEL}@main: could not reach`);
+  await expect(coder).toContainText(`${MODEL} (2 layers`);
+  hub.dropWeights = false;
   hub.requests = 0;
   await page.getByTestId('hf-download').click();
   await expect(page.getByTestId('hf-info')).toContainText('downloaded', { timeout: 60_000 });
   await expect(coder).toContainText(`lab/${MODEL}@main (2 layers`);
-  expect(hub.requests).toBeGreaterThan(3);
+  // The small files stayed cached from the dropped attempt: only the weights' HEAD and GET went out.
+  expect(hub.requests).toBe(2);
 
   // Second load: everything from the Cache API, with the hub unreachable.
   hub.offline = true;

@@ -120,10 +120,16 @@ export async function loadHubModel(req: HubRequest): Promise<HubLoad> {
     });
     const body = res.body ?? new Response(await res.arrayBuffer()).body!;
     // The stream goes to the cache's disk as it arrives: the file is never held whole in memory.
-    await cache.put(
-      url(file),
-      new Response(body.pipeThrough(counter), { headers: { 'content-type': 'application/octet-stream' } }),
-    );
+    try {
+      await cache.put(
+        url(file),
+        new Response(body.pipeThrough(counter), { headers: { 'content-type': 'application/octet-stream' } }),
+      );
+    } catch (e) {
+      // A dropped connection or a full disk: nothing of this file stays cached, the files before it do.
+      await cache.delete(url(file));
+      throw new HubError(`${label}/${file}: the download failed after ${got} bytes (${(e as Error).message}); try again`);
+    }
     if (Number.isFinite(expected) && got !== expected) {
       await cache.delete(url(file));
       throw new HubError(`${label}/${file}: the download stopped after ${got} of ${expected} bytes`);
