@@ -14,6 +14,8 @@ import { importPeftAdapter } from '../model/hf/export';
 import { seqLogp } from '../testing/seq-logp';
 import { PRESETS } from './config';
 import { HfLoraPolicy } from './hf-policy';
+import { prepareGrpoMicroBatches, type GrpoPolicyParts } from './grpo-batches';
+import { GpuModel } from '../model/model';
 import { loadCurriculum } from './lab-setup';
 import type { GrpoItem, GrpoSettings, PolicyFiles } from './policy';
 
@@ -51,7 +53,7 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
     expect(gens.length, `seed ${seed}`).toBeGreaterThanOrEqual(4);
     const adv = gens.map((_, i) => (i % 2 === 0 ? 1 : -1));
     const before = await Promise.all(gens.map((g) => seqLogp(policy.model, g)));
-    const base = await policy.ref.readParams();
+    const base = await policy.model.readParams();
     const cfg = PRESETS.micro;
     const s: GrpoSettings = {
       ...cfg.grpo,
@@ -80,7 +82,6 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
     expect(objective, `seed ${seed}`).toBeGreaterThan(0);
     // Only the adapters trained: the base (the KL reference) is bit-identical, the learner's merged weights moved.
     expect(await gpu.readF32(policy.learner.base, base.length)).toEqual(base);
-    expect(await policy.ref.readParams()).toEqual(base);
     const trained = await policy.parameters();
     const anyB = [...trained].find(([k]) => k.endsWith('lora_B.weight'));
     expect(anyB && anyB[1].some((x) => x !== 0)).toBe(true);
@@ -98,7 +99,7 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
     policy.destroy();
   });
 
-  it('restored from save() (adapters, AdamW moments, step), the next update equals the uninterrupted one bit for bit', async () => {
+  it('restored from save() (adapters, AdamW moments, step), the next update equals the uninterrupted one bit for bit; the KL reference (adapters off) is the base', async () => {
     const seed = 20261201;
     const whole = await makePolicy('hf-whole', seed);
     const problems = loadCurriculum(PRESETS.micro.tasks.families).train.slice(0, 2);
@@ -110,11 +111,22 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
       rolloutLogprobs: g.rolloutLogprobs,
       advantage: i % 2 === 0 ? 1 : -1,
     }));
-    const s: GrpoSettings = { ...PRESETS.micro.grpo, ...PRESETS.micro.optim, lr: 1e-3, beta: 0.001, max_completion_length: 8, temperature: 1 };
+    const s: GrpoSettings = {
+      ...PRESETS.micro.grpo,
+      ...PRESETS.micro.optim,
+      lr: 1e-3,
+      beta: 0.001,
+      max_completion_length: 8,
+      temperature: 1,
+    };
     const stopped = await makePolicy('hf-stopped', seed);
     for (const p of [whole, stopped]) expect((await p.grpoUpdate(items, s)).skipped).toBe(false);
     const saved = await stopped.save();
-    expect(Object.keys(saved).sort()).toEqual(['adapter_config.json', 'adapter_model.safetensors', 'optimizer.safetensors']);
+    expect(Object.keys(saved).sort()).toEqual([
+      'adapter_config.json',
+      'adapter_model.safetensors',
+      'optimizer.safetensors',
+    ]);
     stopped.destroy();
     const resumed = await makePolicy('hf-resumed', seed + 1, saved);
     expect(resumed.lora.step).toBe(1);
@@ -125,11 +137,50 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
     const [a, b] = [await whole.save(), await resumed.save()];
     expect(b['optimizer.safetensors']).toEqual(a['optimizer.safetensors']);
     expect(b['adapter_model.safetensors']).toEqual(a['adapter_model.safetensors']);
+
+    // The KL reference is the learner with its (now trained) adapters off: the same log-probs as a separate model
+    // holding the base, and the learner is back on the merged weights afterwards.
+    const merged = await whole.model.readParams();
+    const base = new GpuModel(
+      gpu,
+      whole.model.layout,
+      (await importHfModel(dirSource(`${FIXTURE_ROOT}qwen2-untied-mqa-f32`))).params,
+      'base',
+    );
+    const refLogps = async (parts: Omit<GrpoPolicyParts, 'name' | 'model' | 'padId' | 'microBatch'>) => {
+      const prep = prepareGrpoMicroBatches(
+        { name: 'kl', model: whole.model, padId: 0, microBatch: 3, ...parts },
+        items,
+        { ...s, beta: 0.5 },
+        false,
+      );
+      const out = [];
+      for (const m of prep.micro) {
+        const buf = m.spec.kind === 'grpo' ? m.spec.refLogp : null;
+        // Only completion rows carry a log-prob (the rest of the scattered buffer is never read by the loss).
+        const mask = await gpu.readF32(m.batch.mask!, m.batch.T);
+        const logp = buf ? await gpu.readF32(buf, m.batch.T) : new Float32Array(0);
+        out.push(Array.from(logp).filter((_, t) => mask[t] === 1));
+      }
+      prep.release();
+      return out;
+    };
+    const viaUnmerge = await refLogps({
+      ref: whole.model,
+      referenceState: { enter: () => whole.learner.unmerge(), leave: () => whole.learner.merge() },
+    });
+    const viaCopy = await refLogps({ ref: base });
+    expect(viaUnmerge).toHaveLength(2);
+    expect(viaUnmerge.every((l) => l.length > 0 && l.every(Number.isFinite))).toBe(true);
+    expect(viaUnmerge).toEqual(viaCopy);
+    expect(await whole.model.readParams()).toEqual(merged);
+    expect(await base.readParams()).not.toEqual(merged);
+    base.destroy();
     whole.destroy();
     resumed.destroy();
   });
 
-  it('refuses saved adapters whose rank differs from the run\'s', async () => {
+  it("refuses saved adapters whose rank differs from the run's", async () => {
     const p = await makePolicy('hf-r4', 3);
     const files = await p.save();
     p.destroy();
@@ -145,6 +196,8 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
       baseModel: 'x',
       restore: files,
     };
-    expect(() => new HfLoraPolicy(gpu, opts)).toThrow(/saved adapters \(r4, α 8, 21 matrices\) differ from this run's LoRA settings \(r8, α 16\)/);
+    expect(() => new HfLoraPolicy(gpu, opts)).toThrow(
+      /saved adapters \(r4, α 8, 21 matrices\) differ from this run's LoRA settings \(r8, α 16\)/,
+    );
   });
 });

@@ -2,8 +2,9 @@
 // same GRPO update (LoraLearner: merged weights through the existing training step, AdamW on the adapters only), the
 // release's chat prompts through the model's own template, and PEFT adapter files as the saved state.
 //
-// Small models only for now: the learner keeps an f32 copy of the base, and the KL reference is a third GpuModel
-// holding the base (the in-forward adapter path on a frozen quantized base is what removes both).
+// The KL reference is the learner itself with the adapters off (LoraLearner.unmerge around the reference log-probs),
+// so no second model exists. Small models only for now: the learner keeps an f32 copy of the base (the in-forward
+// adapter path on a frozen quantized base is what removes it).
 import type { Gpu } from '../gpu/runtime';
 import { GpuModel } from '../model/model';
 import { fp32Weights, type DecodeWeights } from '../model/decode';
@@ -44,7 +45,6 @@ export class HfLoraPolicy implements Policy {
   readonly name: string;
   readonly promptFormat: PromptFormat;
   readonly model: GpuModel;
-  readonly ref: GpuModel;
   readonly lora: GpuLora;
   readonly learner: LoraLearner;
   private readonly rollout: DecodeWeights & { refresh?: () => void; destroy?: () => void };
@@ -68,7 +68,6 @@ export class HfLoraPolicy implements Policy {
     // Saved adapters are checked before any GPU buffer exists, so a refusal leaks nothing.
     const adapters = opts.restore ? this.restored(opts.restore) : initLora(ck.layout, opts.lora, opts.seed);
     this.model = new GpuModel(gpu, ck.layout, ck.params, `${opts.name}.learner`);
-    this.ref = new GpuModel(gpu, ck.layout, ck.params, `${opts.name}.reference`);
     this.lora = new GpuLora(gpu, adapters, `${opts.name}.lora`);
     const optimizer = opts.restore && decodeOptimizer(opts.restore, opts.name);
     if (optimizer) this.lora.setOptimizerState(optimizer);
@@ -115,7 +114,8 @@ export class HfLoraPolicy implements Policy {
       {
         name: this.name,
         model: this.model,
-        ref: this.ref,
+        ref: this.model,
+        referenceState: { enter: () => this.learner.unmerge(), leave: () => this.learner.merge() },
         padId: this.padId,
         microBatch: this.opts.microBatch ?? 16,
         step: (micro, st) => this.learner.stepMicro(micro, grpoOptim(st), st.lr),
@@ -163,6 +163,5 @@ export class HfLoraPolicy implements Policy {
     this.learner.destroy();
     this.lora.destroy();
     this.model.destroy();
-    this.ref.destroy();
   }
 }
