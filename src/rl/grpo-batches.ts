@@ -67,6 +67,8 @@ function layout(group: GrpoItem[], maxSeqLen: number, padId: number) {
 export function prepareGrpoMicroBatches(p: GrpoPolicyParts, items: GrpoItem[], s: GrpoSettings, recordOld: boolean): PreparedMiniBatch {
   const gpu = p.model.gpu;
   const totalTokens = items.reduce((a, it) => a + it.completionTokens.length, 0);
+  // Greedy rollouts (temperature 0) are scored at temperature 1: the loss needs a proper distribution.
+  const temperature = s.rollout.temperature > 0 ? s.rollout.temperature : 1;
   const batches: GpuBatch[] = [];
   const temps: GPUBuffer[] = [];
   const released: GPUBuffer[] = [];
@@ -81,12 +83,12 @@ export function prepareGrpoMicroBatches(p: GrpoPolicyParts, items: GrpoItem[], s
     batches.push(uploadBatch(gpu, { batch: l.B, seqLen: l.S, tokens: l.tokens, positions: l.positions, valid: l.valid, targets: l.targets, mask: l.mask }, `${p.name}.grpo`));
   }
   // The loss reads both log-probs only on completion rows: the head runs on those rows alone.
-  if (s.beta > 0) p.referenceState?.enter();
-  const refs = batches.map((batch) => (s.beta > 0 ? recordLogprobs(p.ref, batch, s.temperature, { rows: 'mask' }) : undefined));
-  if (s.beta > 0) p.referenceState?.leave();
+  if (s.grpo.beta > 0) p.referenceState?.enter();
+  const refs = batches.map((batch) => (s.grpo.beta > 0 ? recordLogprobs(p.ref, batch, temperature, { rows: 'mask' }) : undefined));
+  if (s.grpo.beta > 0) p.referenceState?.leave();
   for (let i = 0; i < batches.length; i++) {
     const [group, l, batch, ref] = [groups[i], layouts[i], batches[i], refs[i]];
-    const old = recordOld ? recordLogprobs(p.model, batch, s.temperature, { rows: 'mask' }) : undefined;
+    const old = recordOld ? recordLogprobs(p.model, batch, temperature, { rows: 'mask' }) : undefined;
     for (const r of [ref, old]) {
       if (!r) continue;
       gpu.release(r.entropy);
@@ -103,20 +105,12 @@ export function prepareGrpoMicroBatches(p: GrpoPolicyParts, items: GrpoItem[], s
         refLogp: ref?.logp ?? null,
         rolloutLogp,
         advantages,
-        temperature: s.temperature,
-        config: {
-          epsilon_low: s.epsilon_low,
-          epsilon_high: s.epsilon_high,
-          dual_clip_c: s.dual_clip_c,
-          beta: s.beta,
-          loss_type: s.loss_type,
-          max_completion_length: s.max_completion_length,
-          is_cap: s.is_cap,
-        },
+        temperature,
+        config: { ...s.grpo, max_completion_length: s.rollout.max_completion_length },
         // Micro-batches sum their gradients: grpo/dr_grpo scale by each micro-batch's share of sequences, dapo
         // normalises by the whole mini-batch's completion tokens.
-        lossScale: s.loss_type === 'dapo' ? 1 : l.B / items.length,
-        normTokens: s.loss_type === 'dapo' ? totalTokens : undefined,
+        lossScale: s.grpo.loss_type === 'dapo' ? 1 : l.B / items.length,
+        normTokens: s.grpo.loss_type === 'dapo' ? totalTokens : undefined,
       },
     });
   }

@@ -56,13 +56,10 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
     const base = await policy.model.readParams();
     const cfg = PRESETS.micro;
     const s: GrpoSettings = {
-      ...cfg.grpo,
-      ...cfg.optim,
       lr: 1e-3,
-      beta: 0.001,
-      weight_decay: 0,
-      max_completion_length: 12,
-      temperature: 1,
+      grpo: { ...cfg.grpo, beta: 0.001 },
+      optim: { ...cfg.optim, weight_decay: 0 },
+      rollout: { max_completion_length: 12, temperature: 1 },
     };
     const items = gens.map((g, i) => ({
       promptTokens: g.promptTokens,
@@ -112,12 +109,10 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
       advantage: i % 2 === 0 ? 1 : -1,
     }));
     const s: GrpoSettings = {
-      ...PRESETS.micro.grpo,
-      ...PRESETS.micro.optim,
       lr: 1e-3,
-      beta: 0.001,
-      max_completion_length: 8,
-      temperature: 1,
+      grpo: { ...PRESETS.micro.grpo, beta: 0.001 },
+      optim: PRESETS.micro.optim,
+      rollout: { max_completion_length: 8, temperature: 1 },
     };
     const stopped = await makePolicy('hf-stopped', seed);
     for (const p of [whole, stopped]) expect((await p.grpoUpdate(items, s)).skipped).toBe(false);
@@ -151,7 +146,7 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
       const prep = prepareGrpoMicroBatches(
         { name: 'kl', model: whole.model, padId: 0, microBatch: 3, ...parts },
         items,
-        { ...s, beta: 0.5 },
+        { ...s, grpo: { ...s.grpo, beta: 0.5 } },
         false,
       );
       const out = [];

@@ -118,7 +118,7 @@ export class HfLoraPolicy implements Policy {
         referenceState: { enter: () => this.learner.unmerge(), leave: () => this.learner.merge() },
         padId: this.padId,
         microBatch: this.opts.microBatch ?? 16,
-        step: (micro, st) => this.learner.stepMicro(micro, grpoOptim(st), st.lr),
+        step: (micro, st) => this.learner.stepMicro(micro, grpoOptim(st)),
         refresh: () => this.rollout.refresh?.(),
       },
       items,
