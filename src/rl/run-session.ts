@@ -5,7 +5,7 @@ import type { Sandbox } from '../sandbox/types';
 import type { TrainConfig } from './config';
 import type { Phase, StepOutput } from './records';
 import type { Policy, PolicyFiles } from './policy';
-import { DEFAULT_EVAL, evalSubset, evaluateSplit, type EvalOptions, type HeldOutSplit } from './eval';
+import { DEFAULT_EVAL, evalSubset, evaluateSplit, runEvalOptions, type HeldOutSplit } from './eval';
 import { modeRules } from './modes';
 import type { RunProblems } from './lab-setup';
 import type { RunDir } from './run-store';
@@ -140,20 +140,6 @@ export class RunSession {
       await this.dir.removeCheckpointCopy(d);
   }
 
-  /** The evaluation options both the CLI and the page use: the protocol's defaults with this run's lengths and k. */
-  evalOptions(r: EvalRequest): EvalOptions {
-    const c = this.config.rollout;
-    return {
-      ...DEFAULT_EVAL,
-      samples: r.samples,
-      selection: r.selection,
-      k: c.tests_per_group,
-      maxNewTokens: c.max_completion_length,
-      maxTestTokens: c.max_test_completion_length,
-      onProgress: r.onProgress,
-    };
-  }
-
   /** Evaluates the current models on held-out problems and appends the result to eval.jsonl. */
   async evaluate(r: EvalRequest): Promise<EvalPoint> {
     const t0 = performance.now();
@@ -177,7 +163,7 @@ export class RunSession {
           coder,
           tests,
           sandbox,
-          this.evalOptions(r),
+          runEvalOptions(this.config, { samples: r.samples, selection: r.selection, onProgress: r.onProgress }),
         ),
       );
     }
