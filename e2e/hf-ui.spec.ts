@@ -119,6 +119,13 @@ test('Hugging Face model in the Model panel: files and hub (cached, offline seco
   await page.screenshot({ path: 'test-results/hf-ui-model-panel.png', fullPage: true });
 
   // A LoRA code-a1 run on the fixture (Coder and Tester: the same base, each with its own adapters).
+  // Single step opens the new run with the chosen model too; Start continues it.
+  await page.getByTestId('single-step').click();
+  await expect
+    .poll(async () => (await state(page)).checkpointStep ?? 0, { timeout: 2 * STEP_TIMEOUT, intervals: [1000] })
+    .toBe(1);
+  await expect.poll(async () => (await state(page)).status, { timeout: STEP_TIMEOUT }).toBe('paused');
+  expect((await state(page)).source).toContain(`Hugging Face: coder lab/${MODEL}@main`);
   await page.getByTestId('start').click();
   await expect
     .poll(async () => (await state(page)).checkpointStep ?? 0, { timeout: 3 * STEP_TIMEOUT, intervals: [1000] })

@@ -36,13 +36,13 @@ export class TrainClient {
     this.send({ type: 'start', runId, config: this.store.getState().config, stepThrough: s.stepThrough, models });
   }
 
-  /** Runs exactly one more step (phase by phase when step-through is on). */
-  step(): void {
+  /** Runs exactly one more step (phase by phase when step-through is on); a new run starts from `models`. */
+  step(models?: StartModels): void {
     const s = this.store.getState();
     const runId = this.prepareRun();
     s.setStatus('stepping');
     this.begin();
-    this.send({ type: 'step', runId, config: this.store.getState().config, stepThrough: s.stepThrough });
+    this.send({ type: 'step', runId, config: this.store.getState().config, stepThrough: s.stepThrough, models });
   }
 
   /** Evaluates the current models on held-out problems; the run must be paused. */

@@ -23,7 +23,7 @@ export type WorkerCommand =
   /** Stop after the step in progress. */
   | { type: 'pause' }
   /** Run exactly one more step, then pause (opens the run first if needed). */
-  | { type: 'step'; runId: string; config: RunConfigUi; stepThrough: boolean }
+  | { type: 'step'; runId: string; config: RunConfigUi; stepThrough: boolean; models?: StartModels }
   /** In step-through mode: let the next phase run. */
   | { type: 'stepPhase' }
   | { type: 'setStepThrough'; on: boolean }

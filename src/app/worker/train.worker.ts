@@ -148,7 +148,7 @@ class WorkerHost {
         this.startLoop(Infinity);
         break;
       case 'step':
-        (await this.ensureOpen(cmd.runId, cmd.config)).run.setStepThrough(cmd.stepThrough);
+        (await this.ensureOpen(cmd.runId, cmd.config, cmd.models)).run.setStepThrough(cmd.stepThrough);
         this.startLoop(1);
         break;
       case 'pause':

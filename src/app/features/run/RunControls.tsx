@@ -50,7 +50,7 @@ export function RunControls({ gpuOk }: { gpuOk: boolean }) {
         >
           Pause
         </button>
-        <button data-testid="single-step" disabled={!canRun} title={why} onClick={() => client.step()}>
+        <button data-testid="single-step" disabled={!canRun} title={why} onClick={() => client.step(runId && checkpointStep !== null ? undefined : startModels())}>
           Single step
         </button>
         {confirmReset ? (
