@@ -53,6 +53,8 @@ export interface PoolOptions {
   defaultTimeoutMs?: number;
   /** Extra booted workers kept ready so a hard stop or crash is replaced at once, not after a cold start. */
   spares?: number;
+  /** Restores write every page back, not only those a job changed (to measure what the compare saves). */
+  fullCopy?: boolean;
 }
 
 export interface PoolStats {
@@ -65,6 +67,7 @@ export interface PoolStats {
   /** Whole-interpreter restores done for judge/validate jobs, and the milliseconds they took. */
   restores: number;
   restoreMs: number;
+  restoredBytes: number;
 }
 
 type RawResult = RawJudge | RawExtract | RawProbe;
@@ -91,7 +94,7 @@ interface Slot {
 const now = (): number => performance.timeOrigin + performance.now();
 
 export class SandboxPool implements Sandbox {
-  readonly stats: PoolStats = { coldStartMs: [], respawns: 0, hardStops: 0, crashes: 0, maxHeapBytes: 0, restores: 0, restoreMs: 0 };
+  readonly stats: PoolStats = { coldStartMs: [], respawns: 0, hardStops: 0, crashes: 0, maxHeapBytes: 0, restores: 0, restoreMs: 0, restoredBytes: 0 };
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
   private readonly spareSlots: Slot[] = [];
@@ -116,6 +119,7 @@ export class SandboxPool implements Sandbox {
       recycleBytes: opts.recycleBytes ?? 256 * 1024 * 1024,
       defaultTimeoutMs: opts.defaultTimeoutMs ?? 1000,
       spares: opts.spares ?? 0,
+      fullCopy: opts.fullCopy ?? false,
       resultCap: opts.resultCap ?? 2 ** 20,
       jobResultCap: opts.jobResultCap ?? 16 * 2 ** 20,
       extractTimeoutMs: opts.extractTimeoutMs ?? 5000,
@@ -163,6 +167,7 @@ export class SandboxPool implements Sandbox {
       resultCap: o.resultCap,
       jobResultCap: o.jobResultCap,
       extractTimeoutMs: o.extractTimeoutMs,
+      fullCopy: o.fullCopy,
     };
     slot.handle.post({ type: 'init', sources: this.sources, control, options });
     return slot;
@@ -207,6 +212,7 @@ export class SandboxPool implements Sandbox {
         if (msg.raw.kind === 'judge') {
           this.stats.restores += msg.raw.restores;
           this.stats.restoreMs += msg.raw.restoreMs;
+          this.stats.restoredBytes += msg.raw.restoredBytes;
         }
         p.resolve(msg.raw);
         this.stats.maxHeapBytes = Math.max(this.stats.maxHeapBytes, msg.heapBytes);
@@ -263,7 +269,7 @@ export class SandboxPool implements Sandbox {
         if (forced[step]) {
           // Died twice on the same step (only setup code can do that): settle without running it again.
           const why = verdict.status === 'timeout' ? { t: 1 as const } : { e: verdict.errorType, m: verdict.message };
-          p.resolve({ kind: 'judge', setup: why, prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0, restores: 0, restoreMs: 0 });
+          p.resolve({ kind: 'judge', setup: why, prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0, restores: 0, restoreMs: 0, restoredBytes: 0 });
           continue;
         }
         forced[step] = verdict;

@@ -26,7 +26,7 @@ import {
 import type { Tree } from './compare';
 import { literalTest } from './literal';
 import { MarshalError, unmarshal } from './marshal';
-import { InterpreterSnapshot } from './snapshot';
+import { InterpreterSnapshot, type ByteCompare } from './snapshot';
 import { capWasmMemory, OutputCap, probeRealm } from './worker-util';
 
 interface PyFn {
@@ -46,6 +46,8 @@ export interface WorkerPlatform {
   /** Remove what arbitrary JS in this worker could use to leave it (code generation, network, host APIs). */
   lockDown(): void;
   post(msg: FromWorker): void;
+  /** A native byte compare, so a restore writes back only the pages a job changed (absent: all of them). */
+  compare?: ByteCompare;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
@@ -95,7 +97,7 @@ export class SandboxWorker {
         /* already gone */
       }
     }
-    this.snap = new InterpreterSnapshot(py);
+    this.snap = new InterpreterSnapshot(py, options.fullCopy ? undefined : this.platform.compare);
     this.snap.protectFileSystem();
     // Drop every route from Python back to JS before any untrusted code runs.
     py.runPython(
@@ -288,9 +290,10 @@ del _s, _k`,
     const t0 = now();
     const r0 = this.snap.restores;
     const m0 = this.snap.restoreMs;
+    const b0 = this.snap.restoredBytes;
     this.jobBytes = 0;
     const forced = job.forced ?? {};
-    const raw: RawJudge = { kind: 'judge', prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0, restores: 0, restoreMs: 0 };
+    const raw: RawJudge = { kind: 'judge', prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0, restores: 0, restoreMs: 0, restoredBytes: 0 };
     const n = job.tests.length;
     const prep: PrepOut[] = new Array<PrepOut>(n);
     const pyIdx: number[] = [];
@@ -362,6 +365,7 @@ del _s, _k`,
     raw.durationMs = now() - t0;
     raw.restores = this.snap.restores - r0;
     raw.restoreMs = this.snap.restoreMs - m0;
+    raw.restoredBytes = this.snap.restoredBytes - b0;
     return raw;
   }
 
