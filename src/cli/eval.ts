@@ -4,7 +4,7 @@
 // families. Every held-out problem by default; the result (with per-problem counts) goes to eval.json.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs, intArg } from './args';
+import { parseArgs, intArg, runMain } from './args';
 import { Progress } from './progress';
 import { presetConfig, type PresetName, type TrainConfig } from '../rl/config';
 import { RunDir } from '../rl/run-store';
@@ -89,10 +89,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (c) => process.exit(c),
-  (e) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
-    process.exit(1);
-  },
-);
+runMain(main);

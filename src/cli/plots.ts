@@ -8,6 +8,7 @@ import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
 import type { CiMetric } from '../rl/eval-ci';
 import { RESULTS_HEADER, resultsRow, type EvalPoint } from '../rl/results-table';
 import type { SplitReport } from '../rl/eval';
+import { runMain } from './args';
 
 
 async function readJsonl<T>(path: string): Promise<T[]> {
@@ -106,10 +107,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (c) => process.exit(c),
-  (e) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  },
-);
+runMain(main, { stack: false });

@@ -1,4 +1,6 @@
 // `npm run tasks -- <verify FILE.jsonl | stats>`: dispatcher for the curriculum and sandbox task commands.
+import { runMain } from './args';
+
 const [sub, ...rest] = process.argv.slice(2);
 
 async function main(): Promise<number> {
@@ -17,10 +19,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  },
-);
+runMain(main, { stack: false });

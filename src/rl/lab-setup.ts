@@ -5,7 +5,7 @@ import type { Mutant, Problem } from '../tasks/types';
 import { generateCurriculum } from '../tasks/generate';
 import { selectTrainPart, trainPartIds } from '../tasks/split';
 import type { Instance } from '../tasks/family';
-import { buildCoderCorpus } from '../tasks/corpus';
+import { buildCoderCorpus } from './corpus';
 import { preset as modelPreset, type PresetName as ModelPresetName } from '../model/config';
 import { buildLayout } from '../model/layout';
 import { initParams } from '../model/init';

@@ -4,12 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
 import {
   attentionBackward,
-  attentionBackwardRef,
-  attentionDefaults,
   attentionForward,
-  attentionForwardRef,
   type AttentionShape,
 } from './attention';
+import { attentionBackwardRef, attentionForwardRef } from './attention-ref';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
 type MaskKind = 'none' | 'u32' | 'f32';
@@ -54,8 +52,8 @@ describe('attention', () => {
     const { B, S, Hq, Hkv, Dh } = c.s;
     it(`B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask}${c.s.maskQueries ? '+queries' : ''} rows=${c.rows ?? 'auto'}${c.unrolled === false ? ' attention.wgsl' : ''} (seed ${seed})`, async () => {
       const gpu = await sharedNodeGpu();
-      attentionDefaults.rows = c.rows ?? 0;
-      attentionDefaults.unrolled = c.unrolled ?? 'auto';
+      gpu.tuning.attention.rows = c.rows ?? 0;
+      gpu.tuning.attention.unrolled = c.unrolled ?? 'auto';
       const T = B * S;
       const q = randomF32(T * Hq * Dh, rng, 1.5);
       const k = randomF32(T * Hkv * Dh, rng, 1.5);
@@ -71,8 +69,8 @@ describe('attention', () => {
       const dv = gpu.buffer('dv', T * Hkv * Dh * 4);
       attentionForward(gpu, out, lse, gq, gk, gv, gMask, c.s);
       attentionBackward(gpu, dq, dk, dv, gdo, gq, gk, gv, gMask, out, lse, c.s);
-      attentionDefaults.rows = 0;
-      attentionDefaults.unrolled = 'auto';
+      gpu.tuning.attention.rows = 0;
+      gpu.tuning.attention.unrolled = 'auto';
       const fwd = attentionForwardRef(q, k, v, mask, c.s);
       const bwd = attentionBackwardRef(q, k, v, mask, dout, c.s);
       const diffs = {
