@@ -31,6 +31,14 @@ export interface GrpoItem {
   advantage: number;
 }
 
+/** One sequence of a KTO update: desirable (+1) or undesirable (−1), from execution-derived preferences. */
+export interface KtoItem {
+  promptTokens: number[];
+  completionTokens: number[];
+  rolloutLogprobs: number[];
+  label: 1 | -1;
+}
+
 export interface GrpoSettings {
   lr: number;
   epsilon_low: number;
@@ -53,6 +61,11 @@ export interface GrpoSettings {
   eps: number;
   /** Sampling temperature: log-probs in the loss are taken at it (TRL divides logits by it). */
   temperature: number;
+}
+
+/** A KTO update reuses the optimiser fields of GrpoSettings (the GRPO loss fields are unused) plus KTO's own. */
+export interface KtoSettings extends GrpoSettings {
+  kto: { beta: number; lambda_d: number; lambda_u: number };
 }
 
 export interface UpdateStats {
@@ -78,6 +91,8 @@ export interface Policy {
   readonly promptFormat?: PromptFormat;
   generate(prompts: string[], opts: GenerateOptions): Promise<Generation[]>;
   grpoUpdate(items: GrpoItem[], settings: GrpoSettings): Promise<UpdateStats>;
+  /** One KTO optimizer step (ACE's adversary); absent on policies that do not implement it. */
+  ktoUpdate?(items: KtoItem[], settings: KtoSettings): Promise<UpdateStats>;
   /** Weights, optimizer moments and step count. */
   save(): Promise<PolicyFiles>;
   /** Every trainable tensor by name (for tests and the UI). */

@@ -20,8 +20,8 @@ import {
   type ToWorker,
   type WorkerOptions,
 } from './protocol';
-import type { Extraction, ExtractedTest, JudgeRequest, JudgeResult, Sandbox, ValidatedTest } from './types';
-import { toJudgeResult, toValidated } from './verdicts';
+import type { ExecResult, Extraction, ExtractedTest, JudgeRequest, JudgeResult, Sandbox, ValidatedTest } from './types';
+import { toExecuted, toJudgeResult, toValidated } from './verdicts';
 import { capCompletion, rejectAll } from './caps';
 
 export interface WorkerHandle {
@@ -385,6 +385,12 @@ export class SandboxPool implements Sandbox {
     const req = { code: groundTruth, entryPoint, tests: tests.map((t) => `assert ${t.call} == ${t.expected}`), timeoutMs, setupCode };
     const { job, raw } = await this.submit(this.judgeJob(req, true));
     return toValidated(job, raw as RawJudge, tests);
+  }
+
+  async execute(code: string, entryPoint: string, calls: string[], timeoutMs?: number): Promise<ExecResult> {
+    const req = { code, entryPoint, tests: calls.map((c) => `assert ${c} == None`), timeoutMs };
+    const { job, raw } = await this.submit(this.judgeJob(req, true));
+    return toExecuted(job, raw as RawJudge);
   }
 
   /** Test hook: kill worker `index` as if it crashed (its jobs must still settle). */
