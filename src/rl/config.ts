@@ -1,6 +1,7 @@
 // The one typed training config: grouped, commented defaults and the named presets (paper, tiny, micro).
 import { TRAIN_PARTS, type TrainPart } from '../tasks/split';
 import type { Mode } from './metrics';
+import { METHODS_DEFAULTS, validateMethods, type MethodsConfig } from './config-methods';
 
 export type LossType = 'grpo' | 'dr_grpo' | 'dapo';
 export type ScaleRewards = 'group' | 'batch' | 'none';
@@ -101,6 +102,9 @@ export interface TrainConfig {
     total_steps: number;
   };
 
+  /** Settings of the tcs and ace modes (src/rl/config-methods.ts). */
+  methods: MethodsConfig;
+
   run: {
     /** Save a checkpoint every n steps (and at the end). */
     checkpoint_every: number;
@@ -155,6 +159,7 @@ const PAPER: TrainConfig = {
     warmup_steps: 10,
     total_steps: 0,
   },
+  methods: METHODS_DEFAULTS,
   run: { checkpoint_every: 50, max_bad_steps: 3 },
 };
 
@@ -244,11 +249,11 @@ export function completeConfig(c: TrainConfig): TrainConfig {
 
 /** Throws a clear error for out-of-range values (bad input never starts a run). */
 export function validateConfig(c: TrainConfig): TrainConfig {
-  const bad = (msg: string) => {
+  const bad = (msg: string): never => {
     throw new Error(`invalid config: ${msg}`);
   };
   const posInt = (v: number, name: string) => (Number.isInteger(v) && v > 0) || bad(`${name} must be a positive integer, got ${v}`);
-  if (!['code-a1', 'golden', 'self-play'].includes(c.mode)) bad(`mode '${c.mode}'`);
+  if (!['code-a1', 'golden', 'self-play', 'tcs', 'ace'].includes(c.mode)) bad(`mode '${c.mode}'`);
   if (c.tasks.train_part !== undefined && !TRAIN_PARTS.includes(c.tasks.train_part)) bad(`tasks.train_part must be one of ${TRAIN_PARTS.join(', ')}, got '${c.tasks.train_part}'`);
   posInt(c.rollout.num_generations, 'rollout.num_generations');
   posInt(c.rollout.tester_generations, 'rollout.tester_generations');
@@ -268,6 +273,7 @@ export function validateConfig(c: TrainConfig): TrainConfig {
   if (!['grpo', 'dr_grpo', 'dapo'].includes(c.grpo.loss_type)) bad(`grpo.loss_type '${c.grpo.loss_type}'`);
   if (!['group', 'batch', 'none'].includes(c.grpo.scale_rewards)) bad(`grpo.scale_rewards '${c.grpo.scale_rewards}'`);
   if (!Number.isInteger(c.seed)) bad('seed must be an integer');
+  validateMethods(c.methods, bad);
   return c;
 }
 

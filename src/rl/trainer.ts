@@ -23,6 +23,8 @@ import { buildRolloutRecords } from './trainer-records';
 import { stepMetrics } from './trainer-metrics';
 import { modeRules, type ModeRules } from './modes';
 import { chunk, grpoSettingsAt, idleStats, itemsFor, updateOrIdle } from './trainer-grpo';
+import { aceExecuteProblem, extractInputs, type AceProblemResult } from './ace';
+import { aceUpdate } from './trainer-ace';
 
 import { TrainingHalted, type StepHooks, type TrainerDeps, type TrainerState } from './trainer-types';
 
@@ -109,7 +111,8 @@ export class Trainer {
       skipped,
       coderGens,
       testerGens,
-      validated,
+      // ACE's counts live on the judged rollouts (an input is well-formed / breaking only after execution).
+      validated: s.ace ? judged.flatMap((c) => c.rollouts) : validated,
       judged,
       coderRewards,
       testerRewards,
@@ -217,12 +220,17 @@ export class Trainer {
       'sandbox',
       () =>
         Promise.all(
-          testerTexts.map((raw, i) =>
-            extractAndValidate(this.deps.sandbox, problems[Math.floor(i / (M * N))], raw, cfg.reward.timeout_ms),
-          ),
+          testerTexts.map((raw, i) => {
+            const p = problems[Math.floor(i / (M * N))];
+            // ACE has no ground truth: only the calls are extracted (its inputs), judged later by execution alone.
+            if (!s.rules.groundTruth) return extractInputs(this.deps.sandbox, p, raw);
+            return extractAndValidate(this.deps.sandbox, p, raw, cfg.reward.timeout_ms);
+          }),
         ),
       (v) =>
-        `${v.reduce((a, x) => a + x.tests.length + x.malformed, 0)} assert lines, ${v.reduce((a, x) => a + x.valid.length, 0)} valid (distinct, call ran on the ground truth)`,
+        s.rules.groundTruth
+          ? `${v.reduce((a, x) => a + x.tests.length + x.malformed, 0)} assert lines, ${v.reduce((a, x) => a + x.valid.length, 0)} valid (distinct, call ran on the ground truth)`
+          : `${v.reduce((a, x) => a + x.tests.length, 0)} distinct inputs extracted (no ground truth is consulted)`,
     );
   }
 
@@ -235,8 +243,34 @@ export class Trainer {
     const { cfg, rules, problems, M, N, K } = s;
     const sandbox = this.deps.sandbox;
     const replays = problems.map((p) =>
-      cfg.mistake_book.enabled && rules.usesTester ? this.book.replay(p.id, cfg.mistake_book.replay_top_k) : [],
+      cfg.mistake_book.enabled && rules.usesTester && rules.mistakeBook
+        ? this.book.replay(p.id, cfg.mistake_book.replay_top_k)
+        : [],
     );
+    if (rules.testerReward === 'ace-breaks') {
+      const per = await this.phase(
+        s,
+        'execution',
+        'sandbox',
+        () =>
+          Promise.all(
+            problems.map((p, pi) =>
+              aceExecuteProblem(
+                sandbox,
+                p,
+                candidates.slice(pi * M, (pi + 1) * M),
+                validated.slice(pi * M * N, (pi + 1) * M * N),
+                K,
+                cfg.reward.timeout_ms,
+              ),
+            ),
+          ),
+        (r) =>
+          `${r.reduce((a, x) => a + x.coder.filter(Boolean).length, 0)}/${candidates.length} programs survived every well-formed input; ${r.reduce((a, x) => a + x.labels.filter((l) => l === 1).length, 0)} input groups broke their program`,
+      );
+      s.ace = per;
+      return { replays, judged: per.flatMap((x) => x.judged) };
+    }
     const judged = await this.phase(
       s,
       'execution',
@@ -277,6 +311,9 @@ export class Trainer {
       'rewards',
       'other',
       async () => {
+        if (s.ace) {
+          return { coderRewards: s.ace.flatMap((x) => x.coder), testerRewards: s.ace.flatMap((x) => x.tester) };
+        }
         if (s.rules.coderReward === 'golden-tests') {
           const coderRewards = judged.map((c) =>
             goldenReward(c.compiles, c.rollouts[0].outcome.numPassed, c.rollouts[0].outcome.numValid),
@@ -299,7 +336,7 @@ export class Trainer {
       'mistake-book',
       'other',
       async () => {
-        if (!s.rules.usesTester || !cfg.mistake_book.enabled) return;
+        if (!s.rules.usesTester || !s.rules.mistakeBook || !cfg.mistake_book.enabled) return;
         problems.forEach((p, pi) => {
           const { newFailing, oldPassed } = mistakeBookInputs(judged.slice(pi * M, (pi + 1) * M), replays[pi]);
           this.book.update(p.id, step, newFailing, oldPassed);
@@ -325,6 +362,10 @@ export class Trainer {
       'update',
       'other',
       async () => {
+        if (rules.coderUpdate === 'sft-robust' && s.ace) {
+          const robust = s.ace.flatMap((x) => x.coder);
+          return aceUpdate(cfg, s.step, s.coder, coderGens, robust, testerGens, s.ace.flatMap((x) => x.labels));
+        }
         const drop = cfg.grpo.drop_zero_std_groups;
         const coderItems = itemsFor(coderGens, coderAdv, M, drop);
         let testerItems: GrpoItem[] = [];
@@ -372,4 +413,6 @@ interface StepRun {
   t0: number;
   tRollout: number;
   tSandbox: number;
+  /** ACE only: per problem, the execution verdicts, labels and rewards. */
+  ace?: AceProblemResult[];
 }

@@ -4,7 +4,7 @@ import { PRESETS as TRAIN_PRESETS, presetConfig, type DeepPartial, type TrainCon
 
 export type PresetName = 'micro' | 'tiny' | 'paper';
 export const PRESETS: readonly PresetName[] = ['micro', 'tiny', 'paper'];
-export const MODES: readonly Mode[] = ['code-a1', 'golden', 'self-play'];
+export const MODES: readonly Mode[] = ['code-a1', 'golden', 'self-play', 'tcs', 'ace'];
 
 export const PRESET_NOTES: Record<PresetName, string> = {
   micro: 'Smallest models and batches: for tests and quick demos (seconds per step on a CPU).',
@@ -16,6 +16,8 @@ export const MODE_NOTES: Record<Mode, string> = {
   'code-a1': 'A separate white-box Tester attacks each candidate; its tests are validated on the ground truth.',
   golden: 'Baseline: the Coder is rewarded on the problem’s own tests; no Tester is trained.',
   'self-play': 'Baseline: one model writes both the code and its tests, so it can collude with itself.',
+  tcs: 'TCS: the Tester learns in two stages, first tests consistent with the reference solution, then counterexamples to the Coder’s current failures.',
+  ace: 'ACE: one model writes code and adversarial inputs; no ground truth — inputs that crash a program are preferred (KTO), programs that survive are imitated.',
 };
 
 export interface HyperParam {
