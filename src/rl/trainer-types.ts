@@ -5,6 +5,7 @@ import type { Problem } from '../tasks/types';
 import type { MistakeBookState } from './mistake-book';
 import type { Phase, PhaseEvent } from './records';
 import type { Policy } from './policy';
+import type { TcsEntry } from './tcs';
 
 export interface TrainerDeps {
   sandbox: Sandbox;
@@ -20,6 +21,8 @@ export interface TrainerState {
   rngState: number;
   badSteps: number;
   book: MistakeBookState;
+  /** TCS's rolling buffer of recent candidates (absent in other modes and in older runs). */
+  tcsBuffer?: TcsEntry[];
 }
 
 export interface StepHooks {

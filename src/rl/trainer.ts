@@ -25,6 +25,8 @@ import { modeRules, type ModeRules } from './modes';
 import { chunk, grpoSettingsAt, idleStats, itemsFor, updateOrIdle } from './trainer-grpo';
 import { aceExecuteProblem, extractInputs, type AceProblemResult } from './ace';
 import { aceUpdate } from './trainer-ace';
+import { TcsBuffer } from './tcs';
+import { tcsJudgeTargets, tcsRewards, tcsTargets, type TcsStep } from './trainer-tcs';
 
 import { TrainingHalted, type StepHooks, type TrainerDeps, type TrainerState } from './trainer-types';
 
@@ -32,6 +34,7 @@ export { TrainingHalted, type StepHooks, type TrainerDeps, type TrainerState };
 
 export class Trainer {
   readonly book: MistakeBook;
+  readonly tcs: TcsBuffer;
   private rng: Rng;
   step: number;
   badSteps: number;
@@ -49,10 +52,12 @@ export class Trainer {
     this.badSteps = state?.badSteps ?? 0;
     this.rng = new Rng(state?.rngState ?? deriveSeed(config.seed, 'problems'));
     this.book = state ? MistakeBook.fromState(state.book) : new MistakeBook();
+    this.tcs = new TcsBuffer(state?.tcsBuffer ?? []);
   }
 
   state(): TrainerState {
-    return { step: this.step, rngState: this.rng.state, badSteps: this.badSteps, book: this.book.state() };
+    const tcs = this.tcs.entries.length ? { tcsBuffer: this.tcs.entries } : {};
+    return { step: this.step, rngState: this.rng.state, badSteps: this.badSteps, book: this.book.state(), ...tcs };
   }
 
   /** One full training step. Throws TrainingHalted after `max_bad_steps` consecutive non-finite updates. */
@@ -133,6 +138,7 @@ export class Trainer {
       coderAdv,
       testerRewards,
       testerAdv,
+      s.tcs?.targets,
     );
 
     if (this.badSteps >= cfg.run.max_bad_steps) {
@@ -198,7 +204,14 @@ export class Trainer {
     if (!s.rules.usesTester) return { testerGens: [], testerTexts: [] };
     const { problems, M, N, K } = s;
     const tf = s.tester.promptFormat ?? RAW_FORMAT;
-    const prompts = candidates.flatMap((c, ci) =>
+    let targets = candidates;
+    if (s.rules.testerTargets === 'rolling-buffer') {
+      const t0 = performance.now();
+      s.tcs = await tcsTargets(this.deps.sandbox, this.tcs, s.cfg, s.step, problems, candidates);
+      s.tSandbox += (performance.now() - t0) / 1000;
+      targets = s.tcs.targets;
+    }
+    const prompts = targets.flatMap((c, ci) =>
       Array<string>(N).fill(tf.testerPrompt(problems[Math.floor(ci / M)], c, K)),
     );
     const testerGens = await this.phase(
@@ -298,6 +311,11 @@ export class Trainer {
       (j) =>
         `${j.filter((c) => c.compiles).length}/${j.length} candidates compile; mean hidden pass ${mean(j.map((c) => c.hiddenPassRate)).toFixed(2)}`,
     );
+    if (s.tcs) {
+      const t0 = performance.now();
+      await tcsJudgeTargets(sandbox, cfg, problems, s.tcs, judged, validated);
+      s.tSandbox += (performance.now() - t0) / 1000;
+    }
     return { replays, judged };
   }
 
@@ -314,6 +332,7 @@ export class Trainer {
         if (s.ace) {
           return { coderRewards: s.ace.flatMap((x) => x.coder), testerRewards: s.ace.flatMap((x) => x.tester) };
         }
+        if (s.tcs) return tcsRewards(s.cfg, s.tcs, judged);
         if (s.rules.coderReward === 'golden-tests') {
           const coderRewards = judged.map((c) =>
             goldenReward(c.compiles, c.rollouts[0].outcome.numPassed, c.rollouts[0].outcome.numValid),
@@ -415,4 +434,6 @@ interface StepRun {
   tSandbox: number;
   /** ACE only: per problem, the execution verdicts, labels and rewards. */
   ace?: AceProblemResult[];
+  /** TCS only: the Tester's targets and reward stage. */
+  tcs?: TcsStep;
 }
