@@ -46,3 +46,36 @@ for (const c of cases) {
     await page.screenshot({ path: `test-results/ui-methods-${c.mode}.png`, fullPage: true });
   });
 }
+
+test('evolve this problem’s tests: the rollout inspector evolves the problem’s suite and offers it as JSONL', async ({
+  page,
+}) => {
+  test.setTimeout(4 * STEP_TIMEOUT);
+  await open(page, '#preset=micro&mode=golden&seed=1');
+  await page.getByTestId('start').click();
+  await expect
+    .poll(() => page.evaluate(() => window.__lab!.store.getState().step), {
+      timeout: 2 * STEP_TIMEOUT,
+      intervals: [1000],
+    })
+    .toBeGreaterThanOrEqual(1);
+  await page.getByTestId('pause').click();
+  await page.getByTestId('tab-rollouts').click();
+  await page.getByTestId('evolve-tests').click();
+  const result = page.getByTestId('evolve-result');
+  await expect(result).toBeVisible({ timeout: STEP_TIMEOUT });
+  await expect(result).toContainText(/Pool pass rate \d\.\d\d → \d\.\d\d/);
+  // The curriculum's mutants are separated: every kept test separates at least one candidate.
+  const tests = page.getByTestId('evolved-test');
+  expect(await tests.count()).toBeGreaterThan(0);
+  await expect(tests.first()).toContainText(/separates [^n]/);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('evolve-download').click()]);
+  const { readFileSync } = await import('node:fs');
+  const rec = JSON.parse(readFileSync(await dl.path(), 'utf8')) as {
+    test_list: string[];
+    lineage: { round: number; separated: string[] }[];
+  };
+  expect(rec.test_list.length).toBe(await tests.count());
+  expect(rec.lineage.every((l) => l.separated.length > 0)).toBe(true);
+  await page.screenshot({ path: 'test-results/ui-methods-evolve.png', fullPage: true });
+});

@@ -5,8 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createNodeSandbox } from '../sandbox/node';
 import { importJsonl } from '../tasks/importers';
-import { evolveTests, evolvedRecord, sourceMutants, type EvolveResult, type PoolCandidate } from '../tasks/evolve';
-import { Rng } from '../tasks/rng';
+import { curriculumPool, curriculumProposals, evolveTests, evolvedRecord, sourceMutants, type EvolveResult, type PoolCandidate } from '../tasks/evolve';
 import { loadCurriculum } from '../rl/lab-setup';
 import { PRESETS, type PresetName } from '../rl/config';
 import type { Problem } from '../tasks/types';
@@ -38,18 +37,7 @@ function presetJobs(name: string, n: number): Job[] {
   const insts = loadCurriculum(preset.tasks.families)
     .instances.filter((i) => i.problem.split === 'train')
     .slice(0, n);
-  return insts.map((inst) => ({
-    problem: inst.problem,
-    pool: [
-      ...inst.mutants.map((m) => ({ id: m.id, code: m.code })),
-      ...inst.styles.slice(1).map((code, i) => ({ id: `${inst.problem.id}/style-${i + 1}`, code })),
-    ],
-    // The family's own input generator adds fresh inputs each round (seeded by problem and round: reproducible).
-    extra: (round) => {
-      const rng = Rng.from(0, inst.problem.id, 'evolve', round);
-      return Array.from({ length: 8 }, () => inst.assertFor(inst.randomArgs(rng)));
-    },
-  }));
+  return insts.map((inst) => ({ problem: inst.problem, pool: curriculumPool(inst), extra: curriculumProposals(inst) }));
 }
 
 export async function evolveCommand(args: string[]): Promise<number> {

@@ -1,6 +1,10 @@
-// ACE's update of its one model: supervised steps on the robust programs (the coder side) and a KTO step on the
+// ACE's execution phase over a step's problems, and the update of its one model: supervised steps on the robust programs (the coder side) and a KTO step on the
 // adversarial-input rollouts labelled by execution (the adversary side).
+import type { Problem } from '../tasks/types';
+import type { Sandbox } from '../sandbox/types';
 import type { TrainConfig } from './config';
+import { aceExecuteProblem, type AceProblemResult } from './ace';
+import type { CountedRollout } from './judging';
 import type { Generation, GrpoItem, KtoItem, Policy, UpdateStats } from './policy';
 import { grpoSettingsAt, idleStats, updateOrIdle } from './trainer-grpo';
 
@@ -52,4 +56,33 @@ export async function aceUpdate(
     kto: { beta: m.kto_beta, lambda_d: m.kto_lambda_d, lambda_u: m.kto_lambda_u },
   });
   return { coderStats, testerStats };
+}
+
+/** Every problem's programs against every input its rollouts wrote (execution only). */
+export function aceExecuteAll(
+  sandbox: Sandbox,
+  cfg: TrainConfig,
+  problems: Problem[],
+  candidates: string[],
+  validated: CountedRollout[],
+): Promise<AceProblemResult[]> {
+  const { num_generations: M, tester_generations: N, tests_per_group: K } = cfg.rollout;
+  return Promise.all(
+    problems.map((p, pi) =>
+      aceExecuteProblem(
+        sandbox,
+        p,
+        candidates.slice(pi * M, (pi + 1) * M),
+        validated.slice(pi * M * N, (pi + 1) * M * N),
+        K,
+        cfg.reward.timeout_ms,
+      ),
+    ),
+  );
+}
+
+export function aceExecutionSummary(r: AceProblemResult[], programs: number): string {
+  const robust = r.reduce((a, x) => a + x.coder.filter(Boolean).length, 0);
+  const broke = r.reduce((a, x) => a + x.labels.filter((l) => l === 1).length, 0);
+  return `${robust}/${programs} programs survived every well-formed input; ${broke} input groups broke their program`;
 }

@@ -1,7 +1,6 @@
 // The Code-A1 training step (docs/method.md), with the golden and self-play baselines in the same runner.
 //
 // Every departure from the published implementation is listed in docs/method.md.
-import type { Problem } from '../tasks/types';
 import { completeConfig, type TrainConfig } from './config';
 import type { Phase, StepOutput } from './records';
 import type { Generation, GrpoItem, Policy, UpdateStats } from './policy';
@@ -21,14 +20,14 @@ import { goldenReward, type TesterReward } from './rewards';
 import { groupAdvantages, maxVarianceGroup, mean } from './grpo';
 import { buildRolloutRecords } from './trainer-records';
 import { stepMetrics } from './trainer-metrics';
-import { modeRules, type ModeRules } from './modes';
+import { modeRules } from './modes';
 import { chunk, grpoSettingsAt, idleStats, itemsFor, updateOrIdle } from './trainer-grpo';
-import { aceExecuteProblem, extractInputs, type AceProblemResult } from './ace';
-import { aceUpdate } from './trainer-ace';
+import { extractInputs } from './ace';
+import { aceExecuteAll, aceExecutionSummary, aceUpdate } from './trainer-ace';
 import { TcsBuffer } from './tcs';
-import { tcsJudgeTargets, tcsRewards, tcsTargets, type TcsStep } from './trainer-tcs';
+import { tcsJudgeTargets, tcsRewards, tcsTargets } from './trainer-tcs';
 
-import { TrainingHalted, type StepHooks, type TrainerDeps, type TrainerState } from './trainer-types';
+import { TrainingHalted, type StepHooks, type StepRun, type TrainerDeps, type TrainerState } from './trainer-types';
 
 export { TrainingHalted, type StepHooks, type TrainerDeps, type TrainerState };
 
@@ -265,21 +264,8 @@ export class Trainer {
         s,
         'execution',
         'sandbox',
-        () =>
-          Promise.all(
-            problems.map((p, pi) =>
-              aceExecuteProblem(
-                sandbox,
-                p,
-                candidates.slice(pi * M, (pi + 1) * M),
-                validated.slice(pi * M * N, (pi + 1) * M * N),
-                K,
-                cfg.reward.timeout_ms,
-              ),
-            ),
-          ),
-        (r) =>
-          `${r.reduce((a, x) => a + x.coder.filter(Boolean).length, 0)}/${candidates.length} programs survived every well-formed input; ${r.reduce((a, x) => a + x.labels.filter((l) => l === 1).length, 0)} input groups broke their program`,
+        () => aceExecuteAll(sandbox, cfg, problems, candidates, validated),
+        (r) => aceExecutionSummary(r, candidates.length),
       );
       s.ace = per;
       return { replays, judged: per.flatMap((x) => x.judged) };
@@ -415,25 +401,4 @@ export class Trainer {
         `coder loss ${r.coderStats.loss.toFixed(4)} (${r.coderStats.tokens} tokens); tester loss ${r.testerStats.loss.toFixed(4)}`,
     );
   }
-}
-
-/** What one step's phases share: the config and its mode rules, the sampled problems, hooks and phase timings. */
-interface StepRun {
-  cfg: TrainConfig;
-  rules: Readonly<ModeRules>;
-  step: number;
-  hooks: StepHooks;
-  problems: Problem[];
-  coder: Policy;
-  tester: Policy;
-  M: number;
-  N: number;
-  K: number;
-  t0: number;
-  tRollout: number;
-  tSandbox: number;
-  /** ACE only: per problem, the execution verdicts, labels and rewards. */
-  ace?: AceProblemResult[];
-  /** TCS only: the Tester's targets and reward stage. */
-  tcs?: TcsStep;
 }

@@ -4,6 +4,8 @@
 // keeps a greedy cover: tests that separate candidates from the reference, most new separations first, dropping
 // tests whose separations others already make. docs/method.md lists the choices.
 import type { Sandbox } from '../sandbox/types';
+import type { Instance } from './family';
+import { Rng } from './rng';
 import type { Problem } from './types';
 
 export interface PoolCandidate {
@@ -291,4 +293,18 @@ export function sourceMutants(solution: string, max = 12): PoolCandidate[] {
     }
   }
   return out;
+}
+
+/** A curriculum instance's pool: its bug mutants and its alternative correct styles (the reference is styles[0]). */
+export function curriculumPool(inst: Instance): PoolCandidate[] {
+  const styles = inst.styles.slice(1).map((code, i) => ({ id: `${inst.problem.id}/style-${i + 1}`, code }));
+  return [...inst.mutants.map((m) => ({ id: m.id, code: m.code })), ...styles];
+}
+
+/** Eight fresh inputs per round from the family's own generator (seeded by problem and round: reproducible). */
+export function curriculumProposals(inst: Instance): (round: number) => string[] {
+  return (round) => {
+    const rng = Rng.from(0, inst.problem.id, 'evolve', round);
+    return Array.from({ length: 8 }, () => inst.assertFor(inst.randomArgs(rng)));
+  };
 }
