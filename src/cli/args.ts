@@ -1,4 +1,13 @@
 // Minimal `--key value` / `--flag` argument parsing for the CLIs, with clear errors for unknown options.
+import {
+  FIELD_LIST,
+  PRESETS,
+  PRESET_DESCRIPTIONS,
+  PRESET_NAMES,
+  configValue,
+  fieldRange,
+  parseSetting,
+} from '../rl/config';
 export type Args = Record<string, string | boolean>;
 
 export function parseArgs(argv: string[], known: Record<string, 'string' | 'boolean'>): Args {
@@ -8,7 +17,12 @@ export function parseArgs(argv: string[], known: Record<string, 'string' | 'bool
     if (!a.startsWith('--')) throw new Error(`unexpected argument '${a}'`);
     const [k, inline] = a.slice(2).split(/=(.*)/s, 2);
     const kind = known[k];
-    if (!kind) throw new Error(`unknown option --${k} (known: ${Object.keys(known).map((x) => '--' + x).join(', ')})`);
+    if (!kind)
+      throw new Error(
+        `unknown option --${k} (known: ${Object.keys(known)
+          .map((x) => '--' + x)
+          .join(', ')})`,
+      );
     if (kind === 'boolean') out[k] = true;
     else {
       const v = inline ?? argv[++i];
@@ -28,20 +42,39 @@ export function intArg(args: Args, key: string, fallback: number): number {
   return n;
 }
 
-/** `--set a.b=1 --set c=x` → nested overrides (numbers and booleans parsed). */
+/** `--set a.b=1 --set c=x` → nested overrides, each value read as its config field's type (src/rl/config-fields.ts). */
 export function setOverrides(args: Args): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const raw = typeof args.set === 'string' ? args.set.split('\n') : [];
   for (const kv of raw) {
-    const m = /^([\w.]+)=(.*)$/.exec(kv);
+    const m = /^([\w.]+)=(.*)$/s.exec(kv);
     if (!m) throw new Error(`--set expects key.path=value, got '${kv}'`);
     const path = m[1].split('.');
-    let v: unknown = m[2];
-    if (m[2] === 'true' || m[2] === 'false') v = m[2] === 'true';
-    else if (m[2] !== '' && !Number.isNaN(Number(m[2]))) v = Number(m[2]);
     let o = out;
     path.slice(0, -1).forEach((p) => (o = (o[p] ??= {}) as Record<string, unknown>));
-    o[path[path.length - 1]] = v;
+    o[path[path.length - 1]] = parseSetting(m[1], m[2]);
   }
   return out;
+}
+
+/** Every config field for --help: path, type, range, each preset's value, then its help and the release setting. */
+export function configHelp(): string {
+  const show = (v: unknown) =>
+    v === undefined ? '(unset)' : v === '' ? "''" : Array.isArray(v) ? `[${v.join(',')}]` : String(v);
+  const lines = [
+    'presets:',
+    ...PRESET_NAMES.map((p) => `  ${p.padEnd(6)} ${PRESET_DESCRIPTIONS[p]}`),
+    "config fields (--set path=value; the value shown is the paper preset's, then micro / tiny where they differ):",
+  ];
+  for (const [path, f] of FIELD_LIST) {
+    const values = PRESET_NAMES.map((p) => [p, show(configValue(PRESETS[p], path))] as const);
+    const paper = values.find(([p]) => p === 'paper')![1];
+    const others = values
+      .filter(([p, v]) => p !== 'paper' && v !== paper && path !== 'preset')
+      .map(([p, v]) => `${p} ${v}`);
+    const type = f.type === 'int' || f.type === 'number' ? `${f.type} ${fieldRange(f)}` : fieldRange(f);
+    lines.push(`  ${path}  ${type}  = ${paper}${others.length ? ` (${others.join(', ')})` : ''}`);
+    lines.push(`      ${f.help}${f.ref ? ` [${f.ref}]` : ''}`);
+  }
+  return lines.join('\n');
 }

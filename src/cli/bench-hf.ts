@@ -28,6 +28,8 @@ import { GpuLora } from '../model/hf/lora-gpu';
 import { LoraLearner } from '../model/hf/lora-learner';
 import { fmtBytes, planMemory } from '../model/hf/memory-plan';
 import { prepareGrpoMicroBatches } from '../rl/grpo-batches';
+import { grpoOptim } from '../rl/grpo-update';
+import type { GrpoSettings } from '../rl/policy';
 import { PRESETS } from '../rl/config';
 import { mulberry32 } from '../testing/random';
 
@@ -164,14 +166,19 @@ async function main(): Promise<void> {
     };
   });
   const cfg = PRESETS.micro;
-  const s = { ...cfg.grpo, ...cfg.optim, lr: 1e-4, beta: 0, max_completion_length: 16, temperature: 1 };
+  const s: GrpoSettings = {
+    lr: 1e-4,
+    grpo: { ...cfg.grpo, beta: 0 },
+    optim: { ...cfg.optim, weight_decay: 0, max_grad_norm: 1 },
+    rollout: { max_completion_length: 16, temperature: 1 },
+  };
   const prep = prepareGrpoMicroBatches(
     { name: 'bench-hf', model: m, ref: m, padId: 0, microBatch: 2 },
     items,
     s,
     false,
   );
-  const optim = { adamw: { lr: s.lr, beta1: s.beta1, beta2: s.beta2, eps: s.eps, weightDecay: 0 }, maxGradNorm: 1 };
+  const optim = grpoOptim(s);
   await learner.stepMicro(prep.micro, optim);
   const u = await timedCpu(gpu, () => learner.stepMicro(prep.micro, optim));
   prep.release();

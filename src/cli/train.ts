@@ -1,6 +1,6 @@
 // `npm run train -- --preset tiny --mode code-a1 --steps 50 --seed 1 --out runs/NAME` (or `--resume runs/NAME`):
 // headless Code-A1 / golden / self-play training with a progress bar, a compact line per step, and crash-safe runs.
-import { parseArgs, intArg, setOverrides } from './args';
+import { configHelp, parseArgs, intArg, setOverrides } from './args';
 import { Progress } from './progress';
 import { presetConfig, type DeepPartial, type PresetName, type TrainConfig } from '../rl/config';
 import type { Mode } from '../rl/metrics';
@@ -17,7 +17,9 @@ import { HF_FLAGS, HF_HELP, hfOptions, openHfLab } from './hf-lab';
 const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play|tcs|ace] [--steps N]
                         [--seed S] [--out runs/NAME | --resume runs/NAME] [--set group.key=value ...]
                         [--eval-every N [--eval-problems 0 (all)] [--eval-samples 8] [--eval-splits heldout,heldout-family]]   (appends eval.jsonl)
-${HF_HELP}`;
+${HF_HELP}
+
+${configHelp()}`;
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), {

@@ -3,6 +3,7 @@ import { BufferPool, STORAGE, Usage } from './buffers';
 import { PipelineCache } from './pipelines';
 import { GpuTimer, type FamilyTime } from './timer';
 import { acquireDevice, type AcquireOptions, type AdapterSummary } from './device';
+import { defaultTuning, type GpuTuning } from './tuning';
 
 const UNIFORM_SLOT = 256; // minUniformBufferOffsetAlignment
 const UNIFORM_CHUNK = 256 * UNIFORM_SLOT;
@@ -15,6 +16,8 @@ export class Gpu {
   readonly timer?: GpuTimer;
   /** When true (and timestamps exist), each dispatch runs in its own timed pass; slower, for profiling only. */
   profile = false;
+  /** Kernel variants this context runs with; benches and tests pin one here. */
+  readonly tuning: GpuTuning = defaultTuning();
   private encoder?: GPUCommandEncoder;
   private pass?: GPUComputePassEncoder;
   private uniformChunks: { buf: GPUBuffer; data: Uint8Array<ArrayBuffer>; view: DataView<ArrayBuffer>; used: number }[] = [];

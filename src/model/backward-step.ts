@@ -14,7 +14,6 @@ import { forward, releaseForward } from './forward';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
 
-export { sftHeadRows } from './head-rows';
 
 /** Supervised loss: mean cross-entropy of batch.targets over batch.mask. */
 export interface SftLoss {
@@ -176,14 +175,14 @@ export const DEFAULT_OPTIM: OptimConfig = {
 };
 
 /** Records grad-norm + clip + AdamW over the whole flat buffer and refreshes the parameter mirrors. */
-export function recordOptimizerStep(model: GpuModel, optim: OptimConfig, lr = optim.adamw.lr): GPUBuffer {
+export function recordOptimizerStep(model: GpuModel, optim: OptimConfig): GPUBuffer {
   const gpu = model.gpu;
   const n = model.layout.totalFloats;
   const clip = gpu.temp('gradnorm.out', GRADNORM_OUT_BYTES);
   gradNorm(gpu, clip, model.grads, n, optim.maxGradNorm);
   const { m, v } = model.ensureMoments();
   model.step++;
-  adamwStep(gpu, model.params, m, v, model.grads, clip, n, { ...optim.adamw, lr }, model.step);
+  adamwStep(gpu, model.params, m, v, model.grads, clip, n, optim.adamw, model.step);
   model.refreshMirrors();
   return clip;
 }
@@ -207,7 +206,7 @@ export interface MicroBatch {
  * One full training step: zero grads, loss + backward for each micro-batch (gradients sum: scale each loss by
  * 1 / count via gradScale / lossScale for a mean), clip, AdamW. A single small readback at the end.
  */
-export async function trainStep(model: GpuModel, batchOrMicro: GpuBatch | MicroBatch[], spec: LossSpec | null, optim: OptimConfig, lr?: number): Promise<StepResult> {
+export async function trainStep(model: GpuModel, batchOrMicro: GpuBatch | MicroBatch[], spec: LossSpec | null, optim: OptimConfig): Promise<StepResult> {
   const micro: MicroBatch[] = Array.isArray(batchOrMicro) ? batchOrMicro : [{ batch: batchOrMicro, spec: spec ?? { kind: 'sft' } }];
   if (!micro.length) throw new Error('trainStep: no micro-batches');
   const gpu = model.gpu;
@@ -221,7 +220,7 @@ export async function trainStep(model: GpuModel, batchOrMicro: GpuBatch | MicroB
     gpu.release(stats);
     return decode;
   });
-  const clip = recordOptimizerStep(model, optim, lr);
+  const clip = recordOptimizerStep(model, optim);
   gpu.copy(clip, 0, out, n * 64, GRADNORM_OUT_BYTES);
   gpu.release(clip);
   const v = await gpu.readF32(out, 16 * n + 4);

@@ -10,13 +10,10 @@ export interface AttnSaved {
   buffers: GPUBuffer[];
 }
 
-/** maskQueries: skip pad query rows (benchmarks switch it off to time the old path). */
-export const attentionOptions: { maskQueries: boolean } = { maskQueries: true };
-
 function shape(model: GpuModel, batch: GpuBatch): AttentionShape {
   const c = model.config;
   // Pad rows (valid = 0) are never read by a loss (masks only cover real tokens), so attention skips them.
-  return { B: batch.B, S: batch.S, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maskQueries: attentionOptions.maskQueries };
+  return { B: batch.B, S: batch.S, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maskQueries: model.gpu.tuning.attention.maskQueries };
 }
 
 /** out [T, heads·hd] ← q, k (after RoPE), v; pad keys (batch.valid = 0) are hidden. */

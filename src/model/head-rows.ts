@@ -6,19 +6,13 @@ import type { HeadRows } from './forward';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
 
-/**
- * Head rows for switching the SFT and GRPO heads (and reference log-probs asked for with rows: 'mask') to the loss
- * rows: only when it saves at least 10 % of the rows. Off = every row, the old path (tests compare the two).
- */
-export const sftHeadRows: { enabled: boolean } = { enabled: true };
-
 /** The batch's loss-mask rows with their targets and mask, as pooled temps (null when not worth it). */
 export function lossRows(
   gpu: GpuModel['gpu'],
   batch: GpuBatch,
 ): { head: HeadRows; targets: GPUBuffer; mask: GPUBuffer } | null {
   const { mask, targets } = batch.host;
-  if (!sftHeadRows.enabled || !mask || !targets) return null;
+  if (!gpu.tuning.headRows || !mask || !targets) return null;
   const rows: number[] = [];
   for (let t = 0; t < batch.T; t++) if (mask[t] !== 0) rows.push(t);
   if (rows.length === 0 || rows.length > 0.9 * batch.T) return null;

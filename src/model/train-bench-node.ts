@@ -10,14 +10,13 @@
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { matmul } from '../gpu/kernels/matmul';
-import { linearDefaults, linearMatmul } from '../gpu/kernels/linear-quad';
-import { attentionOptions } from './forward-attention';
+import { linearMatmul } from '../gpu/kernels/linear-quad';
 import { preset, type PresetName } from './config';
 import { buildLayout } from './layout';
 import { initParams } from './init';
 import { GpuModel } from './model';
 import { uploadBatch, destroyBatch } from './forward-batch';
-import { trainStep, DEFAULT_OPTIM, sftHeadRows } from './backward-step';
+import { trainStep, DEFAULT_OPTIM } from './backward-step';
 import { fp32Weights } from './decode';
 import { generate } from './sampler';
 import { RolloutWeights } from './rollout-weights';
@@ -63,14 +62,14 @@ async function matmulShapes(gpu: Gpu, layers: number, T: number, H: number, qW: 
     };
     const cpu = await measure(() => matmul(gpu, { a: big, b: big2, c: out, M, N, K, transA, transB }));
     const quad = await measure(() => linearMatmul(gpu, { a: big, b: big2, c: out, M, N, K, transA, transB }));
-    const kDefault = linearDefaults.kChunk;
+    const kDefault = gpu.tuning.linear.kChunk;
     if (transA && process.env.KCHUNKS) {
       for (const kc of process.env.KCHUNKS.split(',').map(Number)) {
-        linearDefaults.kChunk = kc;
+        gpu.tuning.linear.kChunk = kc;
         const t = await measure(() => linearMatmul(gpu, { a: big, b: big2, c: out, M, N, K, transA, transB }));
         console.log(`  (next line's shape) kChunk ${kc}: ${t.toFixed(2)} CPU-ms (${(quad / t).toFixed(2)}x the default kChunk ${kDefault})`);
       }
-      linearDefaults.kChunk = kDefault;
+      gpu.tuning.linear.kChunk = kDefault;
     }
     const gf = (ms: number) => ((2 * M * N * K) / (ms * 1e6)).toFixed(2).padStart(6);
     totalStep += cpu * count;
@@ -124,9 +123,9 @@ async function main(): Promise<void> {
   // Alternate the new and the old engine path step by step so both see the same neighbours' load.
   const paths = flag('no-step') ? [] : flag('ab') ? [true, false] : [true];
   const engine = (fresh: boolean) => {
-    linearDefaults.quad = fresh && process.env.ENGINE_QUAD !== '0';
-    attentionOptions.maskQueries = fresh && process.env.ENGINE_MASKQ !== '0';
-    sftHeadRows.enabled = fresh && process.env.ENGINE_HEADROWS !== '0';
+    gpu.tuning.linear.quad = fresh && process.env.ENGINE_QUAD !== '0';
+    gpu.tuning.attention.maskQueries = fresh && process.env.ENGINE_MASKQ !== '0';
+    gpu.tuning.headRows = fresh && process.env.ENGINE_HEADROWS !== '0';
   };
   for (const quad of paths) {
     engine(quad);
@@ -164,7 +163,7 @@ async function main(): Promise<void> {
     for (const t of times) console.log(`  ${t.family.padEnd(14)} ${t.ms.toFixed(1).padStart(9)} ms  ${String(t.dispatches).padStart(5)}  ${((100 * t.ms) / total).toFixed(1)}%`);
   }
   if (flag('decode')) {
-    if (process.env.QUAD_MIN_ROWS) linearDefaults.minRows = Number(process.env.QUAD_MIN_ROWS);
+    if (process.env.QUAD_MIN_ROWS) gpu.tuning.linear.minRows = Number(process.env.QUAD_MIN_ROWS);
     for (const [wname, w] of [['fp32', fp32Weights(model)], ['int8 (fp32 expansion)', new RolloutWeights(model, 'int8-b32', true)], ['int8 (qmatmul)', new RolloutWeights(model, 'int8-b32', false)]] as const) {
       const nb = 16;
       const prompts = Array.from({ length: nb }, () => Array.from({ length: 16 }, () => 8 + Math.floor(rng() * (V - 8))));

@@ -4,7 +4,7 @@ import { sharedNodeGpu } from '../gpu/node';
 import { adamwStepRef } from '../gpu/kernels/adamw';
 import { gradNormRef } from '../gpu/kernels/gradnorm';
 import { freshSeed, maxRelDiff } from '../testing/random';
-import { DEFAULT_OPTIM, recordLossAndBackward, sftHeadRows, trainStep, type OptimConfig } from './backward-step';
+import { DEFAULT_OPTIM, recordLossAndBackward, trainStep, type OptimConfig } from './backward-step';
 import { destroyBatch, uploadBatch } from './forward-batch';
 import { computeLogits, computeLogprobs, recordLogprobs } from './forward-logprobs';
 import { preset } from './config';
@@ -161,7 +161,7 @@ describe(`training step on micro (seed ${seed})`, async () => {
     const advantages = gpu.buffer('rows.adv', Float32Array.from(g.advantages));
     const config = { epsilon_low: 0.2, epsilon_high: 0.28, dual_clip_c: 3, beta: 0.04, loss_type: 'grpo' as const, max_completion_length: 7, is_cap: 2 };
     const run = async (rowsOnly: boolean) => {
-      sftHeadRows.enabled = rowsOnly;
+      gpu.tuning.headRows = rowsOnly;
       try {
         const ref = recordLogprobs(model, batch, 0.8, { rows: 'mask' });
         const refHost = await gpu.readF32(ref.logp, T);
@@ -173,7 +173,7 @@ describe(`training step on micro (seed ${seed})`, async () => {
         oldLogp.destroy();
         return { stats, grads: await model.readGrads(), refHost };
       } finally {
-        sftHeadRows.enabled = true;
+        gpu.tuning.headRows = true;
       }
     };
     const all = await run(false);

@@ -61,6 +61,8 @@ export function sequenceLayout(group: Pick<GrpoItem, 'promptTokens' | 'completio
 export function prepareGrpoMicroBatches(p: GrpoPolicyParts, items: GrpoItem[], s: GrpoSettings, recordOld: boolean): PreparedMiniBatch {
   const gpu = p.model.gpu;
   const totalTokens = items.reduce((a, it) => a + it.completionTokens.length, 0);
+  // Greedy rollouts (temperature 0) are scored at temperature 1: the loss needs a proper distribution.
+  const temperature = s.rollout.temperature > 0 ? s.rollout.temperature : 1;
   const batches: GpuBatch[] = [];
   const temps: GPUBuffer[] = [];
   const released: GPUBuffer[] = [];
@@ -71,8 +73,8 @@ export function prepareGrpoMicroBatches(p: GrpoPolicyParts, items: GrpoItem[], s
     const batch = uploadBatch(gpu, { batch: l.B, seqLen: l.S, tokens: l.tokens, positions: l.positions, valid: l.valid, targets: l.targets, mask: l.mask }, `${p.name}.grpo`);
     batches.push(batch);
     // The loss reads both only on completion rows: the head runs on those rows alone.
-    const ref = s.beta > 0 ? recordLogprobs(p.ref, batch, s.temperature, { rows: 'mask' }) : undefined;
-    const old = recordOld ? recordLogprobs(p.model, batch, s.temperature, { rows: 'mask' }) : undefined;
+    const ref = s.grpo.beta > 0 ? recordLogprobs(p.ref, batch, temperature, { rows: 'mask' }) : undefined;
+    const old = recordOld ? recordLogprobs(p.model, batch, temperature, { rows: 'mask' }) : undefined;
     for (const r of [ref, old]) {
       if (!r) continue;
       gpu.release(r.entropy);
@@ -89,20 +91,12 @@ export function prepareGrpoMicroBatches(p: GrpoPolicyParts, items: GrpoItem[], s
         refLogp: ref?.logp ?? null,
         rolloutLogp,
         advantages,
-        temperature: s.temperature,
-        config: {
-          epsilon_low: s.epsilon_low,
-          epsilon_high: s.epsilon_high,
-          dual_clip_c: s.dual_clip_c,
-          beta: s.beta,
-          loss_type: s.loss_type,
-          max_completion_length: s.max_completion_length,
-          is_cap: s.is_cap,
-        },
+        temperature,
+        config: { ...s.grpo, max_completion_length: s.rollout.max_completion_length },
         // Micro-batches sum their gradients: grpo/dr_grpo scale by each micro-batch's share of sequences, dapo
         // normalises by the whole mini-batch's completion tokens.
-        lossScale: s.loss_type === 'dapo' ? 1 : l.B / items.length,
-        normTokens: s.loss_type === 'dapo' ? totalTokens : undefined,
+        lossScale: s.grpo.loss_type === 'dapo' ? 1 : l.B / items.length,
+        normTokens: s.grpo.loss_type === 'dapo' ? totalTokens : undefined,
       },
     });
   }

@@ -44,13 +44,18 @@ function maxDiff(a: Float32Array, b: Float32Array): number {
 
 describe('clipped GRPO with mini-batches (micro coder)', { timeout: 300_000 }, () => {
   // A large step so the first mini-batch moves the policy well past the trust region for the second.
-  const base: GrpoSettings = { ...cfg.grpo, ...cfg.optim, lr: 2e-2, beta: 0, weight_decay: 0, max_completion_length: 16, temperature: 1, is_cap: 1e9 };
+  const settings = (mini_batches: number, grpo: Partial<GrpoSettings['grpo']> = {}): GrpoSettings => ({
+    lr: 2e-2,
+    grpo: { ...cfg.grpo, beta: 0, is_cap: 1e9, ...grpo },
+    optim: { ...cfg.optim, weight_decay: 0, mini_batches },
+    rollout: { max_completion_length: 16, temperature: 1 },
+  });
   const noClip = { epsilon_low: 1, epsilon_high: 1e6, dual_clip_c: 1e9 };
 
   it('two mini-batches: clip fractions > 0 and the clip changes the update', async () => {
     expect(items.length).toBeGreaterThanOrEqual(4);
-    const clipped = await update({ ...base, mini_batches: 2 });
-    const free = await update({ ...base, mini_batches: 2, ...noClip });
+    const clipped = await update(settings(2));
+    const free = await update(settings(2, noClip));
     const frac = clipped.stats.clipLow + clipped.stats.clipHigh;
     const d = maxDiff(clipped.params, free.params);
     console.log(`2 mini-batches: clip low ${clipped.stats.clipLow.toFixed(4)} high ${clipped.stats.clipHigh.toFixed(4)}; max |Δθ| clip vs no clip ${d.toExponential(2)}`);
@@ -60,14 +65,14 @@ describe('clipped GRPO with mini-batches (micro coder)', { timeout: 300_000 }, (
   });
 
   it('one mini-batch: ratio 1, no clipping, the clip range makes no difference', async () => {
-    const clipped = await update({ ...base, mini_batches: 1 });
-    const free = await update({ ...base, mini_batches: 1, ...noClip });
+    const clipped = await update(settings(1));
+    const free = await update(settings(1, noClip));
     expect(clipped.stats.clipLow + clipped.stats.clipHigh).toBe(0);
     expect(maxDiff(clipped.params, free.params)).toBe(0);
   });
 
   it('old log-probs stay those of the rollout policy: two passes over one mini-batch clip on the second', async () => {
-    const r = await update({ ...base, mini_batches: 1, num_iterations: 2 });
+    const r = await update(settings(1, { num_iterations: 2 }));
     expect(r.stats.clipLow + r.stats.clipHigh).toBeGreaterThan(0);
   });
 });

@@ -29,7 +29,12 @@ describe('GRPO update direction (micro coder)', { timeout: 300_000 }, () => {
     // A small step keeps the first-order picture: one update from the sampling policy (ratio 1, no clipping, no KL,
     // no decay) moves θ along the gradient of J = Σ A_i log p_i (Adam: sign-like, which still has a positive inner
     // product with ∇J), so the advantage-weighted change of the log-probs must be positive.
-    const s: GrpoSettings = { ...cfg.grpo, ...cfg.optim, lr: 1e-4, beta: 0, weight_decay: 0, max_completion_length: 16, temperature: 1 };
+    const s: GrpoSettings = {
+      lr: 1e-4,
+      grpo: { ...cfg.grpo, beta: 0 },
+      optim: { ...cfg.optim, weight_decay: 0 },
+      rollout: { max_completion_length: 16, temperature: 1 },
+    };
     const stats = await policy.grpoUpdate(gens.map((g, i) => ({ promptTokens: g.promptTokens, completionTokens: g.completionTokens, rolloutLogprobs: g.rolloutLogprobs, advantage: adv[i] })), s);
     expect(stats.skipped).toBe(false);
     const after = await Promise.all(gens.map((g) => seqLogp(policy.model, g)));

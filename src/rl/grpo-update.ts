@@ -13,8 +13,8 @@ export interface GrpoUpdateParts extends GrpoPolicyParts {
 
 /** The optimizer settings of one GRPO step (AdamW + grad clip), with the weight-decay mask a policy chooses. */
 export function grpoOptim(st: GrpoSettings, decayMask?: GPUBuffer): OptimConfig {
-  const adamw = { lr: st.lr, beta1: st.beta1, beta2: st.beta2, eps: st.eps, weightDecay: st.weight_decay, decayMask };
-  return { adamw, maxGradNorm: st.max_grad_norm };
+  const { beta1, beta2, eps, weight_decay, max_grad_norm } = st.optim;
+  return { adamw: { lr: st.lr, beta1, beta2, eps, weightDecay: weight_decay, decayMask }, maxGradNorm: max_grad_norm };
 }
 
 export const IDLE_STATS: UpdateStats = {
@@ -38,20 +38,20 @@ export const IDLE_STATS: UpdateStats = {
  */
 export async function runGrpoUpdate(p: GrpoUpdateParts, items: GrpoItem[], s: GrpoSettings): Promise<UpdateStats> {
   for (const [k, v] of [
-    ['mini_batches', s.mini_batches],
-    ['num_iterations', s.num_iterations],
+    ['mini_batches', s.optim.mini_batches],
+    ['num_iterations', s.grpo.num_iterations],
   ] as const) {
     if (!(Number.isInteger(v) && v >= 1)) throw new Error(`${p.name}: grpoUpdate needs ${k} >= 1, got ${v}`);
   }
   const usable = items.filter((it) => it.completionTokens.length > 0);
-  const per = Math.ceil(usable.length / Math.max(1, Math.min(s.mini_batches, usable.length)));
+  const per = Math.ceil(usable.length / Math.max(1, Math.min(s.optim.mini_batches, usable.length)));
   const minis: GrpoItem[][] = [];
   for (let i = 0; i < usable.length; i += per) minis.push(usable.slice(i, i + per));
   if (!minis.length) return { ...IDLE_STATS };
-  const offPolicy = minis.length > 1 || s.num_iterations > 1;
+  const offPolicy = minis.length > 1 || s.grpo.num_iterations > 1;
   const prepared = minis.map((mini) => prepareGrpoMicroBatches(p, mini, s, offPolicy));
   const steps: StepResult[] = [];
-  for (let it = 0; it < s.num_iterations; it++) {
+  for (let it = 0; it < s.grpo.num_iterations; it++) {
     for (const m of prepared) steps.push(await p.step(m.micro, s));
   }
   for (const m of prepared) m.release();

@@ -52,13 +52,10 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
     const base = await policy.ref.readParams();
     const cfg = PRESETS.micro;
     const s: GrpoSettings = {
-      ...cfg.grpo,
-      ...cfg.optim,
       lr: 1e-3,
-      beta: 0.001,
-      weight_decay: 0,
-      max_completion_length: 12,
-      temperature: 1,
+      grpo: { ...cfg.grpo, beta: 0.001 },
+      optim: { ...cfg.optim, weight_decay: 0 },
+      rollout: { max_completion_length: 12, temperature: 1 },
     };
     const items = gens.map((g, i) => ({
       promptTokens: g.promptTokens,

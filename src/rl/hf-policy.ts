@@ -96,7 +96,7 @@ export class HfLoraPolicy implements Policy {
         ref: this.ref,
         padId: this.padId,
         microBatch: this.opts.microBatch ?? 16,
-        step: (micro, st) => this.learner.stepMicro(micro, grpoOptim(st), st.lr),
+        step: (micro, st) => this.learner.stepMicro(micro, grpoOptim(st)),
         refresh: () => this.rollout.refresh?.(),
       },
       items,

@@ -48,12 +48,10 @@ describe('KTO update direction (micro coder)', { timeout: 300_000 }, () => {
     // At the start the learner is the reference: every r_b = 0, z = 0, and dL/dlogp = −λ·β/4·label / n for each token,
     // so one small Adam step (sign-like, a positive inner product with −∇L) raises J = Σ λ_label·label·log p_i.
     const s: KtoSettings = {
-      ...cfg.grpo,
-      ...cfg.optim,
       lr: 1e-4,
-      weight_decay: 0,
-      max_completion_length: 16,
-      temperature: 1,
+      grpo: cfg.grpo,
+      optim: { ...cfg.optim, weight_decay: 0 },
+      rollout: { max_completion_length: 16, temperature: 1 },
       kto: { beta: 0.1, lambda_d: 1, lambda_u: 1 },
     };
     const stats = await policy.ktoUpdate(items(1), s);

@@ -34,7 +34,7 @@ export async function runKtoUpdate(p: GrpoUpdateParts, items: KtoItem[], s: KtoS
     };
     const batch = uploadBatch(gpu, input, `${p.name}.kto`);
     batches.push(batch);
-    const ref = recordLogprobs(p.ref, batch, s.temperature, { rows: 'mask' });
+    const ref = recordLogprobs(p.ref, batch, s.rollout.temperature, { rows: 'mask' });
     gpu.release(ref.entropy);
     released.push(ref.logp);
     const labels = gpu.buffer(`${p.name}.kto_labels`, Float32Array.from(group.map((it) => it.label)));
@@ -46,7 +46,7 @@ export async function runKtoUpdate(p: GrpoUpdateParts, items: KtoItem[], s: KtoS
         refLogp: ref.logp,
         labels,
         config: s.kto,
-        temperature: s.temperature,
+        temperature: s.rollout.temperature,
         lossScale: l.B / usable.length,
       },
     });

@@ -117,7 +117,7 @@ export class LabPolicy implements Policy {
       ref: this.ref,
       padId: this.padId,
       microBatch: this.opts.microBatch ?? 16,
-      step: (micro, st) => trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.weight_decay_params)), st.lr),
+      step: (micro, st) => trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.optim.weight_decay_params))),
       refresh: () => this.rollout.refresh?.(),
     };
   }

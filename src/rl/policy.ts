@@ -1,5 +1,5 @@
 // What the trainer needs from a model: batched sampling on rollout weights, a GRPO update, and state for checkpoints.
-import type { LossType } from './config';
+import type { TrainConfig } from './config';
 import type { PromptFormat } from './prompts-chat';
 
 export interface GenerateOptions {
@@ -39,28 +39,14 @@ export interface KtoItem {
   label: 1 | -1;
 }
 
+/** One GRPO update's settings: the config's own groups, passed through, and this step's lr for this policy. */
 export interface GrpoSettings {
+  /** The policy's base lr (optim.lr or optim.tester_lr) on the schedule at this step; optim's own lr fields are unread. */
   lr: number;
-  epsilon_low: number;
-  epsilon_high: number;
-  dual_clip_c: number;
-  beta: number;
-  loss_type: LossType;
-  max_completion_length: number;
-  is_cap: number;
-  max_grad_norm: number;
-  weight_decay: number;
-  /** 'all' decays every tensor (the release); 'matrices' spares norms and biases. */
-  weight_decay_params: 'all' | 'matrices';
-  /** AdamW steps per update: the items are cut into this many contiguous mini-batches (verl ppo_mini_batch_size). */
-  mini_batches: number;
-  /** Passes over the items (TRL num_iterations / verl ppo_epochs). */
-  num_iterations: number;
-  beta1: number;
-  beta2: number;
-  eps: number;
-  /** Sampling temperature: log-probs in the loss are taken at it (TRL divides logits by it). */
-  temperature: number;
+  grpo: TrainConfig['grpo'];
+  optim: TrainConfig['optim'];
+  /** max_completion_length (dr_grpo's length) and the sampling temperature the loss takes log-probs at. */
+  rollout: Pick<TrainConfig['rollout'], 'max_completion_length' | 'temperature'>;
 }
 
 /** A KTO update reuses the optimiser fields of GrpoSettings (the GRPO loss fields are unused) plus KTO's own. */

@@ -85,7 +85,6 @@ export async function sftTrain(model: GpuModel, tok: BpeTokenizer, data: Encoded
       batch,
       { kind: 'sft' },
       { adamw: { lr, beta1: 0.9, beta2: 0.98, eps: 1e-8, weightDecay: o.weightDecay ?? 0.01 }, maxGradNorm: o.maxGradNorm ?? 1 },
-      lr,
     );
     destroyBatch(batch);
     losses.push(r.loss);

@@ -29,12 +29,11 @@ export async function aceUpdate(
       rolloutLogprobs: g.rolloutLogprobs,
       advantage: 1,
     }));
+  const base = grpoSettingsAt(cfg, step, cfg.optim.lr);
   const sft = {
-    ...grpoSettingsAt(cfg, step, cfg.optim.lr),
-    beta: 0,
-    mini_batches: 1,
-    num_iterations: 1,
-    loss_type: 'dapo' as const,
+    ...base,
+    grpo: { ...base.grpo, beta: 0, num_iterations: 1, loss_type: 'dapo' as const },
+    optim: { ...base.optim, mini_batches: 1 },
   };
   const coderStats = await updateOrIdle(model, sftItems, sft);
   const ktoItems: KtoItem[] = [];

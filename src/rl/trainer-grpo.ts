@@ -2,28 +2,10 @@
 import { lrAt, type TrainConfig } from './config';
 import type { Generation, GrpoItem, GrpoSettings, Policy, UpdateStats } from './policy';
 
-/** The GRPO settings at `step`, with the lr from the schedule. */
+/** The GRPO settings at `step`: the config's groups as they are, with the lr from the schedule. */
 export function grpoSettingsAt(config: TrainConfig, step: number, baseLr: number): GrpoSettings {
   const { grpo, optim, rollout } = config;
-  return {
-    lr: lrAt(baseLr, step, optim),
-    epsilon_low: grpo.epsilon_low,
-    epsilon_high: grpo.epsilon_high,
-    dual_clip_c: grpo.dual_clip_c,
-    beta: grpo.beta,
-    loss_type: grpo.loss_type,
-    max_completion_length: rollout.max_completion_length,
-    is_cap: grpo.is_cap,
-    max_grad_norm: optim.max_grad_norm,
-    weight_decay: optim.weight_decay,
-    weight_decay_params: optim.weight_decay_params,
-    mini_batches: optim.mini_batches,
-    num_iterations: grpo.num_iterations,
-    beta1: optim.beta1,
-    beta2: optim.beta2,
-    eps: optim.eps,
-    temperature: rollout.temperature > 0 ? rollout.temperature : 1,
-  };
+  return { lr: lrAt(baseLr, step, optim), grpo, optim, rollout };
 }
 
 export function itemsFor(

@@ -63,8 +63,7 @@ describe('pool robustness', () => {
       timeoutMs: 20_000,
     });
     const queued = Array.from({ length: 3 }, (_, i) => pool().judge({ code: 'def f(x):\n    return x\n', entryPoint: 'f', tests: [`assert f(${i}) == ${i}`] }));
-    await new Promise((r) => setTimeout(r, 150));
-    pool().killWorker(0);
+    await pool().killWorkerOnceStarted(0);
     const r = await slow;
     console.log('crashed job', JSON.stringify(r.verdicts));
     expect(r.verdicts[0]).toMatchObject({ status: 'error', errorType: 'WorkerCrash' });

@@ -393,9 +393,14 @@ export class SandboxPool implements Sandbox {
     return toExecuted(job, raw as RawJudge);
   }
 
-  /** Test hook: kill worker `index` as if it crashed (its jobs must still settle). */
-  killWorker(index = 0): void {
-    this.slots[index]?.handle.terminate();
+  /**
+   * Test hook: kill worker `index` as if it crashed, once it has started one of its jobs (a job it never started
+   * is resubmitted, so a kill at a fixed time would test a different path depending on the machine's load).
+   */
+  async killWorkerOnceStarted(index = 0): Promise<void> {
+    const slot = this.slots[index];
+    while (slot && !slot.dead && !slot.inflight.has(Atomics.load(slot.i32, JOB_ID))) await new Promise((r) => setTimeout(r, 1));
+    slot?.handle.terminate();
   }
 
   /** Test hook: what JS could still do inside a locked-down worker (every entry should be false). */

@@ -1,16 +1,22 @@
 // The UI's view of a run config: preset + mode + seed + a few hyperparameter overrides, each with a one-line explanation.
 import type { Mode } from '../../rl/metrics';
-import { PRESETS as TRAIN_PRESETS, presetConfig, type DeepPartial, type TrainConfig } from '../../rl/config';
+import {
+  FIELD_LIST,
+  PRESETS as TRAIN_PRESETS,
+  PRESET_DESCRIPTIONS,
+  PRESET_NAMES,
+  fieldError,
+  presetConfig,
+  type ConfigPath,
+  type DeepPartial,
+  type PresetName,
+  type TrainConfig,
+} from '../../rl/config';
 
-export type PresetName = 'micro' | 'tiny' | 'paper';
-export const PRESETS: readonly PresetName[] = ['micro', 'tiny', 'paper'];
+export type { PresetName };
+export const PRESETS = PRESET_NAMES;
 export const MODES: readonly Mode[] = ['code-a1', 'golden', 'self-play', 'tcs', 'ace'];
-
-export const PRESET_NOTES: Record<PresetName, string> = {
-  micro: 'Smallest models and batches: for tests and quick demos (seconds per step on a CPU).',
-  tiny: 'The embedded default, sized for a laptop GPU.',
-  paper: 'The published values (M = N = K = 8, α = 0.5); needs a real GPU and much patience.',
-};
+export const PRESET_NOTES = PRESET_DESCRIPTIONS;
 
 export const MODE_NOTES: Record<Mode, string> = {
   'code-a1': 'A separate white-box Tester attacks each candidate; its tests are validated on the ground truth.',
@@ -23,30 +29,36 @@ export const MODE_NOTES: Record<Mode, string> = {
 export interface HyperParam {
   /** Stable short name used in the URL and in the overrides map. */
   key: string;
-  /** Dotted path into the trainer's TrainConfig (src/rl/config.ts). */
-  path: string;
+  /** Dotted path into the trainer's TrainConfig (src/rl/config-fields.ts). */
+  path: ConfigPath;
   label: string;
   /** One line: what it does and why it matters. */
   explain: string;
   integer: boolean;
+  /** The table's range, shown as the input's bounds (the table's checks decide, exclusive bounds included). */
   min: number;
   max: number;
 }
 
-export const HYPERPARAMS: readonly HyperParam[] = [
-  { key: 'M', path: 'rollout.num_generations', label: 'M', integer: true, min: 1, max: 64, explain: 'Candidates the Coder samples per problem; they form the Coder’s GRPO group.' },
-  { key: 'N', path: 'rollout.tester_generations', label: 'N', integer: true, min: 1, max: 64, explain: 'Tester rollouts per candidate; they form the Tester’s GRPO group.' },
-  { key: 'K', path: 'rollout.tests_per_group', label: 'K', integer: true, min: 1, max: 64, explain: 'Tests per tester rollout; validity and adversarial rewards are counted out of K.' },
-  { key: 'alpha', path: 'reward.alpha', label: 'α', integer: false, min: 0, max: 1, explain: 'Tester reward = α·validity + (1−α)·adversarial; lower α pushes harder attacks.' },
-  { key: 'replayTopK', path: 'mistake_book.replay_top_k', label: 'replay top-k', integer: true, min: 0, max: 64, explain: 'Mistake Book tests replayed per problem (highest frequency first) so old failures stay fixed.' },
-  { key: 'problemsPerStep', path: 'rollout.problems_per_step', label: 'problems / step', integer: true, min: 1, max: 256, explain: 'Problems in each step’s batch; more gives steadier gradients and slower steps.' },
-  { key: 'lr', path: 'optim.lr', label: 'coder lr', integer: false, min: 0, max: 1, explain: 'AdamW step size for the Coder; too high and the policy collapses.' },
-  { key: 'testerLr', path: 'optim.tester_lr', label: 'tester lr', integer: false, min: 0, max: 1, explain: 'AdamW step size for the Tester (unused in golden mode; self-play uses the coder lr).' },
-  { key: 'beta', path: 'grpo.beta', label: 'β (KL)', integer: false, min: 0, max: 10, explain: 'Weight of the KL penalty to the reference policy; keeps the models near where they started.' },
-  { key: 'epsilonLow', path: 'grpo.epsilon_low', label: 'ε low', integer: false, min: 0, max: 1, explain: 'Lower clip of the importance ratio; limits how far one update can push a token down.' },
-  { key: 'epsilonHigh', path: 'grpo.epsilon_high', label: 'ε high', integer: false, min: 0, max: 1, explain: 'Upper clip (DAPO clip-higher); a wider range keeps rare good tokens growing.' },
-  { key: 'temperature', path: 'rollout.temperature', label: 'temperature', integer: false, min: 0, max: 4, explain: 'Sampling temperature for rollouts; higher explores more, lower repeats itself.' },
-];
+/** The config table's fields marked for the UI (src/rl/config-fields.ts), in their row order. */
+export const HYPERPARAMS: readonly HyperParam[] = FIELD_LIST.flatMap(([path, f]) =>
+  f.ui && (f.type === 'int' || f.type === 'number')
+    ? [
+        {
+          key: f.ui.key,
+          path,
+          label: f.ui.label,
+          explain: f.help,
+          integer: f.type === 'int',
+          min: f.min,
+          max: f.max,
+          row: f.ui.row,
+        },
+      ]
+    : [],
+)
+  .sort((a, b) => a.row - b.row)
+  .map(({ row: _row, ...h }) => h);
 
 const BY_KEY = new Map(HYPERPARAMS.map((h) => [h.key, h]));
 export function hyperParam(key: string): HyperParam | undefined {
@@ -64,14 +76,12 @@ export interface RunConfigUi {
 /** `tiny` starts from the shipped pretrained checkpoints: the default demo. */
 export const DEFAULT_RUN_CONFIG: RunConfigUi = { preset: 'tiny', mode: 'code-a1', seed: 1, overrides: {} };
 
-/** Why a value is not acceptable for this hyperparameter, or null when it is. */
+/** Why a value is not acceptable for this hyperparameter (the config table's check), or null when it is. */
 export function checkHyperValue(key: string, value: number): string | null {
   const h = BY_KEY.get(key);
   if (!h) return `unknown hyperparameter '${key}'`;
-  if (!Number.isFinite(value)) return `${h.label} must be a finite number`;
-  if (h.integer && !Number.isInteger(value)) return `${h.label} must be an integer`;
-  if (value < h.min || value > h.max) return `${h.label} must be between ${h.min} and ${h.max}`;
-  return null;
+  const why = fieldError(h.path, value);
+  return why && `${h.label} ${why}`;
 }
 
 export function isPreset(s: string): s is PresetName {
@@ -82,7 +92,9 @@ export function isMode(s: string): s is Mode {
 }
 
 export function getPath(obj: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+  return path
+    .split('.')
+    .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
 }
 
 /** The preset's value for a hyperparameter (shown as the placeholder when not overridden). */

@@ -8,7 +8,8 @@ function randomConfig(rng: () => number): RunConfigUi {
   const overrides: Record<string, number> = {};
   for (const h of HYPERPARAMS) {
     if (rng() < 0.5) continue;
-    const v = h.min + rng() * (h.max - h.min);
+    // Strictly inside the range: some bounds are exclusive (lr > 0), and rng() can return exactly 0.
+    const v = h.min + (0.001 + 0.998 * rng()) * (h.max - h.min);
     overrides[h.key] = h.integer ? Math.round(v) : v;
   }
   return {

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { Gpu } from '../runtime';
 import { sharedNodeGpu } from '../node';
 import { mulberry32, randomF32 } from '../../testing/random';
-import { attentionBackward, attentionDefaults, attentionForward } from './attention';
+import { attentionBackward, attentionForward } from './attention';
 import { linearMatmul } from './linear-quad';
 import { attentionDecode } from './attention-decode';
 import { logprobsBackward, logprobsForward } from './logprobs';
@@ -76,7 +76,7 @@ export async function benchPartB(gpu: Gpu, reps = 5): Promise<string[][]> {
     return (c(t) / flops / (c(mm) / mmFlops)).toFixed(2);
   };
   for (const unrolled of [true, false]) {
-    attentionDefaults.unrolled = unrolled;
+    gpu.tuning.attention.unrolled = unrolled;
     const which = unrolled ? 'generated' : 'WGSL files';
     const t = await time(gpu, () => attentionForward(gpu, out, lse, q, k, v, null, s), reps);
     rows.push([`attention fwd B=4 S=256 Hq=4 Hkv=2 Dh=32 (${which})`, t.wall.toFixed(1), Number.isFinite(t.cpu) ? t.cpu.toFixed(1) : '-', gflop(attnFlops, t), perFlop(t, attnFlops)]);
@@ -84,7 +84,7 @@ export async function benchPartB(gpu: Gpu, reps = 5): Promise<string[][]> {
     const tb = await time(gpu, () => attentionBackward(gpu, dq, dk, dv, dout, q, k, v, null, out, lse, s), reps);
     rows.push([`attention bwd, same shape (${which})`, tb.wall.toFixed(1), Number.isFinite(tb.cpu) ? tb.cpu.toFixed(1) : '-', gflop(3.5 * attnFlops, tb), perFlop(tb, 3.5 * attnFlops)]);
   }
-  attentionDefaults.unrolled = 'auto';
+  gpu.tuning.attention.unrolled = 'auto';
   for (const B of [1, 16, 64]) {
     const maxLen = 512;
     const kc = buf(B * s.Hkv * maxLen * s.Dh);

@@ -6,7 +6,6 @@ import {
   attentionCacheWrite,
   attentionCacheWriteRef,
   attentionDecode,
-  attentionDecodeDefaults,
   attentionDecodeRef,
   type DecodeShape,
 } from './attention-decode';
@@ -27,7 +26,7 @@ describe('attention decode', () => {
     for (const impl of ['thread', 'workgroup'] as const) {
       it(`${impl} B=${s.B} Hq=${s.Hq} Hkv=${s.Hkv} Dh=${s.Dh} maxLen=${s.maxLen} masked=${masked} (seed ${seed})`, async () => {
         const gpu = await sharedNodeGpu();
-        attentionDecodeDefaults.impl = impl;
+        gpu.tuning.attentionDecode = impl;
         const cacheN = s.B * s.Hkv * s.maxLen * s.Dh;
         const q = randomF32(s.B * s.Hq * s.Dh, rng, 1.5);
         const kc = randomF32(cacheN, rng, 1.5);
@@ -48,7 +47,7 @@ describe('attention decode', () => {
         const gValid = valid ? gpu.buffer('valid', valid) : null;
         const out = gpu.buffer('out', s.B * s.Hq * s.Dh * 4);
         attentionDecode(gpu, out, bufs[0], bufs[1], bufs[2], bufs[3], gValid, s);
-        attentionDecodeDefaults.impl = 'auto';
+        gpu.tuning.attentionDecode = 'auto';
         const got = await gpu.readF32(out);
         const diff = maxAbsDiff(got, attentionDecodeRef(q, kc, vc, lens, valid, s));
         console.log(

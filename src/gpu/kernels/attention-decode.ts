@@ -17,6 +17,7 @@ import decodeThreadSource from '../../../shaders/attention_decode_thread.wgsl?ra
 import writeSource from '../../../shaders/attention_cache_write.wgsl?raw';
 import { Kernel } from '../launcher';
 import type { Gpu } from '../runtime';
+import type { DecodeKernel } from '../tuning';
 import { attentionDummy, checkAttentionShape } from './attention';
 import { grid1d } from './grid';
 import { checkBuffers, softwareAdapter } from './logprobs';
@@ -42,10 +43,8 @@ const decodeUniforms = [
 const decodeKernels = {
   workgroup: new Kernel({ family: 'attention_decode', source: decodeSource, uniforms: decodeUniforms }),
   thread: new Kernel({ family: 'attention_decode', source: decodeThreadSource, uniforms: decodeUniforms }),
-};
-export type DecodeImpl = 'auto' | keyof typeof decodeKernels;
-/** Which decode kernel 'auto' means; tests pin each in turn. */
-export const attentionDecodeDefaults: { impl: DecodeImpl } = { impl: 'auto' };
+} satisfies Record<DecodeKernel, unknown>;
+export type DecodeImpl = 'auto' | DecodeKernel;
 const writeKernel = new Kernel({
   family: 'attention_decode',
   source: writeSource,
@@ -74,7 +73,7 @@ export function attentionDecode(
   shape: DecodeShape,
 ): void {
   checkAttentionShape(shape, 128);
-  let impl = attentionDecodeDefaults.impl;
+  let impl = gpu.tuning.attentionDecode;
   if (impl === 'auto') impl = softwareAdapter(gpu) ? 'thread' : 'workgroup';
   const { B, Hq, Hkv, Dh, maxLen } = shape;
   const cache = B * Hkv * maxLen * Dh;

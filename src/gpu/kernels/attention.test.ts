@@ -5,7 +5,6 @@ import { sharedNodeGpu } from '../node';
 import {
   attentionBackward,
   attentionBackwardRef,
-  attentionDefaults,
   attentionForward,
   attentionForwardRef,
   type AttentionShape,
@@ -54,8 +53,8 @@ describe('attention', () => {
     const { B, S, Hq, Hkv, Dh } = c.s;
     it(`B=${B} S=${S} Hq=${Hq} Hkv=${Hkv} Dh=${Dh} mask=${c.mask}${c.s.maskQueries ? '+queries' : ''} rows=${c.rows ?? 'auto'}${c.unrolled === false ? ' attention.wgsl' : ''} (seed ${seed})`, async () => {
       const gpu = await sharedNodeGpu();
-      attentionDefaults.rows = c.rows ?? 0;
-      attentionDefaults.unrolled = c.unrolled ?? 'auto';
+      gpu.tuning.attention.rows = c.rows ?? 0;
+      gpu.tuning.attention.unrolled = c.unrolled ?? 'auto';
       const T = B * S;
       const q = randomF32(T * Hq * Dh, rng, 1.5);
       const k = randomF32(T * Hkv * Dh, rng, 1.5);
@@ -71,8 +70,8 @@ describe('attention', () => {
       const dv = gpu.buffer('dv', T * Hkv * Dh * 4);
       attentionForward(gpu, out, lse, gq, gk, gv, gMask, c.s);
       attentionBackward(gpu, dq, dk, dv, gdo, gq, gk, gv, gMask, out, lse, c.s);
-      attentionDefaults.rows = 0;
-      attentionDefaults.unrolled = 'auto';
+      gpu.tuning.attention.rows = 0;
+      gpu.tuning.attention.unrolled = 'auto';
       const fwd = attentionForwardRef(q, k, v, mask, c.s);
       const bwd = attentionBackwardRef(q, k, v, mask, dout, c.s);
       const diffs = {

@@ -48,12 +48,6 @@ const forwardKernel = new Kernel({ family: 'attention', source: forwardSource, u
 const backwardQKernel = new Kernel({ family: 'attention', source: backwardQSource, uniforms: uniforms_ });
 const backwardKvKernel = new Kernel({ family: 'attention', source: backwardKvSource, uniforms: uniforms_ });
 
-/**
- * rows: rows per invocation (0 = pick by adapter); tests pin it to cover both tilings. unrolled: the passes run
- * the generated kernels of attention-unrolled*.ts (named registers instead of run-time-indexed arrays); 'auto' = on
- * software adapters, where it was measured.
- */
-export const attentionDefaults: { rows: number; unrolled: boolean | 'auto' } = { rows: 0, unrolled: 'auto' };
 
 const TILE = 64; // the shaders' private tile: rows · Dh/4 <= TILE
 
@@ -65,11 +59,12 @@ const TILE = 64; // the shaders' private tile: rows · Dh/4 <= TILE
 const UNROLL_VECS = 32;
 
 function useGenerated(gpu: Gpu, s: AttentionShape): boolean {
-  return attentionDefaults.unrolled === 'auto' ? softwareAdapter(gpu) && s.Dh <= 64 : attentionDefaults.unrolled;
+  const { unrolled } = gpu.tuning.attention;
+  return unrolled === 'auto' ? softwareAdapter(gpu) && s.Dh <= 64 : unrolled;
 }
 
 function rowsPerInvocation(gpu: Gpu, s: AttentionShape): number {
-  const want = attentionDefaults.rows || (softwareAdapter(gpu) ? 8 : 1);
+  const want = gpu.tuning.attention.rows || (softwareAdapter(gpu) ? 8 : 1);
   const cap = useGenerated(gpu, s) ? Math.max(1, Math.floor(UNROLL_VECS / (s.Dh / 4))) : 8;
   return Math.max(1, Math.min(want, cap, Math.floor(TILE / (s.Dh / 4))));
 }

@@ -15,7 +15,6 @@ import {
   type GrpoLossType,
 } from './grpo-loss';
 import { freshSeed, maxAbsDiff, mulberry32 } from '../../testing/random';
-import { rowReduceDefaults } from './logprobs';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -163,8 +162,9 @@ describe(`grpo loss (seed ${seed})`, () => {
     const shape = { B: 3, S: 300 };
     const x = makeInputs(shape, true, true);
     const c = config('grpo', shape.S);
-    rowReduceDefaults.workgroup = 64; // 256 compiles slowly on SwiftShader
-    const got = await runGpu(x, shape, c, {}).finally(() => (rowReduceDefaults.workgroup = 0));
+    const gpu = await sharedNodeGpu();
+    gpu.tuning.rowReduceWorkgroup = 64; // 256 compiles slowly on SwiftShader
+    const got = await runGpu(x, shape, c, {}).finally(() => (gpu.tuning.rowReduceWorkgroup = 0));
     const want = grpoLossForwardRef(x, shape, c);
     const statDiff = Math.max(
       ...GRPO_STATS.map((s) => Math.abs(got.stats[s] - want[s]) / Math.max(1, Math.abs(want[s]))),

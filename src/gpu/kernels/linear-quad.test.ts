@@ -54,9 +54,8 @@ describe('linearMatmul K-chunked Aᵀ·B', () => {
     const gpu = await sharedNodeGpu();
     const seed = freshSeed();
     const rng = mulberry32(seed);
-    const { linearDefaults } = await import('./linear-quad');
-    const saved = linearDefaults.kChunk;
-    linearDefaults.kChunk = 16;
+    const saved = gpu.tuning.linear.kChunk;
+    gpu.tuning.linear.kChunk = 16;
     try {
       const [M, N, K] = [36, 20, 70];
       const a = randomF32(M * K, rng);
@@ -73,7 +72,7 @@ describe('linearMatmul K-chunked Aᵀ·B', () => {
         [ga, gb, gc].forEach((x) => x.destroy());
       }
     } finally {
-      linearDefaults.kChunk = saved;
+      gpu.tuning.linear.kChunk = saved;
     }
   });
 });

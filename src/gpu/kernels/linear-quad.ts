@@ -19,17 +19,10 @@ const UNIFORMS: ReadonlyArray<readonly [QUniform, ScalarType]> = [
 ];
 const kernel = new Kernel<QUniform>({ family: 'matmul', source, uniforms: UNIFORMS });
 
-/**
- * quad: use the quad kernel when it applies (benchmarks switch it off to time the plain matmul path).
- * minRows: smallest M for the quad kernel. kChunk: Aᵀ·B (weight gradients, K = tokens) runs as K-chunks of this
- * many rows accumulating in turn, on CPU adapters only (0 = never): at T = 3200 a chunk of 512 is 1.4-2x faster
- * than one pass there (the slices stay in cache), e.g. lm_head dW 575 -> 282 CPU-ms.
- */
-export const linearDefaults: { quad: boolean; minRows: number; kChunk: number } = { quad: true, minRows: 32, kChunk: 512 };
 
 /** Whether linearMatmul would take the quad kernel for these arguments on this device. */
 export function quadMatmulApplies(gpu: Gpu, args: MatmulArgs): boolean {
-  const { quad, minRows } = linearDefaults;
+  const { quad, minRows } = gpu.tuning.linear;
   if (!quad || !gpu.hasSubgroups || args.impl) return false;
   const offsets = [args.a, args.b, args.c].map((o) => splitOperand(o).offset);
   // 8-row tiles: below ~32 rows (decode) most lanes would be clamped copies; matmul picks smaller tiles there.
@@ -51,7 +44,7 @@ export function linearMatmul(gpu: Gpu, args: MatmulArgs): void {
     if ((op.offset + n) * 4 > op.buffer.size) throw new Error(`linearMatmul: ${name} needs ${(op.offset + n) * 4} bytes but '${op.buffer.label}' has ${op.buffer.size}`);
   }
   // x lanes: enough 8-column tiles to cover N (a multiple of 4, at most 16), so narrow outputs waste no lanes.
-  const chunk = softwareAdapter(gpu) ? linearDefaults.kChunk : 0;
+  const chunk = softwareAdapter(gpu) ? gpu.tuning.linear.kChunk : 0;
   if (transA && chunk > 0 && K > chunk && chunk % 4 === 0) {
     // Aᵀ·B over a long K (tokens): K-chunks accumulate one after another, each streaming slices that stay in cache.
     for (let k0 = 0; k0 < K; k0 += chunk) {

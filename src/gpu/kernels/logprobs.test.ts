@@ -6,7 +6,6 @@ import {
   logprobsBackwardRef,
   logprobsForward,
   logprobsForwardRef,
-  rowReduceDefaults,
 } from './logprobs';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
@@ -24,7 +23,7 @@ describe('logprobs', () => {
   for (const c of cases) {
     it(`T=${c.T} V=${c.V} temp=${c.temperature} wg=${c.wg ?? 'auto'} (seed ${seed})`, async () => {
       const gpu = await sharedNodeGpu();
-      rowReduceDefaults.workgroup = c.wg ?? 0;
+      gpu.tuning.rowReduceWorkgroup = c.wg ?? 0;
       const { T, V } = c;
       const logits = randomF32(T * V, rng, c.scale).map((x) => x + c.offset);
       const targets = new Uint32Array(T).map(() => Math.floor(rng() * V));
@@ -56,7 +55,7 @@ describe('logprobs', () => {
         expect(dD).toBeLessThan(c.tol);
       }
       [gl, gt, lp, ent, lse, gdl, gde, dlogits].forEach((b) => b.destroy());
-      rowReduceDefaults.workgroup = 0;
+      gpu.tuning.rowReduceWorkgroup = 0;
     });
   }
 

@@ -30,12 +30,9 @@ export function checkBuffers(family: string, sizes: Record<string, [GPUBuffer, n
   }
 }
 
-/** Pins the row-reduction workgroup size (a power of two; 0 = pick by adapter). Tests use it to cover both paths. */
-export const rowReduceDefaults: { workgroup: number } = { workgroup: 0 };
-
 /** Invocations per workgroup for the one-workgroup-per-row reductions of this family (and xent, grpo_loss). */
 export function rowWorkgroup(gpu: Gpu): number {
-  return rowReduceDefaults.workgroup || (softwareAdapter(gpu) ? 16 : 256);
+  return gpu.tuning.rowReduceWorkgroup || (softwareAdapter(gpu) ? 16 : 256);
 }
 
 const forwardKernel = new Kernel({

@@ -1,7 +1,7 @@
 // fp32 matmul launcher in the three training forms (A·B, A·Bᵀ, Aᵀ·B) with alpha and accumulate, plus CPU reference.
 // Kernels: 'fast' (vec4 register tiles, best on SwiftShader; needs 4-aligned dims), 'general' (scalar-load register
 // tiles, any shape: the fallback next to 'fast'), 'tiled' (workgroup memory, any shape, for real GPUs) and 'naive'
-// (one output per invocation, the benchmark baseline). 'auto' takes matmulDefaults.impl; 'fast' falls back to
+// (one output per invocation, the benchmark baseline). 'auto' takes gpu.tuning.matmul; 'fast' falls back to
 // 'general' for shapes it cannot take.
 import fastSource from '../../../shaders/matmul.wgsl?raw';
 import tiledSource from '../../../shaders/matmul_tiled.wgsl?raw';
@@ -9,11 +9,12 @@ import naiveSource from '../../../shaders/matmul_naive.wgsl?raw';
 import generalSource from '../../../shaders/matmul_general.wgsl?raw';
 import { ceilDiv, Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
+import type { MatmulKernel } from '../tuning';
 
 /** A buffer, or a buffer plus an offset in f32 elements (tensors cut from one flat parameter buffer). */
 export type Operand = GPUBuffer | { buffer: GPUBuffer; offset: number };
 
-export type MatmulImpl = 'auto' | 'fast' | 'general' | 'tiled' | 'naive';
+export type MatmulImpl = 'auto' | MatmulKernel;
 
 export interface MatmulArgs {
   /** op(A) is [M, K]: A is [M, K] row-major, or [K, M] when transA. */
@@ -58,12 +59,6 @@ const kernels = {
   general: new Kernel<MatmulUniform>({ family: 'matmul', source: generalSource, uniforms: UNIFORMS }),
 };
 
-/**
- * Which kernel 'auto' prefers. SwiftShader (CPU) wants 'fast', with 'general' for odd shapes: 'tiled' pays about
- * 1 ms per workgroup there in barriers and shared-memory staging (measured: K = 1, 192 workgroups, 188 ms against
- * 5 ms for 'general'). On a discrete GPU the engine may set 'tiled' after benchmarking both.
- */
-export const matmulDefaults: { impl: Exclude<MatmulImpl, 'auto'> } = { impl: 'fast' };
 
 export function splitOperand(op: Operand): { buffer: GPUBuffer; offset: number } {
   // GPUBuffer has no 'buffer' member, so this tells the two forms apart.
@@ -112,7 +107,7 @@ export function matmul(gpu: Gpu, args: MatmulArgs): void {
   checkExtent('C', c, M * N);
   if (M === 0 || N === 0) return;
   let impl = args.impl ?? 'auto';
-  if (impl === 'auto') impl = matmulDefaults.impl;
+  if (impl === 'auto') impl = gpu.tuning.matmul;
   const fits = fastMatmulFits(args, [a.offset, b.offset, c.offset]);
   if (impl === 'fast' && !fits) {
     if (args.impl === 'fast') throw new Error(`matmul: shape ${M}x${N}x${K} transA=${transA} transB=${transB} does not fit the vec4 kernel`);

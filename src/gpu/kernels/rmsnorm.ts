@@ -2,7 +2,10 @@
 import source from '../../../shaders/rmsnorm.wgsl?raw';
 import { Kernel, ceilDiv } from '../launcher';
 import type { Gpu } from '../runtime';
+import type { RowImpl } from '../tuning';
 import { grid1d } from './grid';
+
+export type { RowImpl };
 
 const uniforms = [
   ['T', 'u32'],
@@ -16,12 +19,6 @@ const make = (entryPoint: string) => new Kernel<Uniform>({ family: 'rmsnorm', so
 const forwardKernels = { workgroup: make('forward'), rows: make('forwardRows') };
 const inputKernels = { workgroup: make('backwardInput'), rows: make('backwardInputRows') };
 
-export type RowImpl = 'rows' | 'workgroup';
-/**
- * 'rows': one thread per row, no barriers (SwiftShader runs workgroup barriers very slowly: ~40x here).
- * 'workgroup': one workgroup per row with a tree reduction, for real GPUs; the engine may switch after benchmarking.
- */
-export const rmsnormDefaults: { impl: RowImpl } = { impl: 'rows' };
 const partialKernel = make('weightPartial');
 const reduceKernel = make('weightReduce');
 
@@ -48,7 +45,7 @@ export function rmsnormForward(
   T: number,
   D: number,
   eps: number,
-  impl: RowImpl = rmsnormDefaults.impl,
+  impl: RowImpl = gpu.tuning.rmsnorm,
 ): void {
   forwardKernels[impl].dispatch(gpu, {
     buffers: [x, w, y, rstd],
@@ -71,7 +68,7 @@ export function rmsnormBackward(
   rstd: GPUBuffer,
   T: number,
   D: number,
-  impl: RowImpl = rmsnormDefaults.impl,
+  impl: RowImpl = gpu.tuning.rmsnorm,
 ): void {
   if (T === 0) return;
   const u = { T, D, eps: 0, chunk: CHUNK };

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
 import { xentBackward, xentBackwardRef, xentForward, xentForwardRef } from './xent';
-import { rowReduceDefaults } from './logprobs';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
 const cases = [
@@ -19,7 +18,7 @@ describe('xent', () => {
   for (const c of cases) {
     it(`T=${c.T} V=${c.V} maskP=${c.maskP} wg=${c.wg ?? 'auto'} (seed ${seed})`, async () => {
       const gpu = await sharedNodeGpu();
-      rowReduceDefaults.workgroup = c.wg ?? 0;
+      gpu.tuning.rowReduceWorkgroup = c.wg ?? 0;
       const { T, V } = c;
       const logits = randomF32(T * V, rng, c.scale).map((x) => x + c.offset);
       const targets = new Uint32Array(T).map(() => Math.floor(rng() * V));
@@ -48,7 +47,7 @@ describe('xent', () => {
       expect(dMean).toBeLessThan(c.tol);
       expect(dD).toBeLessThan(c.tol);
       [gl, gt, gm, loss, lse, stats, dlogits].forEach((b) => b.destroy());
-      rowReduceDefaults.workgroup = 0;
+      gpu.tuning.rowReduceWorkgroup = 0;
     });
   }
 

@@ -189,7 +189,7 @@ export class GpuLora {
    * Records grad-norm clipping and AdamW over the adapters only (the base is frozen, so its optimizer state never
    * exists). Returns the grad-norm output ([norm, clip, nonFinite, sumsq]; a pooled temp the caller releases).
    */
-  optimizerStep(optim: OptimConfig, lr = optim.adamw.lr): GPUBuffer {
+  optimizerStep(optim: OptimConfig): GPUBuffer {
     const gpu = this.gpu;
     const n = this.totalFloats;
     const clip = gpu.temp(`${this.label}.gradnorm`, GRADNORM_OUT_BYTES);
@@ -198,7 +198,7 @@ export class GpuLora {
       this.moments = { m: gpu.buffer(`${this.label}.adam_m`, n * 4), v: gpu.buffer(`${this.label}.adam_v`, n * 4) };
     }
     this.step++;
-    adamwStep(gpu, this.params, this.moments.m, this.moments.v, this.grads, clip, n, { ...optim.adamw, lr }, this.step);
+    adamwStep(gpu, this.params, this.moments.m, this.moments.v, this.grads, clip, n, optim.adamw, this.step);
     return clip;
   }
 

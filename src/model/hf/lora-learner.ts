@@ -66,8 +66,8 @@ export class LoraLearner {
   }
 
   /** One optimizer step of the adapters on one batch: zero, loss + backward, clip, AdamW, re-merge. */
-  async step(batch: GpuBatch, spec: LossSpec, optim: OptimConfig, lr?: number): Promise<LoraStepResult> {
-    return this.stepMicro([{ batch, spec }], optim, lr);
+  async step(batch: GpuBatch, spec: LossSpec, optim: OptimConfig): Promise<LoraStepResult> {
+    return this.stepMicro([{ batch, spec }], optim);
   }
 
   /**
@@ -75,11 +75,11 @@ export class LoraLearner {
    * its share of the loss, as trainStep's micro-batches do): zero, loss + backward per micro-batch, clip, AdamW,
    * re-merge. The loss is the micro-batches' sum.
    */
-  async stepMicro(micro: MicroBatch[], optim: OptimConfig, lr?: number): Promise<StepResult> {
+  async stepMicro(micro: MicroBatch[], optim: OptimConfig): Promise<StepResult> {
     const gpu = this.model.gpu;
     this.lora.zeroGrads();
     const recs = micro.map((m) => this.recordGrads(m.batch, m.spec));
-    const clip = this.lora.optimizerStep(optim, lr);
+    const clip = this.lora.optimizerStep(optim);
     const n = recs.length;
     const out = gpu.temp('lora.step.readback', 64 * n + GRADNORM_OUT_BYTES);
     recs.forEach((r, i) => gpu.copy(r.stats, 0, out, 64 * i, 64));

@@ -1,5 +1,5 @@
 // Eval panel: what the run's own records say (hidden-test pass rate first vs latest, tester validity, CodeT-style
-// selection), and how to get the held-out pass@1 and mutation score.
+// selection), and how to get the held-out pass@1 and white-box mutation score.
 import { labStore, useLab } from '../../store';
 import { client } from '../../lab';
 import type { EvalReport } from '../../store/types';
@@ -134,7 +134,7 @@ function HeldOut() {
               <th>greedy</th>
               <th>CodeT pick</th>
               <th>tester validity</th>
-              <th>mutation score</th>
+              <th title="share of mutants of the reference that the Tester breaks with valid tests it wrote after reading that mutant">white-box mutation score</th>
               <th>took</th>
             </tr>
           </thead>

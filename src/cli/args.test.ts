@@ -1,0 +1,51 @@
+// `npm run train -- --help` lists every config field with its range, and --set builds nested, typed overrides.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { FIELD_LIST, fieldRange, presetConfig, type DeepPartial, type TrainConfig } from '../rl/config';
+import { parseArgs, setOverrides } from './args';
+
+const run = promisify(execFile);
+
+describe('train --help', { timeout: 120_000 }, () => {
+  it('lists every config field with its range and help', async () => {
+    const { stdout } = await run(process.execPath, [
+      '--import',
+      'tsx',
+      '--import',
+      './scripts/raw-loader.mjs',
+      'src/cli/train.ts',
+      '--help',
+    ]);
+    const lines = stdout.split('\n');
+    for (const [path, f] of FIELD_LIST) {
+      const i = lines.findIndex((l) => l.startsWith(`  ${path}  `));
+      expect(i, path).toBeGreaterThan(0);
+      expect(lines[i], path).toContain(fieldRange(f));
+      expect(lines[i + 1], path).toContain(f.help);
+    }
+  });
+});
+
+describe('--set', () => {
+  it('builds typed nested overrides that presetConfig accepts', () => {
+    const args = parseArgs(
+      ['--set', 'optim.lr=3e-4', '--set', 'grpo.loss_type=grpo', '--set=mistake_book.enabled=false'],
+      { set: 'string' },
+    );
+    const o = setOverrides(args);
+    expect(o).toEqual({ optim: { lr: 3e-4 }, grpo: { loss_type: 'grpo' }, mistake_book: { enabled: false } });
+    const c = presetConfig('micro', o as DeepPartial<TrainConfig>);
+    expect([c.optim.lr, c.grpo.loss_type, c.mistake_book.enabled]).toEqual([3e-4, 'grpo', false]);
+  });
+
+  it('a value out of range fails with the field, its range and the value', () => {
+    const o = setOverrides(parseArgs(['--set', 'rollout.num_generations=0'], { set: 'string' }));
+    expect(() => presetConfig('micro', o as DeepPartial<TrainConfig>)).toThrow(
+      'invalid config: rollout.num_generations must be an integer in [1, 64], got 0',
+    );
+    expect(() => setOverrides(parseArgs(['--set', 'optim.lrr=1'], { set: 'string' }))).toThrow(
+      /unknown config field 'optim.lrr'/,
+    );
+  });
+});
