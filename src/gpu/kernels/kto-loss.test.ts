@@ -14,6 +14,7 @@ import {
   type KtoLossShape,
 } from './kto-loss';
 import { freshSeed, maxAbsDiff, mulberry32 } from '../../testing/random';
+import { gradientDiffs, statsRelDiff } from '../../testing/loss-check';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -100,23 +101,14 @@ describe(`kto loss (seed ${seed})`, () => {
       const wantGrad = ktoLossBackwardRef(x, k.shape, config, k.o);
       const got = await runGpu(x, k.shape, config, k.o);
       // f32 sums of ≤ 300 log-ratios (|·| ≤ 5) against float64: relative error well under 1e-4.
-      const statDiff = Math.max(
-        ...KTO_STATS.map((s) => Math.abs(got.stats[s] - want[s]) / Math.max(1, Math.abs(want[s]))),
-      );
-      const gradScale = Math.max(...wantGrad.map(Math.abs));
-      const gradDiff = maxAbsDiff(got.dlogp, wantGrad) / gradScale;
+      const statDiff = statsRelDiff(got.stats, want, KTO_STATS);
       const fd = finiteDiff(x, k.shape, config, k.o);
-      const sampled = [...fd.keys()].filter((t) => !Number.isNaN(fd[t]));
-      const fdDiff =
-        maxAbsDiff(
-          sampled.map((t) => fd[t]),
-          sampled.map((t) => wantGrad[t]),
-        ) / gradScale;
+      const { gradScale, gradDiff, fdDiff, sampled } = gradientDiffs(got.dlogp, fd, wantGrad);
       console.log(
         `kto B=${k.shape.B} S=${k.shape.S}: loss ${want.loss.toFixed(5)} z ${want.z_ref.toFixed(3)} stats rel diff ` +
           `${statDiff.toExponential(2)}, dlogp diff/scale ${gradDiff.toExponential(2)}, ref vs finite diff ${fdDiff.toExponential(2)}`,
       );
-      expect(sampled.length).toBeGreaterThan(2);
+      expect(sampled).toBeGreaterThan(2);
       expect(gradScale).toBeGreaterThan(0);
       expect(statDiff).toBeLessThan(1e-4);
       expect(gradDiff).toBeLessThan(1e-4);
@@ -145,9 +137,7 @@ describe(`kto loss (seed ${seed})`, () => {
     gpu.tuning.rowReduceWorkgroup = 64; // 256 compiles slowly on SwiftShader
     const got = await runGpu(x, shape, config, {}).finally(() => (gpu.tuning.rowReduceWorkgroup = 0));
     const want = ktoLossForwardRef(x, shape, config);
-    const statDiff = Math.max(
-      ...KTO_STATS.map((s) => Math.abs(got.stats[s] - want[s]) / Math.max(1, Math.abs(want[s]))),
-    );
+    const statDiff = statsRelDiff(got.stats, want, KTO_STATS);
     const gradDiff =
       maxAbsDiff(got.dlogp, ktoLossBackwardRef(x, shape, config)) /
       Math.max(...ktoLossBackwardRef(x, shape, config).map(Math.abs));
