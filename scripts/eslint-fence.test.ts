@@ -16,7 +16,7 @@ async function fenceErrors(path: string, from: string): Promise<string[]> {
 
 describe('layer fence (no-restricted-imports)', () => {
   it.each([
-    ['src/gpu/kernels/fixture.ts', '../../model/quant'],
+    ['src/gpu/kernels/fixture.ts', '../../model/layout'],
     ['src/gpu/fixture.ts', '../rl/trainer'],
     ['src/gpu/device-browser-fixture.ts', '../app/store'],
     ['src/model/fixture.ts', '../rl/grpo'],

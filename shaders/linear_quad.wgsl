@@ -3,9 +3,10 @@
 // four lanes of a quad own the same 8 rows (they share gid.y), so instead of each lane gathering all 8 A vectors,
 // lane l loads 2 and quadBroadcast hands them round: 10 storage loads per 256 FMAs instead of 16. On SwiftShader
 // every storage load is a per-lane gather and quad broadcasts are register shuffles, so this is ~1.3x less CPU at
-// the tiny model's shapes (src/model/train-bench-node.ts). No early return: every quad lane must reach the
+// the tiny model's shapes (src/cli/bench-train.ts). No early return: every quad lane must reach the
 // broadcasts, so loads are clamped in bounds and stores guarded. Alignment as matmul.wgsl (checked by the launcher):
 // A·B needs K%4 = N%4 = 0; A·Bᵀ needs K%4 = 0; Aᵀ·B needs M%4 = N%4 = 0; offsets multiples of 4 elements.
+// (common/matmul_tile.wgsl and common/store_tile.wgsl are appended.)
 enable subgroups;
 struct U { M: u32, N: u32, K: u32, alpha: f32, beta: f32, aOff: u32, bOff: u32, cOff: u32 }
 @group(0) @binding(0) var<uniform> u: U;
@@ -17,27 +18,6 @@ override WG_X: u32 = 16; // a multiple of 4, so each quad lies in one row of the
 override WG_Y: u32 = 4;
 override TRANS_A: bool = false;
 override TRANS_B: bool = false;
-
-fn put(i: u32, v: f32) {
-  if (u.beta == 0.0) { c[i] = u.alpha * v; } else { c[i] = u.alpha * v + u.beta * c[i]; }
-}
-
-fn store(row: u32, col0: u32, v: vec4<f32>) {
-  if (row >= u.M || col0 >= u.N) { return; }
-  let i = u.cOff + row * u.N + col0;
-  put(i, v.x);
-  if (col0 + 1u < u.N) { put(i + 1u, v.y); }
-  if (col0 + 2u < u.N) { put(i + 2u, v.z); }
-  if (col0 + 3u < u.N) { put(i + 3u, v.w); }
-}
-
-fn fmaRow(acc: vec4<f32>, av: vec4<f32>, b0: vec4<f32>, b1: vec4<f32>, b2: vec4<f32>, b3: vec4<f32>) -> vec4<f32> {
-  return acc + av.x * b0 + av.y * b1 + av.z * b2 + av.w * b3;
-}
-
-fn dotRow(acc: vec4<f32>, av: vec4<f32>, b0: vec4<f32>, b1: vec4<f32>, b2: vec4<f32>, b3: vec4<f32>) -> vec4<f32> {
-  return acc + vec4<f32>(dot(av, b0), dot(av, b1), dot(av, b2), dot(av, b3));
-}
 
 @compute @workgroup_size(WG_X, WG_Y)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(subgroup_invocation_id) sg: u32) {
@@ -193,20 +173,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(subgroup_invocat
       }
     }
   }
-  store(row0 + 0u, col0, a0);
-  store(row0 + 0u, col0 + 4u, h0);
-  store(row0 + 1u, col0, a1);
-  store(row0 + 1u, col0 + 4u, h1);
-  store(row0 + 2u, col0, a2);
-  store(row0 + 2u, col0 + 4u, h2);
-  store(row0 + 3u, col0, a3);
-  store(row0 + 3u, col0 + 4u, h3);
-  store(row0 + 4u, col0, a4);
-  store(row0 + 4u, col0 + 4u, h4);
-  store(row0 + 5u, col0, a5);
-  store(row0 + 5u, col0 + 4u, h5);
-  store(row0 + 6u, col0, a6);
-  store(row0 + 6u, col0 + 4u, h6);
-  store(row0 + 7u, col0, a7);
-  store(row0 + 7u, col0 + 4u, h7);
+  storeTile(row0, col0, 8u, true, a0, a1, a2, a3, a4, a5, a6, a7, h0, h1, h2, h3, h4, h5, h6, h7);
 }

@@ -1,6 +1,7 @@
 // Row-wise log-softmax at a temperature: the target token's log-prob, the entropy of the full distribution and the
 // logsumexp (kept for the backward). One workgroup per row; each thread streams a strided slice of the vocabulary
 // and keeps a (max, sum, weighted-sum) state that the workgroup merges, so it works for any V (152k included).
+// (common/row_reduce.wgsl is prepended.)
 struct U { T: u32, V: u32, invTemp: f32, _pad: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
@@ -10,27 +11,11 @@ struct U { T: u32, V: u32, invTemp: f32, _pad: u32 }
 @group(0) @binding(5) var<storage, read_write> lse: array<f32>;
 
 override WG: u32 = 256; // power of two
-const NEG_BIG: f32 = -3.0e38;
-
-var<workgroup> smM: array<f32, WG>;
-var<workgroup> smS: array<f32, WG>;
-var<workgroup> smW: array<f32, WG>;
-
-// State (m, s, w): s = sum exp(z - m), w = sum exp(z - m) * (z - m). Keeping w relative to m avoids the
-// cancellation of entropy = lse - E[z] when logits are large.
-struct St { m: f32, s: f32, w: f32 }
-
-fn merge(a: St, b: St) -> St {
-  let m = max(a.m, b.m);
-  let ea = exp(a.m - m);
-  let eb = exp(b.m - m);
-  return St(m, a.s * ea + b.s * eb, ea * (a.w + a.s * (a.m - m)) + eb * (b.w + b.s * (b.m - m)));
-}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let row = wid.x + wid.y * nwg.x;
+  let row = rowOf(wid, nwg);
   if (row >= u.T) { return; } // uniform per workgroup
   let base = row * u.V;
   // Two sweeps over this thread's slice (max, then sums) instead of one branchy online update: divergent
@@ -44,25 +29,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     st.s += e;
     st.w += e * x;
   }
-  smM[lid] = st.m;
-  smS[lid] = st.s;
-  smW[lid] = st.w;
-  workgroupBarrier();
-  for (var stride = WG / 2u; stride > 0u; stride >>= 1u) {
-    if (lid < stride) {
-      let r = merge(St(smM[lid], smS[lid], smW[lid]), St(smM[lid + stride], smS[lid + stride], smW[lid + stride]));
-      smM[lid] = r.m;
-      smS[lid] = r.s;
-      smW[lid] = r.w;
-    }
-    workgroupBarrier();
-  }
+  let r = workgroupMerge(lid, st);
   if (lid == 0u) {
-    let m = smM[0];
-    let s = smS[0];
-    let l = m + log(s);
+    let l = r.m + log(r.s);
     lse[row] = l;
-    entropy[row] = log(s) - smW[0] / s;
+    entropy[row] = log(r.s) - r.w / r.s;
     let t = min(targets[row], u.V - 1u);
     logp[row] = logits[base + t] * u.invTemp - l;
   }

@@ -1,5 +1,6 @@
 // Backward of logprobs.wgsl: dlogits = (dlogp * (onehot - p) + dentropy * (-p * (log p + H))) / temperature.
 // One workgroup per row, threads strided over the vocabulary; lse and entropy come from the forward.
+// (common/row_reduce.wgsl is prepended.)
 struct U { T: u32, V: u32, invTemp: f32, hasDent: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
@@ -15,7 +16,7 @@ override WG: u32 = 256;
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let row = wid.x + wid.y * nwg.x;
+  let row = rowOf(wid, nwg);
   if (row >= u.T) { return; }
   let base = row * u.V;
   let l = lse[row];

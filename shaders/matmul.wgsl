@@ -4,6 +4,7 @@
 // TM >= 4; offsets are multiples of 4 elements. Other shapes go to matmul_tiled.wgsl. Edges are handled by clamping
 // load indices (always in bounds) and guarding stores, so M and N need not be multiples of the tile.
 // Accumulators: a<r> holds row r's columns 0..3 of the tile, h<r> its columns 4..7 (TN = 8 only).
+// (common/matmul_tile.wgsl and common/store_tile.wgsl are appended.)
 struct U { M: u32, N: u32, K: u32, alpha: f32, beta: f32, aOff: u32, bOff: u32, cOff: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> a: array<vec4<f32>>;
@@ -17,29 +18,6 @@ override TM: u32 = 4;
 override TN: u32 = 4;
 override TRANS_A: bool = false;
 override TRANS_B: bool = false;
-
-fn put(i: u32, v: f32) {
-  if (u.beta == 0.0) { c[i] = u.alpha * v; } else { c[i] = u.alpha * v + u.beta * c[i]; }
-}
-
-fn store(row: u32, col0: u32, v: vec4<f32>) {
-  if (row >= u.M || col0 >= u.N) { return; }
-  let i = u.cOff + row * u.N + col0;
-  put(i, v.x);
-  if (col0 + 1u < u.N) { put(i + 1u, v.y); }
-  if (col0 + 2u < u.N) { put(i + 2u, v.z); }
-  if (col0 + 3u < u.N) { put(i + 3u, v.w); }
-}
-
-// acc += a_row(k..k+3) · B(k..k+3, cols): B given as four vec4 rows.
-fn fmaRow(acc: vec4<f32>, av: vec4<f32>, b0: vec4<f32>, b1: vec4<f32>, b2: vec4<f32>, b3: vec4<f32>) -> vec4<f32> {
-  return acc + av.x * b0 + av.y * b1 + av.z * b2 + av.w * b3;
-}
-
-// acc += dots of a_row(k..k+3) with four rows of Bᵀ.
-fn dotRow(acc: vec4<f32>, av: vec4<f32>, b0: vec4<f32>, b1: vec4<f32>, b2: vec4<f32>, b3: vec4<f32>) -> vec4<f32> {
-  return acc + vec4<f32>(dot(av, b0), dot(av, b1), dot(av, b2), dot(av, b3));
-}
 
 @compute @workgroup_size(WG_X, WG_Y)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -209,26 +187,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
   }
 
-  store(row0, col0, a0);
-  if (TN > 4u) { store(row0, col0 + 4u, h0); }
-  if (TM > 1u) {
-    store(row0 + 1u, col0, a1);
-    if (TN > 4u) { store(row0 + 1u, col0 + 4u, h1); }
-  }
-  if (TM > 2u) {
-    store(row0 + 2u, col0, a2);
-    if (TN > 4u) { store(row0 + 2u, col0 + 4u, h2); }
-    store(row0 + 3u, col0, a3);
-    if (TN > 4u) { store(row0 + 3u, col0 + 4u, h3); }
-  }
-  if (TM > 4u) {
-    store(row0 + 4u, col0, a4);
-    if (TN > 4u) { store(row0 + 4u, col0 + 4u, h4); }
-    store(row0 + 5u, col0, a5);
-    if (TN > 4u) { store(row0 + 5u, col0 + 4u, h5); }
-    store(row0 + 6u, col0, a6);
-    if (TN > 4u) { store(row0 + 6u, col0 + 4u, h6); }
-    store(row0 + 7u, col0, a7);
-    if (TN > 4u) { store(row0 + 7u, col0 + 4u, h7); }
-  }
+  storeTile(row0, col0, TM, TN > 4u, a0, a1, a2, a3, a4, a5, a6, a7, h0, h1, h2, h3, h4, h5, h6, h7);
 }

@@ -2,7 +2,7 @@
 // register tiles of TM rows x 4 columns with scalar loads and one k per step, so no shape or alignment limits.
 // On SwiftShader this is the fallback of choice: no barriers (workgroup-memory tiling pays a large fixed cost per
 // workgroup there) and ~8 loads per 32 FMAs instead of the naive kernel's 2 per FMA.
-// C[M,N] = alpha * op(A)·op(B) + beta * C.
+// C[M,N] = alpha * op(A)·op(B) + beta * C. (common/matmul_tile.wgsl is appended.)
 struct U { M: u32, N: u32, K: u32, alpha: f32, beta: f32, aOff: u32, bOff: u32, cOff: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> a: array<f32>;
@@ -15,19 +15,6 @@ override WG_Y: u32 = 4;
 override TM: u32 = 4;
 override TRANS_A: bool = false;
 override TRANS_B: bool = false;
-
-fn put(i: u32, v: f32) {
-  if (u.beta == 0.0) { c[i] = u.alpha * v; } else { c[i] = u.alpha * v + u.beta * c[i]; }
-}
-
-fn store(row: u32, col0: u32, v: vec4<f32>) {
-  if (row >= u.M) { return; }
-  let i = u.cOff + row * u.N + col0;
-  put(i, v.x);
-  if (col0 + 1u < u.N) { put(i + 1u, v.y); }
-  if (col0 + 2u < u.N) { put(i + 2u, v.z); }
-  if (col0 + 3u < u.N) { put(i + 3u, v.w); }
-}
 
 @compute @workgroup_size(WG_X, WG_Y)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {

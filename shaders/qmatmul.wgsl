@@ -1,11 +1,12 @@
 // Quantized matmul for the rollout/decode path: y[M, N] = x[M, K] · dequant(W[N, K])ᵀ (+ y when accumulate),
-// dequantizing int8/int4 codes on the fly (layout: src/model/quant.ts). Each invocation computes TM rows of x
+// dequantizing int8/int4 codes on the fly (layout: src/gpu/quant.ts). Each invocation computes TM rows of x
 // against NF output features: every code is unpacked (and block-scaled) once and reused TM times, every x value
 // NF times. On SwiftShader every storage load is a per-lane gather and integer shifts are slow, so x reuse (NF = 8),
 // code reuse (TM = 8) and shift-free unpacking decide the speed; codes are consumed 4 columns at a time to keep few
 // values live. All invocations of a
 // workgroup share gid.y, hence the same x rows: that is what lets a quad share x loads.
 // Accumulators: a<r> holds row r's features 0..3, h<r> its features 4..7 (NF = 8 only).
+// (common/store_tile.wgsl is appended.)
 struct U { M: u32, N: u32, K: u32, wordsPerRow: u32, scalesPerRow: u32, xOff: u32, yOff: u32, beta: f32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> x: array<f32>;
@@ -301,26 +302,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     a7 *= rs;
     h7 *= rs2;
   }
-  store(row0, n0, a0);
-  if (NF > 4u) { store(row0, n0 + 4u, h0); }
-  if (TM > 1u) {
-    store(row0 + 1u, n0, a1);
-    if (NF > 4u) { store(row0 + 1u, n0 + 4u, h1); }
-  }
-  if (TM > 2u) {
-    store(row0 + 2u, n0, a2);
-    if (NF > 4u) { store(row0 + 2u, n0 + 4u, h2); }
-    store(row0 + 3u, n0, a3);
-    if (NF > 4u) { store(row0 + 3u, n0 + 4u, h3); }
-  }
-  if (TM > 4u) {
-    store(row0 + 4u, n0, a4);
-    if (NF > 4u) { store(row0 + 4u, n0 + 4u, h4); }
-    store(row0 + 5u, n0, a5);
-    if (NF > 4u) { store(row0 + 5u, n0 + 4u, h5); }
-    store(row0 + 6u, n0, a6);
-    if (NF > 4u) { store(row0 + 6u, n0 + 4u, h6); }
-    store(row0 + 7u, n0, a7);
-    if (NF > 4u) { store(row0 + 7u, n0 + 4u, h7); }
-  }
+  storeTile(row0, n0, TM, NF > 4u, a0, a1, a2, a3, a4, a5, a6, a7, h0, h1, h2, h3, h4, h5, h6, h7);
 }

@@ -1,26 +1,11 @@
 // RMSNorm over rows of x [T, D]: y = x * rstd * w with rstd = 1/sqrt(mean(x^2) + eps), rstd saved per row.
 // Backward: dx per row (one workgroup per row), dw += sum over rows, in two passes (per-chunk partial sums, then a
 // fixed-order reduction) so large T keeps many threads busy and the result is deterministic.
+// (common/row_reduce.wgsl is prepended.)
 struct U { T: u32, D: u32, eps: f32, chunk: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 
-override WG: u32 = 128;
-var<workgroup> red: array<f32, WG>;
-
-fn rowOf(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.x + wid.y * nwg.x; }
-
-// Tree reduction of red[0..WG) (WG a power of two); every thread gets the total.
-fn reduceSum(lid: u32, v: f32) -> f32 {
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s = s / 2u) {
-    if (lid < s) { red[lid] += red[lid + s]; }
-    workgroupBarrier();
-  }
-  let total = red[0];
-  workgroupBarrier();
-  return total;
-}
+override WG: u32 = 128; // power of two
 
 // ---- forward -------------------------------------------------------------------------------------------------
 @group(0) @binding(1) var<storage, read> f_x: array<f32>;
@@ -36,7 +21,7 @@ fn forward(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) 
   let base = row * u.D;
   var ss = 0.0;
   for (var d = lid.x; d < u.D; d += WG) { let v = f_x[base + d]; ss += v * v; }
-  let r = inverseSqrt(reduceSum(lid.x, ss) / f32(u.D) + u.eps);
+  let r = inverseSqrt(workgroupSum(lid.x, ss) / f32(u.D) + u.eps);
   for (var d = lid.x; d < u.D; d += WG) { f_y[base + d] = f_x[base + d] * r * f_w[d]; }
   if (lid.x == 0u) { f_rstd[row] = r; }
 }
@@ -71,7 +56,7 @@ fn backwardInput(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgrou
   var dot = 0.0;
   for (var d = lid.x; d < u.D; d += WG) { dot += b_dy[base + d] * b_w[d] * b_x[base + d]; }
   let r = b_rstd[row];
-  let c = reduceSum(lid.x, dot) / f32(u.D) * r * r;
+  let c = workgroupSum(lid.x, dot) / f32(u.D) * r * r;
   for (var d = lid.x; d < u.D; d += WG) {
     b_dx[base + d] = r * (b_w[d] * b_dy[base + d] - b_x[base + d] * c);
   }

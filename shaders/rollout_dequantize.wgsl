@@ -1,6 +1,6 @@
-// Expands packed rollout weights (src/model/quant.ts formats) back to fp32 [rows, cols] at an offset of a flat
+// Expands packed rollout weights (src/gpu/quant.ts formats) back to fp32 [rows, cols] at an offset of a flat
 // buffer: value = code · scale, exactly the dequantized weight qmatmul multiplies by. On a CPU adapter the fp32
-// matmul then beats dequantizing on the fly in every decode step (src/model/rollout-dequant.ts).
+// matmul then beats dequantizing on the fly in every decode step (src/gpu/kernels/quantize.ts).
 // One invocation per (row, word): 4 int8 codes or 8 int4 codes; format 0 int8-row, 1 int8-b32, 2 int4-b32.
 struct U { rows: u32, cols: u32, dstOff: u32, wordsPerRow: u32, scalesPerRow: u32, format: u32, _p0: u32, _p1: u32 }
 @group(0) @binding(0) var<uniform> u: U;

@@ -1,5 +1,5 @@
 // Re-quantizes fp32 weights [rows, cols] (read at an offset inside the flat parameter buffer) into the packed
-// formats of src/model/quant.ts, on the GPU, so refreshing the rollout copy after an update needs no readback.
+// formats of src/gpu/quant.ts, on the GPU, so refreshing the rollout copy after an update needs no readback.
 // One thread per (row, 32-column block) writes that block's code words and scale. format: 0 int8-row (the scale
 // spans the whole row: each block's thread recomputes the row max), 1 int8-b32, 2 int4-b32. Rounding is
 // floor(x + 0.5), as JS Math.round in the CPU quantizer; zero codes fill the padding past `cols`.

@@ -1,5 +1,6 @@
 // Masked cross-entropy, per row: loss[t] = mask[t] * (lse_t - logits[t, target_t]), and lse_t for the backward.
 // One workgroup per row; each thread reduces a strided slice of the vocabulary to (max, sum), merged in the workgroup.
+// (common/row_reduce.wgsl is prepended.)
 struct U { T: u32, V: u32, _p0: u32, _p1: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
@@ -9,15 +10,11 @@ struct U { T: u32, V: u32, _p0: u32, _p1: u32 }
 @group(0) @binding(5) var<storage, read_write> lse: array<f32>;
 
 override WG: u32 = 256; // power of two
-const NEG_BIG: f32 = -3.0e38;
-
-var<workgroup> smM: array<f32, WG>;
-var<workgroup> smS: array<f32, WG>;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let row = wid.x + wid.y * nwg.x;
+  let row = rowOf(wid, nwg);
   if (row >= u.T) { return; } // uniform per workgroup
   let base = row * u.V;
   // Two sweeps over this thread's slice (max, then sum): no divergent branch, and the slice stays in cache.
@@ -25,19 +22,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   for (var v = lid; v < u.V; v += WG) { m = max(m, logits[base + v]); }
   var s = 0.0;
   for (var v = lid; v < u.V; v += WG) { s += exp(logits[base + v] - m); }
-  smM[lid] = m;
-  smS[lid] = s;
-  workgroupBarrier();
-  for (var stride = WG / 2u; stride > 0u; stride >>= 1u) {
-    if (lid < stride) {
-      let m2 = max(smM[lid], smM[lid + stride]);
-      smS[lid] = smS[lid] * exp(smM[lid] - m2) + smS[lid + stride] * exp(smM[lid + stride] - m2);
-      smM[lid] = m2;
-    }
-    workgroupBarrier();
-  }
+  let r = workgroupMaxSum(lid, m, s);
   if (lid == 0u) {
-    let l = smM[0] + log(smS[0]);
+    let l = r.x + log(r.y);
     lse[row] = l;
     let w = mask[row];
     // select, not multiply: a masked pad row must not leak a NaN/inf from garbage logits into the sum.

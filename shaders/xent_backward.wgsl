@@ -1,5 +1,6 @@
 // Cross-entropy gradient: dlogits[t, v] = gradScale * mask[t] * (softmax_v - 1[v = target]) / max(1, Σ mask),
 // with Σ mask read from the forward's stats[1] so no readback is needed. One workgroup per row.
+// (common/row_reduce.wgsl is prepended.)
 struct U { T: u32, V: u32, gradScale: f32, _p0: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
@@ -14,7 +15,7 @@ override WG: u32 = 256;
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let row = wid.x + wid.y * nwg.x;
+  let row = rowOf(wid, nwg);
   if (row >= u.T) { return; }
   let base = row * u.V;
   let w = mask[row] * u.gradScale / max(1.0, stats[1]);

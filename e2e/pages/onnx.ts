@@ -202,7 +202,7 @@ async function timeIt(iters: number, fn: () => Promise<unknown>): Promise<number
 }
 
 /** Full-sequence forward (prefill) speed, logits read back to the host, for our engine and both ORT EPs. */
-async function onnxBench(opts: {
+export async function onnxBench(opts: {
   preset: PresetName;
   B: number;
   S: number;
@@ -246,7 +246,7 @@ async function onnxBench(opts: {
  * form on each EP (one session.run per token, greedy argmax on the host from the returned logits — how ORT is used
  * without IO binding). tokensPerSec counts decode steps after the prefill, summed over the batch.
  */
-async function onnxDecodeBench(opts: {
+export async function onnxDecodeBench(opts: {
   preset: PresetName;
   B: number;
   prompt: number;
@@ -314,7 +314,7 @@ async function onnxDecodeBench(opts: {
 }
 
 /** One [n, n] × [n, n] MatMul per EP: the raw GFLOP/s each EP reaches here, to read the model rows against. */
-async function onnxMatmulProbe(opts: {
+export async function onnxMatmulProbe(opts: {
   n: number;
   iters: number;
   threads: number;

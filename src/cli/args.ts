@@ -57,6 +57,20 @@ export function setOverrides(args: Args): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Runs a CLI's main and exits with its code (0 when it returns none). An error exits 1 after printing its stack, or
+ * only its message with `{ stack: false }` (commands whose errors are the user's input, not a bug).
+ */
+export function runMain(main: () => Promise<number | void>, opts: { stack?: boolean } = {}): void {
+  main().then(
+    (code) => process.exit(code ?? 0),
+    (e: unknown) => {
+      console.error(e instanceof Error ? (opts.stack === false ? e.message : (e.stack ?? e.message)) : e);
+      process.exit(1);
+    },
+  );
+}
+
 /** Every config field for --help: path, type, range, each preset's value, then its help and the release setting. */
 export function configHelp(): string {
   const show = (v: unknown) =>

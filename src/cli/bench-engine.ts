@@ -5,7 +5,7 @@
 // engine's speed does not depend on them). Progress goes to stderr, tables to stdout.
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
-import { parseArgs, intArg } from './args';
+import { parseArgs, intArg, runMain } from './args';
 import { DEFAULT_ONNX_BENCH, printOnnxBench, runOnnxBench, type OnnxBenchOptions } from './bench-onnx';
 import { preset, paramCount, type PresetName } from '../model/config';
 import { buildLayout } from '../model/layout';
@@ -191,10 +191,4 @@ async function main(): Promise<void> {
   log('done');
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e instanceof Error ? e.stack ?? e.message : e);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedNodeGpu } from '../gpu/node';
-import { parseArgs, intArg } from './args';
+import { parseArgs, intArg, runMain } from './args';
 import { Progress } from './progress';
 import { table, timedCpu } from './bench-util';
 import { buildLayout } from '../model/layout';
@@ -19,7 +19,7 @@ import { fp32Weights, type DecodeWeights } from '../model/decode';
 import { generate, type GenerateStats } from '../model/sampler';
 import { RolloutWeights } from '../model/rollout-weights';
 import { parseQwen2Config } from '../model/hf/config';
-import { flopsPerToken, QWEN25_CODER_05B_INSTRUCT } from '../model/hf/qwen-shapes';
+import { flopsPerToken, QWEN25_CODER_05B_INSTRUCT, QWEN_LORA_RUN } from '../model/hf/qwen-shapes';
 import { exportHfModel } from '../model/hf/export';
 import { importHfModel } from '../model/hf/import';
 import { dirSource } from '../model/hf/source-node';
@@ -207,16 +207,7 @@ async function main(): Promise<void> {
   const stepTokens = 2 * 16 * 8 * 256;
   const plan = planMemory(
     full,
-    {
-      baseFormat: 'int4-b32',
-      lora: { rank: 16, alpha: 32, targets: [...LORA_TARGETS] },
-      rolloutBatch: 8,
-      seqLen: 2048,
-      microBatch: 4,
-      recompute: true,
-      lmHeadChunk: 8192,
-      klReference: true,
-    },
+    QWEN_LORA_RUN,
     { maxBufferSize: 2 ** 52, maxStorageBufferBindingSize: 2 ** 52, budgetBytes: 2 ** 52 },
   );
   table(
@@ -249,10 +240,4 @@ async function main(): Promise<void> {
   log('done');
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -6,7 +6,7 @@
 // Env: CODE_A1_ROBUST=1 runs on a Dawn instance made here without 'disable_robustness' (CODE_A1_FLAGS adds flags),
 // BENCH_ONLY filters cases by substring of "MxNxK form", BENCH_IMPLS=fast,naive,..., BENCH_TM / BENCH_WG tune 'fast'.
 import { createRequire } from 'node:module';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { Gpu } from '../gpu/runtime';
 import { sharedNodeGpu } from '../gpu/node';
@@ -15,6 +15,7 @@ import { linearMatmul, quadMatmulApplies } from '../gpu/kernels/linear-quad';
 import { qmatmul, uploadQuantized } from '../gpu/kernels/qmatmul';
 import { quantize, QUANT_FORMATS } from '../gpu/quant';
 import { mulberry32, randomF32 } from '../testing/random';
+import { table, workerCpuSeconds } from './bench-util';
 
 const TARGET_S = Number(process.env.BENCH_SECONDS ?? 0.25);
 const TRIES = Number(process.env.BENCH_TRIES ?? 2);
@@ -37,25 +38,6 @@ async function acquire(): Promise<{ gpu: Gpu; mode: string }> {
   // Keep the instance referenced: if it is garbage-collected, Dawn tears down under the live device and aborts.
   keepInstance = mod.create(process.env.CODE_A1_FLAGS ? process.env.CODE_A1_FLAGS.split(' ') : []);
   return { gpu: await Gpu.create(keepInstance), mode: 'robustness ON (CODE_A1_ROBUST=1, own Dawn instance)' };
-}
-
-/** CPU seconds of every thread but the main one (which spins while awaiting the GPU); NaN off Linux. */
-function workerCpuSeconds(): number {
-  try {
-    let ticks = 0;
-    for (const tid of readdirSync('/proc/self/task')) {
-      if (Number(tid) === process.pid) continue;
-      try {
-        const f = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-        ticks += Number(f[11]) + Number(f[12]);
-      } catch {
-        // The thread exited between listing and reading.
-      }
-    }
-    return ticks / 100;
-  } catch {
-    return NaN;
-  }
 }
 
 interface Timing {
@@ -99,14 +81,6 @@ async function timeOnce(gpu: Gpu, record: () => void, maxReps: number): Promise<
     calls += reps;
   } while (cpu < 0.1 && wall < 1);
   return { wall: wall / calls, cpu: cpu >= 0.1 ? cpu / calls : NaN };
-}
-
-function printTable(head: string[], rows: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
-  console.log(line(head));
-  console.log(line(widths.map((w) => '-'.repeat(w))));
-  for (const r of rows) console.log(line(r));
 }
 
 const gf = (flops: number, s: number): string => (Number.isFinite(s) ? (flops / s / 1e9).toFixed(2) : '-');
@@ -245,16 +219,17 @@ async function main(): Promise<void> {
   const { gpu, mode } = await acquire();
   console.log(`adapter: ${gpu.summary.vendor} ${gpu.summary.architecture} ${gpu.summary.description}; ${mode}`);
   const mm = await benchMatmul(gpu);
-  console.log('\nfp32 matmul, M x N x K. GFLOP/s by wall time; "/cpu-s" columns: GFLOP per busy SwiftShader CPU-second');
-  console.log('fast = vec4 register tiles (default), general = scalar-load register tiles (fallback for odd shapes),');
-  console.log('quad = linear_quad (what the model\'s linear layers run, where the device has subgroups), tiled = workgroup-memory tiles (for real GPUs), naive = 1 output/thread');
-  printTable(
+  table(
+    [
+      'fp32 matmul, M x N x K. GFLOP/s by wall time; "/cpu-s" columns: GFLOP per busy SwiftShader CPU-second',
+      'fast = vec4 register tiles (default), general = scalar-load register tiles (fallback for odd shapes),',
+      "quad = linear_quad (what the model's linear layers run, where the device has subgroups), tiled = workgroup-memory tiles (for real GPUs), naive = 1 output/thread",
+    ].join('\n'),
     ['shape', 'form', 'quad', 'fast', 'naive', 'fast/naive', 'general', 'tiled', 'quad/cpu-s', 'fast/cpu-s', 'naive/cpu-s', 'general/cpu-s', 'tiled/cpu-s'],
     mm.rows,
   );
   if (process.env.BENCH_SKIP_QUANT !== '1') {
-    console.log('\nquantized y = x·Wᵀ (dequantized on the fly) vs fp32 A·Bᵀ; M x out x in; µs per call (speed-up over fp32 by wall time, and by worker CPU time where long enough to measure)');
-    printTable(['shape', 'fp32 µs', 'fp32 GFLOP/s', ...QUANT_FORMATS], await benchQuant(gpu));
+    table('quantized y = x·Wᵀ (dequantized on the fly) vs fp32 A·Bᵀ; M x out x in; µs per call (speed-up over fp32 by wall time, and by worker CPU time where long enough to measure)', ['shape', 'fp32 µs', 'fp32 GFLOP/s', ...QUANT_FORMATS], await benchQuant(gpu));
   }
   const ratio = mm.fast512 / mm.naive512;
   const met = mm.fast512 >= 2 && ratio >= 5;

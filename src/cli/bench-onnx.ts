@@ -7,8 +7,9 @@ import { chromium } from '@playwright/test';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, intArg } from './args';
+import { table } from './bench-util';
 import { buildOnnxPage, serveOnnxPage } from '../../e2e/pages/onnx-bundle';
-import type { OnnxBenchRow } from '../../e2e/pages/onnx';
+import type { onnxBench, onnxDecodeBench, OnnxBenchRow, onnxMatmulProbe } from '../../e2e/pages/onnx';
 import type { PresetName } from '../model/config';
 
 export interface OnnxBenchOptions {
@@ -75,15 +76,8 @@ export async function runOnnxBench(opts: OnnxBenchOptions = DEFAULT_ONNX_BENCH):
     await page.goto(url);
     await page.waitForFunction(() => 'onnxPageReady' in globalThis);
     log(`running ${opts.preset} B=${opts.batch} S=${opts.seq}, ${opts.iters} timed iterations per backend`);
-    type BenchFn = (o: {
-      preset: PresetName;
-      B: number;
-      S: number;
-      iters: number;
-      threads: number;
-      ortBase: string;
-    }) => Promise<OnnxBenchRow[]>;
-    type ProbeFn = (o: { n: number; iters: number; threads: number; ortBase: string }) => Promise<OnnxBenchRow[]>;
+    type BenchFn = typeof onnxBench;
+    type ProbeFn = typeof onnxMatmulProbe;
     const model = await page.evaluate((o) => (globalThis as unknown as { onnxBench: BenchFn }).onnxBench(o), {
       preset: opts.preset,
       B: opts.batch,
@@ -92,14 +86,7 @@ export async function runOnnxBench(opts: OnnxBenchOptions = DEFAULT_ONNX_BENCH):
       threads: opts.threads,
       ortBase,
     });
-    type DecodeFn = (o: {
-      preset: PresetName;
-      B: number;
-      prompt: number;
-      newTokens: number;
-      threads: number;
-      ortBase: string;
-    }) => Promise<OnnxBenchRow[]>;
+    type DecodeFn = typeof onnxDecodeBench;
     let decode: OnnxBenchRow[] = [];
     if (opts.newTokens > 1) {
       log(`decode: batch ${opts.decodeBatch}, prompt ${opts.prompt}, ${opts.newTokens} new tokens per backend`);
@@ -127,14 +114,6 @@ export async function runOnnxBench(opts: OnnxBenchOptions = DEFAULT_ONNX_BENCH):
   } finally {
     await browser.close();
   }
-}
-
-function table(title: string, head: string[], body: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  console.log(`\n${title}`);
-  console.log(head.map((h, i) => h.padEnd(widths[i])).join('  '));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const b of body) console.log(b.map((c, i) => c.padEnd(widths[i])).join('  '));
 }
 
 /** Prints the tables and what the ratios mean on a software (SwiftShader) adapter vs a real GPU. */

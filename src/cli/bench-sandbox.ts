@@ -9,6 +9,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodeSandbox } from '../sandbox/node';
 import type { JudgeRequest } from '../sandbox/types';
+import { runMain } from './args';
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -165,10 +166,4 @@ async function main(): Promise<void> {
   );
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -8,6 +8,7 @@ import { openNodeLab } from './lab-node';
 import { presetConfig, type PresetName } from '../rl/config';
 import { Trainer } from '../rl/trainer';
 import type { Generation, GenerateOptions } from '../rl/policy';
+import { runMain } from './args';
 
 const CLK_TCK = 100; // Linux USER_HZ: /proc's utime/stime unit
 
@@ -171,10 +172,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
-    process.exit(1);
-  },
-);
+runMain(main);

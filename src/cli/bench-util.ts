@@ -1,4 +1,5 @@
 // Shared by the bench CLIs: repeated measurement (wall and process CPU seconds, min and median) and plain tables.
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Gpu } from '../gpu/runtime';
 
 export interface Measured {
@@ -20,6 +21,25 @@ export function cpuSeconds(): number {
   return (u.user + u.system) / 1e6;
 }
 
+/** CPU seconds of every thread but the main one (which spins while awaiting the GPU); NaN off Linux. */
+export function workerCpuSeconds(): number {
+  try {
+    let ticks = 0;
+    for (const tid of readdirSync('/proc/self/task')) {
+      if (Number(tid) === process.pid) continue;
+      try {
+        const f = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+        ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // The thread exited between listing and reading.
+      }
+    }
+    return ticks / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Runs `fn` once untimed (compiles, pool warm-up), then `reps` timed runs; seconds. */
 export async function measure(reps: number, fn: () => Promise<unknown>): Promise<Measured> {
   await fn();
@@ -38,9 +58,10 @@ export function fmt(x: number, digits = 2): string {
   return Number.isFinite(x) ? x.toFixed(digits) : '-';
 }
 
+/** A plain text table under a blank line and `title` (no title line when it is empty). */
 export function table(title: string, head: string[], rows: string[][]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  console.log(`\n${title}`);
+  if (title) console.log(`\n${title}`);
   console.log(head.map((h, i) => h.padEnd(widths[i])).join('  '));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '));

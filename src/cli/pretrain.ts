@@ -7,11 +7,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs, intArg } from './args';
+import { parseArgs, intArg, runMain } from './args';
 import { Progress } from './progress';
 import { createNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
-import { buildCoderCorpus, buildTesterCorpus } from '../tasks/corpus';
+import { buildCoderCorpus, buildTesterCorpus } from '../rl/corpus';
 import { preset as modelPreset, paramCount, type PresetName as ModelPreset } from '../model/config';
 import { buildLayout } from '../model/layout';
 import { initParams } from '../model/init';
@@ -182,10 +182,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (c) => process.exit(c),
-  (e) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -1,11 +1,12 @@
 // `npm run tasks -- stats`: the curriculum's families, split sizes and prompt/solution lengths; optional sandbox check
 // of every style and mutant (--check N|all) and warm-start corpus export (--corpus DIR).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { type BpeTokenizer, loadTokenizer } from '../model/tokenizer';
 import { trainTokenizer } from '../model/tokenizer-train';
 import { FAMILIES } from '../tasks/families/index';
 import { DEFAULT_PER_FAMILY, DEFAULT_SEED, HELDOUT_FAMILIES, generateCurriculum } from '../tasks/generate';
+import type { CorpusExample } from '../rl/corpus';
 import type { Instance } from '../tasks/family';
 import type { Split } from '../tasks/types';
 import { parseArgs, intArg } from './args';
@@ -127,8 +128,11 @@ async function runCheck(insts: Instance[], what: string): Promise<number> {
 
 async function writeCorpora(insts: Instance[], dir: string, seed: number, bugRate: number, k: number): Promise<void> {
   const { createNodeSandbox } = await import('../sandbox/node');
-  const { buildCoderCorpus, buildTesterCorpus } = await import('../tasks/corpus');
-  const { writeJsonl } = await import('../tasks/corpus-node');
+  const { buildCoderCorpus, buildTesterCorpus, toJsonl } = await import('../rl/corpus');
+  const writeJsonl = (path: string, examples: readonly CorpusExample[]) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, toJsonl(examples));
+  };
   const train = insts.filter((i) => i.problem.split === 'train');
   const coder = buildCoderCorpus(train, { seed, bugRate });
   writeJsonl(join(dir, 'coder.jsonl'), coder);

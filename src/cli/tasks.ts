@@ -1,4 +1,7 @@
-// `npm run tasks -- <verify FILE.jsonl | stats | evolve FILE.jsonl|--preset P --rounds R>`: dispatcher for the curriculum and sandbox task commands.
+// `npm run tasks -- <verify FILE.jsonl | stats | evolve FILE.jsonl|--preset P --rounds R>`: dispatcher for the
+// curriculum and sandbox task commands.
+import { runMain } from './args';
+
 const [sub, ...rest] = process.argv.slice(2);
 
 async function main(): Promise<number> {
@@ -21,10 +24,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  },
-);
+runMain(main, { stack: false });

@@ -9,7 +9,7 @@ import { elementwise } from '../gpu/kernels/elementwise';
 import { scatterRows } from '../gpu/kernels/rows';
 import { zeroBuffer } from '../gpu/kernels/adamw';
 import type { GpuBatch } from './forward-batch';
-import type { ForwardResult } from './forward';
+import { passWidths, type ForwardResult } from './forward';
 import { attnBackward } from './forward-attention';
 import type { GpuModel } from './model';
 import type { TensorSpec } from './layout';
@@ -47,11 +47,7 @@ export function backward(model: GpuModel, batch: GpuBatch, fwd: ForwardResult, d
   const c = model.config;
   const layout = model.layout;
   const { T } = batch;
-  const H = c.hidden;
-  const qW = c.heads * c.headDim;
-  const kW = c.kvHeads * c.headDim;
-  const I = c.intermediate;
-  const f32 = (label: string, n: number) => gpu.temp(label, n * 4);
+  const { H, qW, kW, I, f32 } = passWidths(model);
 
   const dhf = f32('grad.hf', T * H);
   if (fwd.head) {

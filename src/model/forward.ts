@@ -81,6 +81,13 @@ export function linearForward(
   if (bias) matmul(gpu, { a: model.ones(T), b: model.p(bias), c: y, M: T, N, K: 1, accumulate: true });
 }
 
+/** Hidden, query, key/value and MLP widths, and a temporary of n floats: what the forward and backward size by. */
+export function passWidths(model: GpuModel) {
+  const c = model.config;
+  const f32 = (label: string, n: number) => model.gpu.temp(label, n * 4);
+  return { H: c.hidden, qW: c.heads * c.headDim, kW: c.kvHeads * c.headDim, I: c.intermediate, f32 };
+}
+
 /**
  * Records the forward pass. With `keep`, every activation stays alive for `backward`; without it, the per-layer
  * temporaries are released as soon as the next layer no longer needs them (log-probs-only / eval passes).
@@ -89,11 +96,7 @@ export function forward(model: GpuModel, batch: GpuBatch, keep: boolean, headRow
   const gpu = model.gpu;
   const c = model.config;
   const { T } = batch;
-  const H = c.hidden;
-  const qW = c.heads * c.headDim;
-  const kW = c.kvHeads * c.headDim;
-  const I = c.intermediate;
-  const f32 = (label: string, n: number) => gpu.temp(label, n * 4);
+  const { H, qW, kW, I, f32 } = passWidths(model);
   const layout = model.layout;
   if (batch.S > c.maxSeqLen) throw new Error(`forward: seqLen ${batch.S} exceeds maxSeqLen ${c.maxSeqLen}`);
 

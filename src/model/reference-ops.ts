@@ -103,16 +103,18 @@ export interface AttnShape {
   hd: number;
 }
 
+/** Query and key/value row widths, query heads per key/value head, and the 1/√hd score scale. */
+function attnWidths({ heads, kvHeads, hd }: AttnShape) {
+  return { qW: heads * hd, kW: kvHeads * hd, group: heads / kvHeads, scale: 1 / Math.sqrt(hd), hd };
+}
+
 /**
  * Causal GQA attention. Query (b,i) sees keys j ≤ i with valid[b,j] ≠ 0; a row with no visible key outputs zeros.
  * q [T, heads·hd], k/v [T, kvHeads·hd] (T = B·S) → out [T, heads·hd] and probs [B, heads, S, S].
  */
 export function attention(q: F64, k: F64, v: F64, valid: ArrayLike<number>, sh: AttnShape): { out: F64; probs: F64 } {
-  const { B, S, heads, kvHeads, hd } = sh;
-  const qW = heads * hd;
-  const kW = kvHeads * hd;
-  const group = heads / kvHeads;
-  const scale = 1 / Math.sqrt(hd);
+  const { B, S, heads } = sh;
+  const { qW, kW, group, scale, hd } = attnWidths(sh);
   const out = new Float64Array(B * S * qW);
   const probs = new Float64Array(B * heads * S * S);
   const sc = new Float64Array(S);
@@ -149,11 +151,8 @@ export function attention(q: F64, k: F64, v: F64, valid: ArrayLike<number>, sh: 
 
 /** Backward of `attention` given its probs: returns dq, dk, dv (kv grads summed over the heads of each group). */
 export function attentionBackward(dOut: F64, q: F64, k: F64, v: F64, probs: F64, sh: AttnShape): { dq: F64; dk: F64; dv: F64 } {
-  const { B, S, heads, kvHeads, hd } = sh;
-  const qW = heads * hd;
-  const kW = kvHeads * hd;
-  const group = heads / kvHeads;
-  const scale = 1 / Math.sqrt(hd);
+  const { B, S, heads } = sh;
+  const { qW, kW, group, scale, hd } = attnWidths(sh);
   const dq = new Float64Array(B * S * qW);
   const dk = new Float64Array(B * S * kW);
   const dv = new Float64Array(B * S * kW);

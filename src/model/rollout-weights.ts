@@ -8,17 +8,14 @@
 // On a CPU adapter (SwiftShader) dequantizing on the fly in every matmul costs more than the weights' bytes save,
 // so refresh() also expands the codes once into an fp32 copy (value = code · scale, the very weights qmatmul
 // multiplies by) that the fp32 matmul reads: the rollout policy is unchanged, decode and prefill run ~2x faster.
-import source from '../../shaders/rollout_quantize.wgsl?raw';
-import { Kernel } from '../gpu/launcher';
-import { grid1d } from '../gpu/kernels/grid';
 import { qmatmul, type GpuQuantized } from '../gpu/kernels/qmatmul';
 import { matmul } from '../gpu/kernels/matmul';
 import { softwareAdapter } from '../gpu/kernels/logprobs';
 import { linearForward } from './forward';
-import { dequantizeOnGpu } from './rollout-dequant';
+import { dequantizeOnGpu, quantizeOnGpu } from '../gpu/kernels/quantize';
 import type { GpuModel } from './model';
 import type { TensorSpec } from './layout';
-import { blocksPerRow, scalesPerRow, wordsPerRow, type QuantFormat } from '../gpu/quant';
+import { scalesPerRow, wordsPerRow, type QuantFormat } from '../gpu/quant';
 import type { DecodeWeights } from './decode';
 
 /** The rollout precision knob of the training config ('none' = the learner's fp32 weights). */
@@ -27,43 +24,6 @@ export type RolloutQuant = 'int8' | 'int4' | 'none';
 /** int8 is block-32 (more robust to trained outliers than per-row at a 3 % size cost); int4 is block-32. */
 export function quantFormatFor(q: Exclude<RolloutQuant, 'none'>): QuantFormat {
   return q === 'int8' ? 'int8-b32' : 'int4-b32';
-}
-
-const FORMAT_ID: Record<QuantFormat, number> = { 'int8-row': 0, 'int8-b32': 1, 'int4-b32': 2 };
-
-const kernel = new Kernel({
-  family: 'quantize',
-  source,
-  uniforms: [
-    ['rows', 'u32'],
-    ['cols', 'u32'],
-    ['srcOff', 'u32'],
-    ['wordsPerRow', 'u32'],
-    ['scalesPerRow', 'u32'],
-    ['format', 'u32'],
-    ['_p0', 'u32'],
-    ['_p1', 'u32'],
-  ],
-});
-
-/** Records the quantization of the [rows, cols] fp32 matrix at float offset `srcOff` of `src` into `dst`. */
-export function quantizeOnGpu(model: GpuModel, dst: GpuQuantized, src: GPUBuffer, srcOff: number): void {
-  const { rows, cols, format } = dst;
-  kernel.dispatch(model.gpu, {
-    buffers: [src, dst.data, dst.scales],
-    uniforms: {
-      rows,
-      cols,
-      srcOff,
-      wordsPerRow: wordsPerRow(format, cols),
-      scalesPerRow: scalesPerRow(format, cols),
-      format: FORMAT_ID[format],
-      _p0: 0,
-      _p1: 0,
-    },
-    workgroups: grid1d(rows * blocksPerRow(cols), 64),
-    overrides: { WG: 64 },
-  });
 }
 
 export class RolloutWeights implements DecodeWeights {
@@ -106,7 +66,7 @@ export class RolloutWeights implements DecodeWeights {
   /** Re-quantizes every Linear weight from the learner's current fp32 parameters (recorded, not awaited). */
   refresh(): void {
     for (const [t, q] of this.quant) {
-      quantizeOnGpu(this.model, q, this.model.params, t.offset);
+      quantizeOnGpu(this.model.gpu, q, this.model.params, t.offset);
       if (this.dequantized) dequantizeOnGpu(this.model.gpu, q, this.dequantized, this.deqOffsets.get(t) ?? 0);
     }
   }

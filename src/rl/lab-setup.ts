@@ -5,7 +5,7 @@ import type { Mutant, Problem } from '../tasks/types';
 import { generateCurriculum } from '../tasks/generate';
 import { selectTrainPart, trainPartIds } from '../tasks/split';
 import type { Instance } from '../tasks/family';
-import { buildCoderCorpus } from '../tasks/corpus';
+import { buildCoderCorpus } from './corpus';
 import { preset as modelPreset, type PresetName as ModelPresetName } from '../model/config';
 import { buildLayout } from '../model/layout';
 import { initParams } from '../model/init';
@@ -52,6 +52,19 @@ export function trainingProblems(config: TrainConfig): Problem[] {
   const cur = loadCurriculum(config.tasks.families);
   const part = config.tasks.train_part ?? 'all';
   return part === 'all' ? cur.train : selectTrainPart(cur.train, trainPartIds(cur.train), part);
+}
+
+/** The problems a run trains and evaluates on. */
+export interface RunProblems {
+  trainProblems: Problem[];
+  heldout: Problem[];
+  heldoutFamily: Problem[];
+  mutants: Map<string, Mutant[]>;
+}
+
+export function runProblems(config: TrainConfig): RunProblems {
+  const cur = loadCurriculum(config.tasks.families);
+  return { trainProblems: trainingProblems(config), heldout: cur.heldout, heldoutFamily: cur.heldoutFamily, mutants: cur.mutants };
 }
 
 /** Sequence length a config needs: the longest prompt plus the longest completion. */

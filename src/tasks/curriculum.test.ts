@@ -1,8 +1,5 @@
-// The generated curriculum's shape: families, counts, determinism, HumanEval-style prompts, tests, splits, corpora.
+// The generated curriculum's shape: families, counts, determinism, HumanEval-style prompts, tests, splits.
 import { describe, expect, it } from 'vitest';
-import { coderPrompt, solutionBody } from '../rl/prompts';
-import { SPECIAL_TOKENS } from '../model/special-tokens';
-import { buildCoderCorpus, toJsonl } from './corpus';
 import { FAMILIES } from './families/index';
 import { HELDOUT_FAMILIES, generateCurriculum, generateProblems, instanceFor } from './generate';
 import { dict, pyRepr, tuple } from './pyrepr';
@@ -140,27 +137,5 @@ describe('python repr', () => {
       ),
     ).toBe("{'a': None, 2: True}");
     expect(() => pyRepr(0.5)).toThrow(/non-integer/);
-  });
-});
-
-describe('coder corpus', () => {
-  it('uses the trainer prompt, mixes mutants at the bug rate, and is deterministic', () => {
-    const train = insts.filter((i) => i.problem.split === 'train');
-    const a = buildCoderCorpus(train, { seed: 3, bugRate: 0.3 });
-    expect(a.length).toBe(train.length);
-    expect(buildCoderCorpus(train, { seed: 3, bugRate: 0.3 })).toEqual(a);
-    const rate = a.filter((e) => e.meta.source === 'mutant').length / a.length;
-    console.log(`coder corpus: ${a.length} examples, mutant share ${rate.toFixed(3)} (bugRate 0.3)`);
-    expect(Math.abs(rate - 0.3)).toBeLessThan(0.04);
-    expect(buildCoderCorpus(train, { seed: 3, bugRate: 0 }).every((e) => e.meta.source === 'style')).toBe(true);
-    a.forEach((e, i) => {
-      expect(e.prompt).toBe(coderPrompt(train[i].problem.prompt));
-      expect(e.completion.endsWith(SPECIAL_TOKENS.end)).toBe(true);
-      // The completion is a solution's body (HumanEval style).
-      const body = e.completion.slice(0, -SPECIAL_TOKENS.end.length).trimEnd();
-      expect((e.meta.source === 'style' ? train[i].styles : train[i].mutants.map((m) => m.code)).map(solutionBody)).toContain(body);
-    });
-    const lines = toJsonl(a.slice(0, 3)).trimEnd().split('\n');
-    expect(lines.map((l) => JSON.parse(l))).toEqual(a.slice(0, 3));
   });
 });

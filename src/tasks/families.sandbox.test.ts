@@ -4,7 +4,7 @@ import { createNodeSandbox } from '../sandbox/node';
 import type { SandboxPool } from '../sandbox/pool';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
 import { testerPrompt } from '../rl/prompts';
-import { buildTesterCorpus } from './corpus';
+import { buildTesterCorpus } from '../rl/corpus';
 import { FAMILIES } from './families/index';
 import { generateCurriculum } from './generate';
 import { checkInstances, sampleByFamily } from './verify';

@@ -72,6 +72,22 @@ export function indentBody(body: string): string {
   return lines.map((l) => (l.trim() ? '    ' + l.slice(ind) : '')).join('\n');
 }
 
+type Edit<P> = [from: string, to: string] | ((p: P) => [from: string, to: string]);
+
+/**
+ * A mutant body written as edits of a correct style (each `from` replaced by its `to`, first occurrence; an edit may
+ * depend on the parameters), so the bug reads as a diff and the style's text is not written twice. Throws when an
+ * edit's anchor is not in the style.
+ */
+export function edited<P>(style: (p: P, fn: string) => string, ...edits: Edit<P>[]): (p: P, fn: string) => string {
+  return (p, fn) =>
+    edits.reduce((body, edit) => {
+      const [from, to] = typeof edit === 'function' ? edit(p) : edit;
+      if (!body.includes(from)) throw new Error(`mutant edit: ${JSON.stringify(from)} is not in the style it edits`);
+      return body.replace(from, to);
+    }, style(p, fn));
+}
+
 export const HIDDEN_TESTS_TARGET = 24;
 
 /**

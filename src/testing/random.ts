@@ -1,14 +1,8 @@
 // Seeded random data for kernel tests: fresh values per test run unless a seed is pinned, never zeros.
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../model/init';
+
+/** Uniform [0, 1) draws from a seed: the generator parameter initialisation uses (mulberry32). */
+export const mulberry32 = seededRandom;
 
 /** A seed that changes every run (so tests see fresh data) but is printed so a failure can be replayed. */
 export function freshSeed(): number {

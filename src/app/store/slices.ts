@@ -157,8 +157,9 @@ export const createPerfSlice: Slice<PerfSlice> = (set) => ({
 export const createModelSlice: Slice<ModelSlice> = (set) => ({
   modelSource: 'preset initialisation',
   checkpoints: [],
-  userModelFiles: {},
-  setUserModelFiles: (userModelFiles) => set({ userModelFiles }),
+  userModels: {},
+  setUserModel: (role, files) => set((s) => ({ userModels: { ...s.userModels, [role]: files } })),
+  forgetUserModels: () => set({ userModels: {} }),
   setModelSource: (modelSource) => set({ modelSource }),
   setCheckpoints: (checkpoints) => set({ checkpoints }),
 });

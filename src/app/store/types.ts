@@ -4,6 +4,7 @@ import type { StepMetrics } from '../../rl/metrics';
 import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/records';
 import type { RunConfigUi } from '../config/run-config';
 import type { BookHistoryPoint } from '../../rl/mistake-book';
+import type { PolicyFiles } from '../../rl/policy';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stepping' | 'error' | 'device-lost';
 
@@ -153,9 +154,11 @@ export interface ModelSlice {
   /** Where the models came from: a shipped checkpoint, user files, or the preset's fresh init. */
   modelSource: string;
   checkpoints: CheckpointInfo[];
-  /** Names of the user's model files per role that the next new run will use (none: the preset's models). */
-  userModelFiles: { coder?: string[]; tester?: string[] };
-  setUserModelFiles(f: ModelSlice['userModelFiles']): void;
+  /** Model files the user picked, per role, for the next new run (none: the preset's models). */
+  userModels: { coder?: PolicyFiles; tester?: PolicyFiles };
+  setUserModel(role: 'coder' | 'tester', files: PolicyFiles): void;
+  /** Back to the preset's models for the next new run. */
+  forgetUserModels(): void;
   setModelSource(s: string): void;
   setCheckpoints(c: CheckpointInfo[]): void;
 }

@@ -4,7 +4,7 @@ import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/re
 import type { BookHistoryPoint } from '../../rl/mistake-book';
 import type { RunConfigUi } from '../config/run-config';
 import type { KernelTime } from '../store/types';
-import type { EvalPoint } from './run-files';
+import type { EvalPoint } from '../../rl/run-layout';
 
 /** User-supplied model files (safetensors, config.json, tokenizer.json) per role. */
 export type ModelFiles = Record<string, Uint8Array>;

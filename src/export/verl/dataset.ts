@@ -5,6 +5,14 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import type { Problem } from '../../tasks/types';
 import { coderMessages } from '../../rl/prompts-chat';
 
+/** The problems of an export: train.parquet's, val.parquet's, and where they came from. */
+export interface ProblemSets {
+  train: Problem[];
+  val: Problem[];
+  /** Where they came from, for the README (e.g. "the tiny preset's curriculum", "tasks.jsonl"). */
+  origin: string;
+}
+
 /** One row as the release's loader sees it. */
 export interface VerlRow {
   /** The Coder's chat: system + user turns (verl's `data.prompt_key`, default "prompt"). */

@@ -5,17 +5,11 @@ import type { Problem } from '../../tasks/types';
 import { generateProblems } from '../../tasks/generate';
 import { Rng } from '../../tasks/rng';
 import { buildVerlConfig, type VerlConfigOptions } from './config-yaml';
-import { problemToRow, writeRows } from './dataset';
+import { problemToRow, writeRows, type ProblemSets } from './dataset';
 import { launchScript, exportReadme } from './launch';
 
 export { RELEASE_MODEL } from './config-yaml';
-
-export interface ProblemSets {
-  train: Problem[];
-  val: Problem[];
-  /** Where they came from, for the README (e.g. "the tiny preset's curriculum", "tasks.jsonl"). */
-  origin: string;
-}
+export type { ProblemSets } from './dataset';
 
 /** A config's curriculum: its training split for train.parquet, held-out instances and families for val.parquet. */
 export function curriculumProblems(config: { preset: string; tasks: { families: string[] } }): ProblemSets {

@@ -1,7 +1,7 @@
 // launch.sh and README.md of a verl export: the release's own launch steps (code/rl/run/*_A1.sh), sized by the
 // export's node and GPU counts, and what a user needs to install, run and bring back.
 import type { VerlConfig, VerlConfigOptions } from './config-yaml';
-import type { ProblemSets } from './index';
+import type { ProblemSets } from './dataset';
 
 export function launchScript(o: VerlConfigOptions): string {
   const half = o.gpusPerNode / 2;

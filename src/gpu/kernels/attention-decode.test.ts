@@ -6,10 +6,10 @@ import {
   attentionCacheWrite,
   attentionCacheWriteRef,
   attentionDecode,
-  attentionDecodeRef,
   type DecodeShape,
 } from './attention-decode';
-import { attentionForward, attentionForwardRef } from './attention';
+import { attentionForward } from './attention';
+import { attentionDecodeRef, attentionForwardRef } from './attention-ref';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
 const cases: { s: DecodeShape; masked: boolean }[] = [

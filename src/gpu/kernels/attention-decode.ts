@@ -147,4 +147,3 @@ export function attentionCacheWriteRef(
         }
 }
 
-export { attentionDecodeRef } from './attention-ref';

@@ -4,11 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
 import {
   attentionBackward,
-  attentionBackwardRef,
   attentionForward,
-  attentionForwardRef,
   type AttentionShape,
 } from './attention';
+import { attentionBackwardRef, attentionForwardRef } from './attention-ref';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
 type MaskKind = 'none' | 'u32' | 'f32';

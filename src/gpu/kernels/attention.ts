@@ -173,5 +173,3 @@ export function attentionBackward(
   });
   gpu.release(dsum);
 }
-
-export { attentionForwardRef, attentionBackwardRef } from './attention-ref';

@@ -5,8 +5,6 @@ import { sharedNodeGpu } from '../node';
 import {
   decodeGrpoStats,
   grpoLoss,
-  grpoLossBackwardRef,
-  grpoLossForwardRef,
   GRPO_STATS,
   type GrpoLossConfig,
   type GrpoLossInputs,
@@ -14,6 +12,7 @@ import {
   type GrpoLossShape,
   type GrpoLossType,
 } from './grpo-loss';
+import { grpoLossBackwardRef, grpoLossForwardRef } from './grpo-loss-ref';
 import { freshSeed, maxAbsDiff, mulberry32 } from '../../testing/random';
 import { gradientDiffs, statsRelDiff } from '../../testing/loss-check';
 

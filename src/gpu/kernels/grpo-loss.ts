@@ -209,5 +209,3 @@ export function decodeGrpoStats(values: ArrayLike<number>): GrpoStats {
   GRPO_STATS.forEach((k, i) => (out[k] = values[i]));
   return out;
 }
-
-export { grpoLossForwardRef, grpoLossBackwardRef } from './grpo-loss-ref';

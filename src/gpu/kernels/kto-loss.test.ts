@@ -5,14 +5,13 @@ import { sharedNodeGpu } from '../node';
 import {
   decodeKtoStats,
   ktoLoss,
-  ktoLossBackwardRef,
-  ktoLossForwardRef,
   KTO_STATS,
   type KtoLossConfig,
   type KtoLossInputs,
   type KtoLossOptions,
   type KtoLossShape,
 } from './kto-loss';
+import { ktoLossBackwardRef, ktoLossForwardRef } from './kto-loss-ref';
 import { freshSeed, maxAbsDiff, mulberry32 } from '../../testing/random';
 import { gradientDiffs, statsRelDiff } from '../../testing/loss-check';
 

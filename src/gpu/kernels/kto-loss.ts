@@ -141,4 +141,3 @@ export function decodeKtoStats(values: ArrayLike<number>): KtoStats {
   return out;
 }
 
-export { ktoLossForwardRef, ktoLossBackwardRef } from './kto-loss-ref';

@@ -1,23 +1,18 @@
 // Quad-shared fp32 matmul (shaders/linear_quad.wgsl) for the model's linear layers, with the same arguments as
 // matmul(); it falls back to matmul() where it does not apply (no 'subgroups', unaligned shapes, small M).
-import source from '../../../shaders/linear_quad.wgsl?raw';
-import { ceilDiv, Kernel, type ScalarType } from '../launcher';
+import linearQuadSource from '../../../shaders/linear_quad.wgsl?raw';
+import matmulTileSource from '../../../shaders/common/matmul_tile.wgsl?raw';
+import storeTileSource from '../../../shaders/common/store_tile.wgsl?raw';
+import { ceilDiv, Kernel } from '../launcher';
 import type { Gpu } from '../runtime';
-import { fastMatmulFits, matmul, splitOperand, type MatmulArgs } from './matmul';
+import { fastMatmulFits, matmul, MATMUL_UNIFORMS, splitOperand, type MatmulArgs, type MatmulUniform } from './matmul';
 import { softwareAdapter } from './logprobs';
 
-type QUniform = 'M' | 'N' | 'K' | 'alpha' | 'beta' | 'aOff' | 'bOff' | 'cOff';
-const UNIFORMS: ReadonlyArray<readonly [QUniform, ScalarType]> = [
-  ['M', 'u32'],
-  ['N', 'u32'],
-  ['K', 'u32'],
-  ['alpha', 'f32'],
-  ['beta', 'f32'],
-  ['aOff', 'u32'],
-  ['bOff', 'u32'],
-  ['cOff', 'u32'],
-];
-const kernel = new Kernel<QUniform>({ family: 'matmul', source, uniforms: UNIFORMS });
+const kernel = new Kernel<MatmulUniform>({
+  family: 'matmul',
+  source: linearQuadSource + matmulTileSource + storeTileSource,
+  uniforms: MATMUL_UNIFORMS,
+});
 
 
 /** Whether linearMatmul would take the quad kernel for these arguments on this device. */

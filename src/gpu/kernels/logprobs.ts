@@ -4,6 +4,7 @@
 // needed by the backward). z = logits / temperature; logp = z[target] - lse; entropy = -Σ p log p over the full V.
 // Backward: dlogits[t, v] = (dlogp[t] (1[v = target] - p_v) - dentropy[t] p_v (log p_v + H_t)) / temperature.
 // Targets must be < V (out-of-range ones are clamped to V-1 in the forward).
+import rowReduceSource from '../../../shaders/common/row_reduce.wgsl?raw';
 import forwardSource from '../../../shaders/logprobs.wgsl?raw';
 import backwardSource from '../../../shaders/logprobs_backward.wgsl?raw';
 import { Kernel } from '../launcher';
@@ -37,7 +38,7 @@ export function rowWorkgroup(gpu: Gpu): number {
 
 const forwardKernel = new Kernel({
   family: 'logprobs',
-  source: forwardSource,
+  source: rowReduceSource + forwardSource,
   uniforms: [
     ['T', 'u32'],
     ['V', 'u32'],
@@ -48,7 +49,7 @@ const forwardKernel = new Kernel({
 
 const backwardKernel = new Kernel({
   family: 'logprobs',
-  source: backwardSource,
+  source: rowReduceSource + backwardSource,
   uniforms: [
     ['T', 'u32'],
     ['V', 'u32'],

@@ -7,6 +7,8 @@ import fastSource from '../../../shaders/matmul.wgsl?raw';
 import tiledSource from '../../../shaders/matmul_tiled.wgsl?raw';
 import naiveSource from '../../../shaders/matmul_naive.wgsl?raw';
 import generalSource from '../../../shaders/matmul_general.wgsl?raw';
+import matmulTileSource from '../../../shaders/common/matmul_tile.wgsl?raw';
+import storeTileSource from '../../../shaders/common/store_tile.wgsl?raw';
 import { ceilDiv, Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import type { MatmulKernel } from '../tuning';
@@ -40,7 +42,7 @@ export interface MatmulArgs {
   wg?: [number, number];
 }
 
-const UNIFORMS: ReadonlyArray<readonly [MatmulUniform, ScalarType]> = [
+export const MATMUL_UNIFORMS: ReadonlyArray<readonly [MatmulUniform, ScalarType]> = [
   ['M', 'u32'],
   ['N', 'u32'],
   ['K', 'u32'],
@@ -50,13 +52,13 @@ const UNIFORMS: ReadonlyArray<readonly [MatmulUniform, ScalarType]> = [
   ['bOff', 'u32'],
   ['cOff', 'u32'],
 ];
-type MatmulUniform = 'M' | 'N' | 'K' | 'alpha' | 'beta' | 'aOff' | 'bOff' | 'cOff';
+export type MatmulUniform = 'M' | 'N' | 'K' | 'alpha' | 'beta' | 'aOff' | 'bOff' | 'cOff';
 
 const kernels = {
-  fast: new Kernel<MatmulUniform>({ family: 'matmul', source: fastSource, uniforms: UNIFORMS }),
-  tiled: new Kernel<MatmulUniform>({ family: 'matmul', source: tiledSource, uniforms: UNIFORMS }),
-  naive: new Kernel<MatmulUniform>({ family: 'matmul', source: naiveSource, uniforms: UNIFORMS }),
-  general: new Kernel<MatmulUniform>({ family: 'matmul', source: generalSource, uniforms: UNIFORMS }),
+  fast: new Kernel<MatmulUniform>({ family: 'matmul', source: fastSource + matmulTileSource + storeTileSource, uniforms: MATMUL_UNIFORMS }),
+  tiled: new Kernel<MatmulUniform>({ family: 'matmul', source: tiledSource, uniforms: MATMUL_UNIFORMS }),
+  naive: new Kernel<MatmulUniform>({ family: 'matmul', source: naiveSource, uniforms: MATMUL_UNIFORMS }),
+  general: new Kernel<MatmulUniform>({ family: 'matmul', source: generalSource + matmulTileSource, uniforms: MATMUL_UNIFORMS }),
 };
 
 

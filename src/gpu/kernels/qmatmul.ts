@@ -1,5 +1,6 @@
 // Quantized-weight matmul launcher (y = x · dequant(W)ᵀ, W in [out, in] layout), upload helper and CPU reference.
-import source from '../../../shaders/qmatmul.wgsl?raw';
+import qmatmulSource from '../../../shaders/qmatmul.wgsl?raw';
+import storeTileSource from '../../../shaders/common/store_tile.wgsl?raw';
 import quadX4 from '../../../shaders/qmatmul_quad.wgsl?raw';
 import { ceilDiv, Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
@@ -30,6 +31,7 @@ export function quadSource(plain: string): string {
   return 'enable subgroups;\n' + plain.slice(0, start) + quadX4 + plain.slice(end + '// </x4>'.length).replace(MAIN_PLAIN, MAIN_QUAD);
 }
 
+const source = qmatmulSource + storeTileSource;
 const kernel = new Kernel<QUniform>({ family: 'qmatmul', source, uniforms: UNIFORMS });
 let quadKernel: Kernel<QUniform> | undefined;
 

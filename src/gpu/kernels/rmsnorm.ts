@@ -1,5 +1,6 @@
 // RMSNorm launchers (forward saving rstd; backward dx and accumulated dw) and float64 CPU references.
-import source from '../../../shaders/rmsnorm.wgsl?raw';
+import rowReduceSource from '../../../shaders/common/row_reduce.wgsl?raw';
+import rmsnormSource from '../../../shaders/rmsnorm.wgsl?raw';
 import { Kernel, ceilDiv } from '../launcher';
 import type { Gpu } from '../runtime';
 import type { RowImpl } from '../tuning';
@@ -15,7 +16,7 @@ const uniforms = [
 ] as const;
 type Uniform = (typeof uniforms)[number][0];
 
-const make = (entryPoint: string) => new Kernel<Uniform>({ family: 'rmsnorm', source, entryPoint, uniforms });
+const make = (entryPoint: string) => new Kernel<Uniform>({ family: 'rmsnorm', source: rowReduceSource + rmsnormSource, entryPoint, uniforms });
 const forwardKernels = { workgroup: make('forward'), rows: make('forwardRows') };
 const inputKernels = { workgroup: make('backwardInput'), rows: make('backwardInputRows') };
 

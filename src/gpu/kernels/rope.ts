@@ -69,7 +69,8 @@ export interface RopeLayout {
   outStride?: number;
 }
 
-function dispatch(
+/** The arguments of ropeForward and ropeBackward: (out, x) is (dx, dy) for the backward. */
+type RopeArgs = [
   gpu: Gpu,
   out: GPUBuffer,
   x: GPUBuffer,
@@ -77,9 +78,10 @@ function dispatch(
   table: RopeTable,
   T: number,
   H: number,
-  sgn: number,
-  layout: RopeLayout,
-): void {
+  layout?: RopeLayout,
+];
+
+function dispatch(sgn: number, ...[gpu, out, x, positions, table, T, H, layout = {}]: RopeArgs): void {
   const Dh = table.headDim;
   const dense = H * Dh;
   kernel.dispatch(gpu, {
@@ -106,31 +108,13 @@ function dispatch(
  * any H (queries, or GQA keys with fewer heads). out must not alias x (WebGPU forbids a buffer bound read and write);
  * elements of `out` outside the rotated view are left untouched.
  */
-export function ropeForward(
-  gpu: Gpu,
-  out: GPUBuffer,
-  x: GPUBuffer,
-  positions: GPUBuffer,
-  table: RopeTable,
-  T: number,
-  H: number,
-  layout: RopeLayout = {},
-): void {
-  dispatch(gpu, out, x, positions, table, T, H, 1, layout);
+export function ropeForward(...args: RopeArgs): void {
+  dispatch(1, ...args);
 }
 
 /** dx = R^T dy: the inverse rotation. dx is WRITTEN (activation gradient, not accumulated). */
-export function ropeBackward(
-  gpu: Gpu,
-  dx: GPUBuffer,
-  dy: GPUBuffer,
-  positions: GPUBuffer,
-  table: RopeTable,
-  T: number,
-  H: number,
-  layout: RopeLayout = {},
-): void {
-  dispatch(gpu, dx, dy, positions, table, T, H, -1, layout);
+export function ropeBackward(...args: RopeArgs): void {
+  dispatch(-1, ...args);
 }
 
 function rotate(x: ArrayLike<number>, positions: Uint32Array, H: number, Dh: number, theta: number, sgn: number): Float64Array {

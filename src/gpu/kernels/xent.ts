@@ -5,6 +5,7 @@
 // mean loss = Σ_t loss[t] / max(1, Σ mask) (token-mean over the masked tokens; an all-masked batch gives 0).
 // Backward → dlogits = gradScale · mask · (softmax − onehot) / max(1, Σ mask), the gradient of stats[0]
 // (gradScale, default 1, lets a caller average over micro-batches). Σ mask is read from stats on the GPU.
+import rowReduceSource from '../../../shaders/common/row_reduce.wgsl?raw';
 import rowsSource from '../../../shaders/xent.wgsl?raw';
 import reduceSource from '../../../shaders/xent_reduce.wgsl?raw';
 import backwardSource from '../../../shaders/xent_backward.wgsl?raw';
@@ -15,7 +16,7 @@ import { checkBuffers, rowWorkgroup } from './logprobs';
 
 const rowsKernel = new Kernel({
   family: 'xent',
-  source: rowsSource,
+  source: rowReduceSource + rowsSource,
   uniforms: [
     ['T', 'u32'],
     ['V', 'u32'],
@@ -35,7 +36,7 @@ const reduceKernel = new Kernel({
 });
 const backwardKernel = new Kernel({
   family: 'xent',
-  source: backwardSource,
+  source: rowReduceSource + backwardSource,
   uniforms: [
     ['T', 'u32'],
     ['V', 'u32'],

@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { maxRelDiff } from '../../testing/random';
 import { referenceForward, toF64 } from '../reference';
-import { dequantize, quantize } from '../quant';
+import { dequantize, quantize } from '../../gpu/quant';
 import { view } from '../layout';
 import { FIXTURE_MODELS, FIXTURE_ROOT, fixtureSource, readReference, readReferenceLogits } from './fixtures-node';
 import { importHfModel, type ImportProgress } from './import';

@@ -3,7 +3,7 @@
 import { CheckpointError, toFloat32 } from '../checkpoint-safetensors';
 import type { LoadedCheckpoint } from '../checkpoint';
 import { buildLayout, type TensorSpec } from '../layout';
-import { dequantize, quantize, type QuantFormat, type QuantizedTensor } from '../quant';
+import { dequantize, quantize, type QuantFormat, type QuantizedTensor } from '../../gpu/quant';
 import { parseQwen2Config, type HfConfigOptions, type HfModelInfo } from './config';
 import { indexCheckpoint, readTensor, type TensorEntry } from './safetensors-stream';
 import { readJson, type HfSource } from './source';

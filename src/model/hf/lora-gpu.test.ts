@@ -19,7 +19,7 @@ import { adamwStepRef } from '../../gpu/kernels/adamw';
 import { gradNormRef } from '../../gpu/kernels/gradnorm';
 import { DEFAULT_OPTIM } from '../backward-step';
 import { RolloutWeights } from '../rollout-weights';
-import { dequantize, quantize } from '../quant';
+import { dequantize, quantize } from '../../gpu/quant';
 import { referenceForward } from '../reference';
 import { mergeLora } from './lora';
 

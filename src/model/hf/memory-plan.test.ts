@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { preset } from '../config';
 import { buildLayout } from '../layout';
-import { quantize, quantizedBytes } from '../quant';
+import { quantize, quantizedBytes } from '../../gpu/quant';
 import { mulberry32 } from '../../testing/random';
 import { parseQwen2Config } from './config';
 import {
@@ -16,6 +16,7 @@ import {
   type PlanSettings,
 } from './memory-plan';
 import { initLora, loraParamCount, LORA_TARGETS } from './lora';
+import { QWEN_LORA_RUN } from './qwen-shapes';
 
 const GiB = 2 ** 30;
 const qwen05 = parseQwen2Config({
@@ -31,18 +32,9 @@ const qwen05 = parseQwen2Config({
   tie_word_embeddings: true,
   max_position_embeddings: 32768,
 }).config;
-const lora16 = { rank: 16, alpha: 32, targets: [...LORA_TARGETS] };
 const laptop: DeviceLimits = { maxBufferSize: 4 * GiB, maxStorageBufferBindingSize: 2 * GiB - 4, budgetBytes: 6 * GiB };
-const loraRun: PlanSettings = {
-  baseFormat: 'int4-b32',
-  lora: lora16,
-  rolloutBatch: 8,
-  seqLen: 2048,
-  microBatch: 4,
-  recompute: true,
-  lmHeadChunk: 8192,
-  klReference: true,
-};
+const loraRun = QWEN_LORA_RUN;
+const lora16 = { rank: 16, alpha: 32, targets: [...LORA_TARGETS] };
 
 describe('memory planner', () => {
   it('Linear bytes per format equal the real quantized tensors', () => {

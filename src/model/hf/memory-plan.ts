@@ -3,7 +3,7 @@
 // the first cheaper setting that fits, so the user sees what to change instead of an out-of-memory crash.
 import type { ModelConfig } from '../config';
 import { buildLayout, type Layout } from '../layout';
-import { blocksPerRow, QUANT_BLOCK, type QuantFormat } from '../quant';
+import { blocksPerRow, QUANT_BLOCK, type QuantFormat } from '../../gpu/quant';
 import { loraParamCount, type LoraConfig } from './lora';
 
 export type BaseFormat = 'f32' | 'f16' | QuantFormat;

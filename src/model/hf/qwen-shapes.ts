@@ -1,6 +1,8 @@
-// The published Qwen2.5-Coder-0.5B-Instruct config (for benches and plans with its exact shape) and a model's
-// forward FLOPs per token.
+// The published Qwen2.5-Coder-0.5B-Instruct config (for benches and plans with its exact shape), the LoRA run the
+// planner's table and bench size by, and a model's forward FLOPs per token.
 import type { ModelConfig } from '../config';
+import { LORA_TARGETS } from './lora';
+import type { PlanSettings } from './memory-plan';
 
 /** Qwen/Qwen2.5-Coder-0.5B-Instruct's config.json, as published. */
 export const QWEN25_CODER_05B_INSTRUCT = {
@@ -28,6 +30,18 @@ export const QWEN25_CODER_05B_INSTRUCT = {
   use_cache: true,
   use_sliding_window: false,
   vocab_size: 151936,
+};
+
+/** A LoRA GRPO run of the release's scale: int4 base, rank-16 adapters, 8 rollouts of 2048 tokens, micro-batch 4. */
+export const QWEN_LORA_RUN: PlanSettings = {
+  baseFormat: 'int4-b32',
+  lora: { rank: 16, alpha: 32, targets: [...LORA_TARGETS] },
+  rolloutBatch: 8,
+  seqLen: 2048,
+  microBatch: 4,
+  recompute: true,
+  lmHeadChunk: 8192,
+  klReference: true,
 };
 
 /** Forward FLOPs per token at a given context: 2 × every matmul weight (head included) + attention's QKᵀ and PV. */

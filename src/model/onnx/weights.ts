@@ -3,7 +3,7 @@
 // int4-b32 codes in [-7, 7] ride the same path in int8 storage, since opset 17 has no 4-bit type).
 import type { TensorSpec } from '../layout';
 import { view } from '../layout';
-import { QUANT_BLOCK, QUANT_FORMATS, quantCode, quantize, scalesPerRow, type QuantFormat } from '../quant';
+import { QUANT_BLOCK, QUANT_FORMATS, quantCode, quantize, scalesPerRow, type QuantFormat } from '../../gpu/quant';
 import type { GraphBuilder } from './graph';
 import { DT } from './schema';
 

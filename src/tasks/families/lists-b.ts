@@ -1,5 +1,5 @@
 // List families, part two: rotation, chunking, best window sums, runs, first match.
-import { defineFamily } from '../family';
+import { defineFamily, edited } from '../family';
 import type { Rng } from '../rng';
 
 const list = (r: Rng, lo = -9, hi = 9, max = 8): number[] => r.ints(r.int(0, max), lo, hi);
@@ -206,6 +206,19 @@ export const maxSubarray = defineFamily<[nums: number[]]>()({
   ],
 });
 
+type RunParams = { rel: 'increasing' | 'equal' | 'non-decreasing' };
+const runPairs = (p: RunParams) => `
+      if not nums:
+          return 0
+      best = cur = 1
+      for a, b in zip(nums, nums[1:]):
+          if b ${op(p.rel)} a:
+              cur += 1
+              best = max(best, cur)
+          else:
+              cur = 1
+      return best`;
+
 export const longestRun = defineFamily<[nums: number[]]>()({
   name: 'longest_run',
   category: 'lists',
@@ -259,17 +272,7 @@ export const longestRun = defineFamily<[nums: number[]]>()({
           cur = cur + 1 if i > 0 and x ${op(p.rel)} nums[i - 1] else 1
           best = max(best, cur)
       return best`,
-    (p) => `
-      if not nums:
-          return 0
-      best = cur = 1
-      for a, b in zip(nums, nums[1:]):
-          if b ${op(p.rel)} a:
-              cur += 1
-              best = max(best, cur)
-          else:
-              cur = 1
-      return best`,
+    runPairs,
   ],
   mutants: [
     {
@@ -282,18 +285,7 @@ export const longestRun = defineFamily<[nums: number[]]>()({
             best = max(best, cur)
         return best`,
     },
-    {
-      kind: 'wrong-initial-value',
-      body: (p) => `
-        best = cur = 1
-        for a, b in zip(nums, nums[1:]):
-            if b ${op(p.rel)} a:
-                cur += 1
-                best = max(best, cur)
-            else:
-                cur = 1
-        return best`,
-    },
+    { kind: 'wrong-initial-value', body: edited(runPairs, ['\n      if not nums:\n          return 0', '']) },
     {
       kind: 'off-by-one',
       body: (p) => `

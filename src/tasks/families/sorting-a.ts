@@ -1,5 +1,5 @@
 // Sorting / two-pointer families, part one: ThreeSum with duplicates (the paper's case study), pair sums, merging.
-import { defineFamily } from '../family';
+import { defineFamily, edited } from '../family';
 import { tuple } from '../pyrepr';
 import type { Rng } from '../rng';
 
@@ -22,6 +22,36 @@ function triplets(nums: number[], t: number): number[][] {
       }
   return out.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
 }
+
+type ThreeSumParams = { t: number; out: 'list' | 'count' };
+const threeSumBrute = (p: ThreeSumParams) => `
+      found = set()
+      for i in range(len(nums)):
+          for j in range(i + 1, len(nums)):
+              for k in range(j + 1, len(nums)):
+                  if nums[i] + nums[j] + nums[k] == ${p.t}:
+                      found.add(tuple(sorted((nums[i], nums[j], nums[k]))))
+      return ${p.out === 'list' ? 'sorted(found)' : 'len(found)'}`;
+const threeSumTwoPointer = (p: ThreeSumParams) => `
+      nums = sorted(nums)
+      out = []
+      for i in range(len(nums) - 2):
+          if i > 0 and nums[i] == nums[i - 1]:
+              continue
+          lo, hi = i + 1, len(nums) - 1
+          while lo < hi:
+              s = nums[i] + nums[lo] + nums[hi]
+              if s < ${p.t}:
+                  lo += 1
+              elif s > ${p.t}:
+                  hi -= 1
+              else:
+                  out.append((nums[i], nums[lo], nums[hi]))
+                  while lo < hi and nums[lo] == nums[lo + 1]:
+                      lo += 1
+                  lo += 1
+                  hi -= 1
+      return ${p.out === 'list' ? 'out' : 'len(out)'}`;
 
 export const threeSum = defineFamily<[nums: number[]]>()({
   name: 'three_sum',
@@ -52,101 +82,19 @@ export const threeSum = defineFamily<[nums: number[]]>()({
     const ts = triplets(nums, p.t);
     return p.out === 'count' ? ts.length : ts.map((x) => tuple(...x));
   },
-  styles: [
-    (p) => `
-      found = set()
-      for i in range(len(nums)):
-          for j in range(i + 1, len(nums)):
-              for k in range(j + 1, len(nums)):
-                  if nums[i] + nums[j] + nums[k] == ${p.t}:
-                      found.add(tuple(sorted((nums[i], nums[j], nums[k]))))
-      return ${p.out === 'list' ? 'sorted(found)' : 'len(found)'}`,
-    (p) => `
-      nums = sorted(nums)
-      out = []
-      for i in range(len(nums) - 2):
-          if i > 0 and nums[i] == nums[i - 1]:
-              continue
-          lo, hi = i + 1, len(nums) - 1
-          while lo < hi:
-              s = nums[i] + nums[lo] + nums[hi]
-              if s < ${p.t}:
-                  lo += 1
-              elif s > ${p.t}:
-                  hi -= 1
-              else:
-                  out.append((nums[i], nums[lo], nums[hi]))
-                  while lo < hi and nums[lo] == nums[lo + 1]:
-                      lo += 1
-                  lo += 1
-                  hi -= 1
-      return ${p.out === 'list' ? 'out' : 'len(out)'}`,
-  ],
+  styles: [threeSumBrute, threeSumTwoPointer],
   mutants: [
     {
       kind: 'duplicates',
-      body: (p) => `
-        nums = sorted(nums)
-        out = []
-        for i in range(len(nums) - 2):
-            lo, hi = i + 1, len(nums) - 1
-            while lo < hi:
-                s = nums[i] + nums[lo] + nums[hi]
-                if s < ${p.t}:
-                    lo += 1
-                elif s > ${p.t}:
-                    hi -= 1
-                else:
-                    out.append((nums[i], nums[lo], nums[hi]))
-                    lo += 1
-                    hi -= 1
-        return ${p.out === 'list' ? 'out' : 'len(out)'}`,
+      body: edited(
+        threeSumTwoPointer,
+        ['\n          if i > 0 and nums[i] == nums[i - 1]:\n              continue', ''],
+        ['\n                  while lo < hi and nums[lo] == nums[lo + 1]:\n                      lo += 1', ''],
+      ),
     },
-    {
-      kind: 'duplicates',
-      body: (p) => `
-        found = []
-        for i in range(len(nums)):
-            for j in range(i + 1, len(nums)):
-                for k in range(j + 1, len(nums)):
-                    if nums[i] + nums[j] + nums[k] == ${p.t}:
-                        found.append(tuple(sorted((nums[i], nums[j], nums[k]))))
-        return ${p.out === 'list' ? 'sorted(found)' : 'len(found)'}`,
-    },
-    {
-      kind: 'off-by-one',
-      body: (p) => `
-        found = set()
-        for i in range(len(nums)):
-            for j in range(i + 1, len(nums)):
-                for k in range(j, len(nums)):
-                    if nums[i] + nums[j] + nums[k] == ${p.t}:
-                        found.add(tuple(sorted((nums[i], nums[j], nums[k]))))
-        return ${p.out === 'list' ? 'sorted(found)' : 'len(found)'}`,
-    },
-    {
-      kind: 'wrong-comparison',
-      body: (p) => `
-        nums = sorted(nums)
-        out = []
-        for i in range(len(nums) - 2):
-            if i > 0 and nums[i] == nums[i - 1]:
-                continue
-            lo, hi = i + 1, len(nums) - 1
-            while lo <= hi:
-                s = nums[i] + nums[lo] + nums[hi]
-                if s < ${p.t}:
-                    lo += 1
-                elif s > ${p.t}:
-                    hi -= 1
-                else:
-                    out.append((nums[i], nums[lo], nums[hi]))
-                    while lo < hi and nums[lo] == nums[lo + 1]:
-                        lo += 1
-                    lo += 1
-                    hi -= 1
-        return ${p.out === 'list' ? 'out' : 'len(out)'}`,
-    },
+    { kind: 'duplicates', body: edited(threeSumBrute, ['found = set()', 'found = []'], ['found.add(', 'found.append(']) },
+    { kind: 'off-by-one', body: edited(threeSumBrute, ['range(j + 1, len(nums))', 'range(j, len(nums))']) },
+    { kind: 'wrong-comparison', body: edited(threeSumTwoPointer, ['while lo < hi:', 'while lo <= hi:']) },
   ],
 });
 
@@ -240,6 +188,20 @@ export const pairSumCount = defineFamily<[nums: number[]]>()({
   ],
 });
 
+type MergeParams = { dedupe: boolean; desc: boolean };
+const mergeTwoPointer = (p: MergeParams) => `
+      out = []
+      i = j = 0
+      while i < len(a) or j < len(b):
+          if j == len(b) or (i < len(a) and a[i] ${p.desc ? '>=' : '<='} b[j]):
+              x = a[i]
+              i += 1
+          else:
+              x = b[j]
+              j += 1
+          ${p.dedupe ? 'if not out or out[-1] != x:\n              out.append(x)' : 'out.append(x)'}
+      return out`;
+
 export const mergeSorted = defineFamily<[a: number[], b: number[]]>()({
   name: 'merge_sorted',
   category: 'sorting',
@@ -287,18 +249,7 @@ export const mergeSorted = defineFamily<[a: number[], b: number[]]>()({
   },
   styles: [
     (p) => `return sorted(${p.dedupe ? 'set(a + b)' : 'a + b'}${p.desc ? ', reverse=True' : ''})`,
-    (p) => `
-      out = []
-      i = j = 0
-      while i < len(a) or j < len(b):
-          if j == len(b) or (i < len(a) and a[i] ${p.desc ? '>=' : '<='} b[j]):
-              x = a[i]
-              i += 1
-          else:
-              x = b[j]
-              j += 1
-          ${p.dedupe ? 'if not out or out[-1] != x:\n              out.append(x)' : 'out.append(x)'}
-      return out`,
+    mergeTwoPointer,
   ],
   mutants: [
     {
@@ -321,18 +272,7 @@ export const mergeSorted = defineFamily<[a: number[], b: number[]]>()({
     },
     {
       kind: 'wrong-comparison',
-      body: (p) => `
-        out = []
-        i = j = 0
-        while i < len(a) or j < len(b):
-            if j == len(b) or (i < len(a) and a[i] ${p.desc ? '<=' : '>='} b[j]):
-                x = a[i]
-                i += 1
-            else:
-                x = b[j]
-                j += 1
-            ${p.dedupe ? 'if not out or out[-1] != x:\n                out.append(x)' : 'out.append(x)'}
-        return out`,
+      body: edited(mergeTwoPointer, (p) => (p.desc ? ['a[i] >= b[j]', 'a[i] <= b[j]'] : ['a[i] <= b[j]', 'a[i] >= b[j]'])),
     },
   ],
 });

@@ -1,5 +1,5 @@
 // String families, part one: counting characters, reversing words, palindromes, character runs, removal, Caesar shifts.
-import { defineFamily, one } from '../family';
+import { defineFamily, edited, one } from '../family';
 import type { Rng } from '../rng';
 
 /** Words over a small alphabet so repeats and edge cases are common; optional capitals and spaces. */
@@ -162,6 +162,19 @@ export const isPalindrome = defineFamily<[s: string]>()({
   ],
 });
 
+const charRunLoop = (p: { ci: boolean }) => `
+      t = s${p.ci ? '.lower()' : ''}
+      best = cur = 0
+      for i in range(len(t)):
+          cur = cur + 1 if i > 0 and t[i] == t[i - 1] else 1
+          best = max(best, cur)
+      return best`;
+/** The loop started at the second character, so the first character's run is never counted. */
+const fromSecondChar: [string, string][] = [
+  ['range(len(t))', 'range(1, len(t))'],
+  ['if i > 0 and t[i]', 'if t[i]'],
+];
+
 export const longestCharRun = defineFamily<[s: string]>()({
   name: 'longest_char_run',
   category: 'strings',
@@ -193,13 +206,7 @@ export const longestCharRun = defineFamily<[s: string]>()({
     return best;
   },
   styles: [
-    (p) => `
-      t = s${p.ci ? '.lower()' : ''}
-      best = cur = 0
-      for i in range(len(t)):
-          cur = cur + 1 if i > 0 and t[i] == t[i - 1] else 1
-          best = max(best, cur)
-      return best`,
+    charRunLoop,
     (p) => `
       t = s${p.ci ? '.lower()' : ''}
       best = 0
@@ -213,26 +220,8 @@ export const longestCharRun = defineFamily<[s: string]>()({
       return best`,
   ],
   mutants: [
-    {
-      kind: 'off-by-one',
-      body: (p) => `
-        t = s${p.ci ? '.lower()' : ''}
-        best = cur = 0
-        for i in range(1, len(t)):
-            cur = cur + 1 if t[i] == t[i - 1] else 1
-            best = max(best, cur)
-        return best`,
-    },
-    {
-      kind: 'wrong-initial-value',
-      body: (p) => `
-        t = s${p.ci ? '.lower()' : ''}
-        best = cur = 1
-        for i in range(1, len(t)):
-            cur = cur + 1 if t[i] == t[i - 1] else 1
-            best = max(best, cur)
-        return best`,
-    },
+    { kind: 'off-by-one', body: edited(charRunLoop, ...fromSecondChar) },
+    { kind: 'wrong-initial-value', body: edited(charRunLoop, ...fromSecondChar, ['best = cur = 0', 'best = cur = 1']) },
     {
       kind: 'missed-edge-case',
       body: (p) => `

@@ -1,5 +1,5 @@
 // String families, part two: first unique character, longest word, word counts, anagrams, acronyms, run-length codes.
-import { defineFamily, one } from '../family';
+import { defineFamily, edited, one } from '../family';
 import type { Rng } from '../rng';
 
 const text = (r: Rng, alphabet: string, max = 10): string => r.word(r.int(0, max), alphabet);
@@ -71,6 +71,13 @@ export const firstUniqueIndex = defineFamily<[s: string]>()({
   ],
 });
 
+const longestWordLoop = (p: { tie: 'first' | 'last' }) => `
+      best = ''
+      for w in s.split():
+          if len(w) ${p.tie === 'first' ? '>' : '>='} len(best):
+              best = w
+      return best`;
+
 export const longestWord = defineFamily<[s: string]>()({
   name: 'longest_word',
   category: 'strings',
@@ -98,12 +105,7 @@ export const longestWord = defineFamily<[s: string]>()({
     return best;
   },
   styles: [
-    (p) => `
-      best = ''
-      for w in s.split():
-          if len(w) ${p.tie === 'first' ? '>' : '>='} len(best):
-              best = w
-      return best`,
+    longestWordLoop,
     (p) =>
       p.tie === 'first'
         ? `
@@ -116,32 +118,23 @@ export const longestWord = defineFamily<[s: string]>()({
   mutants: [
     {
       kind: 'wrong-comparison',
-      body: (p) => `
-        best = ''
-        for w in s.split():
-            if len(w) ${p.tie === 'first' ? '>=' : '>'} len(best):
-                best = w
-        return best`,
+      body: edited(longestWordLoop, (p) => (p.tie === 'first' ? ['> len', '>= len'] : ['>= len', '> len'])),
     },
     {
       kind: 'missed-edge-case',
-      body: (p) => `
-        words = s.split()
-        best = words[0]
-        for w in words[1:]:
-            if len(w) ${p.tie === 'first' ? '>' : '>='} len(best):
-                best = w
-        return best`,
+      body: edited(longestWordLoop, [
+        "best = ''\n      for w in s.split():",
+        'words = s.split()\n      best = words[0]\n      for w in words[1:]:',
+      ]),
     },
     {
       kind: 'off-by-one',
-      body: (p) => `
-        words = s.split()
-        best = ''
-        for i in range(1, len(words)):
-            if len(words[i]) ${p.tie === 'first' ? '>' : '>='} len(best):
-                best = words[i]
-        return best`,
+      body: edited(
+        longestWordLoop,
+        ["best = ''\n      for w in s.split():", "words = s.split()\n      best = ''\n      for i in range(1, len(words)):"],
+        ['len(w)', 'len(words[i])'],
+        ['best = w', 'best = words[i]'],
+      ),
     },
   ],
 });
@@ -301,6 +294,16 @@ export const acronym = defineFamily<[s: string]>()({
   ],
 });
 
+const rleCount = (p: { skipOne: boolean }) => `
+      out = ''
+      count = 0
+      for i, c in enumerate(s):
+          count += 1
+          if i == len(s) - 1 or s[i + 1] != c:
+              out += c + ${p.skipOne ? "(str(count) if count > 1 else '')" : 'str(count)'}
+              count = 0
+      return out`;
+
 export const runLengthEncode = defineFamily<[s: string]>()({
   name: 'run_length_encode',
   category: 'strings',
@@ -344,40 +347,25 @@ export const runLengthEncode = defineFamily<[s: string]>()({
           out += s[i] + ${p.skipOne ? "(str(j - i) if j - i > 1 else '')" : 'str(j - i)'}
           i = j
       return out`,
-    (p) => `
-      out = ''
-      count = 0
-      for i, c in enumerate(s):
-          count += 1
-          if i == len(s) - 1 or s[i + 1] != c:
-              out += c + ${p.skipOne ? "(str(count) if count > 1 else '')" : 'str(count)'}
-              count = 0
-      return out`,
+    rleCount,
   ],
   mutants: [
     {
       kind: 'off-by-one',
-      body: (p) => `
-        out = ''
-        count = 0
-        for i in range(len(s) - 1):
-            count += 1
-            if s[i + 1] != s[i]:
-                out += s[i] + ${p.skipOne ? "(str(count) if count > 1 else '')" : 'str(count)'}
-                count = 0
-        return out`,
+      body: edited(
+        rleCount,
+        ['for i, c in enumerate(s):', 'for i in range(len(s) - 1):'],
+        ['if i == len(s) - 1 or s[i + 1] != c:', 'if s[i + 1] != s[i]:'],
+        ['out += c +', 'out += s[i] +'],
+      ),
     },
     {
       kind: 'wrong-initial-value',
-      body: (p) => `
-        out = ''
-        count = 1
-        for i, c in enumerate(s):
-            count += 1
-            if i == len(s) - 1 or s[i + 1] != c:
-                out += c + ${p.skipOne ? "(str(count - 1) if count > 2 else '')" : 'str(count - 1)'}
-                count = 0
-        return out`,
+      body: edited(rleCount, ['count = 0', 'count = 1'], (p) =>
+        p.skipOne
+          ? ["(str(count) if count > 1 else '')", "(str(count - 1) if count > 2 else '')"]
+          : ['str(count)', 'str(count - 1)'],
+      ),
     },
     {
       kind: 'duplicates',

@@ -4,7 +4,7 @@ import { changedFields } from '../../config/run-label';
 import { lastHeldOut } from '../../actions';
 import { labStore, useLab } from '../../store';
 import type { RunSeries } from '../../store/types';
-import { runColor } from './ChartsPanel';
+import { runColor } from './run-color';
 
 const pct = (x: number | undefined) => (x === undefined ? '–' : `${(100 * x).toFixed(1)}%`);
 const when = (ms: number | undefined) =>

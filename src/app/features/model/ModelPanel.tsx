@@ -7,9 +7,6 @@ import { IdbRunStore } from '../../persist/idb-run-store';
 import { labStore, useLab } from '../../store';
 import type { ModelFiles } from '../../worker/protocol';
 
-/** Files picked by the user, used when the next new run starts (a resumed run keeps its own checkpoint). */
-export const userModels: { coder?: ModelFiles; tester?: ModelFiles } = {};
-
 const REQUIRED = ['.safetensors', 'config.json', 'tokenizer.json'];
 
 /** Reads and parses the picked files, so that a broken set is refused now, not when a run starts. */
@@ -34,29 +31,15 @@ async function readFiles(list: FileList): Promise<ModelFiles> {
   return out;
 }
 
-function syncUserModels(): void {
-  labStore
-    .getState()
-    .setUserModelFiles({
-      coder: userModels.coder && Object.keys(userModels.coder),
-      tester: userModels.tester && Object.keys(userModels.tester),
-    });
-}
-
-/** Back to the preset's models for the next new run. */
-export function forgetUserModels(): void {
-  delete userModels.coder;
-  delete userModels.tester;
-  syncUserModels();
-}
-
 export function ModelPanel() {
   const preset = useLab((s) => s.config.preset);
   const mode = useLab((s) => s.config.mode);
   const source = useLab((s) => s.modelSource);
   const runId = useLab((s) => s.runId);
   const checkpointStep = useLab((s) => s.checkpointStep);
-  const picked = useLab((s) => s.userModelFiles);
+  // Picked files are used when the next new run starts (a resumed run keeps its own checkpoint).
+  const userModels = useLab((s) => s.userModels);
+  const picked = { coder: userModels.coder && Object.keys(userModels.coder), tester: userModels.tester && Object.keys(userModels.tester) };
   const [err, setErr] = useState<string | null>(null);
   const [files, setFiles] = useState<{ name: string; bytes: number }[] | null>(null);
   const m = TRAIN_PRESETS[preset].model;
@@ -65,15 +48,13 @@ export function ModelPanel() {
     const list = e.target.files;
     if (!list?.length) return;
     try {
-      const files = await readFiles(list);
-      userModels[role] = files;
+      labStore.getState().setUserModel(role, await readFiles(list));
       setErr(null);
     } catch (x) {
       // A refused set replaces nothing: the models in use stay as they were.
       setErr(`${role} model: ${(x as Error).message}`);
     } finally {
       e.target.value = '';
-      syncUserModels();
     }
   };
   const shippedLabel = (ck: string) => (ck ? `shipped public/${ck}` : `fresh ${m.preset} initialisation`);
@@ -163,7 +144,7 @@ export function ModelPanel() {
       <button
         data-testid="model-use-shipped"
         disabled={!picked.coder && !picked.tester}
-        onClick={() => (forgetUserModels(), setErr(null))}
+        onClick={() => (labStore.getState().forgetUserModels(), setErr(null))}
       >
         Use the preset’s models
       </button>

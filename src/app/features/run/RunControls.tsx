@@ -4,7 +4,6 @@ import { useEffect, useState } from 'react';
 import { PHASES, type Phase } from '../../../rl/records';
 import { labStore, useLab } from '../../store';
 import { client } from '../../lab';
-import { userModels } from '../model/ModelPanel';
 import { PHASE_INFO } from '../steps/phases';
 import { Notice, notify } from './Notice';
 import { estimate } from './eta';
@@ -39,7 +38,7 @@ export function RunControls({ gpuOk }: { gpuOk: boolean }) {
           className="primary"
           disabled={!canRun}
           title={why}
-          onClick={() => client.start(runId ? undefined : userModels)}
+          onClick={() => client.start(runId ? undefined : labStore.getState().userModels)}
         >
           {runId && step > 0 ? 'Resume' : 'Start'}
         </button>

@@ -1,9 +1,9 @@
 // Node-only measurement: trains the BPE tokenizer on ~2 MB of real Python (default: the system's stdlib) and
-// prints training time, held-out compression and roundtrip. Run: npx tsx src/model/tokenizer-bench-node.ts [dir]
+// prints training time, held-out compression and roundtrip. Run: npx tsx src/cli/bench-tokenizer.ts [dir]
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { trainTokenizer } from './tokenizer-train';
-import { loadTokenizer } from './tokenizer';
+import { trainTokenizer } from '../model/tokenizer-train';
+import { loadTokenizer } from '../model/tokenizer';
 
 const root = process.argv[2] ?? '/usr/lib/python3.11';
 const LIMIT = 2_000_000;

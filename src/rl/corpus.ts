@@ -1,10 +1,9 @@
 // Warm-start corpora for the Coder and the Tester, built with exactly the trainer's prompt templates.
-import type { BugKind } from './types';
+import type { BugKind } from '../tasks/types';
 import type { Sandbox } from '../sandbox/types';
-// eslint-disable-next-line no-restricted-imports -- known fence breach: the corpus builder belongs in src/rl (issue 15), moved once in-flight branches that import it from here have merged
-import { candidateProgram, coderPrompt, completionTarget, solutionBody, testerPrompt } from '../rl/prompts';
-import type { Instance } from './family';
-import { Rng } from './rng';
+import { candidateProgram, coderPrompt, completionTarget, solutionBody, testerPrompt } from './prompts';
+import type { Instance } from '../tasks/family';
+import { Rng } from '../tasks/rng';
 
 export interface CorpusExample {
   prompt: string;

@@ -1,6 +1,6 @@
 // Node-only timing of one tiny-model SFT training step (wall and process CPU, dispatch count, per-family GPU time)
 // and of every matmul shape the step records. Run:
-//   npx tsx --import ./scripts/raw-loader.mjs src/model/train-bench-node.ts [--preset tiny] [--B 4] [--S 200]
+//   npx tsx --import ./scripts/raw-loader.mjs src/cli/bench-train.ts [--preset tiny] [--B 4] [--S 200]
 //     [--reps 2] [--ab] [--profile] [--matmuls] [--decode]
 // --ab alternates the new and the old path step by step and prints the ratio (the machine is shared and noisy).
 // Engine switches come from the environment so before/after runs use the same script: ENGINE_QUAD=0 times the
@@ -11,16 +11,17 @@ import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { matmul } from '../gpu/kernels/matmul';
 import { linearMatmul } from '../gpu/kernels/linear-quad';
-import { preset, type PresetName } from './config';
-import { buildLayout } from './layout';
-import { initParams } from './init';
-import { GpuModel } from './model';
-import { uploadBatch, destroyBatch } from './forward-batch';
-import { trainStep, DEFAULT_OPTIM } from './backward-step';
-import { fp32Weights } from './decode';
-import { generate } from './sampler';
-import { RolloutWeights } from './rollout-weights';
+import { preset, type PresetName } from '../model/config';
+import { buildLayout } from '../model/layout';
+import { initParams } from '../model/init';
+import { GpuModel } from '../model/model';
+import { uploadBatch, destroyBatch } from '../model/forward-batch';
+import { trainStep, DEFAULT_OPTIM } from '../model/backward-step';
+import { fp32Weights } from '../model/decode';
+import { generate } from '../model/sampler';
+import { RolloutWeights } from '../model/rollout-weights';
 import { mulberry32, randomF32 } from '../testing/random';
+import { runMain } from './args';
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -184,10 +185,4 @@ async function main(): Promise<void> {
   model.destroy();
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

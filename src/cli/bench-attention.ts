@@ -1,35 +1,16 @@
 // Node bench for the part-B kernels (attention forward/backward/decode, logprobs, xent, GRPO loss) on the tiny preset's
 // shapes: wall ms per call and, on Linux, worker-CPU ms per call (SwiftShader's threads; robust to other people's load).
-// Run: npx tsx --import ./scripts/raw-loader.mjs src/gpu/kernels/attention-bench-node.ts
-// Importable too: benchPartB(gpu) returns the table rows (for `bench:kernels`).
-import { readdirSync, readFileSync } from 'node:fs';
-import type { Gpu } from '../runtime';
-import { sharedNodeGpu } from '../node';
-import { mulberry32, randomF32 } from '../../testing/random';
-import { attentionBackward, attentionForward } from './attention';
-import { linearMatmul } from './linear-quad';
-import { attentionDecode } from './attention-decode';
-import { logprobsBackward, logprobsForward } from './logprobs';
-import { xentBackward, xentForward } from './xent';
-import { grpoLoss } from './grpo-loss';
-
-function workerCpuMs(): number {
-  try {
-    let ticks = 0;
-    for (const tid of readdirSync('/proc/self/task')) {
-      if (Number(tid) === process.pid) continue;
-      try {
-        const f = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-        ticks += Number(f[11]) + Number(f[12]);
-      } catch {
-        // The thread exited between listing and reading.
-      }
-    }
-    return ticks * 10;
-  } catch {
-    return NaN;
-  }
-}
+// Run: npx tsx --import ./scripts/raw-loader.mjs src/cli/bench-attention.ts
+import type { Gpu } from '../gpu/runtime';
+import { sharedNodeGpu } from '../gpu/node';
+import { mulberry32, randomF32 } from '../testing/random';
+import { attentionBackward, attentionForward } from '../gpu/kernels/attention';
+import { linearMatmul } from '../gpu/kernels/linear-quad';
+import { attentionDecode } from '../gpu/kernels/attention-decode';
+import { logprobsBackward, logprobsForward } from '../gpu/kernels/logprobs';
+import { xentBackward, xentForward } from '../gpu/kernels/xent';
+import { grpoLoss } from '../gpu/kernels/grpo-loss';
+import { table, workerCpuSeconds } from './bench-util';
 
 /** GFLOP per worker-CPU second (per wall second where CPU time is not measurable). */
 function gflop(flops: number, t: { wall: number; cpu: number }): string {
@@ -40,14 +21,14 @@ function gflop(flops: number, t: { wall: number; cpu: number }): string {
 async function time(gpu: Gpu, record: () => void, reps: number): Promise<{ wall: number; cpu: number }> {
   record(); // compile + warm up
   await gpu.sync();
-  const c = workerCpuMs();
+  const c = workerCpuSeconds();
   const t = performance.now();
   for (let i = 0; i < reps; i++) record();
   await gpu.sync();
-  return { wall: (performance.now() - t) / reps, cpu: (workerCpuMs() - c) / reps };
+  return { wall: (performance.now() - t) / reps, cpu: ((workerCpuSeconds() - c) * 1000) / reps };
 }
 
-export async function benchPartB(gpu: Gpu, reps = 5): Promise<string[][]> {
+async function benchKernelsB(gpu: Gpu, reps = 5): Promise<string[][]> {
   const rng = mulberry32(7);
   const rows: string[][] = [];
   const add = async (name: string, record: () => void) => {
@@ -129,11 +110,6 @@ export async function benchPartB(gpu: Gpu, reps = 5): Promise<string[][]> {
   return rows;
 }
 
-if (process.argv[1]?.endsWith('attention-bench-node.ts')) {
-  const gpu = await sharedNodeGpu();
-  const rows = await benchPartB(gpu);
-  const head = ['kernel', 'wall ms', 'worker cpu ms', 'GFLOP/cpu-s', 'cost per FLOP vs matmul'];
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const r of [head, w.map((n) => '-'.repeat(n)), ...rows]) console.log(r.map((c, i) => c.padEnd(w[i])).join('  '));
-  process.exit(0);
-}
+const gpu = await sharedNodeGpu();
+table('', ['kernel', 'wall ms', 'worker cpu ms', 'GFLOP/cpu-s', 'cost per FLOP vs matmul'], await benchKernelsB(gpu));
+process.exit(0);

@@ -1,13 +1,14 @@
 // Node-only timing of the non-matmul transformer kernels (embedding, RMSNorm, RoPE, SwiGLU, grad-norm, AdamW) at a
-// tiny-model training shape. Run: npx tsx --import ./scripts/raw-loader.mjs src/gpu/kernels/layers-bench-node.ts
-import { sharedNodeGpu } from '../node';
-import { embeddingBackward, embeddingForward } from './embedding';
-import { rmsnormBackward, rmsnormForward, type RowImpl } from './rmsnorm';
-import { createRopeTable, ropeBackward, ropeForward } from './rope';
-import { swigluBackwardFused, swigluForwardFused } from './swiglu';
-import { GRADNORM_OUT_BYTES, gradNorm } from './gradnorm';
-import { adamwStep } from './adamw';
-import { mulberry32, randomF32 } from '../../testing/random';
+// tiny-model training shape. Run: npx tsx --import ./scripts/raw-loader.mjs src/cli/bench-layers.ts
+import { sharedNodeGpu } from '../gpu/node';
+import { embeddingBackward, embeddingForward } from '../gpu/kernels/embedding';
+import { rmsnormBackward, rmsnormForward, type RowImpl } from '../gpu/kernels/rmsnorm';
+import { createRopeTable, ropeBackward, ropeForward } from '../gpu/kernels/rope';
+import { swigluBackwardFused, swigluForwardFused } from '../gpu/kernels/swiglu';
+import { GRADNORM_OUT_BYTES, gradNorm } from '../gpu/kernels/gradnorm';
+import { adamwStep } from '../gpu/kernels/adamw';
+import { mulberry32, randomF32 } from '../testing/random';
+import { runMain } from './args';
 
 async function main(): Promise<void> {
   const gpu = await sharedNodeGpu();
@@ -48,10 +49,4 @@ async function main(): Promise<void> {
   await time(`adamw n=${P}`, () => adamwStep(gpu, p, m, v, g, out, P, cfg, 1));
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);
