@@ -2,8 +2,8 @@
 // worker output becomes verdicts, extractions and validated tests.
 import type { JudgeJob, RawExtract, RawJudge, RawProbe } from './protocol';
 import { WorkerScheduler } from './scheduler';
-import type { Extraction, ExtractedTest, JudgeRequest, JudgeResult, Sandbox, ValidatedTest } from './types';
-import { toJudgeResult, toValidated } from './verdicts';
+import type { ExecResult, Extraction, ExtractedTest, JudgeRequest, JudgeResult, Sandbox, ValidatedTest } from './types';
+import { toExecuted, toJudgeResult, toValidated } from './verdicts';
 import { capCompletion, rejectAll } from './caps';
 
 export type { PoolOptions, PoolStats, WorkerHandle, WorkerSpawner } from './scheduler';
@@ -45,6 +45,12 @@ export class SandboxPool extends WorkerScheduler implements Sandbox {
     const req = { code: groundTruth, entryPoint, tests: tests.map((t) => `assert ${t.call} == ${t.expected}`), timeoutMs, setupCode };
     const { job, raw } = await this.submit(this.judgeJob(req, true));
     return toValidated(job, raw as RawJudge, tests);
+  }
+
+  async execute(code: string, entryPoint: string, calls: string[], timeoutMs?: number): Promise<ExecResult> {
+    const req = { code, entryPoint, tests: calls.map((c) => `assert ${c} == None`), timeoutMs };
+    const { job, raw } = await this.submit(this.judgeJob(req, true));
+    return toExecuted(job, raw as RawJudge);
   }
 
   /** Test hook: what JS could still do inside a locked-down worker (every entry should be false). */
