@@ -14,7 +14,7 @@ import { DEFAULT_EVAL, parseHeldOutSplits } from '../rl/eval';
 import { formatReport } from '../rl/format';
 import { HF_FLAGS, HF_HELP, HF_RUN_FILE, hfOptions, hfRunJson, openHfLab, readHfRun } from './hf-lab';
 
-const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play] [--steps N]
+const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play|tcs|ace] [--steps N]
                         [--seed S] [--out runs/NAME | --resume runs/NAME] [--set group.key=value ...]
                         [--eval-every N [--eval-problems 0 (all)] [--eval-samples 8] [--eval-splits heldout,heldout-family]]   (appends eval.jsonl)
 ${HF_HELP}

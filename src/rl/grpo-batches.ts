@@ -28,7 +28,7 @@ export interface PreparedMiniBatch {
 }
 
 /** Token, target, mask and rollout-log-prob arrays for `group`, padded to its longest sequence (≤ maxSeqLen). */
-function layout(group: GrpoItem[], maxSeqLen: number, padId: number) {
+export function sequenceLayout(group: Pick<GrpoItem, 'promptTokens' | 'completionTokens' | 'rolloutLogprobs'>[], maxSeqLen: number, padId: number) {
   const S = Math.min(maxSeqLen, Math.max(...group.map((it) => it.promptTokens.length + it.completionTokens.length)));
   const T = group.length * S;
   const tokens = new Uint32Array(T).fill(padId);
@@ -74,10 +74,10 @@ export function prepareGrpoMicroBatches(p: GrpoPolicyParts, items: GrpoItem[], s
   const released: GPUBuffer[] = [];
   const micro: MicroBatch[] = [];
   const groups: GrpoItem[][] = [];
-  const layouts: ReturnType<typeof layout>[] = [];
+  const layouts: ReturnType<typeof sequenceLayout>[] = [];
   for (let i = 0; i < items.length; i += p.microBatch) {
     const group = items.slice(i, i + p.microBatch);
-    const l = layout(group, p.model.config.maxSeqLen, p.padId);
+    const l = sequenceLayout(group, p.model.config.maxSeqLen, p.padId);
     groups.push(group);
     layouts.push(l);
     batches.push(uploadBatch(gpu, { batch: l.B, seqLen: l.S, tokens: l.tokens, positions: l.positions, valid: l.valid, targets: l.targets, mask: l.mask }, `${p.name}.grpo`));

@@ -6,14 +6,15 @@ import { fp32Weights, type DecodeWeights } from '../model/decode';
 import { RolloutWeights, quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
 import { trainStep } from '../model/backward-step';
 import { decayMaskFromRanges } from '../gpu/kernels/adamw';
-import { grpoOptim, runGrpoUpdate } from './grpo-update';
+import { grpoOptim, runGrpoUpdate, type GrpoUpdateParts } from './grpo-update';
+import { runKtoUpdate } from './kto-update';
 import { sampleCompletions } from './policy-sample';
 import { loadCheckpoint, CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, type LoadedCheckpoint } from '../model/checkpoint';
 import { decodeOptimizer, encodeOptimizer, OPTIMIZER_FILE } from './optimizer-file';
 import { view } from '../model/layout';
 import { loadTokenizer, type BpeTokenizer } from '../model/tokenizer';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
-import type { Generation, GenerateOptions, GrpoItem, GrpoSettings, Policy, PolicyFiles, UpdateStats } from './policy';
+import type { Generation, GenerateOptions, GrpoItem, GrpoSettings, KtoItem, KtoSettings, Policy, PolicyFiles, UpdateStats } from './policy';
 
 export { OPTIMIZER_FILE };
 
@@ -94,19 +95,24 @@ export class LabPolicy implements Policy {
 
   /** The GRPO update of one training step (grpo-update.ts), full fine-tuning with our training step. */
   async grpoUpdate(items: GrpoItem[], s: GrpoSettings): Promise<UpdateStats> {
-    return runGrpoUpdate(
-      {
-        name: this.name,
-        model: this.model,
-        ref: this.ref,
-        padId: this.padId,
-        microBatch: this.opts.microBatch ?? 16,
-        step: (micro, st) => trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.optim.weight_decay_params))),
-        refresh: () => this.rollout.refresh?.(),
-      },
-      items,
-      s,
-    );
+    return runGrpoUpdate(this.updateParts(), items, s);
+  }
+
+  /** One KTO step (kto-update.ts) on the same learner, reference and optimizer. */
+  async ktoUpdate(items: KtoItem[], s: KtoSettings): Promise<UpdateStats> {
+    return runKtoUpdate(this.updateParts(), items, s);
+  }
+
+  private updateParts(): GrpoUpdateParts {
+    return {
+      name: this.name,
+      model: this.model,
+      ref: this.ref,
+      padId: this.padId,
+      microBatch: this.opts.microBatch ?? 16,
+      step: (micro, st) => trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.optim.weight_decay_params))),
+      refresh: () => this.rollout.refresh?.(),
+    };
   }
 
   /** AdamW's decay mask: none for 'all', else a bitmask of the embedding and linear tensors (cached). */
