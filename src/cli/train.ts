@@ -12,7 +12,7 @@ import { formatStepLine } from '../rl/format';
 import { openNodeLab } from './lab-node';
 import { DEFAULT_EVAL, parseHeldOutSplits } from '../rl/eval';
 import { formatReport } from '../rl/format';
-import { HF_FLAGS, HF_HELP, hfOptions, openHfLab } from './hf-lab';
+import { HF_FLAGS, HF_HELP, HF_RUN_FILE, hfOptions, hfRunJson, openHfLab, readHfRun } from './hf-lab';
 
 const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play|tcs|ace] [--steps N]
                         [--seed S] [--out runs/NAME | --resume runs/NAME] [--set group.key=value ...]
@@ -42,8 +42,8 @@ async function main(): Promise<number> {
     return 0;
   }
   const resumeDir = typeof args.resume === 'string' ? args.resume : undefined;
-  const hf = hfOptions(args);
-  if (hf && resumeDir) throw new Error('--resume with --coder-model: resuming a LoRA run is not supported yet (start a new run)');
+  const hfArg = hfOptions(args);
+  if (hfArg && resumeDir) throw new Error('--resume continues a LoRA run with the models and settings it started with (its hf.json): drop --coder-model and the LoRA flags');
   const outDir = resumeDir ?? (typeof args.out === 'string' ? args.out : `runs/${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const run = new RunDir(new NodeRunStore(outDir));
   const committed = resumeDir ? await run.loadCommitted() : undefined;
@@ -66,8 +66,9 @@ async function main(): Promise<number> {
   const progress = new Progress();
   console.log(`run ${outDir}: preset ${config.preset}, mode ${config.mode}, seed ${config.seed}${committed ? `, resuming at step ${committed.state.step}` : ''}`);
 
-  const lab = hf ? await openHfLab(config, hf, (msg) => console.log(msg)) : await openNodeLab(config, committed, (msg) => console.log(msg));
-  if (hf) await run.store.write('hf.json', new TextEncoder().encode(JSON.stringify(hf, null, 2) + '\n'));
+  const hf = hfArg ?? (resumeDir ? await readHfRun(run.store) : undefined);
+  const lab = hf ? await openHfLab(config, hf, (msg) => console.log(msg), committed) : await openNodeLab(config, committed, (msg) => console.log(msg));
+  if (hfArg) await run.store.write(HF_RUN_FILE, hfRunJson(hfArg));
   const session = new RunSession({ ...lab, config, dir: run }, committed?.state);
   const evalSplits = parseHeldOutSplits(args['eval-splits'] as string | undefined, '--eval-splits');
   const evalRequest: EvalRequest = {

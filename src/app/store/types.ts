@@ -29,13 +29,15 @@ export interface RunSlice {
   progress: { phase: Phase; done: number; total: number } | null;
   /** What the run is busy with beyond its status: loading models, or stopping after the step in progress. */
   activity: 'loading' | 'pausing' | null;
+  /** While loading: what is being loaded (e.g. a Hugging Face model's tensors), when the Worker says. */
+  loadingDetail: string | null;
   /** Step-through: the Worker is waiting before `currentPhase` (false while a phase runs). */
   phaseWaiting: boolean;
   /** When the step in progress began (ms since epoch), for the ETA; null when no step runs. */
   stepStartedAt: number | null;
   /** Hyperparameter fields whose text is not a valid value: the run cannot start while any is listed. */
   invalidFields: string[];
-  setActivity(a: RunSlice['activity']): void;
+  setActivity(a: RunSlice['activity'], detail?: string | null): void;
   setPhaseWaiting(w: boolean): void;
   setFieldInvalid(key: string, invalid: boolean): void;
   beginRun(runId: string, config: RunConfigUi): void;
@@ -159,6 +161,9 @@ export interface ModelSlice {
   setUserModel(role: 'coder' | 'tester', files: PolicyFiles): void;
   /** Back to the preset's models for the next new run. */
   forgetUserModels(): void;
+  /** Hugging Face models per role that the next new run will train with LoRA: label and a one-line summary. */
+  userHfModels: { coder?: { label: string; summary: string }; tester?: { label: string; summary: string } };
+  setUserHfModels(m: ModelSlice['userHfModels']): void;
   setModelSource(s: string): void;
   setCheckpoints(c: CheckpointInfo[]): void;
 }

@@ -4,7 +4,7 @@
 import type { Gpu } from '../../gpu/runtime';
 import type { Sandbox } from '../../sandbox/types';
 import type { TrainConfig } from '../../rl/config';
-import type { PolicyFiles } from '../../rl/policy';
+import type { Policy, PolicyFiles } from '../../rl/policy';
 import { RunDir } from '../../rl/run-store';
 import { RUN_FILES } from '../../rl/run-layout';
 import { RunSession } from '../../rl/run-session';
@@ -12,6 +12,10 @@ import type { StepMetrics } from '../../rl/metrics';
 import { buildPolicies, freshSources, runProblems, type PolicySources } from '../../rl/lab-setup';
 import { CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, loadCheckpoint, type LoadedCheckpoint } from '../../model/checkpoint';
 import { IdbRunStore } from '../persist/idb-run-store';
+import { isHfRun, openHfPolicies, type HfStart } from './hf-session';
+
+/** The lab's own models (LabPolicy) or Hugging Face models with LoRA (HfLoraPolicy). */
+export type SessionPolicy = Policy & { destroy(): void };
 
 /** Browser storage is small: the last few per-step checkpoint copies are kept (latest/ always stays). */
 const COPIES_KEPT = 3;
@@ -103,11 +107,23 @@ async function resolveSources(config: TrainConfig, store: IdbRunStore, user?: { 
   return { sources: freshSources(config), label: `fresh ${config.model.preset} initialisation (seed ${config.seed})` };
 }
 
+async function openLabPolicies(
+  gpu: Gpu,
+  config: TrainConfig,
+  store: IdbRunStore,
+  user: { coder?: PolicyFiles; tester?: PolicyFiles } | undefined,
+  saved: { coder: PolicyFiles; tester?: PolicyFiles } | undefined,
+): Promise<{ coder: SessionPolicy; tester: SessionPolicy; label: string }> {
+  const { sources, label } = await resolveSources(config, store, user);
+  return { ...buildPolicies(gpu, config, sources, saved), label };
+}
+
 export async function openSession(
   runId: string,
   fresh: TrainConfig,
   deps: { gpu: Gpu; sandbox: Sandbox },
-  userModels?: { coder?: PolicyFiles; tester?: PolicyFiles },
+  userModels?: { coder?: PolicyFiles; tester?: PolicyFiles; hf?: HfStart },
+  onLoading: (msg: string) => void = () => {},
 ): Promise<Session> {
   const store = new IdbRunStore(runId);
   const dir = new RunDir(store);
@@ -116,8 +132,12 @@ export async function openSession(
   const stored = committed?.config ?? (await dir.readConfig());
   const config = stored ?? fresh;
   if (!stored) await dir.init(config);
-  const { sources, label } = await resolveSources(config, store, committed ? undefined : userModels);
-  const { coder, tester } = buildPolicies(deps.gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
+  const saved = committed ? { coder: committed.coder, tester: committed.tester } : undefined;
+  const hf = committed ? undefined : userModels?.hf;
+  const { coder, tester, label } =
+    hf || (await isHfRun(store))
+      ? await openHfPolicies(deps.gpu, config, store, hf, saved, onLoading)
+      : await openLabPolicies(deps.gpu, config, store, committed ? undefined : userModels, saved);
   const run = new RunSession({ ...runProblems(config), config, dir, sandbox: deps.sandbox, coder, tester }, committed?.state, { keepCopies: COPIES_KEPT });
   const modelSource = committed ? `${label}; resumed from IndexedDB at step ${committed.state.step}` : label;
   return {

@@ -6,7 +6,7 @@ import type { Gpu } from '../../gpu/runtime';
 import { TrainingHalted } from '../../rl/trainer';
 import type { CommittedStep, RunEvents } from '../../rl/run-session';
 import { toTrainConfig, type RunConfigUi } from '../config/run-config';
-import type { ModelFiles, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
+import type { StartModels, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
 import { openSession, type Session } from './session';
 import { countingSandbox, openGpu, openSandbox } from './platform';
 
@@ -34,7 +34,7 @@ class WorkerHost {
   private async ensureOpen(
     id: string,
     config: RunConfigUi,
-    models?: { coder?: ModelFiles; tester?: ModelFiles },
+    models?: StartModels,
   ): Promise<Session> {
     if (this.session && this.runId === id) return this.session;
     if (this.session) await this.closeSession();
@@ -53,7 +53,9 @@ class WorkerHost {
       });
     }
     this.sandbox ??= countingSandbox(await openSandbox());
-    const s = await openSession(id, toTrainConfig(config), { gpu: this.gpu, sandbox: this.sandbox }, models);
+    const s = await openSession(id, toTrainConfig(config), { gpu: this.gpu, sandbox: this.sandbox }, models, (msg) =>
+      this.status('opening', msg),
+    );
     this.session = s;
     this.runId = id;
     const book = s.run.trainer.book;
@@ -146,7 +148,7 @@ class WorkerHost {
         this.startLoop(Infinity);
         break;
       case 'step':
-        (await this.ensureOpen(cmd.runId, cmd.config)).run.setStepThrough(cmd.stepThrough);
+        (await this.ensureOpen(cmd.runId, cmd.config, cmd.models)).run.setStepThrough(cmd.stepThrough);
         this.startLoop(1);
         break;
       case 'pause':

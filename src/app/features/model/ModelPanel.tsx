@@ -5,7 +5,14 @@ import { PRESETS as TRAIN_PRESETS } from '../../../rl/config';
 import { modeRules } from '../../../rl/modes';
 import { IdbRunStore } from '../../persist/idb-run-store';
 import { labStore, useLab } from '../../store';
-import type { ModelFiles } from '../../worker/protocol';
+import type { ModelFiles, StartModels } from '../../worker/protocol';
+import { HfModelSection, hfStart } from './HfModelSection';
+
+/** What Start sends for a new run: a Hugging Face model (LoRA run) when one is chosen, else the lab checkpoint files. */
+export function startModels(): StartModels {
+  const hf = hfStart();
+  return hf ? { hf } : labStore.getState().userModels;
+}
 
 const REQUIRED = ['.safetensors', 'config.json', 'tokenizer.json'];
 
@@ -40,6 +47,7 @@ export function ModelPanel() {
   // Picked files are used when the next new run starts (a resumed run keeps its own checkpoint).
   const userModels = useLab((s) => s.userModels);
   const picked = { coder: userModels.coder && Object.keys(userModels.coder), tester: userModels.tester && Object.keys(userModels.tester) };
+  const hfCoder = useLab((s) => s.userHfModels.coder);
   const [err, setErr] = useState<string | null>(null);
   const [files, setFiles] = useState<{ name: string; bytes: number }[] | null>(null);
   const m = TRAIN_PRESETS[preset].model;
@@ -127,11 +135,13 @@ export function ModelPanel() {
       <dl className="kv" data-testid="model-in-use">
         <dt>next new run: coder</dt>
         <dd data-testid="model-in-use-coder">
-          {picked.coder ? `your files (${picked.coder.join(', ')})` : shippedLabel(m.coderCheckpoint)}
+          {hfCoder ? 'the Hugging Face model below' : picked.coder ? `your files (${picked.coder.join(', ')})` : shippedLabel(m.coderCheckpoint)}
         </dd>
         <dt>next new run: tester</dt>
         <dd data-testid="model-in-use-tester">
-          {picked.tester
+          {hfCoder
+            ? 'the Hugging Face model below'
+            : picked.tester
             ? `your files (${picked.tester.join(', ')})`
             : picked.coder
               ? 'the same as the coder'
@@ -153,6 +163,7 @@ export function ModelPanel() {
           {err}
         </p>
       )}
+      <HfModelSection />
       <h3>Download the trained checkpoint</h3>
       <button disabled={!runId || checkpointStep === null} onClick={() => void listTrained()}>
         List files of the last checkpoint{checkpointStep !== null ? ` (step ${checkpointStep})` : ''}
