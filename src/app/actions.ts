@@ -12,7 +12,8 @@ import { IdbRunStore, currentRunId, getRunMeta, listRuns, putRunMeta, type RunMe
 import type { LabStore } from './store';
 import { bundleFileName, runLabel } from './config/run-label';
 import { newRunId } from './worker/client';
-import { EVALS_FILE, parseEvalJsonl } from './worker/run-files';
+import { parseEvalJsonl } from './worker/run-files';
+import { RUN_FILES } from '../rl/run-layout';
 import type { EvalReport, RunSeries } from './store/types';
 
 const dec = new TextDecoder();
@@ -30,14 +31,14 @@ async function readStoredRun(runId: string): Promise<StoredRun | undefined> {
   if (!meta) return undefined;
   const store = new IdbRunStore(runId);
   const dir = new RunDir(store);
-  const stateBytes = await store.read('latest/state.json');
+  const stateBytes = await store.read(RUN_FILES.latest + RUN_FILES.state);
   const state = stateBytes ? (JSON.parse(dec.decode(stateBytes)) as TrainerState) : undefined;
   // Only committed steps count: a line past the committed step belongs to a step that was cut off.
   const metrics = (await dir.readMetrics()).filter((m) => state && m.step < state.step);
-  const names = await store.list('rollouts/');
-  const ro = names.length ? await store.read('rollouts/' + names[names.length - 1]) : undefined;
+  const names = await store.list(RUN_FILES.rollouts);
+  const ro = names.length ? await store.read(RUN_FILES.rollouts + names[names.length - 1]) : undefined;
   const rollouts = ro ? (JSON.parse(dec.decode(ro)) as RolloutRecord[]) : [];
-  const ev = await store.read(EVALS_FILE);
+  const ev = await store.read(RUN_FILES.evals);
   const evals = ev ? parseEvalJsonl(dec.decode(ev)) : [];
   return { meta, metrics, state, rollouts, evals };
 }
@@ -121,7 +122,7 @@ export async function exportBundle(store: LabStore): Promise<void> {
   if (!s.runId) throw new Error('There is no run to export yet.');
   // latest/ is what resumes; the per-step copies under checkpoints/ would only make the file large.
   const all = await new IdbRunStore(s.runId).readAll();
-  const files = Object.fromEntries(Object.entries(all).filter(([name]) => !name.startsWith('checkpoints/') && !name.startsWith('pending/')));
+  const files = Object.fromEntries(Object.entries(all).filter(([name]) => !name.startsWith(RUN_FILES.checkpoints) && !name.startsWith(RUN_FILES.pending)));
   const live = s.series.find((r) => r.id === s.runId);
   const bundle: RunBundle = {
     name: s.runId,
@@ -163,7 +164,7 @@ export async function importBundle(store: LabStore, file: File): Promise<void> {
   const state = JSON.parse(dec.decode(files['latest/state.json'] as Uint8Array)) as TrainerState;
   meta.step = state.step;
   await putRunMeta(meta);
-  const evalBytes = files[EVALS_FILE] as Uint8Array | undefined;
+  const evalBytes = files[RUN_FILES.evals] as Uint8Array | undefined;
   const evals = evalBytes ? parseEvalJsonl(dec.decode(evalBytes)) : [];
   showRun(store, { meta, metrics: bundle.metrics.filter((m) => m.step < state.step), state, rollouts: bundle.rollouts, evals }, `Imported ${file.name}`);
 }
@@ -190,7 +191,7 @@ function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id
     const b = decodeBundle(bytes);
     metrics = b.metrics;
     label = runLabel(b.config);
-    const evalBytes = (b.snapshot as { files?: Record<string, unknown> } | undefined)?.files?.[EVALS_FILE];
+    const evalBytes = (b.snapshot as { files?: Record<string, unknown> } | undefined)?.files?.[RUN_FILES.evals];
     const evals = evalBytes instanceof Uint8Array ? parseEvalJsonl(dec.decode(evalBytes)) : [];
     extra = { config: b.config, createdAt: b.createdAt, heldOutPassAt1: lastHeldOut(evals) };
   }

@@ -1,4 +1,4 @@
-// `npm run bench:sandbox [-- --suites N --python N --workers N --repeats N]`: judged candidate suites/s (a candidate
+// `npm run bench:sandbox [-- --suites N --python N --workers N --repeats N --no-ab]`: judged candidate suites/s (a candidate
 // plus 8 asserts) in the Pyodide pool with the whole-interpreter reset on, against CPython run two ways: one
 // `/usr/bin/python3 -I -S` process per candidate (the real interpreter, resolved, not a PATH shim) and one warm
 // CPython process exec-ing every candidate with no isolation at all. Prints min/median over repeats, per-CPU-second
@@ -45,15 +45,15 @@ const stat = (xs: number[]) => {
   return { min: s[0], median: s[Math.floor(s.length / 2)] };
 };
 
-async function benchPyodide(suites: JudgeRequest[], workers: number, repeats: number, nCheck: number) {
+async function benchPyodide(suites: JudgeRequest[], workers: number, repeats: number, nCheck: number, fullCopy: boolean) {
   const t0 = performance.now();
-  const sandbox = createNodeSandbox({ size: workers });
+  const sandbox = createNodeSandbox({ size: workers, fullCopy });
   await sandbox.warm();
   const coldMs = performance.now() - t0;
   await Promise.all(suites.slice(0, 50).map((s) => sandbox.judge(s)));
   const runs: Run[] = [];
   let passedFirst = 0;
-  const r0 = { n: sandbox.stats.restores, ms: sandbox.stats.restoreMs };
+  const r0 = { n: sandbox.stats.restores, ms: sandbox.stats.restoreMs, bytes: sandbox.stats.restoredBytes };
   for (let r = 0; r < repeats; r++) {
     const cpu0 = process.cpuUsage();
     const t1 = performance.now();
@@ -67,8 +67,9 @@ async function benchPyodide(suites: JudgeRequest[], workers: number, repeats: nu
   }
   const restores = sandbox.stats.restores - r0.n;
   const restoreMs = sandbox.stats.restoreMs - r0.ms;
+  const kib = (sandbox.stats.restoredBytes - r0.bytes) / 1024 / Math.max(1, restores);
   await sandbox.close();
-  return { runs, coldMs, passedFirst, restoresPerSuite: restores / (suites.length * repeats), restoreMsEach: restoreMs / Math.max(1, restores) };
+  return { runs, coldMs, passedFirst, restoresPerSuite: restores / (suites.length * repeats), restoreMsEach: restoreMs / Math.max(1, restores), kib };
 }
 
 function pythonSource(s: JudgeRequest): string {
@@ -138,10 +139,17 @@ async function main(): Promise<void> {
   const repeats = flag('--repeats', 3);
   const suites = Array.from({ length: n }, (_, i) => makeSuite(i));
   console.log(`suites: candidate + 8 asserts; ${n} in the Pyodide pool, ${nPy} for CPython; ${workers} worker(s); ${repeats} repeats`);
-  const py = await benchPyodide(suites, workers, repeats, nPy);
+  const py = await benchPyodide(suites, workers, repeats, nPy, false);
   console.log(`pyodide pool cold start: ${py.coldMs.toFixed(0)} ms (${workers} worker(s), Pyodide + harness + snapshot)`);
   console.log(`pyodide pool, whole-interpreter reset on: ${fmt(py.runs)} (${py.runs[0].passed} of ${n * 8} asserts passed)`);
-  console.log(`  reset cost: ${py.restoresPerSuite.toFixed(2)} restores per suite, ${py.restoreMsEach.toFixed(2)} ms each`);
+  const cost = (p: typeof py) => `${p.restoresPerSuite.toFixed(2)} restores per suite, ${p.restoreMsEach.toFixed(2)} ms and ${p.kib.toFixed(0)} KiB written each`;
+  console.log(`  reset cost: ${cost(py)} (memory compared page by page, changed pages written back)`);
+  if (!process.argv.includes('--no-ab')) {
+    const full = await benchPyodide(suites, workers, repeats, nPy, true);
+    console.log(`pyodide pool, reset writing every page back (A/B): ${fmt(full.runs)}; ${cost(full)}`);
+    const r = stat(py.runs.map((x) => x.perCpuSec)).median / stat(full.runs.map((x) => x.perCpuSec)).median;
+    console.log(`  compare-and-write-changed-pages / write-everything: ${r.toFixed(2)}x per CPU-second`);
+  }
   let python: string;
   try {
     python = realpathSync('/usr/bin/python3');

@@ -10,7 +10,7 @@ import { presetConfig, type PresetName, type TrainConfig } from '../rl/config';
 import { RunDir } from '../rl/run-store';
 import { NodeRunStore } from '../rl/run-store-node';
 import { openNodeLab } from './lab-node';
-import { DEFAULT_EVAL, evalSubset, evaluateSplit, parseHeldOutSplits, type SplitReport } from '../rl/eval';
+import { DEFAULT_EVAL, evalSubset, evaluateSplit, parseHeldOutSplits, runEvalOptions, type SplitReport } from '../rl/eval';
 import { formatReport } from '../rl/format';
 import { HF_FLAGS, hfOptions, openHfLab } from './hf-lab';
 
@@ -49,16 +49,12 @@ async function main(): Promise<number> {
   // 0 (the default) takes every held-out problem.
   const n = intArg(args, 'problems', 0) || Number.MAX_SAFE_INTEGER;
   const seed = intArg(args, 'seed', 1234);
-  const opts = {
-    ...DEFAULT_EVAL,
+  const opts = runEvalOptions(config, {
     samples: intArg(args, 'samples', DEFAULT_EVAL.samples),
     mutantGroups: intArg(args, 'mutant-groups', DEFAULT_EVAL.mutantGroups ?? 1),
     selection: !args['no-codet'],
-    k: config.rollout.tests_per_group,
-    maxNewTokens: config.rollout.max_completion_length,
-    maxTestTokens: config.rollout.max_test_completion_length,
     seed,
-  };
+  });
   const progress = new Progress();
   const rows: SplitReport[] = [];
   // --splits heldout: skip the whole-family split (e.g. for a larger in-distribution sample in the same time).

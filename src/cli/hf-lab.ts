@@ -6,29 +6,23 @@ import { existsSync } from 'node:fs';
 import { createNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
 import type { Gpu } from '../gpu/runtime';
-import { importHfModel } from '../model/hf/import';
-import { loadHfTokenizer } from '../model/hf/tokenizer';
 import { dirSource } from '../model/hf/source-node';
-import { LORA_TARGETS, validateLoraConfig, type LoraConfig } from '../model/hf/lora';
-import { checkMemory, formatPlan, type DeviceLimits } from '../model/hf/memory-plan';
+import { LORA_TARGETS, validateLoraConfig } from '../model/hf/lora';
 import type { TrainConfig } from '../rl/config';
+import type { PolicyFiles } from '../rl/policy';
+import type { RunStore } from '../rl/run-store';
 import { HfLoraPolicy } from '../rl/hf-policy';
-import { loadCurriculum, neededSeqLen } from '../rl/lab-setup';
-import { deriveSeed } from '../rl/rng';
+import { loadCurriculum } from '../rl/lab-setup';
+import { loadHfPolicy, type HfLoraSettings } from '../rl/hf-setup';
 import { modeRules } from '../rl/modes';
 import { Progress } from './progress';
 import { intArg, type Args } from './args';
 import { closeLab, type LabOf } from './lab-node';
 
-export interface HfRunOptions {
+export interface HfRunOptions extends HfLoraSettings {
   coderModel: string;
   /** Default: a second copy of the Coder's model (its own adapters). */
   testerModel?: string;
-  lora: LoraConfig;
-  /** Sequences per training forward / backward. */
-  microBatch: number;
-  /** The memory plan's budget in bytes (WebGPU does not report the GPU's memory). */
-  budgetBytes: number;
 }
 
 /** The CLI flags shared by train and eval. */
@@ -56,8 +50,9 @@ export function hfOptions(args: Args): HfRunOptions | undefined {
   const budget = Number(args['budget-gb'] ?? 8);
   if (!(budget > 0)) throw new Error(`--budget-gb must be a positive number, got '${String(args['budget-gb'])}'`);
   return {
-    coderModel: args['coder-model'],
-    testerModel: typeof args['tester-model'] === 'string' ? args['tester-model'] : undefined,
+    // Absolute, so that hf.json lets --resume find the folders from anywhere.
+    coderModel: resolve(args['coder-model']),
+    testerModel: typeof args['tester-model'] === 'string' ? resolve(args['tester-model']) : undefined,
     lora: validateLoraConfig({ rank, alpha, targets: [...LORA_TARGETS] }),
     microBatch: intArg(args, 'micro-batch', 4),
     budgetBytes: budget * 2 ** 30,
@@ -66,6 +61,19 @@ export function hfOptions(args: Args): HfRunOptions | undefined {
 
 export type HfLab = LabOf<HfLoraPolicy>;
 
+/** Saved with a LoRA run, so that --resume reopens the same folders with the same settings. */
+export const HF_RUN_FILE = 'hf.json';
+
+export function hfRunJson(o: HfRunOptions): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(o, null, 2) + '\n');
+}
+
+/** The options a LoRA run was started with, or undefined for a run of the lab's own models. */
+export async function readHfRun(store: RunStore): Promise<HfRunOptions | undefined> {
+  const b = await store.read(HF_RUN_FILE);
+  return b ? (JSON.parse(new TextDecoder().decode(b)) as HfRunOptions) : undefined;
+}
+
 async function loadPolicy(
   gpu: Gpu,
   name: string,
@@ -73,70 +81,32 @@ async function loadPolicy(
   config: TrainConfig,
   o: HfRunOptions,
   log: (m: string) => void,
+  restore?: PolicyFiles,
 ): Promise<HfLoraPolicy> {
   const path = resolve(dir);
   if (!existsSync(path)) throw new Error(`--${name}-model ${dir}: no such folder`);
-  const src = dirSource(path);
-  const tokenizer = await loadHfTokenizer(src);
   const bar = new Progress();
-  const checkpoint = await importHfModel(src, {
-    onProgress: (p) => bar.update(`loading ${name}`, p.tensorsDone, p.tensorsTotal),
-  });
-  bar.clear();
-  const c = checkpoint.config;
-  const seqLen = Math.min(c.maxSeqLen, neededSeqLen(config));
-  const { num_generations: M, tester_generations: N, problems_per_step: P } = config.rollout;
-  const limits: DeviceLimits = {
-    maxBufferSize: gpu.device.limits.maxBufferSize,
-    maxStorageBufferBindingSize: gpu.device.limits.maxStorageBufferBindingSize,
-    budgetBytes: o.budgetBytes,
-  };
-  const settings = {
-    baseFormat: 'f32' as const,
-    lora: o.lora,
-    rolloutBatch: name === 'coder' ? P * M : P * M * N,
-    seqLen,
-    microBatch: o.microBatch,
-    recompute: false,
-    klReference: config.grpo.beta > 0,
-    mergedLearner: true,
-  };
-  log(`${name}: ${path} (${c.layers} layers, hidden ${c.hidden}, vocab ${c.vocabSize}, context ${c.maxSeqLen})`);
-  let plan;
   try {
-    plan = checkMemory(c, settings, limits);
-  } catch (e) {
-    throw new Error(
-      `${name}: ${(e as Error).message}\n(flags: micro-batch is --micro-batch N; the rollout batch is rollout.problems_per_step × num_generations (× tester_generations for the tester), set with --set; the budget is --budget-gb)`,
-    );
+    return await loadHfPolicy(gpu, config, o, {
+      name,
+      src: dirSource(path),
+      baseModel: basename(path),
+      restore,
+      settingsHint:
+        'flags: micro-batch is --micro-batch N; the rollout batch is rollout.problems_per_step × num_generations (× tester_generations for the tester), set with --set; the budget is --budget-gb',
+      log: (m) => (bar.clear(), log(m)),
+      onProgress: (p) => bar.update(`loading ${name}`, p.tensorsDone, p.tensorsTotal),
+    });
+  } finally {
+    bar.clear();
   }
-  log(
-    `memory plan for the ${name} (LoRA r${o.lora.rank}, f32 base, ${settings.rolloutBatch} rollouts × ${seqLen} tokens, micro-batch ${o.microBatch}):\n${formatPlan(plan)}`,
-  );
-  if (seqLen < neededSeqLen(config))
-    log(
-      `${name}: the model's context (${c.maxSeqLen}) is shorter than prompt + completion (${neededSeqLen(config)}); prompts keep their last tokens`,
-    );
-  return new HfLoraPolicy(gpu, {
-    name,
-    checkpoint,
-    tokenizer,
-    lora: o.lora,
-    seed: deriveSeed(config.seed, `${name}-lora`),
-    rolloutQuant: config.rollout.rollout_quant,
-    maxPromptTokens: Math.max(
-      1,
-      Math.min(config.rollout.max_prompt_length, c.maxSeqLen - Math.min(64, Math.floor(c.maxSeqLen / 4))),
-    ),
-    microBatch: o.microBatch,
-    baseModel: basename(path),
-  });
 }
 
 export async function openHfLab(
   config: TrainConfig,
   o: HfRunOptions,
   log: (m: string) => void = () => {},
+  saved?: { coder: PolicyFiles; tester?: PolicyFiles },
 ): Promise<HfLab> {
   if (modeRules(config.mode).testerIsCoder)
     throw new Error('Hugging Face models: self-play is not supported yet (use code-a1 or golden)');
@@ -145,8 +115,8 @@ export async function openHfLab(
   const policies: HfLoraPolicy[] = [];
   const sandbox = createNodeSandbox({ spares: 1 });
   try {
-    policies.push(await loadPolicy(gpu, 'coder', o.coderModel, config, o, log));
-    policies.push(await loadPolicy(gpu, 'tester', o.testerModel ?? o.coderModel, config, o, log));
+    policies.push(await loadPolicy(gpu, 'coder', o.coderModel, config, o, log, saved?.coder));
+    policies.push(await loadPolicy(gpu, 'tester', o.testerModel ?? o.coderModel, config, o, log, saved?.tester));
   } catch (e) {
     policies.forEach((p) => p.destroy());
     await sandbox.close();

@@ -5,24 +5,19 @@ import { existsSync } from 'node:fs';
 import { createNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
 import type { Sandbox } from '../sandbox/types';
-import type { Mutant, Problem } from '../tasks/types';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import type { TrainConfig } from '../rl/config';
 import type { Committed } from '../rl/run-store';
-import { buildPolicies, freshSources, loadCurriculum, trainingProblems, type PolicySources } from '../rl/lab-setup';
+import { buildPolicies, freshSources, runProblems, type PolicySources, type RunProblems } from '../rl/lab-setup';
 import type { LabPolicy } from '../rl/lab-policy';
 import type { Gpu } from '../gpu/runtime';
 
 /** A lab opened in Node: GPU, sandbox, the two policies (of type P) and the problems. */
-export interface LabOf<P> {
+export interface LabOf<P> extends RunProblems {
   gpu: Gpu;
   sandbox: Sandbox;
   coder: P;
   tester: P;
-  trainProblems: Problem[];
-  heldout: Problem[];
-  heldoutFamily: Problem[];
-  mutants: Map<string, Mutant[]>;
   close(): Promise<void>;
 }
 
@@ -57,7 +52,6 @@ export async function openNodeLab(config: TrainConfig, committed?: Committed, lo
   log(`gpu: ${gpu.summary.vendor} ${gpu.summary.architecture}`);
   // A spare worker absorbs the cold start after a hard stop (runaway candidate) so training does not stall.
   const sandbox = createNodeSandbox({ spares: 1 });
-  const cur = loadCurriculum(config.tasks.families);
   const sources = await loadSources(config);
   const { coder, tester } = buildPolicies(gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
   log(`models: coder ${coder.model.layout.totalFloats.toLocaleString()} floats${tester !== coder ? `, tester ${tester.model.layout.totalFloats.toLocaleString()} floats` : ' (self-play: one model)'}`);
@@ -66,10 +60,7 @@ export async function openNodeLab(config: TrainConfig, committed?: Committed, lo
     sandbox,
     coder,
     tester,
-    trainProblems: trainingProblems(config),
-    heldout: cur.heldout,
-    heldoutFamily: cur.heldoutFamily,
-    mutants: cur.mutants,
+    ...runProblems(config),
     close: () => closeLab(gpu, sandbox, coder, tester),
   };
 }

@@ -6,7 +6,8 @@ import { basename, join } from 'node:path';
 import { parseMetricsJsonl, type MetricKey, type StepMetrics } from '../rl/metrics';
 import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
 import type { CiMetric } from '../rl/eval-ci';
-import { RESULTS_HEADER, resultsRow, type EvalPoint } from '../rl/results-table';
+import { RESULTS_HEADER, resultsRow } from '../rl/results-table';
+import { RUN_FILES, type EvalPoint } from '../rl/run-layout';
 import type { SplitReport } from '../rl/eval';
 import { runMain } from './args';
 
@@ -36,8 +37,8 @@ async function main(): Promise<number> {
   const data = await Promise.all(
     runs.map(async (dir) => ({
       name: basename(dir),
-      metrics: parseMetricsJsonl(await readFile(join(dir, 'metrics.jsonl'), 'utf8')) as StepMetrics[],
-      evals: await readJsonl<EvalPoint>(join(dir, 'eval.jsonl')),
+      metrics: parseMetricsJsonl(await readFile(join(dir, RUN_FILES.metrics), 'utf8')) as StepMetrics[],
+      evals: await readJsonl<EvalPoint>(join(dir, RUN_FILES.evals)),
     })),
   );
   await mkdir(out, { recursive: true });

@@ -1,4 +1,5 @@
-// `npm run tasks -- <verify FILE.jsonl | stats>`: dispatcher for the curriculum and sandbox task commands.
+// `npm run tasks -- <verify FILE.jsonl | stats | evolve FILE.jsonl|--preset P --rounds R>`: dispatcher for the
+// curriculum and sandbox task commands.
 import { runMain } from './args';
 
 const [sub, ...rest] = process.argv.slice(2);
@@ -13,8 +14,12 @@ async function main(): Promise<number> {
       const { statsCommand } = await import('./tasks-stats');
       return statsCommand(rest);
     }
+    case 'evolve': {
+      const { evolveCommand } = await import('./tasks-evolve');
+      return evolveCommand(rest);
+    }
     default:
-      console.error('usage: npm run tasks -- verify FILE.jsonl | stats');
+      console.error('usage: npm run tasks -- verify FILE.jsonl | stats | evolve FILE.jsonl|--preset P --rounds R');
       return 2;
   }
 }

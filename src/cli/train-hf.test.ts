@@ -1,5 +1,5 @@
 // `npm run train` / `npm run eval` with Hugging Face models: a LoRA code-a1 run of two steps on transformers'
-// fixture models (memory plan printed, PEFT adapters saved per step), the planner's refusal with a setting that
+// fixture models (memory plan printed, PEFT adapters saved per step), resumed exactly with --resume, the planner's refusal with a setting that
 // fits, and an evaluation of the fixture as the Coder.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -66,6 +66,32 @@ describe('train / eval with --coder-model', { timeout: 600_000 }, async () => {
       candidates: unknown[];
     }[];
     expect(rollouts[0].candidates).toHaveLength(4);
+  });
+
+  // Continues the first test's run: one step, then --resume for one more, must equal its two uninterrupted steps.
+  it('resumes a LoRA run (adapters, AdamW moments and step from the run dir) to the same next step', async () => {
+    const dir = join(out, 'resumed');
+    const args = ['--preset', 'micro', '--coder-model', CODER, '--tester-model', TESTER, '--lora-rank', '4', ...SHORT];
+    await cli('train', ...args, '--steps', '1', '--out', dir);
+    await expect(cli('train', '--resume', dir, '--coder-model', CODER, '--steps', '1')).rejects.toThrow(/drop --coder-model/);
+    const { stdout } = await cli('train', '--resume', dir, '--steps', '1');
+    expect(stdout).toMatch(/resuming at step 1/);
+    // Wall times differ between runs; every other metric (rewards, losses, KL, grad norms, token counts) must not.
+    const strip = (line: string) =>
+      Object.fromEntries(Object.entries(JSON.parse(line) as Record<string, unknown>).filter(([k]) => !k.startsWith('time') && !k.startsWith('perf')));
+    const lines = async (d: string) => (await readFile(join(d, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(strip);
+    const [whole, resumed] = [await lines(join(out, 'run')), await lines(dir)];
+    expect(resumed).toHaveLength(2);
+    expect(resumed).toEqual(whole);
+    // optimizer.safetensors exists once a model has taken an update (a step whose rewards all tie takes none).
+    const read = (d: string, f: string) => readFile(join(d, f)).catch(() => undefined);
+    for (const role of ['coder', 'tester'])
+      for (const f of ['adapter_model.safetensors', 'optimizer.safetensors']) {
+        const [a, b] = [await read(join(out, 'run', 'latest', role), f), await read(join(dir, 'latest', role), f)];
+        if (f === 'adapter_model.safetensors') expect(a, `${role}/${f}`).toBeDefined();
+        expect(b === undefined, `${role}/${f} in both runs or in neither`).toBe(a === undefined);
+        if (a && b) expect(b.equals(a), `${role}/${f} after resume`).toBe(true);
+      }
   });
 
   it('refuses a run whose memory plan exceeds the budget and names a setting that fits', async () => {

@@ -1,7 +1,9 @@
-// Training-step orchestration: forward, loss (SFT via xent, GRPO via logprobs + grpo-loss), backward, clip, AdamW.
+// Training-step orchestration: forward, loss (SFT via xent, GRPO / KTO via logprobs + grpo-loss / kto-loss), backward,
+// clip, AdamW.
 import { adamwStep, type AdamWConfig } from '../gpu/kernels/adamw';
 import { gradNorm, GRADNORM_OUT, GRADNORM_OUT_BYTES } from '../gpu/kernels/gradnorm';
 import { grpoLoss, decodeGrpoStats, GRPO_STATS, type GrpoLossConfig, type GrpoStats } from '../gpu/kernels/grpo-loss';
+import { ktoLoss, decodeKtoStats, KTO_STATS, type KtoLossConfig, type KtoStats } from '../gpu/kernels/kto-loss';
 import { logprobsBackward, logprobsForward } from '../gpu/kernels/logprobs';
 import { xentBackward, xentForward } from '../gpu/kernels/xent';
 import { matmul } from '../gpu/kernels/matmul';
@@ -45,12 +47,26 @@ export interface GrpoLoss {
   normTokens?: number;
 }
 
-export type LossSpec = SftLoss | GrpoLoss;
+/** KTO sequence loss on batch.targets with batch.mask as the completion mask (see gpu/kernels/kto-loss.ts). */
+export interface KtoLoss {
+  kind: 'kto';
+  /** Reference-policy log-probs f32 [T]: the implied reward is Σ mask·(logp − ref). */
+  refLogp: GPUBuffer;
+  /** f32 [B]: +1 desirable, −1 undesirable, 0 not trained on. */
+  labels: GPUBuffer;
+  config: KtoLossConfig;
+  temperature?: number;
+  /** Multiplies loss and gradient, e.g. this micro-batch's share of the labelled sequences. */
+  lossScale?: number;
+}
+
+export type LossSpec = SftLoss | GrpoLoss | KtoLoss;
 
 export interface LossResult {
   /** The loss value, plus GRPO's statistics (kl, clip fractions, …) when kind = 'grpo'. */
   loss: number;
   grpo?: GrpoStats;
+  kto?: KtoStats;
   /** Mean token entropy over the mask (GRPO only; at the loss temperature). */
   entropy?: number;
 }
@@ -99,15 +115,20 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
   logprobsForward(gpu, logpRows, entropy, lse, fwd.logits, targets, shape);
   const logp = sel ? scatterToT(gpu, logpRows, sel.head, T) : logpRows;
   const dLogp = gpu.temp('grpo.dlogp', T * 4);
-  grpoLoss(
-    gpu,
-    dLogp,
-    stats,
-    { logp, oldLogp: spec.oldLogp === 'detached' ? logp : spec.oldLogp, refLogp: spec.refLogp, rolloutLogp: spec.rolloutLogp, advantages: spec.advantages, mask: batch.mask },
-    { B: batch.B, S: batch.S },
-    spec.config,
-    { lossScale: spec.lossScale, normTokens: spec.normTokens },
-  );
+  if (spec.kind === 'kto') {
+    const inputs = { logp, refLogp: spec.refLogp, labels: spec.labels, mask: batch.mask };
+    ktoLoss(gpu, dLogp, stats, inputs, { B: batch.B, S: batch.S }, spec.config, { lossScale: spec.lossScale });
+  } else {
+    grpoLoss(
+      gpu,
+      dLogp,
+      stats,
+      { logp, oldLogp: spec.oldLogp === 'detached' ? logp : spec.oldLogp, refLogp: spec.refLogp, rolloutLogp: spec.rolloutLogp, advantages: spec.advantages, mask: batch.mask },
+      { B: batch.B, S: batch.S },
+      spec.config,
+      { lossScale: spec.lossScale, normTokens: spec.normTokens },
+    );
+  }
   let dLogpRows = dLogp;
   if (sel) {
     dLogpRows = gpu.temp('grpo.dlogpRows', n * 4);
@@ -116,10 +137,19 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
   logprobsBackward(gpu, dLogits, dLogpRows, null, fwd.logits, targets, lse, entropy, shape);
   backward(model, batch, fwd, dLogits);
   // Masked entropy for the metrics: mask·entropy summed by a 1×n·n×1 matmul into stats[8].
-  maskedSum(model, stats, GRPO_STATS.length, entropy, sel ? sel.mask : batch.mask, n);
+  maskedSum(model, stats, spec.kind === 'kto' ? KTO_STATS.length : GRPO_STATS.length, entropy, sel ? sel.mask : batch.mask, n);
   for (const b of new Set([logp, logpRows, entropy, lse, dLogp, dLogpRows, dLogits])) gpu.release(b);
   if (sel) [sel.head.rows, sel.targets, sel.mask].forEach((b) => gpu.release(b));
   releaseForward(gpu, fwd);
+  if (spec.kind === 'kto') {
+    return {
+      stats,
+      decode: (v) => {
+        const kto = decodeKtoStats(v.subarray(0, KTO_STATS.length));
+        return { loss: kto.loss, kto, entropy: v[KTO_STATS.length] / Math.max(1, kto.completion_tokens) };
+      },
+    };
+  }
   return {
     stats,
     decode: (v) => {

@@ -4,6 +4,7 @@
 import { TRAIN_PARTS, type TrainPart } from '../tasks/split';
 import type { Mode } from './metrics';
 import { MODE_RULES } from './modes';
+import type { MethodsConfig } from './config-methods';
 
 export type LossType = 'grpo' | 'dr_grpo' | 'dapo';
 export type ScaleRewards = 'group' | 'batch' | 'none';
@@ -57,6 +58,8 @@ export interface TrainConfig {
     warmup_steps: number;
     total_steps: number;
   };
+  /** The tcs and ace modes' settings (config-methods.ts; their rows are the last block of the table). */
+  methods: MethodsConfig;
   run: { checkpoint_every: number; max_bad_steps: number };
 }
 
@@ -134,7 +137,7 @@ export const CONFIG_FIELDS: { readonly [P in ConfigPath]: FieldFor<At<TrainConfi
     type: 'enum',
     default: 'code-a1',
     values: Object.keys(MODE_RULES) as Mode[],
-    help: 'code-a1: a separate Tester attacks each candidate; golden: the Coder is rewarded on fixed tests; self-play: one model writes both.',
+    help: 'code-a1: a separate Tester attacks each candidate; golden: the Coder is rewarded on fixed tests; self-play: one model writes both; tcs: the Tester is trained in two stages on the solver’s recent candidates; ace: one model writes code and adversarial inputs, judged by execution only (docs/method.md).',
   },
   seed: {
     type: 'int',
@@ -473,6 +476,46 @@ export const CONFIG_FIELDS: { readonly [P in ConfigPath]: FieldFor<At<TrainConfi
     min: 1,
     max: 1000,
     help: 'Stop after this many consecutive non-finite steps.',
+  },
+  // ---- Neighbouring methods (tcs, ace modes): docs/method.md lists each choice. ----
+  'methods.kto_beta': {
+    type: 'number',
+    default: 0.1,
+    min: 0,
+    max: 100,
+    minExclusive: true,
+    ref: 'TRL KTOConfig.beta',
+    help: 'ace: KTO’s β, how sharply the adversary’s loss separates desirable from undesirable input groups.',
+  },
+  'methods.kto_lambda_d': {
+    type: 'number',
+    default: 1,
+    min: 0,
+    max: 100,
+    ref: 'TRL KTOConfig.desirable_weight',
+    help: 'ace: KTO weight of desirable input groups (those that broke their program).',
+  },
+  'methods.kto_lambda_u': {
+    type: 'number',
+    default: 1,
+    min: 0,
+    max: 100,
+    ref: 'TRL KTOConfig.undesirable_weight',
+    help: 'ace: KTO weight of undesirable input groups (their program survived).',
+  },
+  'methods.tcs_stage2_step': {
+    type: 'int',
+    default: 10,
+    min: 0,
+    max: BIG,
+    help: 'tcs: first training step of stage 2 (counterexamples to the solver’s current failures); earlier steps reward consistency with the reference.',
+  },
+  'methods.tcs_buffer_steps': {
+    type: 'int',
+    default: 4,
+    min: 1,
+    max: 1000,
+    help: 'tcs: how many recent steps of Coder candidates the rolling buffer keeps (1 = this step’s only).',
   },
 };
 

@@ -15,6 +15,7 @@
 //   |candidates with the same pass signature|; the top one's hidden-test result is the selected pass@1.
 import type { Mutant, Problem, Split } from '../tasks/types';
 import type { Sandbox } from '../sandbox/types';
+import type { TrainConfig } from './config';
 import type { Generation, GenerateOptions, Policy } from './policy';
 import { candidateProgram, solutionBody } from './prompts';
 import { RAW_FORMAT } from './prompts-chat';
@@ -61,6 +62,18 @@ export const DEFAULT_EVAL: EvalOptions = {
   mutantGroups: 1,
   maxBatch: 128,
 };
+
+/** The protocol for a run: DEFAULT_EVAL with the run's completion lengths and tests per group, then `o`. */
+export function runEvalOptions(config: TrainConfig, o: Partial<EvalOptions> = {}): EvalOptions {
+  const r = config.rollout;
+  return {
+    ...DEFAULT_EVAL,
+    k: r.tests_per_group,
+    maxNewTokens: r.max_completion_length,
+    maxTestTokens: r.max_test_completion_length,
+    ...o,
+  };
+}
 
 export interface SplitReport {
   split: Split;

@@ -10,6 +10,12 @@ export interface GrpoPolicyParts {
   model: GpuModel;
   /** The frozen reference policy for the KL term. */
   ref: GpuModel;
+  /**
+   * When `ref` is the learner itself in another state (LoRA: the base with the adapters off), how to enter that
+   * state and leave it again; every reference log-prob of a mini-batch is recorded in between, so the switch happens
+   * once per mini-batch and no second copy of the weights exists.
+   */
+  referenceState?: { enter(): void; leave(): void };
   padId: number;
   /** Sequences per micro-batch (bounds the [T, V] logits buffers). */
   microBatch: number;
@@ -22,7 +28,7 @@ export interface PreparedMiniBatch {
 }
 
 /** Token, target, mask and rollout-log-prob arrays for `group`, padded to its longest sequence (≤ maxSeqLen). */
-function layout(group: GrpoItem[], maxSeqLen: number, padId: number) {
+export function sequenceLayout(group: Pick<GrpoItem, 'promptTokens' | 'completionTokens' | 'rolloutLogprobs'>[], maxSeqLen: number, padId: number) {
   const S = Math.min(maxSeqLen, Math.max(...group.map((it) => it.promptTokens.length + it.completionTokens.length)));
   const T = group.length * S;
   const tokens = new Uint32Array(T).fill(padId);
@@ -67,13 +73,21 @@ export function prepareGrpoMicroBatches(p: GrpoPolicyParts, items: GrpoItem[], s
   const temps: GPUBuffer[] = [];
   const released: GPUBuffer[] = [];
   const micro: MicroBatch[] = [];
+  const groups: GrpoItem[][] = [];
+  const layouts: ReturnType<typeof sequenceLayout>[] = [];
   for (let i = 0; i < items.length; i += p.microBatch) {
     const group = items.slice(i, i + p.microBatch);
-    const l = layout(group, p.model.config.maxSeqLen, p.padId);
-    const batch = uploadBatch(gpu, { batch: l.B, seqLen: l.S, tokens: l.tokens, positions: l.positions, valid: l.valid, targets: l.targets, mask: l.mask }, `${p.name}.grpo`);
-    batches.push(batch);
-    // The loss reads both only on completion rows: the head runs on those rows alone.
-    const ref = s.grpo.beta > 0 ? recordLogprobs(p.ref, batch, temperature, { rows: 'mask' }) : undefined;
+    const l = sequenceLayout(group, p.model.config.maxSeqLen, p.padId);
+    groups.push(group);
+    layouts.push(l);
+    batches.push(uploadBatch(gpu, { batch: l.B, seqLen: l.S, tokens: l.tokens, positions: l.positions, valid: l.valid, targets: l.targets, mask: l.mask }, `${p.name}.grpo`));
+  }
+  // The loss reads both log-probs only on completion rows: the head runs on those rows alone.
+  if (s.grpo.beta > 0) p.referenceState?.enter();
+  const refs = batches.map((batch) => (s.grpo.beta > 0 ? recordLogprobs(p.ref, batch, temperature, { rows: 'mask' }) : undefined));
+  if (s.grpo.beta > 0) p.referenceState?.leave();
+  for (let i = 0; i < batches.length; i++) {
+    const [group, l, batch, ref] = [groups[i], layouts[i], batches[i], refs[i]];
     const old = recordOld ? recordLogprobs(p.model, batch, temperature, { rows: 'mask' }) : undefined;
     for (const r of [ref, old]) {
       if (!r) continue;

@@ -1,6 +1,7 @@
 // A Hugging Face model (transformers' fixture) as a LoRA policy: samples on the chat prompt stop at the template's
 // eos, a GRPO update with micro-batch accumulation moves only the adapters and in the advantage's direction, and
-// the saved PEFT files read back to the trained adapters.
+// the saved PEFT files read back to the trained adapters; a policy restored from its saved files (adapters + AdamW
+// state) takes the same next step as one that was never interrupted.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
@@ -13,15 +14,17 @@ import { importPeftAdapter } from '../model/hf/export';
 import { seqLogp } from '../testing/seq-logp';
 import { PRESETS } from './config';
 import { HfLoraPolicy } from './hf-policy';
+import { prepareGrpoMicroBatches, type GrpoPolicyParts } from './grpo-batches';
+import { GpuModel } from '../model/model';
 import { loadCurriculum } from './lab-setup';
-import type { GrpoSettings } from './policy';
+import type { GrpoItem, GrpoSettings, PolicyFiles } from './policy';
 
 let gpu: Gpu;
 beforeAll(async () => {
   gpu = await sharedNodeGpu();
 }, 300_000);
 
-async function makePolicy(name: string, seed: number): Promise<HfLoraPolicy> {
+async function makePolicy(name: string, seed: number, restore?: PolicyFiles): Promise<HfLoraPolicy> {
   const src = dirSource(`${FIXTURE_ROOT}qwen2-untied-mqa-f32`);
   return new HfLoraPolicy(gpu, {
     name,
@@ -33,6 +36,7 @@ async function makePolicy(name: string, seed: number): Promise<HfLoraPolicy> {
     maxPromptTokens: 200,
     microBatch: 2,
     baseModel: 'qwen2-untied-mqa-f32',
+    restore,
   });
 }
 
@@ -49,7 +53,7 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
     expect(gens.length, `seed ${seed}`).toBeGreaterThanOrEqual(4);
     const adv = gens.map((_, i) => (i % 2 === 0 ? 1 : -1));
     const before = await Promise.all(gens.map((g) => seqLogp(policy.model, g)));
-    const base = await policy.ref.readParams();
+    const base = await policy.model.readParams();
     const cfg = PRESETS.micro;
     const s: GrpoSettings = {
       lr: 1e-3,
@@ -75,7 +79,6 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
     expect(objective, `seed ${seed}`).toBeGreaterThan(0);
     // Only the adapters trained: the base (the KL reference) is bit-identical, the learner's merged weights moved.
     expect(await gpu.readF32(policy.learner.base, base.length)).toEqual(base);
-    expect(await policy.ref.readParams()).toEqual(base);
     const trained = await policy.parameters();
     const anyB = [...trained].find(([k]) => k.endsWith('lora_B.weight'));
     expect(anyB && anyB[1].some((x) => x !== 0)).toBe(true);
@@ -91,5 +94,105 @@ describe('HfLoraPolicy on the transformers fixture', { timeout: 300_000 }, () =>
       expect(Float32Array.from(p.B)).toEqual(trained.get(`${stem}.lora_B.weight`));
     }
     policy.destroy();
+  });
+
+  it('restored from save() (adapters, AdamW moments, step), the next update equals the uninterrupted one bit for bit; the KL reference (adapters off) is the base', async () => {
+    const seed = 20261201;
+    const whole = await makePolicy('hf-whole', seed);
+    const problems = loadCurriculum(PRESETS.micro.tasks.families).train.slice(0, 2);
+    const prompts = problems.map((p) => whole.promptFormat.coderPrompt(p));
+    const gens = await whole.generate([...prompts, ...prompts], { maxNewTokens: 8, temperature: 1, topP: 1, seed });
+    const items: GrpoItem[] = gens.map((g, i) => ({
+      promptTokens: g.promptTokens,
+      completionTokens: g.completionTokens,
+      rolloutLogprobs: g.rolloutLogprobs,
+      advantage: i % 2 === 0 ? 1 : -1,
+    }));
+    const s: GrpoSettings = {
+      lr: 1e-3,
+      grpo: { ...PRESETS.micro.grpo, beta: 0.001 },
+      optim: PRESETS.micro.optim,
+      rollout: { max_completion_length: 8, temperature: 1 },
+    };
+    const stopped = await makePolicy('hf-stopped', seed);
+    for (const p of [whole, stopped]) expect((await p.grpoUpdate(items, s)).skipped).toBe(false);
+    const saved = await stopped.save();
+    expect(Object.keys(saved).sort()).toEqual([
+      'adapter_config.json',
+      'adapter_model.safetensors',
+      'optimizer.safetensors',
+    ]);
+    stopped.destroy();
+    const resumed = await makePolicy('hf-resumed', seed + 1, saved);
+    expect(resumed.lora.step).toBe(1);
+    // Second step: AdamW's bias correction and moments depend on the restored state, so a lost moment shows here.
+    await whole.grpoUpdate(items, s);
+    await resumed.grpoUpdate(items, s);
+    expect(await resumed.parameters()).toEqual(await whole.parameters());
+    const [a, b] = [await whole.save(), await resumed.save()];
+    expect(b['optimizer.safetensors']).toEqual(a['optimizer.safetensors']);
+    expect(b['adapter_model.safetensors']).toEqual(a['adapter_model.safetensors']);
+
+    // The KL reference is the learner with its (now trained) adapters off: the same log-probs as a separate model
+    // holding the base, and the learner is back on the merged weights afterwards.
+    const merged = await whole.model.readParams();
+    const base = new GpuModel(
+      gpu,
+      whole.model.layout,
+      (await importHfModel(dirSource(`${FIXTURE_ROOT}qwen2-untied-mqa-f32`))).params,
+      'base',
+    );
+    const refLogps = async (parts: Omit<GrpoPolicyParts, 'name' | 'model' | 'padId' | 'microBatch'>) => {
+      const prep = prepareGrpoMicroBatches(
+        { name: 'kl', model: whole.model, padId: 0, microBatch: 3, ...parts },
+        items,
+        { ...s, grpo: { ...s.grpo, beta: 0.5 } },
+        false,
+      );
+      const out = [];
+      for (const m of prep.micro) {
+        const buf = m.spec.kind === 'grpo' ? m.spec.refLogp : null;
+        // Only completion rows carry a log-prob (the rest of the scattered buffer is never read by the loss).
+        const mask = await gpu.readF32(m.batch.mask!, m.batch.T);
+        const logp = buf ? await gpu.readF32(buf, m.batch.T) : new Float32Array(0);
+        out.push(Array.from(logp).filter((_, t) => mask[t] === 1));
+      }
+      prep.release();
+      return out;
+    };
+    const viaUnmerge = await refLogps({
+      ref: whole.model,
+      referenceState: { enter: () => whole.learner.unmerge(), leave: () => whole.learner.merge() },
+    });
+    const viaCopy = await refLogps({ ref: base });
+    expect(viaUnmerge).toHaveLength(2);
+    expect(viaUnmerge.every((l) => l.length > 0 && l.every(Number.isFinite))).toBe(true);
+    expect(viaUnmerge).toEqual(viaCopy);
+    expect(await whole.model.readParams()).toEqual(merged);
+    expect(await base.readParams()).not.toEqual(merged);
+    base.destroy();
+    whole.destroy();
+    resumed.destroy();
+  });
+
+  it("refuses saved adapters whose rank differs from the run's", async () => {
+    const p = await makePolicy('hf-r4', 3);
+    const files = await p.save();
+    p.destroy();
+    const src = dirSource(`${FIXTURE_ROOT}qwen2-untied-mqa-f32`);
+    const opts = {
+      name: 'hf-r8',
+      checkpoint: await importHfModel(src),
+      tokenizer: await loadHfTokenizer(src),
+      lora: { rank: 8, alpha: 16, targets: [...LORA_TARGETS] },
+      seed: 3,
+      rolloutQuant: 'none' as const,
+      maxPromptTokens: 200,
+      baseModel: 'x',
+      restore: files,
+    };
+    expect(() => new HfLoraPolicy(gpu, opts)).toThrow(
+      /saved adapters \(r4, α 8, 21 matrices\) differ from this run's LoRA settings \(r8, α 16\)/,
+    );
   });
 });

@@ -2,18 +2,20 @@
 // same GRPO update (LoraLearner: merged weights through the existing training step, AdamW on the adapters only), the
 // release's chat prompts through the model's own template, and PEFT adapter files as the saved state.
 //
-// Small models only for now: the learner keeps an f32 copy of the base, and the KL reference is a third GpuModel
-// holding the base (the in-forward adapter path on a frozen quantized base is what removes both).
+// The KL reference is the learner itself with the adapters off (LoraLearner.unmerge around the reference log-probs),
+// so no second model exists. Small models only for now: the learner keeps an f32 copy of the base (the in-forward
+// adapter path on a frozen quantized base is what removes it).
 import type { Gpu } from '../gpu/runtime';
 import { GpuModel } from '../model/model';
 import { fp32Weights, type DecodeWeights } from '../model/decode';
 import { RolloutWeights, quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
 import type { LoadedCheckpoint } from '../model/checkpoint';
 import type { HfTokenizer } from '../model/hf/tokenizer';
-import { initLora, type LoraConfig } from '../model/hf/lora';
+import { initLora, type LoraAdapters, type LoraConfig } from '../model/hf/lora';
 import { GpuLora } from '../model/hf/lora-gpu';
 import { LoraLearner } from '../model/hf/lora-learner';
-import { exportPeftAdapter } from '../model/hf/export';
+import { exportPeftAdapter, importPeftAdapter, PEFT_CONFIG_FILE, PEFT_WEIGHTS_FILE } from '../model/hf/export';
+import { decodeOptimizer, encodeOptimizer, OPTIMIZER_FILE } from './optimizer-file';
 import { grpoOptim, runGrpoUpdate } from './grpo-update';
 import { sampleCompletions } from './policy-sample';
 import { chatFormat, type PromptFormat } from './prompts-chat';
@@ -32,15 +34,17 @@ export interface HfLoraPolicyOptions {
   microBatch?: number;
   /** Written into adapter_config.json's base_model_name_or_path. */
   baseModel: string;
+  /** Files save() wrote (PEFT adapter + optimizer state): a resumed run continues from them. */
+  restore?: PolicyFiles;
 }
 
 const enc = new TextEncoder();
+const dec = new TextDecoder();
 
 export class HfLoraPolicy implements Policy {
   readonly name: string;
   readonly promptFormat: PromptFormat;
   readonly model: GpuModel;
-  readonly ref: GpuModel;
   readonly lora: GpuLora;
   readonly learner: LoraLearner;
   private readonly rollout: DecodeWeights & { refresh?: () => void; destroy?: () => void };
@@ -61,15 +65,32 @@ export class HfLoraPolicy implements Policy {
     this.stopIds = tok.stopTokenIds.slice(0, 2);
     this.padId = tok.padId ?? this.stopIds[0];
     const ck = opts.checkpoint;
+    // Saved adapters are checked before any GPU buffer exists, so a refusal leaks nothing.
+    const adapters = opts.restore ? this.restored(opts.restore) : initLora(ck.layout, opts.lora, opts.seed);
     this.model = new GpuModel(gpu, ck.layout, ck.params, `${opts.name}.learner`);
-    this.ref = new GpuModel(gpu, ck.layout, ck.params, `${opts.name}.reference`);
-    this.lora = new GpuLora(gpu, initLora(ck.layout, opts.lora, opts.seed), `${opts.name}.lora`);
+    this.lora = new GpuLora(gpu, adapters, `${opts.name}.lora`);
+    const optimizer = opts.restore && decodeOptimizer(opts.restore, opts.name);
+    if (optimizer) this.lora.setOptimizerState(optimizer);
     this.learner = new LoraLearner(this.model, this.lora);
     this.learner.merge();
     this.rollout =
       opts.rolloutQuant === 'none'
         ? fp32Weights(this.model)
         : new RolloutWeights(this.model, quantFormatFor(opts.rolloutQuant));
+  }
+
+  /** The adapters of a saved policy, which must have this run's rank, alpha and targets. */
+  private restored(files: PolicyFiles): LoraAdapters {
+    const cfg = files[PEFT_CONFIG_FILE];
+    const weights = files[PEFT_WEIGHTS_FILE];
+    if (!cfg || !weights) throw new Error(`${this.name}: the saved policy lacks ${PEFT_CONFIG_FILE} or ${PEFT_WEIGHTS_FILE}`);
+    const a = importPeftAdapter(this.opts.checkpoint.layout, dec.decode(cfg), weights);
+    const want = this.opts.lora;
+    if (a.config.rank !== want.rank || a.config.alpha !== want.alpha || a.pairs.size !== initLora(this.opts.checkpoint.layout, want, 0).pairs.size)
+      throw new Error(
+        `${this.name}: the saved adapters (r${a.config.rank}, α ${a.config.alpha}, ${a.pairs.size} matrices) differ from this run's LoRA settings (r${want.rank}, α ${want.alpha})`,
+      );
+    return a;
   }
 
   tokenCount(text: string): number {
@@ -93,7 +114,8 @@ export class HfLoraPolicy implements Policy {
       {
         name: this.name,
         model: this.model,
-        ref: this.ref,
+        ref: this.model,
+        referenceState: { enter: () => this.learner.unmerge(), leave: () => this.learner.merge() },
         padId: this.padId,
         microBatch: this.opts.microBatch ?? 16,
         step: (micro, st) => this.learner.stepMicro(micro, grpoOptim(st)),
@@ -109,6 +131,9 @@ export class HfLoraPolicy implements Policy {
     const files: PolicyFiles = {};
     for (const [name, data] of exportPeftAdapter(await this.adapters(), this.opts.baseModel))
       files[name] = typeof data === 'string' ? enc.encode(data) : data;
+    // AdamW's moments and step, so that --resume continues exactly (PEFT loaders ignore the extra file).
+    const opt = await this.lora.optimizerState();
+    if (opt) files[OPTIMIZER_FILE] = encodeOptimizer(opt);
     return files;
   }
 
@@ -138,6 +163,5 @@ export class HfLoraPolicy implements Policy {
     this.learner.destroy();
     this.lora.destroy();
     this.model.destroy();
-    this.ref.destroy();
   }
 }

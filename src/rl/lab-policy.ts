@@ -6,16 +6,17 @@ import { fp32Weights, type DecodeWeights } from '../model/decode';
 import { RolloutWeights, quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
 import { trainStep } from '../model/backward-step';
 import { decayMaskFromRanges } from '../gpu/kernels/adamw';
-import { grpoOptim, runGrpoUpdate } from './grpo-update';
+import { grpoOptim, runGrpoUpdate, type GrpoUpdateParts } from './grpo-update';
+import { runKtoUpdate } from './kto-update';
 import { sampleCompletions } from './policy-sample';
 import { loadCheckpoint, CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, type LoadedCheckpoint } from '../model/checkpoint';
-import { decodeSafetensors, encodeSafetensors, bytesOf, toFloat32 } from '../model/checkpoint-safetensors';
+import { decodeOptimizer, encodeOptimizer, OPTIMIZER_FILE } from './optimizer-file';
 import { view } from '../model/layout';
 import { loadTokenizer, type BpeTokenizer } from '../model/tokenizer';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
-import type { Generation, GenerateOptions, GrpoItem, GrpoSettings, Policy, PolicyFiles, UpdateStats } from './policy';
+import type { Generation, GenerateOptions, GrpoItem, GrpoSettings, KtoItem, KtoSettings, Policy, PolicyFiles, UpdateStats } from './policy';
 
-export const OPTIMIZER_FILE = 'optimizer.safetensors';
+export { OPTIMIZER_FILE };
 
 export interface LabPolicyOptions {
   name: string;
@@ -79,14 +80,7 @@ export class LabPolicy implements Policy {
       config: dec.decode(need(CONFIG_FILE)),
       tokenizerJson: files[TOKENIZER_FILE] ? dec.decode(files[TOKENIZER_FILE]) : undefined,
     });
-    let optimizer: LabPolicyOptions['optimizer'];
-    if (files[OPTIMIZER_FILE]) {
-      const f = decodeSafetensors(files[OPTIMIZER_FILE], OPTIMIZER_FILE);
-      const m = f.tensors.get('adam_m');
-      const v = f.tensors.get('adam_v');
-      if (!m || !v) throw new Error(`${base.name}: ${OPTIMIZER_FILE} lacks adam_m/adam_v`);
-      optimizer = { m: toFloat32(m), v: toFloat32(v), step: Number(f.metadata.step ?? 0) };
-    }
+    const optimizer = decodeOptimizer(files, base.name);
     return new LabPolicy(gpu, { ...base, checkpoint, optimizer });
   }
 
@@ -101,19 +95,24 @@ export class LabPolicy implements Policy {
 
   /** The GRPO update of one training step (grpo-update.ts), full fine-tuning with our training step. */
   async grpoUpdate(items: GrpoItem[], s: GrpoSettings): Promise<UpdateStats> {
-    return runGrpoUpdate(
-      {
-        name: this.name,
-        model: this.model,
-        ref: this.ref,
-        padId: this.padId,
-        microBatch: this.opts.microBatch ?? 16,
-        step: (micro, st) => trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.optim.weight_decay_params))),
-        refresh: () => this.rollout.refresh?.(),
-      },
-      items,
-      s,
-    );
+    return runGrpoUpdate(this.updateParts(), items, s);
+  }
+
+  /** One KTO step (kto-update.ts) on the same learner, reference and optimizer. */
+  async ktoUpdate(items: KtoItem[], s: KtoSettings): Promise<UpdateStats> {
+    return runKtoUpdate(this.updateParts(), items, s);
+  }
+
+  private updateParts(): GrpoUpdateParts {
+    return {
+      name: this.name,
+      model: this.model,
+      ref: this.ref,
+      padId: this.padId,
+      microBatch: this.opts.microBatch ?? 16,
+      step: (micro, st) => trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.optim.weight_decay_params))),
+      refresh: () => this.rollout.refresh?.(),
+    };
   }
 
   /** AdamW's decay mask: none for 'all', else a bitmask of the embedding and linear tensors (cached). */
@@ -138,13 +137,7 @@ export class LabPolicy implements Policy {
       const n = this.model.layout.totalFloats;
       const m = await this.gpu.readF32(this.model.moments.m, n);
       const v = await this.gpu.readF32(this.model.moments.v, n);
-      files[OPTIMIZER_FILE] = encodeSafetensors(
-        [
-          { name: 'adam_m', dtype: 'F32', shape: [n], data: bytesOf(m) },
-          { name: 'adam_v', dtype: 'F32', shape: [n], data: bytesOf(v) },
-        ],
-        { step: String(this.model.step) },
-      );
+      files[OPTIMIZER_FILE] = encodeOptimizer({ m, v, step: this.model.step });
     }
     return files;
   }

@@ -54,6 +54,19 @@ export function trainingProblems(config: TrainConfig): Problem[] {
   return part === 'all' ? cur.train : selectTrainPart(cur.train, trainPartIds(cur.train), part);
 }
 
+/** The problems a run trains and evaluates on. */
+export interface RunProblems {
+  trainProblems: Problem[];
+  heldout: Problem[];
+  heldoutFamily: Problem[];
+  mutants: Map<string, Mutant[]>;
+}
+
+export function runProblems(config: TrainConfig): RunProblems {
+  const cur = loadCurriculum(config.tasks.families);
+  return { trainProblems: trainingProblems(config), heldout: cur.heldout, heldoutFamily: cur.heldoutFamily, mutants: cur.mutants };
+}
+
 /** Sequence length a config needs: the longest prompt plus the longest completion. */
 export function neededSeqLen(c: TrainConfig): number {
   return c.rollout.max_prompt_length + Math.max(c.rollout.max_completion_length, c.rollout.max_test_completion_length);

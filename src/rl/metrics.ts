@@ -1,5 +1,5 @@
 // The per-step metrics record, streamed as JSONL by the trainer and read by the CLI and the UI alike.
-export type Mode = 'code-a1' | 'golden' | 'self-play';
+export type Mode = 'code-a1' | 'golden' | 'self-play' | 'tcs' | 'ace';
 
 /** One record per training step. Names follow TRL where TRL has one; every number is finite or the step was skipped. */
 export interface StepMetrics {

@@ -31,6 +31,14 @@ export interface GrpoItem {
   advantage: number;
 }
 
+/** One sequence of a KTO update: desirable (+1) or undesirable (−1), from execution-derived preferences. */
+export interface KtoItem {
+  promptTokens: number[];
+  completionTokens: number[];
+  rolloutLogprobs: number[];
+  label: 1 | -1;
+}
+
 /** One GRPO update's settings: the config's own groups, passed through, and this step's lr for this policy. */
 export interface GrpoSettings {
   /** The policy's base lr (optim.lr or optim.tester_lr) on the schedule at this step; optim's own lr fields are unread. */
@@ -39,6 +47,11 @@ export interface GrpoSettings {
   optim: TrainConfig['optim'];
   /** max_completion_length (dr_grpo's length) and the sampling temperature the loss takes log-probs at. */
   rollout: Pick<TrainConfig['rollout'], 'max_completion_length' | 'temperature'>;
+}
+
+/** A KTO update reuses the optimiser fields of GrpoSettings (the GRPO loss fields are unused) plus KTO's own. */
+export interface KtoSettings extends GrpoSettings {
+  kto: { beta: number; lambda_d: number; lambda_u: number };
 }
 
 export interface UpdateStats {
@@ -64,6 +77,8 @@ export interface Policy {
   readonly promptFormat?: PromptFormat;
   generate(prompts: string[], opts: GenerateOptions): Promise<Generation[]>;
   grpoUpdate(items: GrpoItem[], settings: GrpoSettings): Promise<UpdateStats>;
+  /** One KTO optimizer step (ACE's adversary); absent on policies that do not implement it. */
+  ktoUpdate?(items: KtoItem[], settings: KtoSettings): Promise<UpdateStats>;
   /** Weights, optimizer moments and step count. */
   save(): Promise<PolicyFiles>;
   /** Every trainable tensor by name (for tests and the UI). */

@@ -28,6 +28,8 @@ export interface CandidateRecord {
   testerRollouts: TesterRolloutRecord[];
   /** Pass rate on the problem's hidden tests (not used for reward; for the inspector and eval). */
   hiddenPassRate: number;
+  /** TCS stage 2: the buffered failing program the tester rollouts of this slot attacked instead of `code`. */
+  target?: string;
 }
 
 export interface TesterRolloutRecord {

@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkResultsTable, RESULTS_HEADER, resultsRow, TABLE_BEGIN, TABLE_END, type EvalPoint } from './results-table';
+import { checkResultsTable, RESULTS_HEADER, resultsRow, TABLE_BEGIN, TABLE_END } from './results-table';
+import type { EvalPoint } from './run-layout';
 
 const DATA = join(__dirname, '..', '..', 'docs', 'results-data');
 const load = (run: string): EvalPoint[] | undefined => {

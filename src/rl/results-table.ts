@@ -1,14 +1,7 @@
 // The results table of docs/results.md, generated from a run's eval.jsonl records (one row per run and eval step), so
 // the page's numbers can be checked against the committed records (results-table.test.ts) rather than retyped.
-import type { SplitReport } from './eval';
 import type { CiMetric } from './eval-ci';
-
-export interface EvalPoint {
-  step: number;
-  /** Mean training-batch pass rate over the steps since the previous evaluation (absent at step 0). */
-  trainPassRate?: number;
-  rows: SplitReport[];
-}
+import type { EvalPoint } from './run-layout';
 
 export const RESULTS_HEADER = [
   '| run | step | problems × samples | pass@1 (%) | greedy (%) | validity (%) | wb-mutation score (%) | pass@k | mut@k | Mul | train-batch pass (%) |',

@@ -8,7 +8,9 @@ import type { TrainConfig } from './config';
 import type { TrainerState } from './trainer';
 import type { StepMetrics } from './metrics';
 import type { PolicyFiles } from './policy';
+import type { RolloutRecord } from './records';
 import { parseMetricsJsonl } from './metrics';
+import { RUN_FILES as F, checkpointDir, rolloutsPath, type EvalPoint } from './run-layout';
 
 export interface RunStore {
   read(path: string): Promise<Uint8Array | undefined>;
@@ -35,11 +37,11 @@ export class RunDir {
   constructor(readonly store: RunStore) {}
 
   async init(config: TrainConfig): Promise<void> {
-    await this.store.write('config.json', enc.encode(JSON.stringify(config, null, 2) + '\n'));
+    await this.store.write(F.config, enc.encode(JSON.stringify(config, null, 2) + '\n'));
   }
 
   async readConfig(): Promise<TrainConfig | undefined> {
-    const b = await this.store.read('config.json');
+    const b = await this.store.read(F.config);
     return b ? (JSON.parse(dec.decode(b)) as TrainConfig) : undefined;
   }
 
@@ -51,17 +53,46 @@ export class RunDir {
     tester: PolicyFiles | undefined,
     keepCopy: boolean,
   ): Promise<void> {
-    await this.store.remove('pending/');
-    await this.writeFiles('pending/coder/', coder);
-    if (tester) await this.writeFiles('pending/tester/', tester);
-    await this.store.write('pending/state.json', enc.encode(JSON.stringify(state)));
-    await this.store.write('mistake-book.json', enc.encode(JSON.stringify(state.book, null, 1)));
-    await this.store.append('metrics.jsonl', enc.encode(JSON.stringify(metrics) + '\n'));
-    await this.store.promote('pending/', 'latest/');
+    await this.store.remove(F.pending);
+    await this.writeFiles(F.pending + 'coder/', coder);
+    if (tester) await this.writeFiles(F.pending + 'tester/', tester);
+    await this.store.write(F.pending + F.state, enc.encode(JSON.stringify(state)));
+    await this.store.write(F.mistakeBook, enc.encode(JSON.stringify(state.book, null, 1)));
+    await this.store.append(F.metrics, enc.encode(JSON.stringify(metrics) + '\n'));
+    await this.store.promote(F.pending, F.latest);
     if (keepCopy) {
-      await this.writeFiles(`checkpoints/step-${String(state.step).padStart(5, '0')}/coder/`, coder);
-      if (tester) await this.writeFiles(`checkpoints/step-${String(state.step).padStart(5, '0')}/tester/`, tester);
+      await this.writeFiles(checkpointDir(state.step) + 'coder/', coder);
+      if (tester) await this.writeFiles(checkpointDir(state.step) + 'tester/', tester);
     }
+  }
+
+  async writeRollouts(step: number, rollouts: RolloutRecord[]): Promise<void> {
+    await this.store.write(rolloutsPath(step), enc.encode(JSON.stringify(rollouts)));
+  }
+
+  async appendEval(point: EvalPoint): Promise<void> {
+    await this.store.append(F.evals, enc.encode(JSON.stringify(point) + '\n'));
+  }
+
+  /** The run's evaluations; a line cut short by a crash (no newline yet) is dropped, as in metrics.jsonl. */
+  async readEvals(): Promise<EvalPoint[]> {
+    const b = await this.store.read(F.evals);
+    if (!b) return [];
+    const text = dec.decode(b);
+    return text
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as EvalPoint);
+  }
+
+  /** The per-step checkpoint copies (folder names under checkpoints/), oldest first. */
+  async checkpointCopies(): Promise<string[]> {
+    return [...new Set((await this.store.list(F.checkpoints)).map((n) => n.split('/')[0]))].sort();
+  }
+
+  async removeCheckpointCopy(name: string): Promise<void> {
+    await this.store.remove(`${F.checkpoints}${name}/`);
   }
 
   private async writeFiles(prefix: string, files: PolicyFiles): Promise<void> {
@@ -85,7 +116,7 @@ export class RunDir {
 
   /** Every line is appended with its newline, so an unterminated tail is an append cut short by a crash: dropped. */
   private async readMetricsFile(): Promise<{ metrics: StepMetrics[]; torn: boolean }> {
-    const b = await this.store.read('metrics.jsonl');
+    const b = await this.store.read(F.metrics);
     if (!b) return { metrics: [], torn: false };
     const text = dec.decode(b);
     const end = text.lastIndexOf('\n') + 1;
@@ -96,14 +127,14 @@ export class RunDir {
   async loadCommitted(): Promise<Committed | undefined> {
     const config = await this.readConfig();
     // A crash inside promote() can leave only latest.old/: it holds the last committed step.
-    const base = (await this.store.read('latest/state.json')) ? 'latest/' : 'latest.old/';
-    const s = await this.store.read(base + 'state.json');
+    const base = (await this.store.read(F.latest + F.state)) ? F.latest : F.latestOld;
+    const s = await this.store.read(base + F.state);
     if (!config || !s) return undefined;
     const state = JSON.parse(dec.decode(s)) as TrainerState;
     const { metrics: all, torn } = await this.readMetricsFile();
     const metrics = all.filter((m) => m.step < state.step);
     if (torn || metrics.length !== all.length) {
-      await this.store.write('metrics.jsonl', enc.encode(metrics.map((m) => JSON.stringify(m) + '\n').join('')));
+      await this.store.write(F.metrics, enc.encode(metrics.map((m) => JSON.stringify(m) + '\n').join('')));
     }
     const coder = await this.readFiles(base + 'coder/');
     if (!coder) throw new Error(`run is missing ${base}coder/ checkpoint files`);

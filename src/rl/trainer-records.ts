@@ -16,6 +16,8 @@ export function buildRolloutRecords(
   coderAdv: { advantages: number[][] },
   testerRewards: TesterReward[][],
   testerAdv: { advantages: number[][] },
+  /** TCS: the program each slot's tester rollouts attacked (a buffered failure may differ from the candidate). */
+  targets?: string[],
 ): RolloutRecord[] {
   const M = cfg.rollout.num_generations;
   return problems.map((p, pi) => ({
@@ -33,6 +35,7 @@ export function buildRolloutRecords(
         reward: coderRewards[ci],
         advantage: coderAdv.advantages[pi][j],
         hiddenPassRate: c.hiddenPassRate,
+        ...(targets && targets[ci] !== c.code ? { target: targets[ci] } : {}),
         testerRollouts:
           modeRules(cfg.mode).coderReward === 'golden-tests'
             ? // The golden tests, shown as one (correct, untrained) test group so the inspector can display them.

@@ -1,10 +1,15 @@
 // What the Trainer is built from and hands back: its dependencies, its resumable state, the step hooks the
-// step-through UI uses, and the error that halts a run.
+// step-through UI uses, what one step's phases share, and the error that halts a run.
 import type { Sandbox } from '../sandbox/types';
 import type { Problem } from '../tasks/types';
 import type { MistakeBookState } from './mistake-book';
 import type { Phase, PhaseEvent } from './records';
 import type { Policy } from './policy';
+import type { TcsEntry } from './tcs';
+import type { TrainConfig } from './config';
+import type { ModeRules } from './modes';
+import type { AceProblemResult } from './ace';
+import type { TcsStep } from './trainer-tcs';
 
 export interface TrainerDeps {
   sandbox: Sandbox;
@@ -20,6 +25,8 @@ export interface TrainerState {
   rngState: number;
   badSteps: number;
   book: MistakeBookState;
+  /** TCS's rolling buffer of recent candidates (absent in other modes and in older runs). */
+  tcsBuffer?: TcsEntry[];
 }
 
 export interface StepHooks {
@@ -34,4 +41,25 @@ export class TrainingHalted extends Error {
     super(msg);
     this.name = 'TrainingHalted';
   }
+}
+
+/** What one step's phases share: the config and its mode rules, the sampled problems, hooks and phase timings. */
+export interface StepRun {
+  cfg: TrainConfig;
+  rules: Readonly<ModeRules>;
+  step: number;
+  hooks: StepHooks;
+  problems: Problem[];
+  coder: Policy;
+  tester: Policy;
+  M: number;
+  N: number;
+  K: number;
+  t0: number;
+  tRollout: number;
+  tSandbox: number;
+  /** ACE only: per problem, the execution verdicts, labels and rewards. */
+  ace?: AceProblemResult[];
+  /** TCS only: the Tester's targets and reward stage. */
+  tcs?: TcsStep;
 }

@@ -1,7 +1,6 @@
 // The Code-A1 training step (docs/method.md), with the golden and self-play baselines in the same runner.
 //
 // Every departure from the published implementation is listed in docs/method.md.
-import type { Problem } from '../tasks/types';
 import { completeConfig, type TrainConfig } from './config';
 import type { Phase, StepOutput } from './records';
 import type { Generation, GrpoItem, Policy, UpdateStats } from './policy';
@@ -21,15 +20,20 @@ import { goldenReward, type TesterReward } from './rewards';
 import { groupAdvantages, maxVarianceGroup, mean } from './grpo';
 import { buildRolloutRecords } from './trainer-records';
 import { stepMetrics } from './trainer-metrics';
-import { modeRules, type ModeRules } from './modes';
+import { modeRules } from './modes';
 import { chunk, grpoSettingsAt, idleStats, itemsFor, updateOrIdle } from './trainer-grpo';
+import { extractInputs } from './ace';
+import { aceExecuteAll, aceExecutionSummary, aceUpdate } from './trainer-ace';
+import { TcsBuffer } from './tcs';
+import { tcsJudgeTargets, tcsRewards, tcsTargets } from './trainer-tcs';
 
-import { TrainingHalted, type StepHooks, type TrainerDeps, type TrainerState } from './trainer-types';
+import { TrainingHalted, type StepHooks, type StepRun, type TrainerDeps, type TrainerState } from './trainer-types';
 
 export { TrainingHalted, type StepHooks, type TrainerDeps, type TrainerState };
 
 export class Trainer {
   readonly book: MistakeBook;
+  readonly tcs: TcsBuffer;
   private rng: Rng;
   step: number;
   badSteps: number;
@@ -47,10 +51,12 @@ export class Trainer {
     this.badSteps = state?.badSteps ?? 0;
     this.rng = new Rng(state?.rngState ?? deriveSeed(config.seed, 'problems'));
     this.book = state ? MistakeBook.fromState(state.book) : new MistakeBook();
+    this.tcs = new TcsBuffer(state?.tcsBuffer ?? []);
   }
 
   state(): TrainerState {
-    return { step: this.step, rngState: this.rng.state, badSteps: this.badSteps, book: this.book.state() };
+    const tcs = this.tcs.entries.length ? { tcsBuffer: this.tcs.entries } : {};
+    return { step: this.step, rngState: this.rng.state, badSteps: this.badSteps, book: this.book.state(), ...tcs };
   }
 
   /** One full training step. Throws TrainingHalted after `max_bad_steps` consecutive non-finite updates. */
@@ -109,7 +115,8 @@ export class Trainer {
       skipped,
       coderGens,
       testerGens,
-      validated,
+      // ACE's counts live on the judged rollouts (an input is well-formed / breaking only after execution).
+      validated: s.ace ? judged.flatMap((c) => c.rollouts) : validated,
       judged,
       coderRewards,
       testerRewards,
@@ -130,6 +137,7 @@ export class Trainer {
       coderAdv,
       testerRewards,
       testerAdv,
+      s.tcs?.targets,
     );
 
     if (this.badSteps >= cfg.run.max_bad_steps) {
@@ -195,7 +203,14 @@ export class Trainer {
     if (!s.rules.usesTester) return { testerGens: [], testerTexts: [] };
     const { problems, M, N, K } = s;
     const tf = s.tester.promptFormat ?? RAW_FORMAT;
-    const prompts = candidates.flatMap((c, ci) =>
+    let targets = candidates;
+    if (s.rules.testerTargets === 'rolling-buffer') {
+      const t0 = performance.now();
+      s.tcs = await tcsTargets(this.deps.sandbox, this.tcs, s.cfg, s.step, problems, candidates);
+      s.tSandbox += (performance.now() - t0) / 1000;
+      targets = s.tcs.targets;
+    }
+    const prompts = targets.flatMap((c, ci) =>
       Array<string>(N).fill(tf.testerPrompt(problems[Math.floor(ci / M)], c, K)),
     );
     const testerGens = await this.phase(
@@ -217,12 +232,17 @@ export class Trainer {
       'sandbox',
       () =>
         Promise.all(
-          testerTexts.map((raw, i) =>
-            extractAndValidate(this.deps.sandbox, problems[Math.floor(i / (M * N))], raw, cfg.reward.timeout_ms),
-          ),
+          testerTexts.map((raw, i) => {
+            const p = problems[Math.floor(i / (M * N))];
+            // ACE has no ground truth: only the calls are extracted (its inputs), judged later by execution alone.
+            if (!s.rules.groundTruth) return extractInputs(this.deps.sandbox, p, raw);
+            return extractAndValidate(this.deps.sandbox, p, raw, cfg.reward.timeout_ms);
+          }),
         ),
       (v) =>
-        `${v.reduce((a, x) => a + x.tests.length + x.malformed, 0)} assert lines, ${v.reduce((a, x) => a + x.valid.length, 0)} valid (distinct, call ran on the ground truth)`,
+        s.rules.groundTruth
+          ? `${v.reduce((a, x) => a + x.tests.length + x.malformed, 0)} assert lines, ${v.reduce((a, x) => a + x.valid.length, 0)} valid (distinct, call ran on the ground truth)`
+          : `${v.reduce((a, x) => a + x.tests.length, 0)} distinct inputs extracted (no ground truth is consulted)`,
     );
   }
 
@@ -235,8 +255,21 @@ export class Trainer {
     const { cfg, rules, problems, M, N, K } = s;
     const sandbox = this.deps.sandbox;
     const replays = problems.map((p) =>
-      cfg.mistake_book.enabled && rules.usesTester ? this.book.replay(p.id, cfg.mistake_book.replay_top_k) : [],
+      cfg.mistake_book.enabled && rules.usesTester && rules.mistakeBook
+        ? this.book.replay(p.id, cfg.mistake_book.replay_top_k)
+        : [],
     );
+    if (rules.testerReward === 'ace-breaks') {
+      const per = await this.phase(
+        s,
+        'execution',
+        'sandbox',
+        () => aceExecuteAll(sandbox, cfg, problems, candidates, validated),
+        (r) => aceExecutionSummary(r, candidates.length),
+      );
+      s.ace = per;
+      return { replays, judged: per.flatMap((x) => x.judged) };
+    }
     const judged = await this.phase(
       s,
       'execution',
@@ -264,6 +297,11 @@ export class Trainer {
       (j) =>
         `${j.filter((c) => c.compiles).length}/${j.length} candidates compile; mean hidden pass ${mean(j.map((c) => c.hiddenPassRate)).toFixed(2)}`,
     );
+    if (s.tcs) {
+      const t0 = performance.now();
+      await tcsJudgeTargets(sandbox, cfg, problems, s.tcs, judged, validated);
+      s.tSandbox += (performance.now() - t0) / 1000;
+    }
     return { replays, judged };
   }
 
@@ -277,6 +315,10 @@ export class Trainer {
       'rewards',
       'other',
       async () => {
+        if (s.ace) {
+          return { coderRewards: s.ace.flatMap((x) => x.coder), testerRewards: s.ace.flatMap((x) => x.tester) };
+        }
+        if (s.tcs) return tcsRewards(s.cfg, s.tcs, judged);
         if (s.rules.coderReward === 'golden-tests') {
           const coderRewards = judged.map((c) =>
             goldenReward(c.compiles, c.rollouts[0].outcome.numPassed, c.rollouts[0].outcome.numValid),
@@ -299,7 +341,7 @@ export class Trainer {
       'mistake-book',
       'other',
       async () => {
-        if (!s.rules.usesTester || !cfg.mistake_book.enabled) return;
+        if (!s.rules.usesTester || !s.rules.mistakeBook || !cfg.mistake_book.enabled) return;
         problems.forEach((p, pi) => {
           const { newFailing, oldPassed } = mistakeBookInputs(judged.slice(pi * M, (pi + 1) * M), replays[pi]);
           this.book.update(p.id, step, newFailing, oldPassed);
@@ -325,6 +367,10 @@ export class Trainer {
       'update',
       'other',
       async () => {
+        if (rules.coderUpdate === 'sft-robust' && s.ace) {
+          const robust = s.ace.flatMap((x) => x.coder);
+          return aceUpdate(cfg, s.step, s.coder, coderGens, robust, testerGens, s.ace.flatMap((x) => x.labels));
+        }
         const drop = cfg.grpo.drop_zero_std_groups;
         const coderItems = itemsFor(coderGens, coderAdv, M, drop);
         let testerItems: GrpoItem[] = [];
@@ -355,21 +401,4 @@ export class Trainer {
         `coder loss ${r.coderStats.loss.toFixed(4)} (${r.coderStats.tokens} tokens); tester loss ${r.testerStats.loss.toFixed(4)}`,
     );
   }
-}
-
-/** What one step's phases share: the config and its mode rules, the sampled problems, hooks and phase timings. */
-interface StepRun {
-  cfg: TrainConfig;
-  rules: Readonly<ModeRules>;
-  step: number;
-  hooks: StepHooks;
-  problems: Problem[];
-  coder: Policy;
-  tester: Policy;
-  M: number;
-  N: number;
-  K: number;
-  t0: number;
-  tRollout: number;
-  tSandbox: number;
 }

@@ -37,6 +37,8 @@ export interface WorkerOptions {
   extractTimeoutMs: number;
   /** Wasm heap ceiling per worker: allocations past it raise MemoryError. */
   memoryCapBytes: number;
+  /** Write every page back on restore instead of only the changed ones (the benchmark's A/B). */
+  fullCopy?: boolean;
 }
 
 export interface JudgeJob {
@@ -118,6 +120,8 @@ export interface RawJudge {
   /** Interpreter restores this job cost, and their total time. */
   restores: number;
   restoreMs: number;
+  /** Bytes those restores wrote back. */
+  restoredBytes: number;
 }
 
 export interface RawExtract {

@@ -61,6 +61,25 @@ export interface ValidatedTest extends ExtractedTest {
   reason?: string;
 }
 
+/**
+ * Execution-only outcome of running a program on one input (no expected value, no ground truth): `ok` it returned,
+ * `exception` it raised, `timeout` it ran past the budget, `crash` it took the worker down (memory, hard exit);
+ * `bad-input` the input itself could not be evaluated (its arguments raised), which says nothing about the program.
+ */
+export type ExecStatus = 'ok' | 'exception' | 'timeout' | 'crash' | 'bad-input';
+
+export interface ExecOutcome {
+  status: ExecStatus;
+  /** Python exception type for `exception` / `bad-input`, the worker's reason for `crash`. */
+  errorType?: string;
+}
+
+export interface ExecResult {
+  /** Set when the program does not compile or fails while being defined; then no input was run. */
+  compileError?: string;
+  outcomes: ExecOutcome[];
+}
+
 /** What the trainer needs from a sandbox; the Pyodide pool implements it in Node and the browser. */
 export interface Sandbox {
   judge(req: JudgeRequest): Promise<JudgeResult>;
@@ -68,5 +87,7 @@ export interface Sandbox {
   extract(raw: string, entryPoint: string, k: number): Promise<Extraction>;
   /** Run each test's call on the ground truth; record its output; mark valid/invalid. */
   validate(groundTruth: string, entryPoint: string, tests: ExtractedTest[], timeoutMs?: number, setupCode?: string): Promise<ValidatedTest[]>;
+  /** Run `code`'s entry point on each call (`f(args...)`) and report how each ended; one judge job, same isolation. */
+  execute(code: string, entryPoint: string, calls: string[], timeoutMs?: number): Promise<ExecResult>;
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 import { preview, pyEqual, sameTree, type Tree } from './compare';
 import { parseLiteral } from './literal';
 import type { JudgeJob, RawJudge } from './protocol';
-import type { ExtractedTest, JudgeResult, TestVerdict, ValidatedTest } from './types';
+import type { ExecOutcome, ExecResult, ExtractedTest, JudgeResult, TestVerdict, ValidatedTest } from './types';
 
 function errorVerdict(e: string | undefined, m: string | undefined, prefix = ''): TestVerdict {
   return { status: 'error', errorType: e ?? 'Error', message: prefix + (m ?? '') };
@@ -92,4 +92,30 @@ export function toValidated(job: JudgeJob, raw: RawJudge, tests: ExtractedTest[]
       ? { ...t, callOk: true, valid, gtOutput }
       : { ...t, callOk: true, valid, gtOutput, reason: `expected ${preview(prep.x)} but the ground truth gives ${preview(run.v)}` };
   });
+}
+
+/**
+ * Execution-only outcomes of a job whose tests are `assert <call> == None`: only how the call ended counts (the
+ * comparison with None is never looked at). A step the pool had to force (the worker died or hung) is a crash or a
+ * timeout of that call.
+ */
+export function toExecuted(job: JudgeJob, raw: RawJudge): ExecResult {
+  const failure = defineFailure(job, raw);
+  if (failure) return { compileError: failure.compileError, outcomes: [] };
+  return {
+    outcomes: job.tests.map((_, i): ExecOutcome => {
+      const forced = job.forced?.[i];
+      if (forced) return forced.status === 'timeout' ? { status: 'timeout' } : { status: 'crash', errorType: forced.errorType };
+      const prep = raw.prep[i];
+      if (!prep || prep.k !== 'c') return { status: 'bad-input', errorType: prep?.e ?? 'NotACall' };
+      if (prep.ae) return { status: 'bad-input', errorType: prep.ae };
+      const run = raw.runs[i];
+      if (!run) return { status: 'crash', errorType: 'NotRun' };
+      if (run.t) return { status: 'timeout' };
+      // A value that is too large or not plain data was still returned: the call ended normally.
+      if (run.bad || run.e === 'ResultTooLarge') return { status: 'ok' };
+      if (run.v === undefined && run.e) return { status: 'exception', errorType: run.e };
+      return { status: 'ok' };
+    }),
+  };
 }

@@ -23,22 +23,13 @@ import {
   type ToWorker,
   type WorkerOptions,
 } from './protocol';
-import type { Tree } from './compare';
 import { literalTest } from './literal';
-import { MarshalError, unmarshal } from './marshal';
-import { InterpreterSnapshot } from './snapshot';
+import { InterpreterSnapshot, type ByteCompare } from './snapshot';
 import { capWasmMemory, OutputCap, probeRealm } from './worker-util';
-
-interface PyFn {
-  (...args: unknown[]): unknown;
-  destroy(): void;
-}
+import { arr, isProxy, marshalOut, runOut, type Plain, type PyFn } from './worker-values';
 
 const API_NAMES = ['begin', 'classify', 'evaluate', 'define', 'call', 'record', 'replay', 'flush', 'extract', 'dumps'] as const;
 type Api = Record<(typeof API_NAMES)[number], PyFn>;
-
-/** A Python result as plain data, or why it is not (too large, not plain builtin data). */
-type Plain = { ok: true; v: Tree; bytes: number } | { ok: false; e: string; m: string };
 
 export interface WorkerPlatform {
   /** Load Pyodide with no network and no `js` globals. */
@@ -46,18 +37,11 @@ export interface WorkerPlatform {
   /** Remove what arbitrary JS in this worker could use to leave it (code generation, network, host APIs). */
   lockDown(): void;
   post(msg: FromWorker): void;
+  /** A native byte compare, so a restore writes back only the pages a job changed (absent: all of them). */
+  compare?: ByteCompare;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
-
-interface PyProxyLike {
-  destroy(): void;
-  length?: number;
-  toJs(): unknown;
-}
-
-const isProxy = (x: unknown): x is PyProxyLike => typeof x === 'object' && x !== null && typeof (x as PyProxyLike).destroy === 'function';
-const arr = (t: Tree | undefined): Tree[] => (Array.isArray(t) ? (t.slice(1) as Tree[]) : []);
 
 export class SandboxWorker {
   private api!: Api;
@@ -95,7 +79,7 @@ export class SandboxWorker {
         /* already gone */
       }
     }
-    this.snap = new InterpreterSnapshot(py);
+    this.snap = new InterpreterSnapshot(py, options.fullCopy ? undefined : this.platform.compare);
     this.snap.protectFileSystem();
     // Drop every route from Python back to JS before any untrusted code runs.
     py.runPython(
@@ -151,14 +135,10 @@ del _s, _k`,
     return { value, claimed: true };
   }
 
-  /**
-   * Calls a harness entry and turns its tuple into plain data with marshal, all inside one step. Sizes are checked
-   * before anything is copied out of the wasm heap.
-   */
+  /** Calls a harness entry and turns its tuple into plain data with marshal (worker-values.ts), in one step. */
   private py(jobId: number, stepNo: number, timeoutMs: number, fn: () => unknown): { r?: Plain; claimed: boolean } {
     const s = this.step(jobId, stepNo, timeoutMs, () => {
       let res: unknown;
-      let bytes: unknown;
       try {
         res = fn();
       } catch (e) {
@@ -171,45 +151,14 @@ del _s, _k`,
         throw e;
       }
       try {
-        try {
-          bytes = this.api.dumps(res, 2);
-        } catch (e) {
-          const type = (e as { type?: string }).type;
-          if (type === 'KeyboardInterrupt') return { ok: true, v: ['t', 't'], bytes: 0 } as Plain;
-          if (type === 'ValueError' || type === 'TypeError' || type === 'RecursionError')
-            return { ok: false, e: 'UnsupportedResult', m: 'result is not plain data of builtin types' } as Plain;
-          throw e;
-        }
-        if (!isProxy(bytes)) return { ok: false, e: 'Internal', m: 'marshal gave no bytes' } as Plain;
-        const n = bytes.length ?? Infinity;
-        if (n > this.opts.resultCap || this.jobBytes + n > this.opts.jobResultCap)
-          return { ok: false, e: 'ResultTooLarge', m: `result is ${n} bytes marshalled (cap ${this.opts.resultCap} per value)` } as Plain;
-        this.jobBytes += n;
-        return { ok: true, v: unmarshal(bytes.toJs() as Uint8Array), bytes: n } as Plain;
-      } catch (e) {
-        if (e instanceof MarshalError) return { ok: false, e: 'UnsupportedResult', m: e.message } as Plain;
-        throw e;
+        const p = marshalOut(this.api.dumps, res, this.opts.resultCap, this.opts.jobResultCap - this.jobBytes);
+        if (p.ok) this.jobBytes += p.bytes;
+        return p;
       } finally {
-        if (isProxy(bytes)) bytes.destroy();
         if (isProxy(res)) res.destroy();
       }
     });
     return { r: s.value, claimed: s.claimed };
-  }
-
-  /** A harness tuple ('v', x[, repr]) / ('e', type, msg) / ('t',) / ('p',) / ('f',) as a RunOut. */
-  private static runOut(p: Plain | undefined, claimed: boolean): RunOut {
-    if (claimed || !p) return { t: 1 };
-    if (!p.ok) return { e: p.e, m: p.m, bad: 1 };
-    const t = arr(p.v);
-    const tag = t[0];
-    if (tag === 'v') return typeof t[2] === 'string' ? { v: t[1], r: t[2] } : { v: t[1] };
-    if (tag === 'e') return { e: String(t[1]), m: String(t[2]) };
-    if (tag === 'p') return { p: 1 };
-    if (tag === 'f') return { f: 1 };
-    if (tag === 'ok') return {};
-    // ('t',) when the watchdog did not claim the step: the code raised KeyboardInterrupt itself.
-    return { e: 'KeyboardInterrupt', m: 'raised by the code under test' };
   }
 
   private restore(): void {
@@ -227,7 +176,7 @@ del _s, _k`,
     const setup = () => {
       this.restore();
       const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
-      const o = SandboxWorker.runOut(b.r, b.claimed);
+      const o = runOut(b.r, b.claimed);
       if (o.t || o.e) raw.setup = o;
       return !raw.setup;
     };
@@ -288,9 +237,10 @@ del _s, _k`,
     const t0 = now();
     const r0 = this.snap.restores;
     const m0 = this.snap.restoreMs;
+    const b0 = this.snap.restoredBytes;
     this.jobBytes = 0;
     const forced = job.forced ?? {};
-    const raw: RawJudge = { kind: 'judge', prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0, restores: 0, restoreMs: 0 };
+    const raw: RawJudge = { kind: 'judge', prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0, restores: 0, restoreMs: 0, restoredBytes: 0 };
     const n = job.tests.length;
     const prep: PrepOut[] = new Array<PrepOut>(n);
     const pyIdx: number[] = [];
@@ -308,12 +258,12 @@ del _s, _k`,
     if (!raw.setup) {
       this.restore();
       const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
-      const o = SandboxWorker.runOut(b.r, b.claimed);
+      const o = runOut(b.r, b.claimed);
       if (o.t || o.e) raw.setup = o;
     }
     if (!raw.setup && !forced[DEFINE_STEP]) {
       const d = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.define(job.code, job.entryPoint));
-      raw.define = SandboxWorker.runOut(d.r, d.claimed);
+      raw.define = runOut(d.r, d.claimed);
       if (d.claimed) raw.timedOut.push('define');
     }
     const defined = !!raw.define && !raw.define.t && !raw.define.e;
@@ -323,7 +273,7 @@ del _s, _k`,
       if (forced[i] || !p) continue;
       if (p.k === 's') {
         const r = this.py(id, i, job.timeoutMs, () => this.api.record(job.tests[i], p.names ?? []));
-        logs[i] = SandboxWorker.runOut(r.r, r.claimed);
+        logs[i] = runOut(r.r, r.claimed);
         if (r.claimed) raw.timedOut.push(`run:${i}`);
         continue;
       }
@@ -332,14 +282,14 @@ del _s, _k`,
       const payload = JSON.stringify({ a: arr(p.a), k: kwargs });
       const r = this.py(id, i, job.timeoutMs, () => this.api.call(p.fn, payload, !!job.wantRepr));
       if (r.claimed) raw.timedOut.push(`run:${i}`);
-      runs[i] = SandboxWorker.runOut(r.r, r.claimed);
+      runs[i] = runOut(r.r, r.claimed);
     }
     // Phase S: statement tests replayed against the recorded calls, in an interpreter no candidate code touched.
     const stmts = logs.flatMap((l, i) => (l ? [i] : []));
     if (stmts.length && !raw.setup) {
       this.restore();
       const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
-      const ok = !SandboxWorker.runOut(b.r, b.claimed).e && !b.claimed;
+      const ok = !runOut(b.r, b.claimed).e && !b.claimed;
       for (const i of stmts) {
         const log = logs[i] as RunOut;
         if (!ok || log.t || log.e) {
@@ -352,7 +302,7 @@ del _s, _k`,
         });
         const r = this.py(id, i, job.timeoutMs, () => this.api.replay(job.tests[i], prep[i].names ?? [], JSON.stringify(entries)));
         if (r.claimed) raw.timedOut.push(`run:${i}`);
-        runs[i] = SandboxWorker.runOut(r.r, r.claimed);
+        runs[i] = runOut(r.r, r.claimed);
       }
     }
     raw.runs = runs;
@@ -362,6 +312,7 @@ del _s, _k`,
     raw.durationMs = now() - t0;
     raw.restores = this.snap.restores - r0;
     raw.restoreMs = this.snap.restoreMs - m0;
+    raw.restoredBytes = this.snap.restoredBytes - b0;
     return raw;
   }
 

@@ -17,5 +17,7 @@ const worker = new SandboxWorker({
     removeGlobals(['process', 'require', 'module', 'Buffer', 'fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest']);
   },
   post: (msg: FromWorker) => port.postMessage(msg),
+  // memcmp, captured before lockDown() removes Buffer from the realm.
+  compare: Buffer.compare,
 });
 port.on('message', (msg: ToWorker) => worker.handle(msg));

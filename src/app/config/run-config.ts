@@ -15,13 +15,15 @@ import {
 
 export type { PresetName };
 export const PRESETS = PRESET_NAMES;
-export const MODES: readonly Mode[] = ['code-a1', 'golden', 'self-play'];
+export const MODES: readonly Mode[] = ['code-a1', 'golden', 'self-play', 'tcs', 'ace'];
 export const PRESET_NOTES = PRESET_DESCRIPTIONS;
 
 export const MODE_NOTES: Record<Mode, string> = {
   'code-a1': 'A separate white-box Tester attacks each candidate; its tests are validated on the ground truth.',
   golden: 'Baseline: the Coder is rewarded on the problem’s own tests; no Tester is trained.',
   'self-play': 'Baseline: one model writes both the code and its tests, so it can collude with itself.',
+  tcs: 'TCS: the Tester learns in two stages, first tests consistent with the reference solution, then counterexamples to the Coder’s current failures.',
+  ace: 'ACE: one model writes code and adversarial inputs; no ground truth — inputs that crash a program are preferred (KTO), programs that survive are imitated.',
 };
 
 export interface HyperParam {

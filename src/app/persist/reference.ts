@@ -4,7 +4,7 @@ import type { TrainConfig } from '../../rl/config';
 import { parseMetricsJsonl } from '../../rl/metrics';
 import { HYPERPARAMS, getPath, isMode, isPreset, presetValue, type RunConfigUi } from '../config/run-config';
 import { bundleFileName } from '../config/run-label';
-import { EVALS_FILE } from '../worker/run-files';
+import { RUN_FILES } from '../../rl/run-layout';
 import { BUNDLE_EXT, type RunBundle } from './bundle';
 
 /** The lab's view of a CLI run's config: preset, mode, seed and each UI hyperparameter that differs from the preset. */
@@ -37,7 +37,7 @@ export function referenceBundle(
     metrics,
     mistakeBook: [],
     rollouts: [],
-    snapshot: { files: { [EVALS_FILE]: new TextEncoder().encode(evalJsonl) } },
+    snapshot: { files: { [RUN_FILES.evals]: new TextEncoder().encode(evalJsonl) } },
   };
   return { file, bundle };
 }

@@ -19,6 +19,7 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
   checkpointStep: null,
   progress: null,
   activity: null,
+  loadingDetail: null,
   phaseWaiting: false,
   stepStartedAt: null,
   invalidFields: [],
@@ -30,7 +31,7 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
         ? { status, message }
         : { status, message, activity: null, stepStartedAt: null, phaseWaiting: false },
     ),
-  setActivity: (activity) => set({ activity }),
+  setActivity: (activity, loadingDetail = null) => set({ activity, loadingDetail }),
   setPhaseWaiting: (phaseWaiting) => set({ phaseWaiting }),
   setFieldInvalid: (key, invalid) =>
     set((s) => ({
@@ -157,8 +158,11 @@ export const createPerfSlice: Slice<PerfSlice> = (set) => ({
 export const createModelSlice: Slice<ModelSlice> = (set) => ({
   modelSource: 'preset initialisation',
   checkpoints: [],
-  userModelFiles: {},
-  setUserModelFiles: (userModelFiles) => set({ userModelFiles }),
+  userModels: {},
+  setUserModel: (role, files) => set((s) => ({ userModels: { ...s.userModels, [role]: files } })),
+  forgetUserModels: () => set({ userModels: {} }),
+  userHfModels: {},
+  setUserHfModels: (userHfModels) => set({ userHfModels }),
   setModelSource: (modelSource) => set({ modelSource }),
   setCheckpoints: (checkpoints) => set({ checkpoints }),
 });

@@ -62,4 +62,20 @@ describe('lab store', () => {
     expect(s.getState().phaseEvents).toHaveLength(1);
     expect(s.getState().currentPhase).toBe('tester-rollout');
   });
+
+  it('keeps the picked model files per role for the next new run, across a reset, until forgotten', () => {
+    const s = createLabStore();
+    const coder = { 'model.safetensors': new Uint8Array([1, 2]), 'config.json': new Uint8Array([3]) };
+    const tester = { 'model.safetensors': new Uint8Array([4]) };
+    s.getState().setUserModel('coder', coder);
+    s.getState().setUserModel('tester', tester);
+    s.getState().clearRun();
+    expect(s.getState().userModels).toEqual({ coder, tester });
+    // Picking the coder's files again replaces only the coder's.
+    const coder2 = { 'model.safetensors': new Uint8Array([5]) };
+    s.getState().setUserModel('coder', coder2);
+    expect(s.getState().userModels).toEqual({ coder: coder2, tester });
+    s.getState().forgetUserModels();
+    expect(s.getState().userModels).toEqual({});
+  });
 });

@@ -4,6 +4,7 @@ import type { StepMetrics } from '../../rl/metrics';
 import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/records';
 import type { RunConfigUi } from '../config/run-config';
 import type { BookHistoryPoint } from '../../rl/mistake-book';
+import type { PolicyFiles } from '../../rl/policy';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stepping' | 'error' | 'device-lost';
 
@@ -28,13 +29,15 @@ export interface RunSlice {
   progress: { phase: Phase; done: number; total: number } | null;
   /** What the run is busy with beyond its status: loading models, or stopping after the step in progress. */
   activity: 'loading' | 'pausing' | null;
+  /** While loading: what is being loaded (e.g. a Hugging Face model's tensors), when the Worker says. */
+  loadingDetail: string | null;
   /** Step-through: the Worker is waiting before `currentPhase` (false while a phase runs). */
   phaseWaiting: boolean;
   /** When the step in progress began (ms since epoch), for the ETA; null when no step runs. */
   stepStartedAt: number | null;
   /** Hyperparameter fields whose text is not a valid value: the run cannot start while any is listed. */
   invalidFields: string[];
-  setActivity(a: RunSlice['activity']): void;
+  setActivity(a: RunSlice['activity'], detail?: string | null): void;
   setPhaseWaiting(w: boolean): void;
   setFieldInvalid(key: string, invalid: boolean): void;
   beginRun(runId: string, config: RunConfigUi): void;
@@ -153,9 +156,14 @@ export interface ModelSlice {
   /** Where the models came from: a shipped checkpoint, user files, or the preset's fresh init. */
   modelSource: string;
   checkpoints: CheckpointInfo[];
-  /** Names of the user's model files per role that the next new run will use (none: the preset's models). */
-  userModelFiles: { coder?: string[]; tester?: string[] };
-  setUserModelFiles(f: ModelSlice['userModelFiles']): void;
+  /** Model files the user picked, per role, for the next new run (none: the preset's models). */
+  userModels: { coder?: PolicyFiles; tester?: PolicyFiles };
+  setUserModel(role: 'coder' | 'tester', files: PolicyFiles): void;
+  /** Back to the preset's models for the next new run. */
+  forgetUserModels(): void;
+  /** Hugging Face models per role that the next new run will train with LoRA: label and a one-line summary. */
+  userHfModels: { coder?: { label: string; summary: string }; tester?: { label: string; summary: string } };
+  setUserHfModels(m: ModelSlice['userHfModels']): void;
   setModelSource(s: string): void;
   setCheckpoints(c: CheckpointInfo[]): void;
 }

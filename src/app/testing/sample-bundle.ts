@@ -1,6 +1,7 @@
 // A run bundle built from sample records and a real run-directory layout (config.json, metrics.jsonl, latest/state.json)
 // but no model weights: for UI-only specs (charts, inspector, Mistake Book, import errors) before any training.
 import { presetConfig } from '../../rl/config';
+import { rolloutsPath } from '../../rl/run-layout';
 import type { TrainerState } from '../../rl/trainer';
 import { encodeBundle, type RunBundle } from '../persist/bundle';
 import type { RunConfigUi } from '../config/run-config';
@@ -30,7 +31,7 @@ export function sampleBundle(seed: number, steps: number, name = `sample-${seed}
         'config.json': enc.encode(JSON.stringify(presetConfig('micro', { seed }))),
         'metrics.jsonl': enc.encode(metrics.map((m) => JSON.stringify(m) + '\n').join('')),
         'latest/state.json': enc.encode(JSON.stringify(state)),
-        [`rollouts/step-${String(steps - 1).padStart(5, '0')}.json`]: enc.encode(JSON.stringify(rollouts)),
+        [rolloutsPath(steps - 1)]: enc.encode(JSON.stringify(rollouts)),
       },
     },
   };

@@ -4,7 +4,7 @@ import type { LabStore } from '../store';
 import type { RunConfigUi } from '../config/run-config';
 import { runLabel } from '../store/slices';
 import { putRunMeta } from '../persist/idb-run-store';
-import type { ModelFiles, WorkerCommand, WorkerEvent } from './protocol';
+import type { StartModels, WorkerCommand, WorkerEvent } from './protocol';
 import { toEvalReports } from './run-files';
 
 export class TrainClient {
@@ -28,7 +28,7 @@ export class TrainClient {
   }
 
   /** Starts a new run (or continues the current one) and trains until paused. */
-  start(models?: { coder?: ModelFiles; tester?: ModelFiles }): void {
+  start(models?: StartModels): void {
     const s = this.store.getState();
     const runId = this.prepareRun();
     s.setStatus('starting');
@@ -36,13 +36,13 @@ export class TrainClient {
     this.send({ type: 'start', runId, config: this.store.getState().config, stepThrough: s.stepThrough, models });
   }
 
-  /** Runs exactly one more step (phase by phase when step-through is on). */
-  step(): void {
+  /** Runs exactly one more step (phase by phase when step-through is on); a new run starts from `models`. */
+  step(models?: StartModels): void {
     const s = this.store.getState();
     const runId = this.prepareRun();
     s.setStatus('stepping');
     this.begin();
-    this.send({ type: 'step', runId, config: this.store.getState().config, stepThrough: s.stepThrough });
+    this.send({ type: 'step', runId, config: this.store.getState().config, stepThrough: s.stepThrough, models });
   }
 
   /** Evaluates the current models on held-out problems; the run must be paused. */
@@ -126,7 +126,7 @@ export class TrainClient {
         if (e.status === 'running') s.setStatus(s.status === 'stepping' ? 'stepping' : 'running');
         else if (e.status === 'paused') s.setStatus(s.status === 'error' || s.status === 'device-lost' ? s.status : 'paused', s.message);
         else if (e.status === 'idle' && s.status !== 'error') s.setStatus('idle');
-        else if (e.status === 'opening') s.setActivity('loading');
+        else if (e.status === 'opening') s.setActivity('loading', e.detail ?? null);
         break;
       case 'opened':
         // Loading (models, shaders, sandbox) is over: the first step starts now.

@@ -41,6 +41,7 @@ export function countingSandbox(inner: Sandbox): Sandbox & { calls: number; ms: 
     judge: (req) => c.time(() => inner.judge(req)),
     extract: (raw, entry, k) => c.time(() => inner.extract(raw, entry, k)),
     validate: (gt, entry, tests, timeoutMs, setup) => c.time(() => inner.validate(gt, entry, tests, timeoutMs, setup)),
+    execute: (code, entry, calls, timeoutMs) => c.time(() => inner.execute(code, entry, calls, timeoutMs)),
     close: () => inner.close(),
   };
 }

@@ -4,18 +4,26 @@ import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/re
 import type { BookHistoryPoint } from '../../rl/mistake-book';
 import type { RunConfigUi } from '../config/run-config';
 import type { KernelTime } from '../store/types';
-import type { EvalPoint } from './run-files';
+import type { EvalPoint } from '../../rl/run-layout';
+import type { HfStart } from './hf-session';
 
 /** User-supplied model files (safetensors, config.json, tokenizer.json) per role. */
 export type ModelFiles = Record<string, Uint8Array>;
 
+/** The models a new run starts from: the lab's own checkpoint files, or Hugging Face models for a LoRA run. */
+export interface StartModels {
+  coder?: ModelFiles;
+  tester?: ModelFiles;
+  hf?: HfStart;
+}
+
 export type WorkerCommand =
   /** Open (or resume, when the run has committed steps in IndexedDB) a run, then train until paused. */
-  | { type: 'start'; runId: string; config: RunConfigUi; stepThrough: boolean; models?: { coder?: ModelFiles; tester?: ModelFiles } }
+  | { type: 'start'; runId: string; config: RunConfigUi; stepThrough: boolean; models?: StartModels }
   /** Stop after the step in progress. */
   | { type: 'pause' }
   /** Run exactly one more step, then pause (opens the run first if needed). */
-  | { type: 'step'; runId: string; config: RunConfigUi; stepThrough: boolean }
+  | { type: 'step'; runId: string; config: RunConfigUi; stepThrough: boolean; models?: StartModels }
   /** In step-through mode: let the next phase run. */
   | { type: 'stepPhase' }
   | { type: 'setStepThrough'; on: boolean }

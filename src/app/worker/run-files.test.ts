@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { freshSeed, mulberry32 } from '../../testing/random';
 import type { SplitReport } from '../../rl/eval';
-import { parseEvalJsonl, rolloutsPath } from './run-files';
+import { parseEvalJsonl } from './run-files';
 
 describe('run files', () => {
   it('parses eval.jsonl lines of { step, rows } into one report per split', () => {
@@ -30,9 +30,5 @@ describe('run files', () => {
     expect(got[2].mutationScore).toBe(lines[1].rows[0].mutationScore);
     expect(got[2].seconds).toBe(12.5);
     expect(got[0].seconds).toBeUndefined();
-  });
-
-  it('names rollout files as the CLI does', () => {
-    expect(rolloutsPath(7)).toBe('rollouts/step-00007.json');
   });
 });

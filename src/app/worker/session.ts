@@ -1,26 +1,27 @@
 // Opens a training run inside the Worker: config, models, sandbox, problems and the IndexedDB run directory, with
-// the same platform-neutral setup as the CLI (src/rl/lab-setup.ts). Resuming reads the last committed step exactly as
-// the CLI's --resume does (RunDir.loadCommitted).
+// the same platform-neutral setup as the CLI (src/rl/lab-setup.ts) and the same RunSession. Resuming reads the last
+// committed step exactly as the CLI's --resume does (RunDir.loadCommitted).
 import type { Gpu } from '../../gpu/runtime';
 import type { Sandbox } from '../../sandbox/types';
 import type { TrainConfig } from '../../rl/config';
-import type { PolicyFiles } from '../../rl/policy';
+import type { Policy, PolicyFiles } from '../../rl/policy';
 import { RunDir } from '../../rl/run-store';
-import { Trainer } from '../../rl/trainer';
+import { RUN_FILES } from '../../rl/run-layout';
+import { RunSession } from '../../rl/run-session';
 import type { StepMetrics } from '../../rl/metrics';
-import type { LabPolicy } from '../../rl/lab-policy';
-import { buildPolicies, freshSources, trainingProblems, type PolicySources } from '../../rl/lab-setup';
+import { buildPolicies, freshSources, runProblems, type PolicySources } from '../../rl/lab-setup';
 import { CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, loadCheckpoint, type LoadedCheckpoint } from '../../model/checkpoint';
 import { IdbRunStore } from '../persist/idb-run-store';
+import { isHfRun, openHfPolicies, type HfStart } from './hf-session';
+
+/** The lab's own models (LabPolicy) or Hugging Face models with LoRA (HfLoraPolicy). */
+export type SessionPolicy = Policy & { destroy(): void };
+
+/** Browser storage is small: the last few per-step checkpoint copies are kept (latest/ always stays). */
+const COPIES_KEPT = 3;
 
 export interface Session {
-  config: TrainConfig;
-  trainer: Trainer;
-  coder: LabPolicy;
-  tester: LabPolicy;
-  sandbox: Sandbox;
-  dir: RunDir;
-  store: IdbRunStore;
+  run: RunSession;
   /** Metrics of the committed steps this session resumed from (empty for a new run). */
   history: StepMetrics[];
   modelSource: string;
@@ -64,10 +65,11 @@ async function fetchCheckpoint(path: string): Promise<LoadedCheckpoint> {
 }
 
 async function readSourceFiles(store: IdbRunStore, role: string): Promise<PolicyFiles | undefined> {
-  const names = await store.list(`sources/${role}/`);
+  const dir = `${RUN_FILES.sources}${role}/`;
+  const names = await store.list(dir);
   if (!names.length) return undefined;
   const out: PolicyFiles = {};
-  for (const n of names) out[n] = (await store.read(`sources/${role}/${n}`))!;
+  for (const n of names) out[n] = (await store.read(dir + n))!;
   return out;
 }
 
@@ -89,7 +91,7 @@ async function resolveSources(config: TrainConfig, store: IdbRunStore, user?: { 
       ['tester', user.tester],
     ] as const) {
       for (const [n, data] of Object.entries(files ?? {}))
-        await store.write(`sources/${role}/${n.split('/').pop()}`, data);
+        await store.write(`${RUN_FILES.sources}${role}/${n.split('/').pop()}`, data);
     }
   }
   if (coderFiles) {
@@ -105,11 +107,23 @@ async function resolveSources(config: TrainConfig, store: IdbRunStore, user?: { 
   return { sources: freshSources(config), label: `fresh ${config.model.preset} initialisation (seed ${config.seed})` };
 }
 
+async function openLabPolicies(
+  gpu: Gpu,
+  config: TrainConfig,
+  store: IdbRunStore,
+  user: { coder?: PolicyFiles; tester?: PolicyFiles } | undefined,
+  saved: { coder: PolicyFiles; tester?: PolicyFiles } | undefined,
+): Promise<{ coder: SessionPolicy; tester: SessionPolicy; label: string }> {
+  const { sources, label } = await resolveSources(config, store, user);
+  return { ...buildPolicies(gpu, config, sources, saved), label };
+}
+
 export async function openSession(
   runId: string,
   fresh: TrainConfig,
   deps: { gpu: Gpu; sandbox: Sandbox },
-  userModels?: { coder?: PolicyFiles; tester?: PolicyFiles },
+  userModels?: { coder?: PolicyFiles; tester?: PolicyFiles; hf?: HfStart },
+  onLoading: (msg: string) => void = () => {},
 ): Promise<Session> {
   const store = new IdbRunStore(runId);
   const dir = new RunDir(store);
@@ -118,18 +132,16 @@ export async function openSession(
   const stored = committed?.config ?? (await dir.readConfig());
   const config = stored ?? fresh;
   if (!stored) await dir.init(config);
-  const { sources, label } = await resolveSources(config, store, committed ? undefined : userModels);
-  const { coder, tester } = buildPolicies(deps.gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
-  const trainer = new Trainer(config, { sandbox: deps.sandbox, coder, tester, problems: trainingProblems(config) }, committed?.state);
+  const saved = committed ? { coder: committed.coder, tester: committed.tester } : undefined;
+  const hf = committed ? undefined : userModels?.hf;
+  const { coder, tester, label } =
+    hf || (await isHfRun(store))
+      ? await openHfPolicies(deps.gpu, config, store, hf, saved, onLoading)
+      : await openLabPolicies(deps.gpu, config, store, committed ? undefined : userModels, saved);
+  const run = new RunSession({ ...runProblems(config), config, dir, sandbox: deps.sandbox, coder, tester }, committed?.state, { keepCopies: COPIES_KEPT });
   const modelSource = committed ? `${label}; resumed from IndexedDB at step ${committed.state.step}` : label;
   return {
-    config,
-    trainer,
-    coder,
-    tester,
-    sandbox: deps.sandbox,
-    dir,
-    store,
+    run,
     history: committed?.metrics ?? [],
     modelSource,
     close() {

@@ -1,215 +1,208 @@
-// The training Worker: owns its own WebGPU device and sandbox, runs Trainer steps, commits each step to IndexedDB,
-// and streams metrics, rollouts, phases and the Mistake Book to the page.
+// The training Worker: a transport between the page and a RunSession (src/rl/run-session.ts), the same loop the CLI
+// runs. It owns the platform pieces (its WebGPU device and Pyodide sandbox) and turns the session's events into
+// messages: metrics, rollouts, phases, the Mistake Book, evaluations and perf counters.
 /// <reference lib="webworker" />
 import type { Gpu } from '../../gpu/runtime';
-import type { Phase } from '../../rl/records';
 import { TrainingHalted } from '../../rl/trainer';
-import { modeRules } from '../../rl/modes';
+import type { CommittedStep, RunEvents } from '../../rl/run-session';
 import { toTrainConfig, type RunConfigUi } from '../config/run-config';
-import type { ModelFiles, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
+import type { StartModels, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
 import { openSession, type Session } from './session';
-import { EVALS_FILE, rolloutsPath } from './run-files';
-import { evaluate } from './evaluate';
 import { countingSandbox, openGpu, openSandbox } from './platform';
 
 declare const self: DedicatedWorkerGlobalScope;
-
-let gpu: Gpu | null = null;
-let sandbox: ReturnType<typeof countingSandbox> | null = null;
-let session: Session | null = null;
-let runId: string | null = null;
-let running = false;
-let stepThrough = false;
-let gate: (() => void) | null = null;
-let loop: Promise<void> | null = null;
-let deviceLost = false;
 
 function post(e: WorkerEvent): void {
   self.postMessage(e);
 }
 
-function status(s: WorkerStatus, detail?: string): void {
-  post({ type: 'status', status: s, step: session?.trainer.step ?? 0, detail });
-}
+/** Everything the Worker holds between commands: the device, the sandbox, the open run and its loop. */
+class WorkerHost {
+  private gpu: Gpu | null = null;
+  private sandbox: ReturnType<typeof countingSandbox> | null = null;
+  private session: Session | null = null;
+  private runId: string | null = null;
+  private loop: Promise<void> | null = null;
+  private deviceLost = false;
+  private lastProgress = 0;
+  private callsAtLastPerf = 0;
 
-async function ensureOpen(id: string, config: RunConfigUi, models?: { coder?: ModelFiles; tester?: ModelFiles }): Promise<Session> {
-  if (session && runId === id) return session;
-  if (session) await closeSession();
-  status('opening');
-  if (!gpu || gpu.lost) {
-    gpu = await openGpu();
-    deviceLost = false;
-    gpu.onDeviceLost((info) => {
-      deviceLost = true;
-      running = gate ? (gate(), false) : false;
-      post({ type: 'deviceLost', message: `The GPU device was lost (${info.reason}: ${info.message || 'no message'}).` });
+  status(s: WorkerStatus, detail?: string): void {
+    post({ type: 'status', status: s, step: this.session?.run.stepsDone ?? 0, detail });
+  }
+
+  private async ensureOpen(
+    id: string,
+    config: RunConfigUi,
+    models?: StartModels,
+  ): Promise<Session> {
+    if (this.session && this.runId === id) return this.session;
+    if (this.session) await this.closeSession();
+    this.status('opening');
+    if (!this.gpu || this.gpu.lost) {
+      const gpu = await openGpu();
+      this.gpu = gpu;
+      this.deviceLost = false;
+      gpu.onDeviceLost((info) => {
+        this.deviceLost = true;
+        this.session?.run.stop(new Error('device lost'));
+        post({
+          type: 'deviceLost',
+          message: `The GPU device was lost (${info.reason}: ${info.message || 'no message'}).`,
+        });
+      });
+    }
+    this.sandbox ??= countingSandbox(await openSandbox());
+    const s = await openSession(id, toTrainConfig(config), { gpu: this.gpu, sandbox: this.sandbox }, models, (msg) =>
+      this.status('opening', msg),
+    );
+    this.session = s;
+    this.runId = id;
+    const book = s.run.trainer.book;
+    post({ type: 'opened', runId: id, resumedFrom: s.run.stepsDone, history: s.history, modelSource: s.modelSource });
+    post({ type: 'mistakeBook', runId: id, entries: book.entries(), history: book.state().history });
+    return s;
+  }
+
+  private events(id: string): RunEvents {
+    return {
+      onWaiting: (phase) => post({ type: 'phaseWaiting', runId: id, step: this.session?.run.stepsDone ?? 0, phase }),
+      onPhase: (event) => post({ type: 'phase', runId: id, event }),
+      onProgress: (phase, done, total) => {
+        // Decoding reports often; the page needs a few updates a second at most.
+        const now = performance.now();
+        if (done < total && now - this.lastProgress < 200) return;
+        this.lastProgress = now;
+        post({ type: 'progress', phase, done, total });
+      },
+      // The session commits before this runs, so what the page shows is what a reload restores.
+      onCommitted: (c) => this.onCommitted(id, c),
+    };
+  }
+
+  private async onCommitted(id: string, c: CommittedStep): Promise<void> {
+    const book = this.session!.run.trainer.book;
+    post({ type: 'metrics', runId: id, metrics: c.metrics });
+    post({ type: 'rollout', runId: id, step: c.metrics.step, rollouts: c.rollouts });
+    post({ type: 'mistakeBook', runId: id, entries: book.entries(), history: book.state().history });
+    post({ type: 'committed', runId: id, step: c.step, bytes: c.bytes });
+    await this.postPerf();
+  }
+
+  async postPerf(): Promise<void> {
+    const gpu = this.gpu;
+    if (!gpu) return;
+    const pool = gpu.pool.stats();
+    const calls = this.sandbox?.calls ?? 0;
+    const stepCalls = calls - this.callsAtLastPerf;
+    this.callsAtLastPerf = calls;
+    post({
+      type: 'perf',
+      kernelTimes: gpu.profile ? await gpu.kernelTimes() : [],
+      gpuBytes: pool.bytesLive + pool.bytesFree,
+      sandboxCalls: calls,
+      stepSandboxCalls: stepCalls,
+      sandboxMs: this.sandbox?.ms ?? 0,
+      profiling: gpu.profile,
     });
   }
-  sandbox ??= countingSandbox(await openSandbox());
-  session = await openSession(id, toTrainConfig(config), { gpu, sandbox }, models);
-  runId = id;
-  post({ type: 'opened', runId: id, resumedFrom: session.trainer.step, history: session.history, modelSource: session.modelSource });
-  post({ type: 'mistakeBook', runId: id, entries: session.trainer.book.entries(), history: session.trainer.book.state().history });
-  return session;
-}
 
-async function beforePhase(phase: Phase): Promise<void> {
-  if (!stepThrough || !session || !runId) return;
-  post({ type: 'phaseWaiting', runId, step: session.trainer.step, phase });
-  await new Promise<void>((resolve) => (gate = resolve));
-  gate = null;
-  if (deviceLost) throw new Error('device lost');
-}
+  async fail(e: unknown): Promise<void> {
+    this.session?.run.pause();
+    // GPU calls on a destroyed device can reject before device.lost resolves: give the loss a moment to be seen.
+    if (this.gpu && !this.deviceLost) await new Promise((r) => setTimeout(r, 100));
+    if (this.deviceLost) return; // already reported as deviceLost
+    const msg = e instanceof TrainingHalted ? e.message : `${(e as Error).name}: ${(e as Error).message}`;
+    post({ type: 'error', message: msg });
+  }
 
-let lastProgress = 0;
+  private startLoop(steps: number): void {
+    const s = this.session;
+    const id = this.runId;
+    if (this.loop || !s || !id) return;
+    this.status('running');
+    this.loop = (async () => {
+      try {
+        if (!this.deviceLost) await s.run.run(steps, this.events(id));
+      } catch (e) {
+        await this.fail(e);
+      } finally {
+        this.loop = null;
+        if (!this.deviceLost) this.status('paused');
+      }
+    })();
+  }
 
-async function oneStep(s: Session, id: string): Promise<void> {
-  const out = await s.trainer.runStep({
-    beforePhase,
-    onPhase: (event) => post({ type: 'phase', runId: id, event }),
-    onProgress: (phase, done, total) => {
-      // Decoding reports often; the page needs a few updates a second at most.
-      const now = performance.now();
-      if (done < total && now - lastProgress < 200) return;
-      lastProgress = now;
-      post({ type: 'progress', phase, done, total });
-    },
-  });
-  const st = s.trainer.state();
-  // Commit before announcing the step, so what the page shows is what a reload restores. Same files and order as
-  // the CLI (src/cli/train.ts): the tester is saved only when it is a separate, trained model.
-  const coderFiles = await s.coder.save();
-  const testerFiles = modeRules(s.config.mode).savesTester ? await s.tester.save() : undefined;
-  const keepCopy = st.step % s.config.run.checkpoint_every === 0;
-  await s.dir.commitStep(st, out.metrics, coderFiles, testerFiles, keepCopy);
-  await s.store.write(rolloutsPath(out.metrics.step), new TextEncoder().encode(JSON.stringify(out.rollouts)));
-  if (keepCopy) await pruneCopies(s);
-  const bytes = [coderFiles, testerFiles ?? {}].reduce((n, f) => n + Object.values(f).reduce((a, b) => a + b.byteLength, 0), 0);
-  post({ type: 'metrics', runId: id, metrics: out.metrics });
-  post({ type: 'rollout', runId: id, step: out.metrics.step, rollouts: out.rollouts });
-  post({ type: 'mistakeBook', runId: id, entries: s.trainer.book.entries(), history: st.book.history });
-  post({ type: 'committed', runId: id, step: st.step, bytes });
-  await postPerf();
-}
+  private async closeSession(): Promise<void> {
+    this.session?.run.stop();
+    await this.loop;
+    this.session?.close();
+    this.session = null;
+    this.runId = null;
+  }
 
-/** Browser storage is small: keep the last few per-step checkpoint copies (latest/ always stays). */
-const COPIES_KEPT = 3;
-async function pruneCopies(s: Session): Promise<void> {
-  const dirs = [...new Set((await s.store.list('checkpoints/')).map((n) => n.split('/')[0]))].sort();
-  for (const d of dirs.slice(0, Math.max(0, dirs.length - COPIES_KEPT))) await s.store.remove(`checkpoints/${d}/`);
-}
-
-let callsAtLastPerf = 0;
-
-async function postPerf(): Promise<void> {
-  if (!gpu) return;
-  const pool = gpu.pool.stats();
-  const calls = sandbox?.calls ?? 0;
-  const stepCalls = calls - callsAtLastPerf;
-  callsAtLastPerf = calls;
-  post({
-    type: 'perf',
-    kernelTimes: gpu.profile ? await gpu.kernelTimes() : [],
-    gpuBytes: pool.bytesLive + pool.bytesFree,
-    sandboxCalls: calls,
-    stepSandboxCalls: stepCalls,
-    sandboxMs: sandbox?.ms ?? 0,
-    profiling: gpu.profile,
-  });
-}
-
-async function fail(e: unknown): Promise<void> {
-  running = false;
-  // GPU calls on a destroyed device can reject before device.lost resolves: give the loss a moment to be seen.
-  if (gpu && !deviceLost) await new Promise((r) => setTimeout(r, 100));
-  if (deviceLost) return; // already reported as deviceLost
-  const msg = e instanceof TrainingHalted ? e.message : `${(e as Error).name}: ${(e as Error).message}`;
-  post({ type: 'error', message: msg });
-}
-
-function startLoop(steps: number): void {
-  if (loop || !session || !runId) return;
-  const s = session;
-  const id = runId;
-  running = true;
-  status('running');
-  loop = (async () => {
-    let left = steps;
-    try {
-      while (running && left-- > 0 && !deviceLost) await oneStep(s, id);
-    } catch (e) {
-      await fail(e);
-    } finally {
-      running = false;
-      loop = null;
-      if (!deviceLost) status('paused');
+  async handle(cmd: WorkerCommand): Promise<void> {
+    switch (cmd.type) {
+      case 'start':
+        (await this.ensureOpen(cmd.runId, cmd.config, cmd.models)).run.setStepThrough(cmd.stepThrough);
+        this.startLoop(Infinity);
+        break;
+      case 'step':
+        (await this.ensureOpen(cmd.runId, cmd.config, cmd.models)).run.setStepThrough(cmd.stepThrough);
+        this.startLoop(1);
+        break;
+      case 'pause':
+        this.session?.run.pause();
+        if (!this.loop) this.status(this.session ? 'paused' : 'idle');
+        break;
+      case 'stepPhase':
+        this.session?.run.nextPhase();
+        break;
+      case 'setStepThrough':
+        this.session?.run.setStepThrough(cmd.on);
+        break;
+      case 'reset':
+        await this.closeSession();
+        this.status('idle');
+        break;
+      case 'profile':
+        if (this.gpu) this.gpu.profile = cmd.on;
+        await this.postPerf();
+        break;
+      case 'eval': {
+        if (this.loop) throw new Error('Pause the run before evaluating.');
+        const s = await this.ensureOpen(cmd.runId, cmd.config);
+        const point = await s.run.evaluate({
+          splits: [cmd.split],
+          problems: cmd.problems,
+          samples: cmd.samples,
+          selection: true,
+          onProgress: (what, done, total) => post({ type: 'evalProgress', what, done, total }),
+        });
+        post({ type: 'eval', runId: cmd.runId, point });
+        this.status('paused');
+        break;
+      }
+      case 'loseDevice':
+        this.gpu?.device.destroy();
+        break;
     }
-  })();
-}
+  }
 
-async function closeSession(): Promise<void> {
-  running = false;
-  stepThrough = false;
-  gate?.();
-  await loop;
-  session?.close();
-  session = null;
-  runId = null;
-}
-
-async function handle(cmd: WorkerCommand): Promise<void> {
-  switch (cmd.type) {
-    case 'start':
-      stepThrough = cmd.stepThrough;
-      await ensureOpen(cmd.runId, cmd.config, cmd.models);
-      startLoop(Infinity);
-      break;
-    case 'step':
-      stepThrough = cmd.stepThrough;
-      await ensureOpen(cmd.runId, cmd.config);
-      startLoop(1);
-      break;
-    case 'pause':
-      running = false;
-      if (!loop) status(session ? 'paused' : 'idle');
-      break;
-    case 'stepPhase':
-      gate?.();
-      break;
-    case 'setStepThrough':
-      stepThrough = cmd.on;
-      if (!cmd.on) gate?.();
-      break;
-    case 'reset':
-      await closeSession();
-      status('idle');
-      break;
-    case 'profile':
-      if (gpu) gpu.profile = cmd.on;
-      await postPerf();
-      break;
-    case 'eval': {
-      if (loop) throw new Error('Pause the run before evaluating.');
-      const s = await ensureOpen(cmd.runId, cmd.config);
-      const point = await evaluate(s, cmd.split, cmd.problems, cmd.samples, (what, done, total) => post({ type: 'evalProgress', what, done, total }));
-      await s.store.append(EVALS_FILE, new TextEncoder().encode(JSON.stringify(point) + '\n'));
-      post({ type: 'eval', runId: cmd.runId, point });
-      status('paused');
-      break;
-    }
-    case 'loseDevice':
-      gpu?.device.destroy();
-      break;
+  get hasSession(): boolean {
+    return this.session !== null;
   }
 }
+
+const host = new WorkerHost();
 
 // Commands are handled one at a time, in order.
 let queue: Promise<void> = Promise.resolve();
 self.onmessage = (ev: MessageEvent<WorkerCommand>) => {
   queue = queue
-    .then(() => handle(ev.data))
+    .then(() => host.handle(ev.data))
     .catch(async (e) => {
-      await fail(e);
-      status(session ? 'paused' : 'idle');
+      await host.fail(e);
+      host.status(host.hasSession ? 'paused' : 'idle');
     });
 };

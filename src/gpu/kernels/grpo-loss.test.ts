@@ -14,6 +14,7 @@ import {
 } from './grpo-loss';
 import { grpoLossBackwardRef, grpoLossForwardRef } from './grpo-loss-ref';
 import { freshSeed, maxAbsDiff, mulberry32 } from '../../testing/random';
+import { gradientDiffs, statsRelDiff } from '../../testing/loss-check';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -127,19 +128,10 @@ describe(`grpo loss (seed ${seed})`, () => {
         const want = grpoLossForwardRef(x, k.shape, c, k.o);
         const wantGrad = grpoLossBackwardRef(x, k.shape, c, k.o);
         const got = await runGpu(x, k.shape, c, k.o);
-        const statDiff = Math.max(
-          ...GRPO_STATS.map((s) => Math.abs(got.stats[s] - want[s]) / Math.max(1, Math.abs(want[s]))),
-        );
-        const gradScale = Math.max(...wantGrad.map(Math.abs));
-        const gradDiff = maxAbsDiff(got.dlogp, wantGrad) / gradScale;
+        const statDiff = statsRelDiff(got.stats, want, GRPO_STATS);
         const fd = finiteDiff(x, k.shape, c, k.o);
-        const sampled = [...fd.keys()].filter((t) => !Number.isNaN(fd[t]));
-        expect(sampled.length).toBeGreaterThan(2);
-        const fdDiff =
-          maxAbsDiff(
-            sampled.map((t) => fd[t]),
-            sampled.map((t) => wantGrad[t]),
-          ) / gradScale;
+        const { gradDiff, fdDiff, sampled } = gradientDiffs(got.dlogp, fd, wantGrad);
+        expect(sampled).toBeGreaterThan(2);
         console.log(
           `grpo ${lossType} B=${k.shape.B} S=${k.shape.S}: loss ${want.loss.toFixed(5)} stats rel diff ${statDiff.toExponential(2)}, ` +
             `dlogp max abs diff/scale ${gradDiff.toExponential(2)}, ref vs finite diff ${fdDiff.toExponential(2)}; ` +
@@ -165,9 +157,7 @@ describe(`grpo loss (seed ${seed})`, () => {
     gpu.tuning.rowReduceWorkgroup = 64; // 256 compiles slowly on SwiftShader
     const got = await runGpu(x, shape, c, {}).finally(() => (gpu.tuning.rowReduceWorkgroup = 0));
     const want = grpoLossForwardRef(x, shape, c);
-    const statDiff = Math.max(
-      ...GRPO_STATS.map((s) => Math.abs(got.stats[s] - want[s]) / Math.max(1, Math.abs(want[s]))),
-    );
+    const statDiff = statsRelDiff(got.stats, want, GRPO_STATS);
     const gradDiff = maxAbsDiff(got.dlogp, grpoLossBackwardRef(x, shape, c));
     console.log(
       `grpo wg=64: stats rel diff ${statDiff.toExponential(2)} dlogp max abs diff ${gradDiff.toExponential(2)}`,

@@ -206,6 +206,9 @@ export function exportHfModel(layout: Layout, params: Float32Array, opts: HfExpo
 /** PEFT's key prefix for a causal LM (PeftModelForCausalLM → base_model (LoraModel) → model (Qwen2ForCausalLM)). */
 const PEFT_PREFIX = 'base_model.model.';
 
+export const PEFT_CONFIG_FILE = 'adapter_config.json';
+export const PEFT_WEIGHTS_FILE = 'adapter_model.safetensors';
+
 /** adapter_config.json + adapter_model.safetensors (f32), as PeftModel.save_pretrained writes them. */
 export function exportPeftAdapter(adapters: LoraAdapters, baseModel: string): HfFiles {
   const c = validateLoraConfig(adapters.config);
@@ -232,8 +235,8 @@ export function exportPeftAdapter(adapters: LoraAdapters, baseModel: string): Hf
     modules_to_save: null,
   };
   return new Map<string, string | Uint8Array>([
-    ['adapter_config.json', JSON.stringify(config, null, 2)],
-    ['adapter_model.safetensors', encodeSafetensors(tensors, { format: 'pt' })],
+    [PEFT_CONFIG_FILE, JSON.stringify(config, null, 2)],
+    [PEFT_WEIGHTS_FILE, encodeSafetensors(tensors, { format: 'pt' })],
   ]);
 }
 

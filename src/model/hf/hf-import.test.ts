@@ -7,7 +7,7 @@ import { referenceForward, toF64 } from '../reference';
 import { dequantize, quantize } from '../../gpu/quant';
 import { view } from '../layout';
 import { FIXTURE_MODELS, FIXTURE_ROOT, fixtureSource, readReference, readReferenceLogits } from './fixtures-node';
-import { importHfModel, type ImportProgress } from './import';
+import { checkHfModel, importHfModel, type ImportProgress } from './import';
 import { blobSource, type HfSource } from './source';
 
 const ref = readReference();
@@ -25,6 +25,18 @@ function editedSource(name: string, edit: (files: Map<string, Blob>) => void): H
   }
   edit(files);
   return blobSource(files, name);
+}
+
+/** A source that reports the length of every read from a safetensors file. */
+function watchedSource(base: HfSource, onRead: (bytes: number) => void): HfSource {
+  return {
+    label: base.label,
+    size: (p) => base.size(p),
+    read: (p, o, n) => {
+      if (p.endsWith('.safetensors')) onRead(n);
+      return base.read(p, o, n);
+    },
+  };
 }
 
 async function configEdited(name: string, patch: Record<string, unknown>): Promise<HfSource> {
@@ -97,16 +109,8 @@ describe('HF import: float64 reference on imported weights vs transformers', () 
 describe('HF import: streaming, progress, formats', () => {
   it('reads one tensor at a time (no read larger than the largest tensor), progress reaches the total', async () => {
     const name = 'qwen2-untied-mqa-bf16';
-    const base = fixtureSource(name);
     let largestRead = 0;
-    const counting: HfSource = {
-      label: base.label,
-      size: (p) => base.size(p),
-      read: (p, o, n) => {
-        if (p.endsWith('.safetensors')) largestRead = Math.max(largestRead, n);
-        return base.read(p, o, n);
-      },
-    };
+    const counting = watchedSource(fixtureSource(name), (n) => (largestRead = Math.max(largestRead, n)));
     const seen: ImportProgress[] = [];
     const m = await importHfModel(counting, { onProgress: (p) => seen.push(p) });
     const largestTensor = Math.max(...m.layout.tensors.map((t) => t.size * 2));
@@ -158,6 +162,22 @@ describe('HF import: streaming, progress, formats', () => {
 
 describe('HF import: broken checkpoints are refused with the culprit named', () => {
   const name = 'qwen2-untied-mqa-f32';
+  it('checkHfModel: the summary of a sharded checkpoint from headers only, and the same refusals as the import', async () => {
+    const base = fixtureSource(name);
+    let weightBytes = 0;
+    const counting = watchedSource(base, (n) => (weightBytes += n));
+    const s = await checkHfModel(counting);
+    const m = await importHfModel(base);
+    expect(s.params).toBe(m.layout.paramCount);
+    expect(s.files).toHaveLength(6);
+    expect(s.bytes).toBe(s.params * 4);
+    // Headers only: 8 length bytes + the JSON header per shard, far less than the weights.
+    expect(weightBytes).toBeLessThan(s.bytes / 10);
+    await expect(checkHfModel(await configEdited(name, { intermediate_size: 64 }))).rejects.toThrow(
+      /mlp\.gate_proj\.weight' has shape \[96, 48\], config.json needs \[64, 48\]/,
+    );
+    await expect(checkHfModel(await configEdited(name, { rope_scaling: { type: 'yarn', factor: 4 } }))).rejects.toThrow(/rope_scaling/);
+  });
   it('a tensor whose shape disagrees with config.json', async () => {
     await expect(importHfModel(await configEdited(name, { intermediate_size: 64 }))).rejects.toThrow(
       /mlp\.gate_proj\.weight' has shape \[96, 48\], config.json needs \[64, 48\]/,

@@ -94,14 +94,42 @@ function plan(
   );
 }
 
-/** Imports a Qwen2ForCausalLM folder (config.json + safetensors) into flat f32 parameters and optional quantized weights. */
-export async function importHfModel(src: HfSource, opts: ImportOptions = {}): Promise<HfImported> {
+/** config.json parsed, the safetensors headers read, every tensor planned: all checks, no weight read. */
+async function prepare(src: HfSource, opts: HfConfigOptions) {
   const configJson = await readJson(src, 'config.json');
   if (configJson === undefined) throw new CheckpointError(`${src.label}: no config.json`);
   const info = parseQwen2Config(configJson, opts);
   const layout = buildLayout(info.config);
   const index = await indexCheckpoint(src);
-  const work = plan(src, layout.tensors, index.entries, info.config.tiedEmbeddings);
+  return { info, layout, index, work: plan(src, layout.tensors, index.entries, info.config.tiedEmbeddings) };
+}
+
+export interface HfModelSummary {
+  info: HfModelInfo;
+  /** Parameters of the model (tied head counted once). */
+  params: number;
+  /** Bytes of all tensors in the checkpoint's own dtypes. */
+  bytes: number;
+  files: string[];
+}
+
+/**
+ * Checks a folder without reading any weight: config.json, the safetensors headers (every tensor present with its
+ * shape and a float dtype, nothing extra). What the page runs on picked or downloaded files before accepting them.
+ */
+export async function checkHfModel(src: HfSource, opts: HfConfigOptions = {}): Promise<HfModelSummary> {
+  const { info, layout, index, work } = await prepare(src, opts);
+  return {
+    info,
+    params: layout.paramCount,
+    bytes: work.reduce((a, w) => a + w.entry.end - w.entry.begin, 0),
+    files: index.files,
+  };
+}
+
+/** Imports a Qwen2ForCausalLM folder (config.json + safetensors) into flat f32 parameters and optional quantized weights. */
+export async function importHfModel(src: HfSource, opts: ImportOptions = {}): Promise<HfImported> {
+  const { info, layout, index, work } = await prepare(src, opts);
   const format = opts.weights ?? 'f32';
   const denseLinear = opts.denseLinear ?? true;
   const params = new Float32Array(layout.totalFloats);

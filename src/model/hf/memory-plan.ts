@@ -27,7 +27,7 @@ export interface PlanSettings {
   klReference: boolean;
   /**
    * LoRA through LoraLearner (what runs today): merged f32 weights in the flat layout, an f32 copy of the base, full
-   * weight gradients, and the KL reference as a third f32 model. Needs baseFormat 'f32'.
+   * weight gradients; the KL reference is the learner with the adapters off (no third copy). Needs baseFormat 'f32'.
    */
   mergedLearner?: boolean;
 }
@@ -134,7 +134,6 @@ export function planMemory(config: ModelConfig, s: PlanSettings, limits: DeviceL
     const flat = layout.totalFloats * 4;
     items.push({ name: 'merged learner: f32 base copy', bytes: flat, largestBuffer: flat });
     items.push({ name: 'merged learner: weight gradients (f32)', bytes: flat, largestBuffer: flat });
-    if (s.klReference) items.push({ name: 'KL reference policy (f32 base copy)', bytes: flat, largestBuffer: flat });
   }
   const kvLayer = 2 * s.rolloutBatch * c.kvHeads * s.seqLen * c.headDim * 4;
   items.push({

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_ROOT, fixtureSource } from './fixtures-node';
 import { importHfModel } from './import';
-import { hubSource } from './source-hub';
+import { hubSource, hubUrls } from './source-hub';
 import { loadHfTokenizer } from './tokenizer';
 
 const REPO = 'lab/qwen2-untied-mqa-bf16';
@@ -95,5 +95,9 @@ describe('hub source (local server with the hub URL layout)', () => {
       ranges = true;
     }
     expect(() => hubSource({ repo: '../etc', endpoint })).toThrow(/not a repo id/);
+    expect(() => hubSource({ repo: REPO, endpoint: 'file:///etc' })).toThrow(/'file:\/\/\/etc' is not an http\(s\) URL/);
+    expect(hubUrls({ repo: REPO, revision: 'refs/pr/1', endpoint: endpoint + '/' }).url('a b/c.json')).toBe(
+      `${endpoint}/${REPO}/resolve/refs%2Fpr%2F1/a%20b/c.json`,
+    );
   });
 });

@@ -17,18 +17,31 @@ export interface HubOptions {
 
 const REPO_RE = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
 
-export function hubSource(opts: HubOptions): HfSource {
+export const DEFAULT_HUB = 'https://huggingface.co';
+
+/** A file's URL in the hub's layout; the repo id, revision and path are checked (no '..', no empty parts). */
+export function hubUrls(opts: Pick<HubOptions, 'repo' | 'revision' | 'endpoint'>): {
+  label: string;
+  url: (path: string) => string;
+} {
   if (!REPO_RE.test(opts.repo)) throw new Error(`hub: '${opts.repo}' is not a repo id (owner/name)`);
   const revision = opts.revision ?? 'main';
   if (!revision || revision.includes('..')) throw new Error(`hub: bad revision '${revision}'`);
-  const endpoint = (opts.endpoint ?? 'https://huggingface.co').replace(/\/+$/, '');
-  const doFetch = opts.fetch ?? fetch;
-  const label = `${opts.repo}@${revision}`;
-  const headers: Record<string, string> = opts.token ? { authorization: `Bearer ${opts.token}` } : {};
-  const url = (path: string): string => {
-    if (path.split('/').some((p) => p === '..' || p === '')) throw new Error(`hub: bad path '${path}'`);
-    return `${endpoint}/${opts.repo}/resolve/${encodeURIComponent(revision)}/${path.split('/').map(encodeURIComponent).join('/')}`;
+  const endpoint = (opts.endpoint ?? DEFAULT_HUB).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]/.test(endpoint)) throw new Error(`hub: the endpoint '${endpoint}' is not an http(s) URL`);
+  return {
+    label: `${opts.repo}@${revision}`,
+    url(path) {
+      if (path.split('/').some((p) => p === '..' || p === '')) throw new Error(`hub: bad path '${path}'`);
+      return `${endpoint}/${opts.repo}/resolve/${encodeURIComponent(revision)}/${path.split('/').map(encodeURIComponent).join('/')}`;
+    },
   };
+}
+
+export function hubSource(opts: HubOptions): HfSource {
+  const { label, url } = hubUrls(opts);
+  const doFetch = opts.fetch ?? fetch;
+  const headers: Record<string, string> = opts.token ? { authorization: `Bearer ${opts.token}` } : {};
   const sizes = new Map<string, number | undefined>();
   return {
     label,

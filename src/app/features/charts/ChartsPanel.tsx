@@ -1,7 +1,8 @@
 // Charts panel: rewards, pass rates, Mistake Book, KL / entropy / loss / tokens/s, with several runs overlaid as in
 // W&B: one colour per run (a dash per metric), a runs table with show/hide, EMA smoothing and a log-scale toggle.
 import type uPlot from 'uplot';
-import type { MetricKey } from '../../../rl/metrics';
+import type { MetricKey, Mode } from '../../../rl/metrics';
+import { useLab } from '../../store';
 import type { LabState } from '../../store/types';
 import { alignRuns, smoothEma } from './series';
 import { UPlotChart, type ChartSpec } from './UPlotChart';
@@ -95,10 +96,29 @@ export const CHARTS: ChartSpec[] = [
   ]),
 ];
 
+/** What the coder and tester lines mean in the current run's mode (the same metric names carry each method's signal). */
+export const CHART_MODE_NOTES: Record<Mode, string> = {
+  'code-a1': 'Coder reward: pass rate on the Tester’s validated tests. Tester reward: α·validity + (1−α)·adversarial. Both models learn by GRPO.',
+  golden: 'Coder reward: pass rate on the problem’s own tests. No Tester is trained (its lines stay at 0).',
+  'self-play': 'One model: its coder reward is the pass rate on its own tests, its tester reward α·validity + (1−α)·adversarial; both update the same weights.',
+  tcs: 'Coder reward as Code-A1. Tester reward: stage 1 consistency with the reference solution, stage 2 counterexamples to buffered failing programs (the switch shows as a jump). Both learn by GRPO.',
+  ace: 'No ground truth. Coder reward: share of programs that survived every well-formed adversarial input (they are SFT data). Tester reward: share of input groups that broke their program (KTO desirable); tester validity = share of well-formed inputs, tester KL = the KTO reference point z.',
+};
+
+function ModeCaption() {
+  const mode = useLab((s) => s.config.mode);
+  return (
+    <p className="note" data-testid="charts-mode-note">
+      {CHART_MODE_NOTES[mode]}
+    </p>
+  );
+}
+
 /** Charts never re-render from React: only the runs table follows the store. */
 export function ChartsPanel() {
   return (
     <section className="panel" data-testid="charts">
+      <ModeCaption />
       <RunsTable />
       <div className="chart-grid">
         {CHARTS.map((c) => (

@@ -5,10 +5,14 @@ import { PRESETS as TRAIN_PRESETS } from '../../../rl/config';
 import { modeRules } from '../../../rl/modes';
 import { IdbRunStore } from '../../persist/idb-run-store';
 import { labStore, useLab } from '../../store';
-import type { ModelFiles } from '../../worker/protocol';
+import type { ModelFiles, StartModels } from '../../worker/protocol';
+import { HfModelSection, hfStart } from './HfModelSection';
 
-/** Files picked by the user, used when the next new run starts (a resumed run keeps its own checkpoint). */
-export const userModels: { coder?: ModelFiles; tester?: ModelFiles } = {};
+/** What Start sends for a new run: a Hugging Face model (LoRA run) when one is chosen, else the lab checkpoint files. */
+export function startModels(): StartModels {
+  const hf = hfStart();
+  return hf ? { hf } : labStore.getState().userModels;
+}
 
 const REQUIRED = ['.safetensors', 'config.json', 'tokenizer.json'];
 
@@ -34,29 +38,16 @@ async function readFiles(list: FileList): Promise<ModelFiles> {
   return out;
 }
 
-function syncUserModels(): void {
-  labStore
-    .getState()
-    .setUserModelFiles({
-      coder: userModels.coder && Object.keys(userModels.coder),
-      tester: userModels.tester && Object.keys(userModels.tester),
-    });
-}
-
-/** Back to the preset's models for the next new run. */
-export function forgetUserModels(): void {
-  delete userModels.coder;
-  delete userModels.tester;
-  syncUserModels();
-}
-
 export function ModelPanel() {
   const preset = useLab((s) => s.config.preset);
   const mode = useLab((s) => s.config.mode);
   const source = useLab((s) => s.modelSource);
   const runId = useLab((s) => s.runId);
   const checkpointStep = useLab((s) => s.checkpointStep);
-  const picked = useLab((s) => s.userModelFiles);
+  // Picked files are used when the next new run starts (a resumed run keeps its own checkpoint).
+  const userModels = useLab((s) => s.userModels);
+  const picked = { coder: userModels.coder && Object.keys(userModels.coder), tester: userModels.tester && Object.keys(userModels.tester) };
+  const hfCoder = useLab((s) => s.userHfModels.coder);
   const [err, setErr] = useState<string | null>(null);
   const [files, setFiles] = useState<{ name: string; bytes: number }[] | null>(null);
   const m = TRAIN_PRESETS[preset].model;
@@ -65,15 +56,13 @@ export function ModelPanel() {
     const list = e.target.files;
     if (!list?.length) return;
     try {
-      const files = await readFiles(list);
-      userModels[role] = files;
+      labStore.getState().setUserModel(role, await readFiles(list));
       setErr(null);
     } catch (x) {
       // A refused set replaces nothing: the models in use stay as they were.
       setErr(`${role} model: ${(x as Error).message}`);
     } finally {
       e.target.value = '';
-      syncUserModels();
     }
   };
   const shippedLabel = (ck: string) => (ck ? `shipped public/${ck}` : `fresh ${m.preset} initialisation`);
@@ -146,11 +135,13 @@ export function ModelPanel() {
       <dl className="kv" data-testid="model-in-use">
         <dt>next new run: coder</dt>
         <dd data-testid="model-in-use-coder">
-          {picked.coder ? `your files (${picked.coder.join(', ')})` : shippedLabel(m.coderCheckpoint)}
+          {hfCoder ? 'the Hugging Face model below' : picked.coder ? `your files (${picked.coder.join(', ')})` : shippedLabel(m.coderCheckpoint)}
         </dd>
         <dt>next new run: tester</dt>
         <dd data-testid="model-in-use-tester">
-          {picked.tester
+          {hfCoder
+            ? 'the Hugging Face model below'
+            : picked.tester
             ? `your files (${picked.tester.join(', ')})`
             : picked.coder
               ? 'the same as the coder'
@@ -163,7 +154,7 @@ export function ModelPanel() {
       <button
         data-testid="model-use-shipped"
         disabled={!picked.coder && !picked.tester}
-        onClick={() => (forgetUserModels(), setErr(null))}
+        onClick={() => (labStore.getState().forgetUserModels(), setErr(null))}
       >
         Use the preset’s models
       </button>
@@ -172,6 +163,7 @@ export function ModelPanel() {
           {err}
         </p>
       )}
+      <HfModelSection />
       <h3>Download the trained checkpoint</h3>
       <button disabled={!runId || checkpointStep === null} onClick={() => void listTrained()}>
         List files of the last checkpoint{checkpointStep !== null ? ` (step ${checkpointStep})` : ''}

@@ -3,6 +3,7 @@
 import { labStore, useLab } from '../../store';
 import type { CandidateRecord, RolloutRecord, TesterRolloutRecord } from '../../../rl/records';
 import { alignPassed, passMatrix } from './matrix';
+import { EvolvePanel } from './EvolvePanel';
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
 
@@ -67,6 +68,7 @@ function RolloutView({ r }: { r: RolloutRecord }) {
       <pre className="code" data-testid="rollout-prompt">
         {r.prompt}
       </pre>
+      <EvolvePanel key={r.problemId} problemId={r.problemId} />
       {r.replays.length > 0 && (
         <p className="note">
           Replayed from the Mistake Book: <code>{r.replays.join('  ·  ')}</code>

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { PHASES, type Phase } from '../../../rl/records';
 import { labStore, useLab } from '../../store';
 import { client } from '../../lab';
-import { userModels } from '../model/ModelPanel';
+import { startModels } from '../model/ModelPanel';
 import { PHASE_INFO } from '../steps/phases';
 import { Notice, notify } from './Notice';
 import { estimate } from './eta';
@@ -39,7 +39,7 @@ export function RunControls({ gpuOk }: { gpuOk: boolean }) {
           className="primary"
           disabled={!canRun}
           title={why}
-          onClick={() => client.start(runId ? undefined : userModels)}
+          onClick={() => client.start(runId && checkpointStep !== null ? undefined : startModels())}
         >
           {runId && step > 0 ? 'Resume' : 'Start'}
         </button>
@@ -50,7 +50,7 @@ export function RunControls({ gpuOk }: { gpuOk: boolean }) {
         >
           Pause
         </button>
-        <button data-testid="single-step" disabled={!canRun} title={why} onClick={() => client.step()}>
+        <button data-testid="single-step" disabled={!canRun} title={why} onClick={() => client.step(runId && checkpointStep !== null ? undefined : startModels())}>
           Single step
         </button>
         {confirmReset ? (
@@ -147,7 +147,9 @@ function Activity() {
 /** One line on what the run is doing now (also shown by the presenter diagram). */
 export function activityText(s: LabState): string {
   if (s.activity === 'loading')
-    return 'loading the models, shaders and sandbox (the first step of a session waits for this)…';
+    return s.loadingDetail
+      ? `${s.loadingDetail}…`
+      : 'loading the models, shaders and sandbox (the first step of a session waits for this)…';
   if (s.activity === 'pausing') return 'pausing after this step…';
   if (s.status !== 'running' && s.status !== 'stepping' && s.status !== 'starting')
     return s.status === 'idle' ? 'ready' : s.status;

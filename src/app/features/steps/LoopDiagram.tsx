@@ -27,13 +27,17 @@ const NODES: Node[] = [
         ? 'none in golden mode: the problem’s own tests'
         : m === 'self-play'
           ? 'the Coder itself writes the tests'
-          : 'reads each candidate, writes asserts to break it',
+          : m === 'ace'
+            ? 'the same model writes inputs meant to crash each program'
+            : m === 'tcs'
+              ? 'attacks buffered programs (stage 2: only failing ones)'
+              : 'reads each candidate, writes asserts to break it',
   },
   {
     id: 'validation',
     title: 'Ground-truth validation',
     phase: 'validation',
-    what: () => 'each test’s call runs on the reference solution',
+    what: (m) => (m === 'ace' ? 'none: no ground truth, calls only' : 'each test’s call runs on the reference solution'),
   },
   {
     id: 'execution',
@@ -45,7 +49,12 @@ const NODES: Node[] = [
     id: 'rewards',
     title: 'Rewards',
     phase: 'rewards',
-    what: () => 'coder: pass rate · tester: α·validity + (1−α)·attack',
+    what: (m) =>
+      m === 'ace'
+        ? 'robust programs kept · inputs that broke one = desirable'
+        : m === 'tcs'
+          ? 'coder: pass rate · tester: consistency, then counterexamples'
+          : 'coder: pass rate · tester: α·validity + (1−α)·attack',
   },
   { id: 'book', title: 'Mistake Book', phase: 'mistake-book', what: () => 'keeps tests that broke code, replays them' },
   {
@@ -53,9 +62,23 @@ const NODES: Node[] = [
     title: 'GRPO update',
     phase: 'update',
     what: (m) =>
-      m === 'golden' ? 'updates the Coder' : m === 'self-play' ? 'updates the one model' : 'updates both models',
+      m === 'golden'
+        ? 'updates the Coder'
+        : m === 'self-play'
+          ? 'updates the one model'
+          : m === 'ace'
+            ? 'SFT on robust programs, KTO on the inputs'
+            : 'updates both models',
   },
 ];
+
+const LOOP_TITLE: Record<Mode, string> = {
+  'code-a1': 'Code-A1',
+  golden: 'the golden-tests baseline',
+  'self-play': 'the self-play baseline',
+  tcs: 'TCS (two-stage test generator)',
+  ace: 'ACE (execution-only adversary)',
+};
 
 export interface StepCounts {
   candidates: number;
@@ -129,7 +152,7 @@ export function LoopDiagram() {
     <section className="panel loop" data-testid="loop-diagram" aria-label="One training step">
       <h2 className="loop-title">
         One step of{' '}
-        {mode === 'code-a1' ? 'Code-A1' : mode === 'golden' ? 'the golden-tests baseline' : 'the self-play baseline'}
+        {LOOP_TITLE[mode]}
         <span className="muted">
           {' '}
           ·{' '}
@@ -144,7 +167,7 @@ export function LoopDiagram() {
         {NODES.map((n) => {
           const active = running && current === n.phase;
           const ev = events.find((e) => e.phase === n.phase);
-          const skip = !modeRules(mode).usesTester && n.id === 'tester';
+          const skip = (!modeRules(mode).usesTester && n.id === 'tester') || (!modeRules(mode).mistakeBook && n.id === 'book');
           return (
             <li
               key={n.id}

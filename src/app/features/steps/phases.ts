@@ -40,7 +40,30 @@ export const PHASE_INFO: Record<Phase, { title: string; explain: string }> = {
 };
 
 /** The baselines change what some phases mean: the texts say what this mode does, not what Code-A1 does. */
-const MODE_TEXT: Record<'golden' | 'self-play', Partial<Record<Phase, string>>> = {
+const MODE_TEXT: Record<'golden' | 'self-play' | 'tcs' | 'ace', Partial<Record<Phase, string>>> = {
+  tcs: {
+    'tester-rollout':
+      'TCS trains a separate test generator. Before it writes, this step’s candidates are run on the problem’s hidden tests and join a rolling buffer of the last few steps’ candidates. In stage 1 the Tester sees this step’s candidates; in stage 2 it sees only buffered programs that still fail: the solver’s current failure modes.',
+    validation:
+      'Each test’s call runs on the reference solution. TCS counts a test as consistent only when the Tester’s own expected value matches the reference output, stricter than Code-A1, which fills in the reference output.',
+    rewards:
+      'The Coder earns its pass rate on the tests of its slot, as in Code-A1. The Tester earns consistency with the reference in stage 1, and in stage 2 the share of its tests that are consistent yet fail the buffered failing program: counterexamples.',
+    update:
+      'Both models take a GRPO step; the Tester’s groups are the N rollouts aimed at one buffered program. Only the reward stage and the targets differ from Code-A1.',
+  },
+  ace: {
+    'tester-rollout':
+      'ACE has one model in two roles: the same model now writes adversarial inputs for each of its own programs (the calls of its assert lines; their expected values are ignored). Its aim is an execution failure: an exception, a timeout or a crash.',
+    validation:
+      'No ground truth is consulted. Only the calls are extracted; whether an input is usable is decided by execution: it is well-formed when some program of the problem returns normally on it.',
+    execution:
+      'Every program of the problem runs every input in the hardened sandbox, as an execution-only job: it returns, raises, hangs or crashes. A well-formed input that makes a program fail breaks it.',
+    rewards:
+      'A program that survives every well-formed input is robust (reward 1) and becomes supervised-fine-tuning data. An input group that broke its program is desirable, one that did not is undesirable: these labels, not a scalar reward, train the adversary.',
+    'mistake-book': 'ACE keeps no Mistake Book: without a reference solution there is no verified failing test to replay.',
+    update:
+      'Two steps on the one model: supervised fine-tuning on the robust programs, then a KTO step that raises the likelihood of desirable input groups and lowers that of undesirable ones relative to a reference point z.',
+  },
   'self-play': {
     'tester-rollout':
       'There is no separate Tester: the same model that wrote the candidates now reads each one and writes N groups of K assert tests for it. Because it is also rewarded when its own code passes, it can collude with itself by writing tests that agree with its bugs.',
@@ -64,5 +87,5 @@ const MODE_TEXT: Record<'golden' | 'self-play', Partial<Record<Phase, string>>> 
 };
 
 export function phaseExplain(p: Phase, mode: string): string {
-  return (mode === 'golden' || mode === 'self-play' ? MODE_TEXT[mode][p] : undefined) ?? PHASE_INFO[p].explain;
+  return (mode in MODE_TEXT ? MODE_TEXT[mode as keyof typeof MODE_TEXT][p] : undefined) ?? PHASE_INFO[p].explain;
 }

@@ -1,0 +1,90 @@
+// `npm run tasks -- evolve FILE.jsonl|--preset P --rounds R [--problems N] [--out FILE] [--timeout MS]`: evolves each
+// problem's test suite from the execution of a candidate pool (src/tasks/evolve.ts) and writes the evolved problems
+// as HumanEval/MBPP JSONL with lineage. Pools: a preset's curriculum mutants and alternative correct styles; for a
+// FILE, single-edit mutants of each reference solution.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createNodeSandbox } from '../sandbox/node';
+import { importJsonl } from '../tasks/importers';
+import { curriculumPool, curriculumProposals, evolveTests, evolvedRecord, sourceMutants, type EvolveResult, type PoolCandidate } from '../tasks/evolve';
+import { loadCurriculum } from '../rl/lab-setup';
+import { PRESETS, type PresetName } from '../rl/config';
+import type { Problem } from '../tasks/types';
+
+const USAGE =
+  'usage: npm run tasks -- evolve FILE.jsonl|--preset micro|tiny|paper --rounds R [--problems N] [--out FILE] [--timeout MS]';
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+function positiveInt(v: string | undefined, name: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!(Number.isInteger(n) && n > 0)) throw new Error(`${name} must be a positive integer, got '${v}'`);
+  return n;
+}
+
+interface Job {
+  problem: Problem;
+  pool: PoolCandidate[];
+  extra?: (round: number) => string[];
+}
+
+function presetJobs(name: string, n: number): Job[] {
+  const preset = PRESETS[name as PresetName];
+  if (!preset) throw new Error(`unknown preset '${name}' (expected ${Object.keys(PRESETS).join(', ')})`);
+  const insts = loadCurriculum(preset.tasks.families)
+    .instances.filter((i) => i.problem.split === 'train')
+    .slice(0, n);
+  return insts.map((inst) => ({ problem: inst.problem, pool: curriculumPool(inst), extra: curriculumProposals(inst) }));
+}
+
+export async function evolveCommand(args: string[]): Promise<number> {
+  const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
+  const preset = flag(args, '--preset');
+  if (!file === !preset) {
+    console.error(USAGE);
+    return 2;
+  }
+  const rounds = positiveInt(flag(args, '--rounds'), '--rounds', 2);
+  const nProblems = positiveInt(flag(args, '--problems'), '--problems', 4);
+  const timeoutMs = positiveInt(flag(args, '--timeout'), '--timeout', 2000);
+  let jobs: Job[];
+  if (file) {
+    const { items, errors } = importJsonl(readFileSync(file, 'utf8'));
+    for (const e of errors) console.log(`skip ${e.message}`);
+    jobs = items.slice(0, nProblems).map((it) => ({ problem: it.problem, pool: sourceMutants(it.problem.solution) }));
+  } else jobs = presetJobs(preset as string, nProblems);
+  if (!jobs.length) throw new Error('evolve: no problems to evolve');
+  const out = flag(args, '--out') ?? `evolved-${preset ?? 'file'}.jsonl`;
+  const sandbox = createNodeSandbox();
+  const results: EvolveResult[] = [];
+  try {
+    for (const [i, job] of jobs.entries()) {
+      const r = await evolveTests(sandbox, job.problem, job.pool, {
+        rounds,
+        timeoutMs,
+        extraProposals: job.extra,
+        onRound: (x) =>
+          console.log(
+            `[${i + 1}/${jobs.length}] ${job.problem.id} round ${x.round}/${rounds}: ${x.proposed} proposed, ${x.kept} kept, pool pass ${x.passRate.toFixed(2)}`,
+          ),
+      });
+      console.log(
+        `${job.problem.id}: pool of ${job.pool.length}, pass ${r.passBefore.toFixed(2)} → ${r.passAfter.toFixed(2)}, ` +
+          `suite ${r.sizeBefore} → ${r.sizeAfter}, redundancy ${r.redundancyBefore.toFixed(2)} → ${r.redundancyAfter.toFixed(2)}`,
+      );
+      results.push(r);
+    }
+  } finally {
+    await sandbox.close();
+  }
+  writeFileSync(out, jobs.map((j, i) => JSON.stringify(evolvedRecord(j.problem, results[i]))).join('\n') + '\n');
+  const mean = (f: (r: EvolveResult) => number) => results.reduce((a, r) => a + f(r), 0) / results.length;
+  console.log(
+    `${results.length} problems → ${out}: mean pool pass ${mean((r) => r.passBefore).toFixed(3)} → ${mean((r) => r.passAfter).toFixed(3)}, ` +
+      `suite ${mean((r) => r.sizeBefore).toFixed(1)} → ${mean((r) => r.sizeAfter).toFixed(1)}, redundancy ${mean((r) => r.redundancyBefore).toFixed(2)} → ${mean((r) => r.redundancyAfter).toFixed(2)}`,
+  );
+  return 0;
+}

@@ -1,0 +1,379 @@
+// The scheduler under the sandbox pool: queueing, pipelining, the timeout watchdog (soft stop via the interrupt
+// word, hard stop via terminate + respawn), crash recovery and spares, so that every job settles exactly once.
+import {
+  CLAIMED,
+  CLAIMING,
+  CONTROL_BYTES,
+  DEADLINE_F64,
+  IRQ,
+  JOB_ID,
+  SIGINT,
+  STATE,
+  STEP,
+  type FromWorker,
+  type HarnessSources,
+  type Job,
+  type RawExtract,
+  type RawProbe,
+  type RawJudge,
+  type ToWorker,
+  type WorkerOptions,
+} from './protocol';
+import type { JudgeResult } from './types';
+
+export interface WorkerHandle {
+  post(msg: ToWorker): void;
+  terminate(): void;
+}
+
+/** The platform adapter: how to start one worker (worker_threads or a Web Worker). */
+export interface WorkerSpawner {
+  spawn(onMessage: (msg: FromWorker) => void, onExit: (why: string) => void): WorkerHandle;
+}
+
+export interface PoolOptions {
+  /** Number of workers; default cores − 1, at least 1. */
+  size?: number;
+  /** Jobs sent ahead to a worker so it never waits for the main thread. */
+  pipeline?: number;
+  /** Extra time after the soft stop before the worker is terminated. */
+  hardStopGraceMs?: number;
+  outputCap?: number;
+  memoryCapBytes?: number;
+  /** Largest marshalled value one test may return (default 1 MiB), and all values of one job (default 16 MiB). */
+  resultCap?: number;
+  jobResultCap?: number;
+  /** Deadline of one extraction (default 5 s); a timeout rejects every line of that completion. */
+  extractTimeoutMs?: number;
+  /** A worker whose wasm heap grew past this is replaced after its current job. */
+  recycleBytes?: number;
+  defaultTimeoutMs?: number;
+  /** Extra booted workers kept ready so a hard stop or crash is replaced at once, not after a cold start. */
+  spares?: number;
+  /** Restores write every page back, not only those a job changed (to measure what the compare saves). */
+  fullCopy?: boolean;
+}
+
+export interface PoolStats {
+  coldStartMs: number[];
+  respawns: number;
+  hardStops: number;
+  crashes: number;
+  /** Largest wasm heap a worker reported (bytes). */
+  maxHeapBytes: number;
+  /** Whole-interpreter restores done for judge/validate jobs, and the milliseconds they took. */
+  restores: number;
+  restoreMs: number;
+  restoredBytes: number;
+}
+
+export type RawResult = RawJudge | RawExtract | RawProbe;
+
+interface Pending {
+  id: number;
+  job: Job;
+  resolve(raw: RawResult): void;
+  reject(e: Error): void;
+}
+
+interface Slot {
+  handle: WorkerHandle;
+  i32: Int32Array;
+  f64: Float64Array;
+  ready: boolean;
+  dead: boolean;
+  retiring: boolean;
+  inflight: Map<number, Pending>;
+  claimedAt: number;
+  bootFailures: number;
+}
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+export class WorkerScheduler {
+  readonly stats: PoolStats = { coldStartMs: [], respawns: 0, hardStops: 0, crashes: 0, maxHeapBytes: 0, restores: 0, restoreMs: 0, restoredBytes: 0 };
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private readonly spareSlots: Slot[] = [];
+  private nextId = 1;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+  protected readonly opts: Required<PoolOptions>;
+  private readyWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly spawner: WorkerSpawner,
+    private readonly sources: HarnessSources,
+    cores: number,
+    opts: PoolOptions = {},
+  ) {
+    this.opts = {
+      size: opts.size ?? Math.max(1, cores - 1),
+      pipeline: opts.pipeline ?? 4,
+      hardStopGraceMs: opts.hardStopGraceMs ?? 500,
+      outputCap: opts.outputCap ?? 8192,
+      memoryCapBytes: opts.memoryCapBytes ?? 512 * 1024 * 1024,
+      recycleBytes: opts.recycleBytes ?? 256 * 1024 * 1024,
+      defaultTimeoutMs: opts.defaultTimeoutMs ?? 1000,
+      spares: opts.spares ?? 0,
+      fullCopy: opts.fullCopy ?? false,
+      resultCap: opts.resultCap ?? 2 ** 20,
+      jobResultCap: opts.jobResultCap ?? 16 * 2 ** 20,
+      extractTimeoutMs: opts.extractTimeoutMs ?? 5000,
+    };
+    for (let i = 0; i < this.opts.size; i++) this.slots.push(this.startSlot(0));
+    for (let i = 0; i < this.opts.spares; i++) this.spareSlots.push(this.startSlot(0));
+  }
+
+  get size(): number {
+    return this.opts.size;
+  }
+
+  /** Resolves when every worker has booted (Pyodide loaded, harness ready). */
+  async warm(): Promise<void> {
+    while (![...this.slots, ...this.spareSlots].every((s) => s.ready)) {
+      if (this.closed) throw new Error('sandbox closed');
+      await new Promise<void>((r) => {
+        this.readyWaiters.push(r);
+        this.armWatchdog();
+      });
+    }
+  }
+
+  private startSlot(bootFailures: number): Slot {
+    const control = new SharedArrayBuffer(CONTROL_BYTES);
+    const slot: Slot = {
+      handle: undefined as unknown as WorkerHandle,
+      i32: new Int32Array(control, 0, 4),
+      f64: new Float64Array(control),
+      ready: false,
+      dead: false,
+      retiring: false,
+      inflight: new Map(),
+      claimedAt: 0,
+      bootFailures,
+    };
+    slot.handle = this.spawner.spawn(
+      (msg) => this.onMessage(slot, msg),
+      (why) => this.onCrash(slot, why),
+    );
+    const o = this.opts;
+    const options: WorkerOptions = {
+      outputCap: o.outputCap,
+      memoryCapBytes: o.memoryCapBytes,
+      resultCap: o.resultCap,
+      jobResultCap: o.jobResultCap,
+      extractTimeoutMs: o.extractTimeoutMs,
+      fullCopy: o.fullCopy,
+    };
+    slot.handle.post({ type: 'init', sources: this.sources, control, options });
+    return slot;
+  }
+
+  private replace(slot: Slot, bootFailures = 0): void {
+    if (!slot.dead) {
+      slot.dead = true;
+      slot.handle.terminate();
+    }
+    const i = this.slots.indexOf(slot);
+    if (i < 0 || this.closed) {
+      const j = this.spareSlots.indexOf(slot);
+      if (j >= 0 && !this.closed) this.spareSlots[j] = this.startSlot(bootFailures);
+      return;
+    }
+    this.stats.respawns++;
+    const spare = this.spareSlots.findIndex((s) => s.ready && !s.dead);
+    if (spare >= 0 && bootFailures === 0) {
+      this.slots[i] = this.spareSlots.splice(spare, 1)[0];
+      this.spareSlots.push(this.startSlot(0));
+    } else this.slots[i] = this.startSlot(bootFailures);
+  }
+
+  private onMessage(slot: Slot, msg: FromWorker): void {
+    if (slot.dead) return;
+    switch (msg.type) {
+      case 'ready':
+        slot.ready = true;
+        slot.bootFailures = 0;
+        this.stats.coldStartMs.push(msg.coldMs);
+        this.readyWaiters.splice(0).forEach((r) => r());
+        break;
+      case 'init-error':
+        this.bootFailed(slot, msg.error);
+        return;
+      case 'result': {
+        const p = slot.inflight.get(msg.id);
+        if (!p) return;
+        slot.inflight.delete(msg.id);
+        slot.claimedAt = 0;
+        if (msg.raw.kind === 'judge') {
+          this.stats.restores += msg.raw.restores;
+          this.stats.restoreMs += msg.raw.restoreMs;
+          this.stats.restoredBytes += msg.raw.restoredBytes;
+        }
+        p.resolve(msg.raw);
+        this.stats.maxHeapBytes = Math.max(this.stats.maxHeapBytes, msg.heapBytes);
+        if (msg.heapBytes > this.opts.recycleBytes) slot.retiring = true;
+        if (slot.retiring && slot.inflight.size === 0) this.replace(slot);
+        break;
+      }
+      case 'failed': {
+        this.stats.crashes++;
+        this.requeueFrom(slot, msg.id, { status: 'error', errorType: 'WorkerCrash', message: msg.error.slice(0, 300) });
+        this.replace(slot);
+        break;
+      }
+    }
+    this.pump();
+  }
+
+  private bootFailed(slot: Slot, error: string): void {
+    slot.dead = true;
+    slot.handle.terminate();
+    const failures = slot.bootFailures + 1;
+    if (failures >= 3) {
+      const err = new Error(`sandbox worker failed to start: ${error}`);
+      for (const p of [...slot.inflight.values(), ...this.queue.splice(0)]) p.reject(err);
+      slot.inflight.clear();
+      this.readyWaiters.splice(0).forEach((r) => r());
+      const i = this.slots.indexOf(slot);
+      if (i >= 0) this.slots.splice(i, 1);
+      if (this.slots.length === 0) this.closed = true;
+      return;
+    }
+    this.replace(slot, failures);
+  }
+
+  private onCrash(slot: Slot, why: string): void {
+    if (slot.dead) return;
+    if (!slot.ready) return this.bootFailed(slot, why);
+    this.stats.crashes++;
+    this.requeueFrom(slot, Atomics.load(slot.i32, JOB_ID), { status: 'error', errorType: 'WorkerCrash', message: why });
+    this.replace(slot);
+    this.pump();
+  }
+
+  /**
+   * The worker died while running job `jobId`: that job is resubmitted with the step it died on decided
+   * (`verdict`), the others it held are resubmitted unchanged, ahead of newer work.
+   */
+  private requeueFrom(slot: Slot, jobId: number, verdict: JudgeResult['verdicts'][number]): void {
+    const step = Atomics.load(slot.i32, STEP);
+    const again: Pending[] = [];
+    for (const p of slot.inflight.values()) {
+      if (p.id === jobId && p.job.kind === 'judge') {
+        const forced = { ...(p.job.forced ?? {}) };
+        if (forced[step]) {
+          // Died twice on the same step (only setup code can do that): settle without running it again.
+          const why = verdict.status === 'timeout' ? { t: 1 as const } : { e: verdict.errorType, m: verdict.message };
+          p.resolve({ kind: 'judge', setup: why, prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0, restores: 0, restoreMs: 0, restoredBytes: 0 });
+          continue;
+        }
+        forced[step] = verdict;
+        p.job = { ...p.job, forced };
+        again.push(p);
+      } else if (p.id === jobId && p.job.kind === 'extract') {
+        p.resolve({ kind: 'extract', failed: `extraction ${verdict.status === 'timeout' ? 'timed out' : 'crashed the worker'}` });
+      } else if (p.id === jobId) {
+        p.reject(new Error(`sandbox worker died: ${verdict.message ?? ''}`));
+      } else again.push(p);
+    }
+    slot.inflight.clear();
+    this.queue.unshift(...again);
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      let best: Slot | undefined;
+      for (const s of this.slots) {
+        if (!s.ready || s.dead || s.retiring || s.inflight.size >= this.opts.pipeline) continue;
+        if (!best || s.inflight.size < best.inflight.size) best = s;
+      }
+      if (!best) break;
+      const p = this.queue.shift() as Pending;
+      best.inflight.set(p.id, p);
+      best.handle.post({ type: 'job', id: p.id, job: p.job });
+    }
+    this.armWatchdog();
+  }
+
+  /** The ticking watchdog is also what keeps a Node process alive while work or a warm() is pending. */
+  private armWatchdog(): void {
+    const busy = this.queue.length > 0 || this.readyWaiters.length > 0 || this.slots.some((s) => s.inflight.size > 0);
+    if (busy && !this.timer) this.timer = setInterval(() => this.watch(), 10);
+    else if (!busy && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** Soft stop: claim the overdue step and raise SIGINT in it. Hard stop: it ignored that for the grace period. */
+  private watch(): void {
+    const t = now();
+    for (const slot of [...this.slots]) {
+      if (slot.dead || slot.inflight.size === 0) continue;
+      const state = Atomics.load(slot.i32, STATE);
+      if (state > 0 && t > slot.f64[DEADLINE_F64]) {
+        if (Atomics.compareExchange(slot.i32, STATE, state, CLAIMING) === state) {
+          Atomics.store(slot.i32, IRQ, SIGINT);
+          Atomics.store(slot.i32, STATE, CLAIMED);
+          slot.claimedAt = t;
+        }
+      } else if (state === CLAIMED && slot.claimedAt && t - slot.claimedAt > this.opts.hardStopGraceMs) {
+        this.stats.hardStops++;
+        this.requeueFrom(slot, Atomics.load(slot.i32, JOB_ID), { status: 'timeout', message: 'hard stop' });
+        this.replace(slot);
+      } else if (state !== CLAIMED) slot.claimedAt = 0;
+    }
+    this.pump();
+  }
+
+  /** Settles exactly once with the raw result and the job as finally run (forced steps included). */
+  protected submit<J extends Job>(job: J): Promise<{ job: J; raw: RawResult }> {
+    if (this.closed) return Promise.reject(new Error('sandbox closed'));
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const p: Pending = {
+        id: this.nextId++,
+        job,
+        resolve: (raw) => {
+          if (settled) return;
+          settled = true;
+          resolve({ job: p.job as J, raw });
+        },
+        reject: (e) => {
+          if (settled) return;
+          settled = true;
+          reject(e);
+        },
+      };
+      this.queue.push(p);
+      this.pump();
+    });
+  }
+
+  /**
+   * Test hook: kill worker `index` as if it crashed, once it has started one of its jobs (a job it never started
+   * is resubmitted, so a kill at a fixed time would test a different path depending on the machine's load).
+   */
+  async killWorkerOnceStarted(index = 0): Promise<void> {
+    const slot = this.slots[index];
+    while (slot && !slot.dead && !slot.inflight.has(Atomics.load(slot.i32, JOB_ID))) await new Promise((r) => setTimeout(r, 1));
+    slot?.handle.terminate();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    const err = new Error('sandbox closed');
+    for (const p of this.queue.splice(0)) p.reject(err);
+    for (const s of [...this.slots, ...this.spareSlots]) {
+      for (const p of s.inflight.values()) p.reject(err);
+      s.inflight.clear();
+      s.dead = true;
+      s.handle.terminate();
+    }
+    this.readyWaiters.splice(0).forEach((r) => r());
+  }
+}
