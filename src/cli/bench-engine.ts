@@ -23,7 +23,8 @@ import { recordLogprobs } from '../model/forward-logprobs';
 import { cpuSeconds, fmt, measure, median, minOf, table, type Measured } from './bench-util';
 import { rlBatch } from './bench-rl-batch';
 
-const HELP = `usage: npm run bench:engine -- [--preset micro|tiny] [--repeats 3] [--batch-tokens N] [--new N] [--prompt N] [--batches 1,16,64] [--top-p P] [--no-onnx]`;
+const HELP = `usage: npm run bench:engine -- [--preset micro|tiny] [--repeats 3] [--batch-tokens N] [--new N] [--prompt N] [--batches 1,16,64] [--top-p P] [--group 4] [--no-onnx]
+  --group: rollouts per prompt in the RL-update batch (GRPO groups; 1 = every row its own prompt)`;
 
 const log = (s: string) => process.stderr.write(`[bench:engine ${((performance.now() - T0) / 1000).toFixed(1)}s] ${s}\n`);
 const T0 = performance.now();
@@ -39,7 +40,7 @@ function trainBatch(gpu: Gpu, B: number, S: number, V: number, rng: () => number
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), { preset: 'string', repeats: 'string', 'batch-tokens': 'string', new: 'string', prompt: 'string', batches: 'string', 'top-p': 'string', 'no-onnx': 'boolean', help: 'boolean' });
+  const args = parseArgs(process.argv.slice(2), { preset: 'string', repeats: 'string', 'batch-tokens': 'string', new: 'string', prompt: 'string', batches: 'string', 'top-p': 'string', group: 'string', 'no-onnx': 'boolean', help: 'boolean' });
   if (args.help) {
     console.log(HELP);
     return;
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
   log(`training step median ${fmt(median(trainM.wall) * 1000, 0)} ms`);
   // The RL update as the trainer runs it: right-padded prompt + completion rows, loss on the completion only, the
   // reference policy's log-probs (a no-grad forward) and the GRPO step; beside it an SFT step on the same batch.
-  const rl = rlBatch(gpu, name === 'micro' ? 8 : 12, config.maxSeqLen, V, rng);
+  const rl = rlBatch(gpu, name === 'micro' ? 8 : 12, config.maxSeqLen, V, rng, intArg(args, 'group', 4));
   const ref = new GpuModel(gpu, layout, initParams(layout, 2), 'bench.reference');
   const grpo = async () => {
     const refLp = recordLogprobs(ref, rl.batch, 1, { rows: 'mask' });

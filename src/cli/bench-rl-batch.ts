@@ -12,11 +12,22 @@ export interface RlBatch {
   destroy(): void;
 }
 
-/** B rows: prompts of 55-100 % of maxLen/2 tokens, completions of 4-40 tokens (as the tiny Coder's are). */
-export function rlBatch(gpu: Gpu, B: number, maxLen: number, V: number, rng: () => number): RlBatch {
-  const lens = Array.from({ length: B }, () => {
-    const p = Math.round((maxLen / 2) * (0.55 + 0.45 * rng()));
-    return { p, c: 4 + Math.floor(rng() * 37) };
+/**
+ * B rows in GRPO groups of `group` rollouts of one prompt (the tiny Coder's num_generations is 4): prompts of
+ * 55-100 % of maxLen/2 tokens, completions of 4-40 tokens (as the tiny Coder's are).
+ */
+export function rlBatch(gpu: Gpu, B: number, maxLen: number, V: number, rng: () => number, group = 4): RlBatch {
+  const prompts: number[][] = [];
+  const lens = Array.from({ length: B }, (_, b) => {
+    if (b % group === 0) {
+      const p = Math.round((maxLen / 2) * (0.55 + 0.45 * rng()));
+      prompts.push(Array.from({ length: p }, () => 8 + Math.floor(rng() * (V - 8))));
+    }
+    return {
+      p: prompts[prompts.length - 1].length,
+      c: 4 + Math.floor(rng() * 37),
+      prompt: prompts[prompts.length - 1],
+    };
   });
   const S = Math.min(maxLen, Math.max(...lens.map((l) => l.p + l.c)));
   const T = B * S;
@@ -27,9 +38,9 @@ export function rlBatch(gpu: Gpu, B: number, maxLen: number, V: number, rng: () 
   const mask = new Float32Array(T);
   const rollout = new Float32Array(T);
   let completion = 0;
-  lens.forEach(({ p, c }, b) => {
+  lens.forEach(({ p, c, prompt }, b) => {
     const n = Math.min(S, p + c);
-    const seq = Array.from({ length: n }, () => 8 + Math.floor(rng() * (V - 8)));
+    const seq = [...prompt, ...Array.from({ length: c }, () => 8 + Math.floor(rng() * (V - 8)))].slice(0, n);
     for (let t = 0; t < S; t++) {
       positions[b * S + t] = t;
       if (t < n) {

@@ -8,7 +8,6 @@ import { openNodeLab } from './lab-node';
 import { presetConfig, type PresetName } from '../rl/config';
 import { Trainer } from '../rl/trainer';
 import type { Generation, GenerateOptions } from '../rl/policy';
-import { runMain } from './args';
 
 const CLK_TCK = 100; // Linux USER_HZ: /proc's utime/stime unit
 
@@ -172,4 +171,11 @@ async function main(): Promise<void> {
   }
 }
 
-runMain(main);
+// Not args.runMain: `--ab` runs this very file inside older checkouts, whose args.ts has no runMain.
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+    process.exit(1);
+  },
+);

@@ -11,6 +11,7 @@ import { gatherRows } from '../gpu/kernels/rows';
 import { lossRows, scatterToT } from './head-rows';
 import { backward } from './backward';
 import { forward, releaseForward } from './forward';
+import { forwardMaskRows } from './forward-shared';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
 
@@ -83,7 +84,7 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
   if (spec.kind === 'sft') {
     // The SFT loss reads only the mask rows' logits: the head (lm_head, xent) runs on those rows alone.
     const sel = lossRows(gpu, batch);
-    const fwd = forward(model, batch, true, sel?.head);
+    const fwd = sel ? forwardMaskRows(model, batch, true, sel.head) : forward(model, batch, true);
     const n = sel ? sel.head.n : T;
     const dLogits = gpu.temp('grad.logits', n * V * 4);
     const tokLoss = gpu.temp('xent.loss', n * 4);
@@ -103,7 +104,7 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
   // GRPO reads only the completion rows' log-probs (the loss skips mask = 0): the head, log-probs and their backward
   // run on those rows, and the [T] log-probs the loss reads are scattered back (other positions stay 0, unread).
   const sel = lossRows(gpu, batch);
-  const fwd = forward(model, batch, true, sel?.head);
+  const fwd = sel ? forwardMaskRows(model, batch, true, sel.head) : forward(model, batch, true);
   const n = sel ? sel.head.n : T;
   const dLogits = gpu.temp('grad.logits', n * V * 4);
   const shape = { T: n, V, temperature: spec.temperature ?? 1 };

@@ -9,16 +9,18 @@ import type { Gpu } from '../gpu/runtime';
 import { embeddingForward } from '../gpu/kernels/embedding';
 import { rmsnormForward } from '../gpu/kernels/rmsnorm';
 import { ropeForward } from '../gpu/kernels/rope';
-import { swigluForward } from '../gpu/kernels/swiglu';
+import { swigluForward, swigluForwardFused } from '../gpu/kernels/swiglu';
+import { attentionCacheRope } from '../gpu/kernels/attention-cache-rope';
 import { attentionForward } from '../gpu/kernels/attention';
 import { attentionCacheWrite, attentionDecode } from '../gpu/kernels/attention-decode';
 import { advanceCounters } from '../gpu/kernels/sample';
 import { linearForward } from './forward';
-import type { GpuModel } from './model';
+import { fusable, stackedIn, stackedLinear, type Stacking } from './decode-fused';
+import type { GpuModel, TensorRef } from './model';
 import type { TensorSpec } from './layout';
 
 /** Where a forward reads its Linear weights; everything else (embedding, norms, biases, RoPE) is the model's. */
-export interface DecodeWeights {
+export interface DecodeWeights extends Stacking {
   readonly model: GpuModel;
   readonly label: string;
   /** y[M, out] (+)= x[M, in] · Wᵀ (+ bias). */
@@ -31,6 +33,7 @@ export function fp32Weights(model: GpuModel): DecodeWeights {
     model,
     label: 'fp32',
     linear: (y, x, w, bias, M, accumulate = false) => linearForward(model, y, x, w, bias, M, accumulate),
+    stacked: (ws) => stackedIn(ws, (t) => t.offset, (t) => model.p(t)),
   };
 }
 
@@ -71,6 +74,8 @@ export class DecodeState {
   /** One-token activations and residual stream, reused by every decode step (the queue orders the steps). */
   readonly acts: Acts;
   readonly x: GPUBuffer;
+  /** Per layer, when decodeFusion applies: the stacked q|k|v weights and their biases as one [(Hq + 2 Hkv)·Dh]. */
+  readonly qkv?: { w: TensorRef; bias?: GPUBuffer }[];
   private readonly bufs: GPUBuffer[] = [];
   P = 0;
 
@@ -92,8 +97,22 @@ export class DecodeState {
     this.keyValid = this.own(gpu, 'decode.keyValid', B * maxLen * 4);
     this.next = this.own(gpu, 'decode.next', B * 4);
     this.logits = this.own(gpu, 'decode.logits', B * c.vocabSize * 4);
-    this.acts = allocActs(w, B, (label, bytes) => this.own(gpu, label, bytes));
+    this.acts = allocActs(w, B, (label, bytes) => this.own(gpu, label, bytes), true);
     this.x = this.own(gpu, 'decode.x', B * c.hidden * 4);
+    if (this.acts.qkv) {
+      // The biases are read live from the learner (as the unfused path does), copied side by side for this state.
+      this.qkv = w.model.layout.layers.map((L) => {
+        const fusedW = w.stacked?.([L.q, L.k, L.v]) as TensorRef;
+        if (!L.qBias || !L.kBias || !L.vBias) return { w: fusedW };
+        const bias = this.own(gpu, 'decode.qkvBias', (L.q.shape[0] + 2 * L.k.shape[0]) * 4);
+        let at = 0;
+        for (const t of [L.qBias, L.kBias, L.vBias]) {
+          gpu.copy(w.model.params, t.offset * 4, bias, at, t.size * 4);
+          at += t.size * 4;
+        }
+        return { w: fusedW, bias };
+      });
+    }
   }
 
   private own(gpu: Gpu, label: string, bytes: number): GPUBuffer {
@@ -161,31 +180,41 @@ interface Acts {
   g: GPUBuffer;
   u: GPUBuffer;
   a: GPUBuffer;
+  /** [T, 2·I] gate | up rows, when the gate and up weights are stacked (then g and u are unused). */
+  gu?: GPUBuffer;
+  /** [T, (Hq + 2 Hkv)·Dh] q | k | v rows (decode with stacked q/k/v weights: then qPre, kPre, k and v are unused). */
+  qkv?: GPUBuffer;
 }
 
-function allocActs(w: DecodeWeights, T: number, alloc: (label: string, bytes: number) => GPUBuffer): Acts {
+function allocActs(w: DecodeWeights, T: number, alloc: (label: string, bytes: number) => GPUBuffer, decode = false): Acts {
   const c = w.model.config;
   const qW = c.heads * c.headDim;
   const kW = c.kvHeads * c.headDim;
   const I = c.intermediate;
   const f = (label: string, n: number) => alloc(`dec.${label}`, n * 4);
+  const fuse = fusable(w);
+  const qkv = decode && fuse.qkv;
+  // Buffers a fused layout leaves unused get a token size (the record stays uniform).
+  const g = (label: string, n: number, used: boolean) => f(label, used ? n : 1);
   return {
     h: f('h', T * c.hidden),
     rstd: f('rstd', T),
-    qPre: f('qPre', T * qW),
-    kPre: f('kPre', T * kW),
+    qPre: g('qPre', T * qW, !qkv),
+    kPre: g('kPre', T * kW, !qkv),
     q: f('q', T * qW),
-    k: f('k', T * kW),
-    v: f('v', T * kW),
+    k: g('k', T * kW, !qkv),
+    v: g('v', T * kW, !qkv),
     attn: f('attn', T * qW),
-    g: f('gate', T * I),
-    u: f('up', T * I),
+    g: g('gate', T * I, !fuse.gu),
+    u: g('up', T * I, !fuse.gu),
     a: f('swiglu', T * I),
+    ...(fuse.gu ? { gu: f('gu', 2 * T * I) } : {}),
+    ...(qkv ? { qkv: f('qkv', T * (qW + 2 * kW)) } : {}),
   };
 }
 
 function releaseActs(w: DecodeWeights, acts: Acts): void {
-  for (const b of Object.values(acts)) w.model.gpu.release(b);
+  for (const b of Object.values(acts) as GPUBuffer[]) w.model.gpu.release(b);
 }
 
 /** Records the transformer body over T rows of x (in place: x ends as the residual stream after the last layer). */
@@ -196,25 +225,41 @@ function layers(
   T: number,
   positions: GPUBuffer,
   attend: (l: number, out: GPUBuffer, q: GPUBuffer, k: GPUBuffer, v: GPUBuffer) => void,
+  /** Decode with stacked q/k/v weights: appends k (after RoPE) and v of the fused rows, then attends q. */
+  fused?: { qkv: { w: TensorRef; bias?: GPUBuffer }[]; attend: (l: number, out: GPUBuffer, q: GPUBuffer, qkv: GPUBuffer) => void },
 ): void {
   const model = w.model;
   const gpu = model.gpu;
   const c = model.config;
   const H = c.hidden;
-  const { h, rstd, qPre, kPre, q, k, v, attn, g, u, a } = acts;
+  const I = c.intermediate;
+  const { h, rstd, qPre, kPre, q, k, v, attn, g, u, a, gu, qkv } = acts;
   model.layout.layers.forEach((L, l) => {
     rmsnormForward(gpu, h, rstd, x, model.mirror(L.inputNorm), T, H, c.rmsEps);
-    w.linear(qPre, h, L.q, L.qBias, T);
-    w.linear(kPre, h, L.k, L.kBias, T);
-    w.linear(v, h, L.v, L.vBias, T);
-    ropeForward(gpu, q, qPre, positions, model.rope, T, c.heads);
-    ropeForward(gpu, k, kPre, positions, model.rope, T, c.kvHeads);
-    attend(l, attn, q, k, v);
+    if (fused && qkv) {
+      const width = (c.heads + 2 * c.kvHeads) * c.headDim;
+      stackedLinear(model, qkv, h, fused.qkv[l].w, fused.qkv[l].bias, T, width, H);
+      ropeForward(gpu, q, qkv, positions, model.rope, T, c.heads, { inStride: width });
+      fused.attend(l, attn, q, qkv);
+    } else {
+      w.linear(qPre, h, L.q, L.qBias, T);
+      w.linear(kPre, h, L.k, L.kBias, T);
+      w.linear(v, h, L.v, L.vBias, T);
+      ropeForward(gpu, q, qPre, positions, model.rope, T, c.heads);
+      ropeForward(gpu, k, kPre, positions, model.rope, T, c.kvHeads);
+      attend(l, attn, q, k, v);
+    }
     w.linear(x, attn, L.o, undefined, T, true);
     rmsnormForward(gpu, h, rstd, x, model.mirror(L.postNorm), T, H, c.rmsEps);
-    w.linear(g, h, L.gate, undefined, T);
-    w.linear(u, h, L.up, undefined, T);
-    swigluForward(gpu, a, g, u, T * c.intermediate);
+    const guW = gu && w.stacked?.([L.gate, L.up]);
+    if (gu && guW) {
+      stackedLinear(model, gu, h, guW, undefined, T, 2 * I, H);
+      swigluForwardFused(gpu, a, gu, T, I);
+    } else {
+      w.linear(g, h, L.gate, undefined, T);
+      w.linear(u, h, L.up, undefined, T);
+      swigluForward(gpu, a, g, u, T * I);
+    }
     w.linear(x, a, L.down, undefined, T, true);
   });
 }
@@ -285,11 +330,17 @@ export function decodeStep(st: DecodeState): void {
   const B = st.B;
   const x = st.x;
   embeddingForward(gpu, x, model.mirror(model.layout.embed), st.next, B, c.hidden, c.vocabSize);
+  const shape = { B, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen };
+  const fromQkv = (l: number, out: GPUBuffer, q: GPUBuffer, qkv: GPUBuffer) => {
+    attentionCacheRope(gpu, st.caches[l].k, st.caches[l].v, qkv, st.positions, st.slots, model.rope, shape);
+    attentionDecode(gpu, out, q, st.caches[l].k, st.caches[l].v, st.lens, st.keyValid, shape);
+  };
+  const fused = st.qkv ? { qkv: st.qkv, attend: fromQkv } : undefined;
   layers(st.w, st.acts, x, B, st.positions, (l, out, q, k, v) => {
     const cache = st.caches[l];
     attentionCacheWrite(gpu, cache.k, cache.v, k, v, st.slots, { B, n: 1, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
-    attentionDecode(gpu, out, q, cache.k, cache.v, st.lens, st.keyValid, { B, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
-  });
+    attentionDecode(gpu, out, q, cache.k, cache.v, st.lens, st.keyValid, shape);
+  }, fused);
   head(st.w, st.acts, st.logits, x, B);
   advanceCounters(gpu, st.positions, st.slots, st.lens, B);
 }

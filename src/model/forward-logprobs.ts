@@ -5,6 +5,7 @@ import { forward, releaseForward } from './forward';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
 import { lossRows, scatterToT } from './head-rows';
+import { forwardMaskRows } from './forward-shared';
 
 export interface LogprobBuffers {
   /** f32 [T] log p(targets[t] | tokens ≤ t) at the temperature; pooled, release with gpu.release. */
@@ -28,7 +29,7 @@ export function recordLogprobs(model: GpuModel, batch: GpuBatch, temperature = 1
   const { T } = batch;
   const sel = opts.rows === 'mask' ? lossRows(gpu, batch) : null;
   const n = sel ? sel.head.n : T;
-  const fwd = forward(model, batch, false, sel?.head);
+  const fwd = sel ? forwardMaskRows(model, batch, false, sel.head) : forward(model, batch, false);
   const logp = gpu.temp('logprobs.logp', n * 4);
   const entropy = gpu.temp('logprobs.entropy', n * 4);
   const lse = gpu.temp('logprobs.lse', n * 4);

@@ -96,7 +96,7 @@ export function forward(model: GpuModel, batch: GpuBatch, keep: boolean, headRow
   const gpu = model.gpu;
   const c = model.config;
   const { T } = batch;
-  const { H, qW, kW, I, f32 } = passWidths(model);
+  const { H, qW, f32 } = passWidths(model);
   const layout = model.layout;
   if (batch.S > c.maxSeqLen) throw new Error(`forward: seqLen ${batch.S} exceeds maxSeqLen ${c.maxSeqLen}`);
 
@@ -105,39 +105,10 @@ export function forward(model: GpuModel, batch: GpuBatch, keep: boolean, headRow
   const layers: LayerActs[] = [];
   for (let l = 0; l < layout.layers.length; l++) {
     const L = layout.layers[l];
-    const h1 = f32(`act.${l}.h1`, T * H);
-    const rstd1 = f32(`act.${l}.rstd1`, T);
-    rmsnormForward(gpu, h1, rstd1, x, model.mirror(L.inputNorm), T, H, c.rmsEps);
-    const qPre = f32(`act.${l}.qPre`, T * qW);
-    const kPre = f32(`act.${l}.kPre`, T * kW);
-    const v = f32(`act.${l}.v`, T * kW);
-    linearForward(model, qPre, h1, L.q, L.qBias, T);
-    linearForward(model, kPre, h1, L.k, L.kBias, T);
-    linearForward(model, v, h1, L.v, L.vBias, T);
-    const q = f32(`act.${l}.q`, T * qW);
-    const k = f32(`act.${l}.k`, T * kW);
-    ropeForward(gpu, q, qPre, batch.positions, model.rope, T, c.heads);
-    ropeForward(gpu, k, kPre, batch.positions, model.rope, T, c.kvHeads);
-    gpu.release(qPre);
-    gpu.release(kPre);
+    const { rstd1, h1, q, k, v } = attentionInputs(model, L, l, x, batch.positions, T);
     const attn = f32(`act.${l}.attn`, T * qW);
     const attnSaved = attnForward(model, attn, q, k, v, batch);
-    // Residual: x_mid = x + attn·Woᵀ, accumulated straight into a copy of x.
-    const xMid = f32(`act.${l}.xMid`, T * H);
-    gpu.copy(x, 0, xMid, 0, T * H * 4);
-    linearForward(model, xMid, attn, L.o, undefined, T, true);
-    const h2 = f32(`act.${l}.h2`, T * H);
-    const rstd2 = f32(`act.${l}.rstd2`, T);
-    rmsnormForward(gpu, h2, rstd2, xMid, model.mirror(L.postNorm), T, H, c.rmsEps);
-    const g = f32(`act.${l}.gate`, T * I);
-    const u = f32(`act.${l}.up`, T * I);
-    linearForward(model, g, h2, L.gate, undefined, T);
-    linearForward(model, u, h2, L.up, undefined, T);
-    const a = f32(`act.${l}.swiglu`, T * I);
-    swigluForward(gpu, a, g, u, T * I);
-    const xOut = f32(`act.${l + 1}.x`, T * H);
-    gpu.copy(xMid, 0, xOut, 0, T * H * 4);
-    linearForward(model, xOut, a, L.down, undefined, T, true);
+    const { xMid, rstd2, h2, g, u, a, xOut } = residualMlp(model, L, l, x, attn, T);
     const acts: LayerActs = { x, rstd1, h1, q, k, v, attn, attnSaved, xMid, rstd2, h2, g, u, a };
     if (keep) layers.push(acts);
     else releaseLayer(gpu, acts);
@@ -162,6 +133,54 @@ export function forward(model: GpuModel, batch: GpuBatch, keep: boolean, headRow
     return { logits };
   }
   return { logits, acts: { layers, xFinal: x, rstdF, hf }, head };
+}
+
+type LayerSpec = GpuModel['layout']['layers'][number];
+
+/** The layer's first half over n rows of x: RMSNorm, q/k/v projections, RoPE on q and k (positions [n]). */
+export function attentionInputs(model: GpuModel, L: LayerSpec, l: number, x: GPUBuffer, positions: GPUBuffer, n: number) {
+  const gpu = model.gpu;
+  const c = model.config;
+  const { H, qW, kW, f32 } = passWidths(model);
+  const h1 = f32(`act.${l}.h1`, n * H);
+  const rstd1 = f32(`act.${l}.rstd1`, n);
+  rmsnormForward(gpu, h1, rstd1, x, model.mirror(L.inputNorm), n, H, c.rmsEps);
+  const qPre = f32(`act.${l}.qPre`, n * qW);
+  const kPre = f32(`act.${l}.kPre`, n * kW);
+  const v = f32(`act.${l}.v`, n * kW);
+  linearForward(model, qPre, h1, L.q, L.qBias, n);
+  linearForward(model, kPre, h1, L.k, L.kBias, n);
+  linearForward(model, v, h1, L.v, L.vBias, n);
+  const q = f32(`act.${l}.q`, n * qW);
+  const k = f32(`act.${l}.k`, n * kW);
+  ropeForward(gpu, q, qPre, positions, model.rope, n, c.heads);
+  ropeForward(gpu, k, kPre, positions, model.rope, n, c.kvHeads);
+  gpu.release(qPre);
+  gpu.release(kPre);
+  return { rstd1, h1, q, k, v };
+}
+
+/** The layer's second half over n rows: x_mid = x + attn·Woᵀ (into a copy of x), then x_out = x_mid + SwiGLU MLP. */
+export function residualMlp(model: GpuModel, L: LayerSpec, l: number, x: GPUBuffer, attn: GPUBuffer, n: number) {
+  const gpu = model.gpu;
+  const c = model.config;
+  const { H, I, f32 } = passWidths(model);
+  const xMid = f32(`act.${l}.xMid`, n * H);
+  gpu.copy(x, 0, xMid, 0, n * H * 4);
+  linearForward(model, xMid, attn, L.o, undefined, n, true);
+  const h2 = f32(`act.${l}.h2`, n * H);
+  const rstd2 = f32(`act.${l}.rstd2`, n);
+  rmsnormForward(gpu, h2, rstd2, xMid, model.mirror(L.postNorm), n, H, c.rmsEps);
+  const g = f32(`act.${l}.gate`, n * I);
+  const u = f32(`act.${l}.up`, n * I);
+  linearForward(model, g, h2, L.gate, undefined, n);
+  linearForward(model, u, h2, L.up, undefined, n);
+  const a = f32(`act.${l}.swiglu`, n * I);
+  swigluForward(gpu, a, g, u, n * I);
+  const xOut = f32(`act.${l + 1}.x`, n * H);
+  gpu.copy(xMid, 0, xOut, 0, n * H * 4);
+  linearForward(model, xOut, a, L.down, undefined, n, true);
+  return { xMid, rstd2, h2, g, u, a, xOut };
 }
 
 function releaseLayer(gpu: Gpu, a: LayerActs): void {

@@ -13,10 +13,11 @@ import { matmul } from '../gpu/kernels/matmul';
 import { softwareAdapter } from '../gpu/kernels/logprobs';
 import { linearForward } from './forward';
 import { dequantizeOnGpu, quantizeOnGpu } from '../gpu/kernels/quantize';
-import type { GpuModel } from './model';
+import type { GpuModel, TensorRef } from './model';
 import type { TensorSpec } from './layout';
 import { scalesPerRow, wordsPerRow, type QuantFormat } from '../gpu/quant';
 import type { DecodeWeights } from './decode';
+import { stackedIn } from './decode-fused';
 
 /** The rollout precision knob of the training config ('none' = the learner's fp32 weights). */
 export type RolloutQuant = 'int8' | 'int4' | 'none';
@@ -80,6 +81,14 @@ export class RolloutWeights implements DecodeWeights {
     }
     qmatmul(this.model.gpu, { x, w: q, y, M, accumulate });
     if (bias) matmul(this.model.gpu, { a: this.model.ones(M), b: this.model.p(bias), c: y, M, N: q.rows, K: 1, accumulate: true });
+  }
+
+  /** Stacked weights of the dequantized copy (tensors are copied in layer order, each at a vec4-aligned offset). */
+  stacked(ws: readonly TensorSpec[]): TensorRef | undefined {
+    const deq = this.dequantized;
+    if (!deq || ws.some((t) => !this.deqOffsets.has(t))) return undefined;
+    const at = (t: TensorSpec) => this.deqOffsets.get(t) ?? 0;
+    return stackedIn(ws, at, (t) => ({ buffer: deq, offset: at(t) }));
   }
 
   /** Bytes of the quantized weights (codes + scales). */

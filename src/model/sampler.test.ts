@@ -10,6 +10,8 @@ import { initParams } from './init';
 import { GpuModel } from './model';
 import { referenceForward } from './reference';
 import { fp32Weights } from './decode';
+import { decodeFusion } from './decode-fused';
+import { RolloutWeights } from './rollout-weights';
 import { generate, type GenerateStats, type SamplerTokenizer } from './sampler';
 
 const seed = freshSeed();
@@ -150,6 +152,40 @@ describe(`sampler on micro (seed ${seed})`, () => {
     }
     // Repeats of one prompt still draw their own streams.
     expect(once.out[1].tokens).not.toEqual(once.out[0].tokens);
+    model.destroy();
+  });
+
+  it('fused decode (stacked q|k|v and gate|up weights) samples exactly what the unfused layers sample, in fewer dispatches', async () => {
+    const gpu = await sharedNodeGpu();
+    const model = new GpuModel(gpu, layout, params);
+    // The int8 rollout copy stacks every layer's weights (dequantized on CPU adapters); the learner's flat buffer
+    // stacks gate|up only (the q/k/v biases sit between q, k and v).
+    const rollout = new RolloutWeights(model, 'int8-b32', true);
+    const L = layout.layers[0];
+    expect(rollout.stacked([L.q, L.k, L.v])).toBeDefined();
+    const prompts = [randomPrompt(5), randomPrompt(5), randomPrompt(12), randomPrompt(2)];
+    const opts = { maxNewTokens: 14, temperature: 1, topP: 0.95, seed: seed ^ 21, stopTokenIds: [] };
+    for (const w of [rollout, fp32Weights(model)]) {
+      const run = async (on: boolean) => {
+        decodeFusion.enabled = on;
+        const before = gpu.dispatches;
+        try {
+          const out = await generate(w, prompts, opts);
+          return { out, dispatches: gpu.dispatches - before };
+        } finally {
+          decodeFusion.enabled = true;
+        }
+      };
+      const fused = await run(true);
+      const plain = await run(false);
+      console.log(`${w.label}: fused decode ${fused.dispatches} dispatches, unfused ${plain.dispatches}`);
+      expect(fused.dispatches).toBeLessThan(plain.dispatches);
+      fused.out.forEach((r, b) => {
+        expect(r.tokens).toEqual(plain.out[b].tokens);
+        expect(r.logprobs).toEqual(plain.out[b].logprobs);
+      });
+    }
+    rollout.destroy();
     model.destroy();
   });
 

@@ -7,6 +7,7 @@ import type { Gpu } from '../gpu/runtime';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import type { LoadedCheckpoint } from '../model/checkpoint';
 import { LabPolicy } from './lab-policy';
+import { detachFirstMiniBatch } from './grpo-update';
 import { PRESETS } from './config';
 import { loadCurriculum } from './lab-setup';
 import { coderPrompt } from './prompts';
@@ -62,6 +63,16 @@ describe('clipped GRPO with mini-batches (micro coder)', { timeout: 300_000 }, (
     expect(frac).toBeGreaterThan(0);
     expect(free.stats.clipLow + free.stats.clipHigh).toBe(0);
     expect(d).toBeGreaterThan(1e-6);
+  });
+
+  it('two mini-batches: the first one detached gives the very update its recorded old log-probs give', async () => {
+    const s = settings(2, { beta: 0.001 });
+    const detached = await update(s);
+    detachFirstMiniBatch.enabled = false;
+    const recorded = await update(s).finally(() => (detachFirstMiniBatch.enabled = true));
+    console.log(`first mini-batch detached vs recorded: max |Δθ| ${maxDiff(detached.params, recorded.params)}`);
+    expect(detached.stats).toEqual(recorded.stats);
+    expect(maxDiff(detached.params, recorded.params)).toBe(0);
   });
 
   it('one mini-batch: ratio 1, no clipping, the clip range makes no difference', async () => {

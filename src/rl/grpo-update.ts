@@ -17,6 +17,9 @@ export function grpoOptim(st: GrpoSettings, decayMask?: GPUBuffer): OptimConfig 
   return { adamw: { lr: st.lr, beta1, beta2, eps, weightDecay: weight_decay, decayMask }, maxGradNorm: max_grad_norm };
 }
 
+/** On: the first mini-batch of a single pass takes the detached path (off = record its old log-probs; tests compare). */
+export const detachFirstMiniBatch: { enabled: boolean } = { enabled: true };
+
 export const IDLE_STATS: UpdateStats = {
   loss: 0,
   kl: 0,
@@ -33,8 +36,8 @@ export const IDLE_STATS: UpdateStats = {
  * The items are cut into `mini_batches` contiguous mini-batches, each one optimizer step, and the whole is repeated
  * `num_iterations` times. When there is more than one optimizer step the old log-probs are recorded from the learner
  * before the first one (the policy at rollout time, as verl's compute_log_prob does), so later mini-batches are
- * off-policy and the clip acts; with a single step the learner's own detached log-probs are the same numbers and
- * save that forward pass.
+ * off-policy and the clip acts; with a single step (and for the first mini-batch of a single pass) the learner's own
+ * detached log-probs are the same numbers and save that forward pass.
  */
 export async function runGrpoUpdate(p: GrpoUpdateParts, items: GrpoItem[], s: GrpoSettings): Promise<UpdateStats> {
   for (const [k, v] of [
@@ -49,7 +52,17 @@ export async function runGrpoUpdate(p: GrpoUpdateParts, items: GrpoItem[], s: Gr
   for (let i = 0; i < usable.length; i += per) minis.push(usable.slice(i, i + per));
   if (!minis.length) return { ...IDLE_STATS };
   const offPolicy = minis.length > 1 || s.grpo.num_iterations > 1;
-  const prepared = minis.map((mini) => prepareGrpoMicroBatches(p, mini, s, offPolicy));
+  // The first mini-batch of a single pass is only ever used by the first optimizer step, while the learner is still
+  // the old policy: its recorded log-probs would be this very forward's, bit for bit (same kernels, weights, rows),
+  // so it takes the detached path and saves one no-grad forward.
+  const prepared = minis.map((mini, i) =>
+    prepareGrpoMicroBatches(
+      p,
+      mini,
+      s,
+      offPolicy && !(detachFirstMiniBatch.enabled && i === 0 && s.grpo.num_iterations === 1),
+    ),
+  );
   const steps: StepResult[] = [];
   for (let it = 0; it < s.grpo.num_iterations; it++) {
     for (const m of prepared) steps.push(await p.step(m.micro, s));
