@@ -239,6 +239,10 @@ export const UNMAPPED: readonly UnmappedField[] = [
   },
   { field: 'optim.total_steps', why: "verl's cosine runs over trainer.total_training_steps (set with --steps)" },
   { field: 'run.max_bad_steps', why: 'verl has no skip-on-non-finite-step counter' },
+  ...(['kto_beta', 'kto_lambda_d', 'kto_lambda_u', 'tcs_stage2_step', 'tcs_buffer_steps'] as const).map((k) => ({
+    field: `methods.${k}`,
+    why: 'a setting of the lab-only ace / tcs modes; the release recipe is Code-A1 (and its baselines) only',
+  })),
 ];
 
 const BY_FIELD = new Map<string, MappedField | UnmappedField>([...MAPPED, ...UNMAPPED].map((m) => [m.field, m]));

@@ -55,7 +55,7 @@ export interface KtoLossInputs<B> {
   mask: B;
 }
 
-type UName = 'B' | 'S' | 'flags' | 'pad0' | 'beta' | 'lambdaD' | 'lambdaU' | 'lossScale' | 'zRef';
+type UName = 'B' | 'S' | 'flags' | 'pad0' | 'beta' | 'lambdaD' | 'lambdaU' | 'lossScale' | 'zRef' | 'pad1' | 'pad2' | 'pad3';
 const uniforms: ReadonlyArray<readonly [UName, ScalarType]> = [
   ['B', 'u32'],
   ['S', 'u32'],
@@ -66,6 +66,9 @@ const uniforms: ReadonlyArray<readonly [UName, ScalarType]> = [
   ['lambdaU', 'f32'],
   ['lossScale', 'f32'],
   ['zRef', 'f32'],
+  ['pad1', 'f32'],
+  ['pad2', 'f32'],
+  ['pad3', 'f32'],
 ];
 const seqKernel = new Kernel({ family: 'kto_loss', source: uniformSource + seqSource, uniforms });
 const reduceKernel = new Kernel({ family: 'kto_loss', source: uniformSource + termsSource + reduceSource, uniforms });
@@ -89,6 +92,9 @@ function packUniforms(shape: KtoLossShape, c: KtoLossConfig, o: KtoLossOptions):
     lambdaU: c.lambda_u,
     lossScale: o.lossScale ?? 1,
     zRef: o.zRef ?? 0,
+    pad1: 0,
+    pad2: 0,
+    pad3: 0,
   };
 }
 
