@@ -61,11 +61,17 @@ test('sandbox red team holds in Chromium Web Workers', async ({ page }) => {
   await page.goto('/__sandbox/sandbox.html');
   expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
   await page.waitForFunction(() => 'sandboxChecks' in globalThis);
-  const out = await page.evaluate(() =>
+  const out = (await page.evaluate(() =>
     (globalThis as unknown as { sandboxChecks: () => Promise<unknown> }).sandboxChecks(),
-  ) as { checks: { name: string; statuses: string[]; compileError?: string; detail?: string }[]; probe: Record<string, boolean>; coldMs: number[]; hardStops: number };
+  )) as {
+    checks: { name: string; statuses: string[]; compileError?: string; detail?: string }[];
+    probe: Record<string, boolean>;
+    coldMs: number[];
+    hardStops: number;
+  };
   console.log(`cold start(s) in Chromium: ${out.coldMs.map((m) => m.toFixed(0)).join(', ')} ms`);
-  for (const c of out.checks) console.log(`${c.name}: ${c.statuses.join(',')} ${c.compileError ?? ''} ${c.detail ?? ''}`);
+  for (const c of out.checks)
+    console.log(`${c.name}: ${c.statuses.join(',')} ${c.compileError ?? ''} ${c.detail ?? ''}`);
   if (logs.length) console.log(logs.slice(0, 20).join('\n'));
   const by = Object.fromEntries(out.checks.map((c) => [c.name, c]));
   expect(by['honest'].statuses).toEqual(['passed', 'failed']);
@@ -95,5 +101,6 @@ test('sandbox red team holds in Chromium Web Workers', async ({ page }) => {
   expect(by['sleep'].statuses).toEqual(['timeout']);
   expect(by['nan-ground-truth'].statuses).toEqual(['false', 'undefined']);
   expect(by['extract-bounded'].statuses).toEqual(['10000', 'assert f(1) == 2']);
-  for (const [capability, available] of Object.entries(out.probe)) expect([capability, available]).toEqual([capability, false]);
+  for (const [capability, available] of Object.entries(out.probe))
+    expect([capability, available]).toEqual([capability, false]);
 });

@@ -20,7 +20,22 @@ test('CLI and browser runs of the same seed give the same metrics', async ({ pag
   try {
     execFileSync(
       'npx',
-      ['tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/train.ts', '--preset', 'micro', '--mode', 'code-a1', '--seed', String(SEED), '--steps', String(STEPS), '--out', out],
+      [
+        'tsx',
+        '--import',
+        './scripts/raw-loader.mjs',
+        'src/cli/train.ts',
+        '--preset',
+        'micro',
+        '--mode',
+        'code-a1',
+        '--seed',
+        String(SEED),
+        '--steps',
+        String(STEPS),
+        '--out',
+        out,
+      ],
       { stdio: 'inherit', timeout: 4 * 240_000 },
     );
     const cli = parseMetricsJsonl(readFileSync(join(out, 'metrics.jsonl'), 'utf8'));
@@ -31,7 +46,9 @@ test('CLI and browser runs of the same seed give the same metrics', async ({ pag
     for (let i = 1; i <= STEPS; i++) {
       await page.getByTestId('single-step').click();
       await expect.poll(() => page.evaluate(() => window.__lab!.store.getState().step), { timeout: 240_000 }).toBe(i);
-      await expect.poll(() => page.evaluate(() => window.__lab!.store.getState().status), { timeout: 60_000 }).toBe('paused');
+      await expect
+        .poll(() => page.evaluate(() => window.__lab!.store.getState().status), { timeout: 60_000 })
+        .toBe('paused');
     }
     const web = await page.evaluate(() => window.__lab!.store.getState().series[0].metrics);
     const worst = maxMetricDiff(cli, web);

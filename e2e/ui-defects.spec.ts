@@ -60,7 +60,8 @@ test('an invalid hyperparameter disables Start and Single step until it is fixed
   await fresh(page, '#preset=micro&mode=code-a1&seed=1');
   await expect(page.getByTestId('start')).toBeEnabled();
   // Folded away in the presenter view: open it the way a user would.
-  if (!(await page.getByTestId('hp-alpha').isVisible())) await page.locator('summary', { hasText: 'Hyperparameters' }).click();
+  if (!(await page.getByTestId('hp-alpha').isVisible()))
+    await page.locator('summary', { hasText: 'Hyperparameters' }).click();
   await page.getByTestId('hp-alpha').fill('0.9.1');
   await expect(page.getByTestId('hp-error-alpha')).toContainText('is not a number');
   await expect(page.getByTestId('start')).toBeDisabled();

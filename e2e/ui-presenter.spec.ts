@@ -12,7 +12,8 @@ async function open(page: Page, hash = '') {
   await expect(page.getByTestId('adapter')).toBeVisible();
 }
 
-const state = <T>(page: Page, f: string) => page.evaluate((f) => (window.__lab!.store.getState() as unknown as Record<string, T>)[f], f);
+const state = <T>(page: Page, f: string) =>
+  page.evaluate((f) => (window.__lab!.store.getState() as unknown as Record<string, T>)[f], f);
 
 async function aboveFold(page: Page, ids: string[]) {
   const vp = page.viewportSize()!;
@@ -23,7 +24,9 @@ async function aboveFold(page: Page, ids: string[]) {
   }
 }
 
-test('first visit: presenter view with the controls above the fold (1440×900 and 390×844), hyperparameters collapsed; the choice is kept', async ({ page }) => {
+test('first visit: presenter view with the controls above the fold (1440×900 and 390×844), hyperparameters collapsed; the choice is kept', async ({
+  page,
+}) => {
   for (const [width, height] of [
     [1440, 900],
     [390, 844],
@@ -44,14 +47,20 @@ test('first visit: presenter view with the controls above the fold (1440×900 an
   await expect(page.getByTestId('presenter-toggle')).not.toBeChecked();
 });
 
-test('reference runs overlay a live micro run; busy states, labels, kept overlays, confirmations, readable file names', async ({ page }) => {
+test('reference runs overlay a live micro run; busy states, labels, kept overlays, confirmations, readable file names', async ({
+  page,
+}) => {
   test.setTimeout(8 * STEP_TIMEOUT);
   await page.setViewportSize({ width: 1440, height: 900 });
   await open(page, '#preset=micro&mode=code-a1&seed=4&alpha=0.9');
   // A broken upload first: it is refused, so the run below still starts from the shipped micro models.
   await page.getByTestId('tab-model').click();
   await page.getByTestId('model-coder-files').setInputFiles(
-    ['model.safetensors', 'config.json', 'tokenizer.json'].map((name) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.from('broken') })),
+    ['model.safetensors', 'config.json', 'tokenizer.json'].map((name) => ({
+      name,
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('broken'),
+    })),
   );
   await expect(page.getByTestId('model-error')).toContainText('coder model');
   await page.getByTestId('tab-charts').click();
@@ -60,7 +69,11 @@ test('reference runs overlay a live micro run; busy states, labels, kept overlay
   await page.getByTestId('controls-reference').click();
   await expect(page.getByTestId('run-row')).toHaveCount(3);
   await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', '40');
-  await expect(page.getByTestId('run-label')).toContainText(['code-a1 · tiny · seed 1', 'golden · tiny · seed 1', 'self-play · tiny · seed 1']);
+  await expect(page.getByTestId('run-label')).toContainText([
+    'code-a1 · tiny · seed 1',
+    'golden · tiny · seed 1',
+    'self-play · tiny · seed 1',
+  ]);
   await expect(page.getByTestId('runs-table')).toContainText('%'); // held-out pass@1 from the runs' evals
 
   // The live run: loading, then the phases with a progress bar, then an ETA from the steps done.
@@ -140,7 +153,9 @@ test('step-through: the phase button says what runs and is disabled until the Wo
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'paused', { timeout: STEP_TIMEOUT });
 });
 
-test('screenshots of the presenter view for the docs (UPDATE_SCREENSHOTS=1 writes docs/screenshots)', async ({ page }) => {
+test('screenshots of the presenter view for the docs (UPDATE_SCREENSHOTS=1 writes docs/screenshots)', async ({
+  page,
+}) => {
   const dir = process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : 'test-results/screenshots';
   mkdirSync(dir, { recursive: true });
   for (const [width, height] of [

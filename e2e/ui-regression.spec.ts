@@ -32,7 +32,9 @@ for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json'))) {
     for (let i = 1; i <= base.steps; i++) {
       await page.getByTestId('single-step').click();
       await expect.poll(() => page.evaluate(() => window.__lab!.store.getState().step), { timeout: 240_000 }).toBe(i);
-      await expect.poll(() => page.evaluate(() => window.__lab!.store.getState().status), { timeout: 60_000 }).toBe('paused');
+      await expect
+        .poll(() => page.evaluate(() => window.__lab!.store.getState().status), { timeout: 60_000 })
+        .toBe('paused');
     }
     const got = await page.evaluate(() => window.__lab!.store.getState().series[0].metrics);
     if (update) {
@@ -40,10 +42,18 @@ for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json'))) {
       test.info().annotations.push({ type: 'baseline', description: `wrote ${got.length} steps to ${path}` });
       return;
     }
-    expect(base.metrics.length, `${path} holds no metrics yet: run once with REGRESSION_UPDATE=1 to record them`).toBeGreaterThan(0);
+    expect(
+      base.metrics.length,
+      `${path} holds no metrics yet: run once with REGRESSION_UPDATE=1 to record them`,
+    ).toBeGreaterThan(0);
     const worst = maxMetricDiff(base.metrics, got);
-    console.log(`max |diff| ${worst.diff} (${worst.key || 'none'} at step ${worst.step}) over ${base.metrics.length} steps`);
+    console.log(
+      `max |diff| ${worst.diff} (${worst.key || 'none'} at step ${worst.step}) over ${base.metrics.length} steps`,
+    );
     const bad = compareMetrics(base.metrics, got, base.tolerance, base.ignore);
-    expect(bad, `out of tolerance (abs ${base.tolerance.abs}, rel ${base.tolerance.rel}):\n${formatMismatches(bad)}`).toEqual([]);
+    expect(
+      bad,
+      `out of tolerance (abs ${base.tolerance.abs}, rel ${base.tolerance.rel}):\n${formatMismatches(bad)}`,
+    ).toEqual([]);
   });
 }

@@ -18,14 +18,23 @@ async function waitPaused(page: Page) {
   await expect.poll(() => status(page), { timeout: STEP_TIMEOUT }).toBe('paused');
 }
 
-test('a micro run: 3 steps on the charts, its rollouts and Mistake Book; reload restores it and it resumes; its bundle resumes in a fresh context', async ({ page, browser }) => {
+test('a micro run: 3 steps on the charts, its rollouts and Mistake Book; reload restores it and it resumes; its bundle resumes in a fresh context', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(16 * STEP_TIMEOUT);
   // Seed 4 puts a test in the Mistake Book within the first steps (the book only records tests that broke a
   // compiling candidate); the run goes on until there are 3 steps and a book entry.
   await open(page, '#preset=micro&mode=code-a1&seed=4');
   await page.getByTestId('start').click();
   await expect
-    .poll(() => page.evaluate(() => window.__lab!.store.getState().step >= 3 && window.__lab!.store.getState().mistakes.length > 0), { timeout: 8 * STEP_TIMEOUT, intervals: [1000] })
+    .poll(
+      () =>
+        page.evaluate(
+          () => window.__lab!.store.getState().step >= 3 && window.__lab!.store.getState().mistakes.length > 0,
+        ),
+      { timeout: 8 * STEP_TIMEOUT, intervals: [1000] },
+    )
     .toBe(true);
   await page.getByTestId('pause').click();
   await waitPaused(page);

@@ -19,7 +19,9 @@ test('config roundtrips through the URL', async ({ page, context }) => {
   await page.getByTestId('seed').fill('11');
   await page.getByTestId('mode').selectOption('self-play');
   await page.getByTestId('hp-K').fill('5');
-  await expect.poll(() => page.evaluate(() => location.hash)).toBe('#preset=micro&mode=self-play&seed=11&M=3&K=5&lr=0.002');
+  await expect
+    .poll(() => page.evaluate(() => location.hash))
+    .toBe('#preset=micro&mode=self-play&seed=11&M=3&K=5&lr=0.002');
   const url = page.url();
   // The link opens the same config in a new page.
   const other = await context.newPage();
@@ -36,11 +38,15 @@ test('config roundtrips through the URL', async ({ page, context }) => {
   await bad.screenshot({ path: 'test-results/ui-url-error.png' });
 });
 
-test('an imported bundle fills the charts, the inspector and the Mistake Book; a bad file changes nothing', async ({ page }) => {
+test('an imported bundle fills the charts, the inspector and the Mistake Book; a bad file changes nothing', async ({
+  page,
+}) => {
   const steps = 6;
   const { bytes } = sampleBundle(3, steps);
   await fresh(page);
-  await page.getByTestId('import').setInputFiles({ name: 'sample.codea1', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await page
+    .getByTestId('import')
+    .setInputFiles({ name: 'sample.codea1', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
   await expect(page.getByTestId('info-banner')).toContainText('Imported sample.codea1');
   await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', String(steps));
   await expect(page.getByTestId('chart-tester-reward')).toHaveAttribute('data-steps', String(steps));
@@ -64,9 +70,17 @@ test('an imported bundle fills the charts, the inspector and the Mistake Book; a
 
   // A bad file: a clear error, and the run on screen stays as it was.
   await page.getByTestId('tab-charts').click();
-  await page.getByTestId('import').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello, not a bundle') });
-  await expect(page.getByTestId('error-banner')).toContainText('Import of notes.txt failed: Not a valid Code-A1 Lab run bundle');
-  await page.getByTestId('import').setInputFiles({ name: 'cut.codea1', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes.subarray(0, bytes.length - 200)) });
+  await page
+    .getByTestId('import')
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello, not a bundle') });
+  await expect(page.getByTestId('error-banner')).toContainText(
+    'Import of notes.txt failed: Not a valid Code-A1 Lab run bundle',
+  );
+  await page.getByTestId('import').setInputFiles({
+    name: 'cut.codea1',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(bytes.subarray(0, bytes.length - 200)),
+  });
   await expect(page.getByTestId('error-banner')).toContainText('cut.codea1 failed');
   await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', String(steps));
   await expect(page.getByTestId('run-step')).toHaveText(String(steps));
@@ -82,7 +96,9 @@ test('an imported bundle fills the charts, the inspector and the Mistake Book; a
 test('export a bundle, import it into a fresh context; overlay a CLI metrics.jsonl', async ({ page, browser }) => {
   const { bytes, bundle } = sampleBundle(8, 5, 'exported-run');
   await fresh(page);
-  await page.getByTestId('import').setInputFiles({ name: 'a.codea1', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await page
+    .getByTestId('import')
+    .setInputFiles({ name: 'a.codea1', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
   await expect(page.getByTestId('run-step')).toHaveText('5');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
   const path = 'test-results/ui-export.codea1';
@@ -99,8 +115,11 @@ test('export a bundle, import it into a fresh context; overlay a CLI metrics.jso
   expect(got).toEqual(bundle.metrics);
 
   // A metrics.jsonl (as `npm run train` writes it) overlays as a second run.
-  const jsonl = bundle.metrics.map((m) => JSON.stringify({ ...m, 'coder/loss': m['coder/loss'] + 1 })).join('\n') + '\n';
-  await p2.getByTestId('compare').setInputFiles({ name: 'metrics.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
+  const jsonl =
+    bundle.metrics.map((m) => JSON.stringify({ ...m, 'coder/loss': m['coder/loss'] + 1 })).join('\n') + '\n';
+  await p2
+    .getByTestId('compare')
+    .setInputFiles({ name: 'metrics.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
   await expect(p2.getByTestId('run-row')).toHaveCount(2);
   await expect(p2.getByTestId('chart-loss')).toHaveAttribute('data-series', '4');
   await p2.screenshot({ path: 'test-results/ui-overlay.png', fullPage: true });
@@ -110,7 +129,9 @@ test('export a bundle, import it into a fresh context; overlay a CLI metrics.jso
 test('own checkpoint: an incomplete set of files is refused with what is missing', async ({ page }) => {
   await fresh(page);
   await page.getByTestId('tab-model').click();
-  await page.getByTestId('model-coder-files').setInputFiles([{ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from('{}') }]);
+  await page
+    .getByTestId('model-coder-files')
+    .setInputFiles([{ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from('{}') }]);
   await expect(page.getByTestId('model')).toContainText('coder model: missing .safetensors, tokenizer.json');
 });
 
@@ -131,6 +152,8 @@ test('without WebGPU the notice comes first and nothing can start', async ({ pag
 
 test('the default preset is one whose shipped checkpoints exist (in the build being served)', async ({ page }) => {
   await fresh(page);
-  const want = ['coder', 'tester'].every((r) => existsSync(`dist/models/tiny/${r}/model.safetensors`)) ? 'tiny' : 'micro';
+  const want = ['coder', 'tester'].every((r) => existsSync(`dist/models/tiny/${r}/model.safetensors`))
+    ? 'tiny'
+    : 'micro';
   await expect(page.getByTestId('preset')).toHaveValue(want);
 });

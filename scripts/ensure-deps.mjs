@@ -13,7 +13,10 @@ if (!existsSync('node_modules/.package-lock.json')) run('npm ci --no-audit --no-
 if (wantSystem) {
   const missing = [];
   if (!existsSync('/usr/bin/chromium')) missing.push('chromium');
-  if (!existsSync('/usr/lib/x86_64-linux-gnu/libvulkan.so.1') && !existsSync('/usr/lib/aarch64-linux-gnu/libvulkan.so.1')) {
+  if (
+    !existsSync('/usr/lib/x86_64-linux-gnu/libvulkan.so.1') &&
+    !existsSync('/usr/lib/aarch64-linux-gnu/libvulkan.so.1')
+  ) {
     missing.push('libvulkan1');
   }
   if (missing.length) {
@@ -22,7 +25,9 @@ if (wantSystem) {
       run('apt-get update -qq');
       run(`DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')}`);
     } else {
-      console.error(`[setup] missing system packages: ${missing.join(', ')}. Install them (Debian: apt-get install -y ${missing.join(' ')}).`);
+      console.error(
+        `[setup] missing system packages: ${missing.join(', ')}. Install them (Debian: apt-get install -y ${missing.join(' ')}).`,
+      );
       process.exit(1);
     }
   }

@@ -23,7 +23,11 @@ function sourceFiles(dir: string): string[] {
  * Every `import`/`export … from`/`import()` edge between .ts/.tsx files under `dirs`, type-only ones too: a cycle
  * through types or a lazy import still means neither module can be read, tested or moved without the other.
  */
-export function importGraph(root: string, dirs: readonly string[], host: ts.ModuleResolutionHost = ts.sys): ImportGraph {
+export function importGraph(
+  root: string,
+  dirs: readonly string[],
+  host: ts.ModuleResolutionHost = ts.sys,
+): ImportGraph {
   const graph: ImportGraph = new Map();
   const files = dirs.flatMap((d) => sourceFiles(join(root, d)));
   const known = new Set(files);

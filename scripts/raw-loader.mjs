@@ -1,7 +1,9 @@
 // Node ESM hook so CLI/bench scripts run under tsx can `import src from '../shaders/x.wgsl?raw'` as Vite does.
 import { register } from 'node:module';
 
-register('data:text/javascript,' + encodeURIComponent(`
+register(
+  'data:text/javascript,' +
+    encodeURIComponent(`
 import { readFile } from 'node:fs/promises';
 export async function resolve(specifier, context, next) {
   if (specifier.endsWith('?raw')) {
@@ -17,4 +19,5 @@ export async function load(url, context, next) {
   }
   return next(url, context);
 }
-`));
+`),
+);

@@ -3,9 +3,20 @@
 import { createBrowserGpu } from '../../src/gpu/browser';
 import type { Gpu } from '../../src/gpu/runtime';
 import { elementwise, elementwiseRef } from '../../src/gpu/kernels/elementwise';
-import { embeddingBackward, embeddingBackwardRef, embeddingForward, embeddingForwardRef } from '../../src/gpu/kernels/embedding';
+import {
+  embeddingBackward,
+  embeddingBackwardRef,
+  embeddingForward,
+  embeddingForwardRef,
+} from '../../src/gpu/kernels/embedding';
 import { rmsnormBackward, rmsnormBackwardRef, rmsnormForward, rmsnormForwardRef } from '../../src/gpu/kernels/rmsnorm';
-import { createRopeTable, ropeBackward, ropeBackwardRef, ropeForward, ropeForwardRef } from '../../src/gpu/kernels/rope';
+import {
+  createRopeTable,
+  ropeBackward,
+  ropeBackwardRef,
+  ropeForward,
+  ropeForwardRef,
+} from '../../src/gpu/kernels/rope';
 import { swigluBackward, swigluBackwardRef, swigluForward, swigluForwardRef } from '../../src/gpu/kernels/swiglu';
 import { GRADNORM_OUT, GRADNORM_OUT_BYTES, gradNorm, gradNormRef } from '../../src/gpu/kernels/gradnorm';
 import { adamwStep, adamwStepRef, zeroBuffer } from '../../src/gpu/kernels/adamw';
@@ -28,7 +39,13 @@ const checks: Check[] = [
     const b = randomF32(n, rng, 3);
     const out = gpu.buffer('out', n * 4);
     elementwise(gpu, 'silu', out, gpu.buffer('a', a), gpu.buffer('b', b), n);
-    return [{ name: 'elementwise silu', diff: maxAbsDiff(await gpu.readF32(out, n), elementwiseRef('silu', a, b)), tol: 1e-5 }];
+    return [
+      {
+        name: 'elementwise silu',
+        diff: maxAbsDiff(await gpu.readF32(out, n), elementwiseRef('silu', a, b)),
+        tol: 1e-5,
+      },
+    ];
   },
   async (gpu, rng) => {
     const [T, V, D] = [301, 23, 19];
@@ -42,10 +59,17 @@ const checks: Check[] = [
     embeddingForward(gpu, out, gpu.buffer('table', table), gi, T, D, V);
     embeddingBackward(gpu, dTable, gpu.buffer('dOut', dOut), gi, T, D, V);
     return [
-      { name: 'embedding forward', diff: maxAbsDiff(await gpu.readF32(out, T * D), embeddingForwardRef(table, ids, D)), tol: 0 },
+      {
+        name: 'embedding forward',
+        diff: maxAbsDiff(await gpu.readF32(out, T * D), embeddingForwardRef(table, ids, D)),
+        tol: 0,
+      },
       {
         name: 'embedding backward',
-        diff: maxAbsDiff(await gpu.readF32(dTable, V * D), embeddingBackwardRef(new Float64Array(dTable0), dOut, ids, D)),
+        diff: maxAbsDiff(
+          await gpu.readF32(dTable, V * D),
+          embeddingBackwardRef(new Float64Array(dTable0), dOut, ids, D),
+        ),
         tol: 1e-4,
       },
     ];
@@ -57,13 +81,22 @@ const checks: Check[] = [
     const dy = randomF32(T * D, rng);
     const dw0 = randomF32(D, rng);
     const [gx, gw] = [gpu.buffer('x', x), gpu.buffer('w', w)];
-    const [gy, gr, gdx, gdw] = [gpu.buffer('y', T * D * 4), gpu.buffer('rstd', T * 4), gpu.buffer('dx', T * D * 4), gpu.buffer('dw', dw0)];
+    const [gy, gr, gdx, gdw] = [
+      gpu.buffer('y', T * D * 4),
+      gpu.buffer('rstd', T * 4),
+      gpu.buffer('dx', T * D * 4),
+      gpu.buffer('dw', dw0),
+    ];
     rmsnormForward(gpu, gy, gr, gx, gw, T, D, eps);
     rmsnormBackward(gpu, gdx, gdw, gpu.buffer('dy', dy), gx, gw, gr, T, D);
     const dwWant = new Float64Array(dw0);
     const dxWant = rmsnormBackwardRef(dwWant, dy, x, w, T, D, eps);
     return [
-      { name: 'rmsnorm forward', diff: maxAbsDiff(await gpu.readF32(gy, T * D), rmsnormForwardRef(x, w, T, D, eps).y), tol: 1e-4 },
+      {
+        name: 'rmsnorm forward',
+        diff: maxAbsDiff(await gpu.readF32(gy, T * D), rmsnormForwardRef(x, w, T, D, eps).y),
+        tol: 1e-4,
+      },
       { name: 'rmsnorm backward dx', diff: maxAbsDiff(await gpu.readF32(gdx, T * D), dxWant), tol: 1e-4 },
       { name: 'rmsnorm backward dw', diff: maxAbsDiff(await gpu.readF32(gdw, D), dwWant), tol: 1e-3 },
     ];
@@ -78,8 +111,16 @@ const checks: Check[] = [
     ropeForward(gpu, gy, gx, gp, table, T, H);
     ropeBackward(gpu, gdx, gx, gp, table, T, H);
     return [
-      { name: 'rope forward', diff: maxAbsDiff(await gpu.readF32(gy, x.length), ropeForwardRef(x, pos, H, Dh, theta)), tol: 1e-5 },
-      { name: 'rope backward', diff: maxAbsDiff(await gpu.readF32(gdx, x.length), ropeBackwardRef(x, pos, H, Dh, theta)), tol: 1e-5 },
+      {
+        name: 'rope forward',
+        diff: maxAbsDiff(await gpu.readF32(gy, x.length), ropeForwardRef(x, pos, H, Dh, theta)),
+        tol: 1e-5,
+      },
+      {
+        name: 'rope backward',
+        diff: maxAbsDiff(await gpu.readF32(gdx, x.length), ropeBackwardRef(x, pos, H, Dh, theta)),
+        tol: 1e-5,
+      },
     ];
   },
   async (gpu, rng) => {
@@ -122,7 +163,10 @@ const checks: Check[] = [
 /** Tokenizer in the browser: train a small vocabulary and roundtrip code with unicode (diff 0 = exact). */
 function tokenizerCheck(): CheckResult {
   const code = 'def f(x):\n    return [y * 2 for y in x]  # → ok 世界\n\tpass\n';
-  const json = trainTokenizer(Array.from({ length: 50 }, (_, i) => code.replace('f', `f${i}`)), { vocabSize: 300 });
+  const json = trainTokenizer(
+    Array.from({ length: 50 }, (_, i) => code.replace('f', `f${i}`)),
+    { vocabSize: 300 },
+  );
   const tok = loadTokenizer(JSON.stringify(json));
   const ids = tok.encode(code);
   const ok = tok.decode(ids) === code && ids.length < code.length && tok.encode('<|coder|>')[0] === 2;

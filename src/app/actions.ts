@@ -70,7 +70,8 @@ export async function restoreOnLoad(store: LabStore): Promise<void> {
     store.getState().setBanner({ kind: 'error', text: `Saved runs are unavailable: ${(e as Error).message}` });
   }
   const run = id ? await readStoredRun(id) : undefined;
-  const sameConfig = run && (!fromUrl.present || encodeConfigHash(run.meta.config) === encodeConfigHash(fromUrl.config));
+  const sameConfig =
+    run && (!fromUrl.present || encodeConfigHash(run.meta.config) === encodeConfigHash(fromUrl.config));
   if (run && run.state && sameConfig) {
     showRun(store, run, 'Restored the saved run');
   } else if (fromUrl.present) {
@@ -122,7 +123,11 @@ export async function exportBundle(store: LabStore): Promise<void> {
   if (!s.runId) throw new Error('There is no run to export yet.');
   // latest/ is what resumes; the per-step copies under checkpoints/ would only make the file large.
   const all = await new IdbRunStore(s.runId).readAll();
-  const files = Object.fromEntries(Object.entries(all).filter(([name]) => !name.startsWith(RUN_FILES.checkpoints) && !name.startsWith(RUN_FILES.pending)));
+  const files = Object.fromEntries(
+    Object.entries(all).filter(
+      ([name]) => !name.startsWith(RUN_FILES.checkpoints) && !name.startsWith(RUN_FILES.pending),
+    ),
+  );
   const live = s.series.find((r) => r.id === s.runId);
   const bundle: RunBundle = {
     name: s.runId,
@@ -151,22 +156,35 @@ export function exportMetricsJsonl(store: LabStore): void {
 /** Imports a bundle as the current run. A bad file throws BundleError before anything is written or shown. */
 export async function importBundle(store: LabStore, file: File): Promise<void> {
   const s = store.getState();
-  if (s.status === 'running' || s.status === 'stepping' || s.status === 'starting') throw new Error('Pause the run before importing another one.');
+  if (s.status === 'running' || s.status === 'stepping' || s.status === 'starting')
+    throw new Error('Pause the run before importing another one.');
   const bundle = decodeBundle(new Uint8Array(await file.arrayBuffer()));
   const files = (bundle.snapshot as { files?: Record<string, unknown> } | undefined)?.files;
   if (!files || typeof files !== 'object' || !Object.values(files).every((f) => f instanceof Uint8Array)) {
     throw new BundleError('it carries no run files (snapshot.files)');
   }
-  if (!files['latest/state.json'] || !files['config.json']) throw new BundleError('it has no committed step (latest/state.json and config.json)');
+  if (!files['latest/state.json'] || !files['config.json'])
+    throw new BundleError('it has no committed step (latest/state.json and config.json)');
   const runId = (await getRunMeta(bundle.name)) ? newRunId() : bundle.name;
   await new IdbRunStore(runId).replaceAll(files as Record<string, Uint8Array>);
-  const meta: RunMeta = { runId, label: runLabel(bundle.config), config: bundle.config, createdAt: bundle.createdAt, updatedAt: Date.now(), step: 0 };
+  const meta: RunMeta = {
+    runId,
+    label: runLabel(bundle.config),
+    config: bundle.config,
+    createdAt: bundle.createdAt,
+    updatedAt: Date.now(),
+    step: 0,
+  };
   const state = JSON.parse(dec.decode(files['latest/state.json'] as Uint8Array)) as TrainerState;
   meta.step = state.step;
   await putRunMeta(meta);
   const evalBytes = files[RUN_FILES.evals] as Uint8Array | undefined;
   const evals = evalBytes ? parseEvalJsonl(dec.decode(evalBytes)) : [];
-  showRun(store, { meta, metrics: bundle.metrics.filter((m) => m.step < state.step), state, rollouts: bundle.rollouts, evals }, `Imported ${file.name}`);
+  showRun(
+    store,
+    { meta, metrics: bundle.metrics.filter((m) => m.step < state.step), state, rollouts: bundle.rollouts, evals },
+    `Imported ${file.name}`,
+  );
 }
 
 /** Adds a finished run for comparison: a bundle, or a metrics.jsonl written by `npm run train`. */
@@ -216,7 +234,8 @@ export async function loadReferenceRuns(store: LabStore): Promise<number> {
 /** Makes a run saved in this browser the current one (paused; Start resumes it). */
 export async function openSaved(store: LabStore, meta: RunMeta): Promise<void> {
   const s = store.getState();
-  if (s.status === 'running' || s.status === 'stepping' || s.status === 'starting') throw new Error('Pause the run before opening another one.');
+  if (s.status === 'running' || s.status === 'stepping' || s.status === 'starting')
+    throw new Error('Pause the run before opening another one.');
   const run = await readStoredRun(meta.runId);
   if (!run?.state) throw new Error(`Run ${meta.runId} has no committed step to open.`);
   await putRunMeta({ ...meta, updatedAt: Date.now() });

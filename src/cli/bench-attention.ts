@@ -51,7 +51,13 @@ async function benchKernelsB(gpu: Gpu, reps = 5): Promise<string[][]> {
   const y = buf(T * 384);
   const mmFlops = 2 * T * 384 * 128;
   const mm = await time(gpu, () => linearMatmul(gpu, { a: x, b: wUp, c: y, M: T, N: 384, K: 128, transB: true }), reps);
-  rows.push([`matmul (linear) ${T}x384x128`, mm.wall.toFixed(1), Number.isFinite(mm.cpu) ? mm.cpu.toFixed(1) : '-', gflop(mmFlops, mm), '1.00']);
+  rows.push([
+    `matmul (linear) ${T}x384x128`,
+    mm.wall.toFixed(1),
+    Number.isFinite(mm.cpu) ? mm.cpu.toFixed(1) : '-',
+    gflop(mmFlops, mm),
+    '1.00',
+  ]);
   const perFlop = (t: { wall: number; cpu: number }, flops: number) => {
     const c = (x: { wall: number; cpu: number }) => (Number.isFinite(x.cpu) && x.cpu > 0 ? x.cpu : x.wall);
     return (c(t) / flops / (c(mm) / mmFlops)).toFixed(2);
@@ -60,10 +66,22 @@ async function benchKernelsB(gpu: Gpu, reps = 5): Promise<string[][]> {
     gpu.tuning.attention.unrolled = unrolled;
     const which = unrolled ? 'generated' : 'WGSL files';
     const t = await time(gpu, () => attentionForward(gpu, out, lse, q, k, v, null, s), reps);
-    rows.push([`attention fwd B=4 S=256 Hq=4 Hkv=2 Dh=32 (${which})`, t.wall.toFixed(1), Number.isFinite(t.cpu) ? t.cpu.toFixed(1) : '-', gflop(attnFlops, t), perFlop(t, attnFlops)]);
+    rows.push([
+      `attention fwd B=4 S=256 Hq=4 Hkv=2 Dh=32 (${which})`,
+      t.wall.toFixed(1),
+      Number.isFinite(t.cpu) ? t.cpu.toFixed(1) : '-',
+      gflop(attnFlops, t),
+      perFlop(t, attnFlops),
+    ]);
     // Backward: q·k recomputed in both passes, dP = dO·vᵀ twice, then dq, dk, dv: 3.5× the forward's FLOPs.
     const tb = await time(gpu, () => attentionBackward(gpu, dq, dk, dv, dout, q, k, v, null, out, lse, s), reps);
-    rows.push([`attention bwd, same shape (${which})`, tb.wall.toFixed(1), Number.isFinite(tb.cpu) ? tb.cpu.toFixed(1) : '-', gflop(3.5 * attnFlops, tb), perFlop(tb, 3.5 * attnFlops)]);
+    rows.push([
+      `attention bwd, same shape (${which})`,
+      tb.wall.toFixed(1),
+      Number.isFinite(tb.cpu) ? tb.cpu.toFixed(1) : '-',
+      gflop(3.5 * attnFlops, tb),
+      perFlop(tb, 3.5 * attnFlops),
+    ]);
   }
   gpu.tuning.attention.unrolled = 'auto';
   for (const B of [1, 16, 64]) {

@@ -26,7 +26,8 @@ import { rlBatch } from './bench-rl-batch';
 const HELP = `usage: npm run bench:engine -- [--preset micro|tiny] [--repeats 3] [--batch-tokens N] [--new N] [--prompt N] [--batches 1,16,64] [--top-p P] [--group 4] [--no-onnx]
   --group: rollouts per prompt in the RL-update batch (GRPO groups; 1 = every row its own prompt)`;
 
-const log = (s: string) => process.stderr.write(`[bench:engine ${((performance.now() - T0) / 1000).toFixed(1)}s] ${s}\n`);
+const log = (s: string) =>
+  process.stderr.write(`[bench:engine ${((performance.now() - T0) / 1000).toFixed(1)}s] ${s}\n`);
 const T0 = performance.now();
 
 function randomTokens(n: number, V: number, rng: () => number): number[] {
@@ -36,17 +37,33 @@ function randomTokens(n: number, V: number, rng: () => number): number[] {
 function trainBatch(gpu: Gpu, B: number, S: number, V: number, rng: () => number): GpuBatch {
   const tokens = randomTokens(B * S, V, rng);
   const targets = tokens.map((_, i) => tokens[(i + 1) % tokens.length]);
-  return uploadBatch(gpu, { batch: B, seqLen: S, tokens, targets, mask: new Float32Array(B * S).fill(1) }, 'bench.batch');
+  return uploadBatch(
+    gpu,
+    { batch: B, seqLen: S, tokens, targets, mask: new Float32Array(B * S).fill(1) },
+    'bench.batch',
+  );
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), { preset: 'string', repeats: 'string', 'batch-tokens': 'string', new: 'string', prompt: 'string', batches: 'string', 'top-p': 'string', group: 'string', 'no-onnx': 'boolean', help: 'boolean' });
+  const args = parseArgs(process.argv.slice(2), {
+    preset: 'string',
+    repeats: 'string',
+    'batch-tokens': 'string',
+    new: 'string',
+    prompt: 'string',
+    batches: 'string',
+    'top-p': 'string',
+    group: 'string',
+    'no-onnx': 'boolean',
+    help: 'boolean',
+  });
   if (args.help) {
     console.log(HELP);
     return;
   }
   const name = (args.preset ?? 'micro') as PresetName;
-  if (name !== 'micro' && name !== 'tiny' && name !== 'small') throw new Error(`--preset must be micro, tiny or small\n${HELP}`);
+  if (name !== 'micro' && name !== 'tiny' && name !== 'small')
+    throw new Error(`--preset must be micro, tiny or small\n${HELP}`);
   const config = preset(name);
   const layout = buildLayout(config);
   const V = config.vocabSize;
@@ -61,7 +78,9 @@ async function main(): Promise<void> {
   const gpu = await sharedNodeGpu();
   const rng = mulberry32(7);
   console.log(`adapter: ${gpu.summary.vendor} ${gpu.summary.architecture} ${gpu.summary.description}`);
-  console.log(`preset ${name}: ${paramCount(config)} params, vocab ${V}, hidden ${config.hidden}, layers ${config.layers}, heads ${config.heads}/${config.kvHeads}, ffn ${config.intermediate}`);
+  console.log(
+    `preset ${name}: ${paramCount(config)} params, vocab ${V}, hidden ${config.hidden}, layers ${config.layers}, heads ${config.heads}/${config.kvHeads}, ffn ${config.intermediate}`,
+  );
   const model = new GpuModel(gpu, layout, initParams(layout, 1));
 
   // ---- forward and training -------------------------------------------------------------------------------
@@ -89,7 +108,9 @@ async function main(): Promise<void> {
   };
   const rlM = await measure(reps, grpo);
   const rlSftM = await measure(reps, () => trainStep(model, rl.batch, { kind: 'sft' }, optim));
-  log(`RL update median ${fmt(median(rlM.wall) * 1000, 0)} ms, SFT on the same batch ${fmt(median(rlSftM.wall) * 1000, 0)} ms`);
+  log(
+    `RL update median ${fmt(median(rlM.wall) * 1000, 0)} ms, SFT on the same batch ${fmt(median(rlSftM.wall) * 1000, 0)} ms`,
+  );
   const row = (label: string, m: Measured, tokens: number) => [
     label,
     `${fmt(minOf(m.wall) * 1000, 1)} / ${fmt(median(m.wall) * 1000, 1)}`,
@@ -97,18 +118,32 @@ async function main(): Promise<void> {
     fmt(tokens / median(m.wall), 0),
     fmt(tokens / median(m.cpu), 0),
   ];
-  table(`throughput (min / median of ${reps}; tokens/s and tokens per CPU-second from the medians)`, ['phase', 'wall ms', 'CPU-s', 'tokens/s', 'tokens/CPU-s'], [
-    row(`forward [${B}, ${S}]`, fwdM, B * S),
-    row(`SFT step (fwd + bwd + AdamW) [${B}, ${S}], every row in the loss`, trainM, B * S),
-    row(`RL update: ref log-probs + GRPO step [${rl.batch.B}, ${rl.batch.S}], ${rl.completion} completion tokens`, rlM, rl.batch.T),
-    row(`SFT step on the same RL batch (loss on the completion)`, rlSftM, rl.batch.T),
-  ]);
-  console.log(`RL update / SFT step on the same batch: ${fmt(median(rlM.cpu) / median(rlSftM.cpu))}x CPU-s, ${fmt(median(rlM.wall) / median(rlSftM.wall))}x wall (medians)`);
+  table(
+    `throughput (min / median of ${reps}; tokens/s and tokens per CPU-second from the medians)`,
+    ['phase', 'wall ms', 'CPU-s', 'tokens/s', 'tokens/CPU-s'],
+    [
+      row(`forward [${B}, ${S}]`, fwdM, B * S),
+      row(`SFT step (fwd + bwd + AdamW) [${B}, ${S}], every row in the loss`, trainM, B * S),
+      row(
+        `RL update: ref log-probs + GRPO step [${rl.batch.B}, ${rl.batch.S}], ${rl.completion} completion tokens`,
+        rlM,
+        rl.batch.T,
+      ),
+      row(`SFT step on the same RL batch (loss on the completion)`, rlSftM, rl.batch.T),
+    ],
+  );
+  console.log(
+    `RL update / SFT step on the same batch: ${fmt(median(rlM.cpu) / median(rlSftM.cpu))}x CPU-s, ${fmt(median(rlM.wall) / median(rlSftM.wall))}x wall (medians)`,
+  );
   rl.destroy();
   ref.destroy();
 
   // ---- decode -----------------------------------------------------------------------------------------------
-  const weights: DecodeWeights[] = [fp32Weights(model), new RolloutWeights(model, 'int8-b32'), new RolloutWeights(model, 'int4-b32')];
+  const weights: DecodeWeights[] = [
+    fp32Weights(model),
+    new RolloutWeights(model, 'int8-b32'),
+    new RolloutWeights(model, 'int4-b32'),
+  ];
   const names = ['fp32', 'int8', 'int4'];
   const rows: string[][] = [];
   const decodeOpts = { temperature: 1, topP, seed: 3, stopTokenIds: [] as number[] };
@@ -137,14 +172,27 @@ async function main(): Promise<void> {
       cells.push(`${fmt(Math.max(...tps), 1)} / ${fmt(med, 1)}${i === 0 ? '' : ` (${fmt(med / base)}x)`}`);
       cells.push(fmt(median(tpc), 0));
       cells.push(fmt((nb * promptLen) / (median(runs.map((x) => x.prefillMs)) / 1000), 0));
-      log(`decode batch ${nb} ${names[i]}: median ${fmt(med, 1)} tokens/s (${runs[0].steps} steps, ${runs[0].readbacks} read-backs)`);
+      log(
+        `decode batch ${nb} ${names[i]}: median ${fmt(med, 1)} tokens/s (${runs[0].steps} steps, ${runs[0].readbacks} read-backs)`,
+      );
     }
     rows.push(cells);
   }
   table(
     `decode (prompt ${promptLen}, ${newTokens} new tokens, T=1, top-p ${topP}, no stop tokens; best / median of ${reps} after a warm-up on the same shape; ` +
       `gen tok/CPU-s counts prefill + decode CPU; int8/int4 median speed-up over fp32 in brackets; read-back every 8 tokens)`,
-    ['batch', 'fp32 tok/s', 'tok/CPU-s', 'prefill tok/s', 'int8 tok/s', 'tok/CPU-s', 'prefill tok/s', 'int4 tok/s', 'tok/CPU-s', 'prefill tok/s'],
+    [
+      'batch',
+      'fp32 tok/s',
+      'tok/CPU-s',
+      'prefill tok/s',
+      'int8 tok/s',
+      'tok/CPU-s',
+      'prefill tok/s',
+      'int4 tok/s',
+      'tok/CPU-s',
+      'prefill tok/s',
+    ],
     rows,
   );
 
@@ -154,10 +202,25 @@ async function main(): Promise<void> {
   const mmRows: string[][] = [];
   for (let i = 1; i < weights.length; i++) {
     const gen = await generate(weights[i], mmPrompts, { ...decodeOpts, topP: 1, maxNewTokens: 16 });
-    const rep = await exactKl(weights[i], weights[0], mmPrompts.map((p, b) => ({ prompt: p, completion: gen[b].tokens })));
-    mmRows.push([names[i], rep.meanKl.toExponential(3), rep.maxKl.toExponential(2), rep.meanAbsLogprobDiff.toExponential(2), String(rep.tokens), ((weights[i] as RolloutWeights).bytes() / 1024).toFixed(0)]);
+    const rep = await exactKl(
+      weights[i],
+      weights[0],
+      mmPrompts.map((p, b) => ({ prompt: p, completion: gen[b].tokens })),
+    );
+    mmRows.push([
+      names[i],
+      rep.meanKl.toExponential(3),
+      rep.maxKl.toExponential(2),
+      rep.meanAbsLogprobDiff.toExponential(2),
+      String(rep.tokens),
+      ((weights[i] as RolloutWeights).bytes() / 1024).toFixed(0),
+    ]);
   }
-  table('rollout/learner mismatch: KL(rollout ‖ fp32 learner) per token, init weights (std 0.02), T = 1', ['rollout', 'mean KL', 'max KL', 'mean |Δlogp|', 'tokens', 'KiB'], mmRows);
+  table(
+    'rollout/learner mismatch: KL(rollout ‖ fp32 learner) per token, init weights (std 0.02), T = 1',
+    ['rollout', 'mean KL', 'max KL', 'mean |Δlogp|', 'tokens', 'KiB'],
+    mmRows,
+  );
 
   // ---- per-kernel-family GPU time ------------------------------------------------------------------------------
   if (!gpu.timer) {
@@ -169,7 +232,11 @@ async function main(): Promise<void> {
     gpu.profile = true;
     await fwdOnce();
     await step();
-    await generate(weights[1], Array.from({ length: 16 }, () => randomTokens(promptLen, V, rng)), { ...decodeOpts, maxNewTokens: 8 });
+    await generate(
+      weights[1],
+      Array.from({ length: 16 }, () => randomTokens(promptLen, V, rng)),
+      { ...decodeOpts, maxNewTokens: 8 },
+    );
     await gpu.sync();
     gpu.profile = false;
     const times = await gpu.kernelTimes();
@@ -177,7 +244,12 @@ async function main(): Promise<void> {
     table(
       'GPU time per kernel family (1 forward + 1 training step + 8-token int8 decode at batch 16; each dispatch in its own timed pass)',
       ['family', 'ms', 'dispatches', 'share'],
-      times.map((t) => [t.family, t.ms.toFixed(2), String(t.dispatches), `${((100 * t.ms) / Math.max(total, 1e-9)).toFixed(1)}%`]),
+      times.map((t) => [
+        t.family,
+        t.ms.toFixed(2),
+        String(t.dispatches),
+        `${((100 * t.ms) / Math.max(total, 1e-9)).toFixed(1)}%`,
+      ]),
     );
   }
   destroyBatch(batch);

@@ -205,11 +205,11 @@ async function main(): Promise<void> {
   const rate = tflops * 1e12 * util;
   // A step of 16 problems × 8 candidates × 256 tokens, the same again for the Tester's tests.
   const stepTokens = 2 * 16 * 8 * 256;
-  const plan = planMemory(
-    full,
-    QWEN_LORA_RUN,
-    { maxBufferSize: 2 ** 52, maxStorageBufferBindingSize: 2 ** 52, budgetBytes: 2 ** 52 },
-  );
+  const plan = planMemory(full, QWEN_LORA_RUN, {
+    maxBufferSize: 2 ** 52,
+    maxStorageBufferBindingSize: 2 ** 52,
+    budgetBytes: 2 ** 52,
+  });
   table(
     `FLOPs per token (context ${ctx}) and projections; GPU of ${tflops} TFLOP/s at ${(util * 100).toFixed(0)}% utilisation`,
     ['', `${layers}-layer (measured)`, '24 layers (Qwen2.5-Coder-0.5B)'],

@@ -28,7 +28,8 @@ const WG = process.env.BENCH_WG ? (process.env.BENCH_WG.split('x').map(Number) a
 let keepInstance: GPU | undefined;
 
 async function acquire(): Promise<{ gpu: Gpu; mode: string }> {
-  if (process.env.CODE_A1_ROBUST !== '1') return { gpu: await sharedNodeGpu(), mode: 'robustness disabled (device-node.ts flag)' };
+  if (process.env.CODE_A1_ROBUST !== '1')
+    return { gpu: await sharedNodeGpu(), mode: 'robustness disabled (device-node.ts flag)' };
   // Same ICD choice as device-node.ts, but without creating its instance: two Dawn instances in one process crash.
   const icd = '/usr/lib/chromium/vk_swiftshader_icd.json';
   if (!process.env.VK_ICD_FILENAMES && existsSync(icd)) process.env.VK_ICD_FILENAMES = icd;
@@ -143,7 +144,12 @@ async function benchMatmul(gpu: Gpu): Promise<MatmulResult> {
       const tune = impl === 'fast' ? { tm: TM, wg: WG } : {};
       // The target case gets more tries: short runs, and the best of them is least disturbed by other load.
       const target = M === 512 && N === 512 && K === 512 && form === 'A·B' && impl === 'fast';
-      t[impl] = await timeKernel(gpu, () => matmul(gpu, { ...base, impl: impl as Exclude<Impl, 'quad'>, ...tune }), 400, target ? Math.max(TRIES, 5) : TRIES);
+      t[impl] = await timeKernel(
+        gpu,
+        () => matmul(gpu, { ...base, impl: impl as Exclude<Impl, 'quad'>, ...tune }),
+        400,
+        target ? Math.max(TRIES, 5) : TRIES,
+      );
     }
     const fast = t.fast ?? { wall: NaN, cpu: NaN };
     const naive = t.naive ?? { wall: NaN, cpu: NaN };
@@ -202,7 +208,9 @@ async function benchQuant(gpu: Gpu): Promise<string[][]> {
         qmatmul(gpu, { x, w: q, y, M });
         const t = await timeKernel(gpu, () => qmatmul(gpu, { x, w: q, y, M }), 2000);
         const cpuRatio = fp32.cpu / t.cpu;
-        cells.push(`${(t.wall * 1e6).toFixed(0)} (${(fp32.wall / t.wall).toFixed(2)}x${Number.isFinite(cpuRatio) ? `, cpu ${cpuRatio.toFixed(2)}x` : ''})`);
+        cells.push(
+          `${(t.wall * 1e6).toFixed(0)} (${(fp32.wall / t.wall).toFixed(2)}x${Number.isFinite(cpuRatio) ? `, cpu ${cpuRatio.toFixed(2)}x` : ''})`,
+        );
       }
       rows.push(cells);
       [x, y].forEach((b) => b.destroy());
@@ -225,11 +233,29 @@ async function main(): Promise<void> {
       'fast = vec4 register tiles (default), general = scalar-load register tiles (fallback for odd shapes),',
       "quad = linear_quad (what the model's linear layers run, where the device has subgroups), tiled = workgroup-memory tiles (for real GPUs), naive = 1 output/thread",
     ].join('\n'),
-    ['shape', 'form', 'quad', 'fast', 'naive', 'fast/naive', 'general', 'tiled', 'quad/cpu-s', 'fast/cpu-s', 'naive/cpu-s', 'general/cpu-s', 'tiled/cpu-s'],
+    [
+      'shape',
+      'form',
+      'quad',
+      'fast',
+      'naive',
+      'fast/naive',
+      'general',
+      'tiled',
+      'quad/cpu-s',
+      'fast/cpu-s',
+      'naive/cpu-s',
+      'general/cpu-s',
+      'tiled/cpu-s',
+    ],
     mm.rows,
   );
   if (process.env.BENCH_SKIP_QUANT !== '1') {
-    table('quantized y = x·Wᵀ (dequantized on the fly) vs fp32 A·Bᵀ; M x out x in; µs per call (speed-up over fp32 by wall time, and by worker CPU time where long enough to measure)', ['shape', 'fp32 µs', 'fp32 GFLOP/s', ...QUANT_FORMATS], await benchQuant(gpu));
+    table(
+      'quantized y = x·Wᵀ (dequantized on the fly) vs fp32 A·Bᵀ; M x out x in; µs per call (speed-up over fp32 by wall time, and by worker CPU time where long enough to measure)',
+      ['shape', 'fp32 µs', 'fp32 GFLOP/s', ...QUANT_FORMATS],
+      await benchQuant(gpu),
+    );
   }
   const ratio = mm.fast512 / mm.naive512;
   const met = mm.fast512 >= 2 && ratio >= 5;

@@ -15,9 +15,24 @@ async function main(): Promise<void> {
   const rng = mulberry32(1);
   const [T, D, V, H, Dh, F, P] = [2048, 256, 1024, 8, 32, 688, 5_000_000];
   const buf = (label: string, n: number) => gpu.buffer(label, randomF32(n, rng));
-  const ids = gpu.buffer('ids', Uint32Array.from({ length: T }, () => Math.floor(rng() * V)));
-  const pos = gpu.buffer('pos', Uint32Array.from({ length: T }, (_, i) => i % 512));
-  const [table, dTable, x, y, dy, w, dw, rstd] = [buf('table', V * D), buf('dTable', V * D), buf('x', T * D), buf('y', T * D), buf('dy', T * D), buf('w', D), buf('dw', D), buf('rstd', T)];
+  const ids = gpu.buffer(
+    'ids',
+    Uint32Array.from({ length: T }, () => Math.floor(rng() * V)),
+  );
+  const pos = gpu.buffer(
+    'pos',
+    Uint32Array.from({ length: T }, (_, i) => i % 512),
+  );
+  const [table, dTable, x, y, dy, w, dw, rstd] = [
+    buf('table', V * D),
+    buf('dTable', V * D),
+    buf('x', T * D),
+    buf('y', T * D),
+    buf('dy', T * D),
+    buf('w', D),
+    buf('dw', D),
+    buf('rstd', T),
+  ];
   const rope = createRopeTable(gpu, Dh, 1e6, 1024);
   const [gu, dgu, h] = [buf('gu', 2 * T * F), buf('dgu', 2 * T * F), buf('h', T * F)];
   const [p, g, m, v] = [buf('p', P), buf('g', P), buf('m', P), buf('v', P)];
@@ -38,7 +53,9 @@ async function main(): Promise<void> {
   await time(`embedding backward T=${T} D=${D} V=${V}`, () => embeddingBackward(gpu, dTable, dy, ids, T, D, V));
   for (const impl of ['rows', 'workgroup'] as RowImpl[]) {
     await time(`rmsnorm forward (${impl}) T=${T} D=${D}`, () => rmsnormForward(gpu, y, rstd, x, w, T, D, 1e-6, impl));
-    await time(`rmsnorm backward (${impl}) T=${T} D=${D}`, () => rmsnormBackward(gpu, dy, dw, y, x, w, rstd, T, D, impl));
+    await time(`rmsnorm backward (${impl}) T=${T} D=${D}`, () =>
+      rmsnormBackward(gpu, dy, dw, y, x, w, rstd, T, D, impl),
+    );
   }
   await time(`rope forward T=${T} H=${H} Dh=${Dh}`, () => ropeForward(gpu, y, x, pos, rope, T, H));
   await time(`rope backward T=${T} H=${H} Dh=${Dh}`, () => ropeBackward(gpu, y, x, pos, rope, T, H));

@@ -21,13 +21,34 @@ function makeSuite(i: number): JudgeRequest {
   const k = i % 7;
   const bug = i % 5 === 0 ? ' + 1' : '';
   const templates: [string, (x: number) => string][] = [
-    [`def f(xs):\n    # suite ${i}\n    return sorted(xs)[::-1]${bug ? '[1:]' : ''}\n`, (x) => `assert f([${x}, ${x + 3}, ${x - 2}]) == [${x + 3}, ${x}, ${x - 2}]`],
-    [`def f(n):\n    # suite ${i}\n    s = 0\n    for j in range(n):\n        s += j * j\n    return s${bug}\n`, (x) => `assert f(${x}) == ${(x * (x - 1) * (2 * x - 1)) / 6}`],
-    [`def f(s):\n    # suite ${i}\n    return s[::-1].upper()${bug ? ' + "x"' : ''}\n`, (x) => `assert f('ab${x}') == '${x}BA'.upper()`],
-    [`from typing import List\n\ndef f(a: List[int]) -> int:\n    # suite ${i}\n    return max(a) - min(a)${bug}\n`, (x) => `assert f([${x}, ${2 * x}, 1]) == ${Math.max(x, 2 * x, 1) - Math.min(x, 2 * x, 1)}`],
-    [`def f(x):\n    # suite ${i}\n    return {'v': x, 'sq': x * x${bug}}\n`, (x) => `assert f(${x}) == {'sq': ${x * x}, 'v': ${x}}`],
-    [`import math\ndef f(x):\n    # suite ${i}\n    return math.sqrt(x)${bug}\n`, (x) => `assert f(${x * x}) == ${x}.0`],
-    [`def f(words):\n    # suite ${i}\n    return [w for w in words if len(w) > 2${bug ? ' - 1' : ''}]\n`, (x) => `assert f(['a${x}', 'bb', 'ccc${x}']) == [${x >= 10 ? `'a${x}', ` : ''}'ccc${x}']`],
+    [
+      `def f(xs):\n    # suite ${i}\n    return sorted(xs)[::-1]${bug ? '[1:]' : ''}\n`,
+      (x) => `assert f([${x}, ${x + 3}, ${x - 2}]) == [${x + 3}, ${x}, ${x - 2}]`,
+    ],
+    [
+      `def f(n):\n    # suite ${i}\n    s = 0\n    for j in range(n):\n        s += j * j\n    return s${bug}\n`,
+      (x) => `assert f(${x}) == ${(x * (x - 1) * (2 * x - 1)) / 6}`,
+    ],
+    [
+      `def f(s):\n    # suite ${i}\n    return s[::-1].upper()${bug ? ' + "x"' : ''}\n`,
+      (x) => `assert f('ab${x}') == '${x}BA'.upper()`,
+    ],
+    [
+      `from typing import List\n\ndef f(a: List[int]) -> int:\n    # suite ${i}\n    return max(a) - min(a)${bug}\n`,
+      (x) => `assert f([${x}, ${2 * x}, 1]) == ${Math.max(x, 2 * x, 1) - Math.min(x, 2 * x, 1)}`,
+    ],
+    [
+      `def f(x):\n    # suite ${i}\n    return {'v': x, 'sq': x * x${bug}}\n`,
+      (x) => `assert f(${x}) == {'sq': ${x * x}, 'v': ${x}}`,
+    ],
+    [
+      `import math\ndef f(x):\n    # suite ${i}\n    return math.sqrt(x)${bug}\n`,
+      (x) => `assert f(${x * x}) == ${x}.0`,
+    ],
+    [
+      `def f(words):\n    # suite ${i}\n    return [w for w in words if len(w) > 2${bug ? ' - 1' : ''}]\n`,
+      (x) => `assert f(['a${x}', 'bb', 'ccc${x}']) == [${x >= 10 ? `'a${x}', ` : ''}'ccc${x}']`,
+    ],
   ];
   const [code, test] = templates[k];
   const tests = Array.from({ length: 8 }, (_, j) => test(j + 2 + (i % 11)));
@@ -45,7 +66,13 @@ const stat = (xs: number[]) => {
   return { min: s[0], median: s[Math.floor(s.length / 2)] };
 };
 
-async function benchPyodide(suites: JudgeRequest[], workers: number, repeats: number, nCheck: number, fullCopy: boolean) {
+async function benchPyodide(
+  suites: JudgeRequest[],
+  workers: number,
+  repeats: number,
+  nCheck: number,
+  fullCopy: boolean,
+) {
   const t0 = performance.now();
   const sandbox = createNodeSandbox({ size: workers, fullCopy });
   await sandbox.warm();
@@ -61,7 +88,8 @@ async function benchPyodide(suites: JudgeRequest[], workers: number, repeats: nu
     const secs = (performance.now() - t1) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const cpuSecs = (cpu.user + cpu.system) / 1e6;
-    const count = (rs: typeof results) => rs.reduce((n, x) => n + x.verdicts.filter((v) => v.status === 'passed').length, 0);
+    const count = (rs: typeof results) =>
+      rs.reduce((n, x) => n + x.verdicts.filter((v) => v.status === 'passed').length, 0);
     passedFirst = count(results.slice(0, nCheck));
     runs.push({ perSec: suites.length / secs, perCpuSec: suites.length / cpuSecs, passed: count(results) });
   }
@@ -69,7 +97,14 @@ async function benchPyodide(suites: JudgeRequest[], workers: number, repeats: nu
   const restoreMs = sandbox.stats.restoreMs - r0.ms;
   const kib = (sandbox.stats.restoredBytes - r0.bytes) / 1024 / Math.max(1, restores);
   await sandbox.close();
-  return { runs, coldMs, passedFirst, restoresPerSuite: restores / (suites.length * repeats), restoreMsEach: restoreMs / Math.max(1, restores), kib };
+  return {
+    runs,
+    coldMs,
+    passedFirst,
+    restoresPerSuite: restores / (suites.length * repeats),
+    restoreMsEach: restoreMs / Math.max(1, restores),
+    kib,
+  };
 }
 
 function pythonSource(s: JudgeRequest): string {
@@ -106,7 +141,13 @@ cpu += time.process_time() - c0
 print(json.dumps({'wall': wall, 'cpu': cpu, 'passed': passed}))
 `;
 
-function benchCPython(python: string, suites: JudgeRequest[], workers: number, repeats: number, mode: 'process' | 'warm'): Run[] {
+function benchCPython(
+  python: string,
+  suites: JudgeRequest[],
+  workers: number,
+  repeats: number,
+  mode: 'process' | 'warm',
+): Run[] {
   const dir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
   const files = suites.map((s, i) => {
     const file = join(dir, `s${i}.py`);
@@ -117,7 +158,11 @@ function benchCPython(python: string, suites: JudgeRequest[], workers: number, r
   writeFileSync(join(dir, 'driver.py'), DRIVER);
   const runs: Run[] = [];
   for (let r = 0; r < repeats; r++) {
-    const out = spawnSync(python, ['-I', join(dir, 'driver.py'), python, join(dir, 'files.json'), String(workers), mode], { encoding: 'utf8' });
+    const out = spawnSync(
+      python,
+      ['-I', join(dir, 'driver.py'), python, join(dir, 'files.json'), String(workers), mode],
+      { encoding: 'utf8' },
+    );
     if (out.status !== 0) throw new Error(`cpython driver failed: ${out.stderr}`);
     const d = JSON.parse(out.stdout) as { wall: number; cpu: number; passed: number };
     runs.push({ perSec: suites.length / d.wall, perCpuSec: suites.length / d.cpu, passed: d.passed });
@@ -138,11 +183,18 @@ async function main(): Promise<void> {
   const nPy = flag('--python', 200);
   const repeats = flag('--repeats', 3);
   const suites = Array.from({ length: n }, (_, i) => makeSuite(i));
-  console.log(`suites: candidate + 8 asserts; ${n} in the Pyodide pool, ${nPy} for CPython; ${workers} worker(s); ${repeats} repeats`);
+  console.log(
+    `suites: candidate + 8 asserts; ${n} in the Pyodide pool, ${nPy} for CPython; ${workers} worker(s); ${repeats} repeats`,
+  );
   const py = await benchPyodide(suites, workers, repeats, nPy, false);
-  console.log(`pyodide pool cold start: ${py.coldMs.toFixed(0)} ms (${workers} worker(s), Pyodide + harness + snapshot)`);
-  console.log(`pyodide pool, whole-interpreter reset on: ${fmt(py.runs)} (${py.runs[0].passed} of ${n * 8} asserts passed)`);
-  const cost = (p: typeof py) => `${p.restoresPerSuite.toFixed(2)} restores per suite, ${p.restoreMsEach.toFixed(2)} ms and ${p.kib.toFixed(0)} KiB written each`;
+  console.log(
+    `pyodide pool cold start: ${py.coldMs.toFixed(0)} ms (${workers} worker(s), Pyodide + harness + snapshot)`,
+  );
+  console.log(
+    `pyodide pool, whole-interpreter reset on: ${fmt(py.runs)} (${py.runs[0].passed} of ${n * 8} asserts passed)`,
+  );
+  const cost = (p: typeof py) =>
+    `${p.restoresPerSuite.toFixed(2)} restores per suite, ${p.restoreMsEach.toFixed(2)} ms and ${p.kib.toFixed(0)} KiB written each`;
   console.log(`  reset cost: ${cost(py)} (memory compared page by page, changed pages written back)`);
   if (!process.argv.includes('--no-ab')) {
     const full = await benchPyodide(suites, workers, repeats, nPy, true);
@@ -159,11 +211,17 @@ async function main(): Promise<void> {
   }
   const sub = suites.slice(0, nPy);
   const proc = benchCPython(python, sub, workers, repeats, 'process');
-  console.log(`cpython ${python} -I -S, one process per candidate: ${fmt(proc)} (${proc[0].passed} of ${nPy * 8} passed)`);
+  console.log(
+    `cpython ${python} -I -S, one process per candidate: ${fmt(proc)} (${proc[0].passed} of ${nPy * 8} passed)`,
+  );
   const warm = benchCPython(python, sub, 1, repeats, 'warm');
-  console.log(`cpython ${python}, one warm process exec-ing each candidate, no isolation: ${fmt(warm)} (${warm[0].passed} passed)`);
+  console.log(
+    `cpython ${python}, one warm process exec-ing each candidate, no isolation: ${fmt(warm)} (${warm[0].passed} passed)`,
+  );
   const agree = proc[0].passed === py.passedFirst ? 'agree' : 'DISAGREE';
-  console.log(`verdicts on the first ${nPy} suites: pyodide ${py.passedFirst} passed, cpython ${proc[0].passed} passed (${agree})`);
+  console.log(
+    `verdicts on the first ${nPy} suites: pyodide ${py.passedFirst} passed, cpython ${proc[0].passed} passed (${agree})`,
+  );
   const med = (runs: Run[], k: 'perSec' | 'perCpuSec') => stat(runs.map((r) => r[k])).median;
   console.log(
     `ratio pyodide / process-per-candidate: ${(med(py.runs, 'perSec') / med(proc, 'perSec')).toFixed(1)}x wall, ` +

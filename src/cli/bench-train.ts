@@ -38,14 +38,31 @@ async function timed(gpu: Gpu, fn: () => Promise<unknown> | void): Promise<{ wal
   return { wall: performance.now() - t0, cpu: (c.user + c.system) / 1000 };
 }
 
-async function matmulShapes(gpu: Gpu, layers: number, T: number, H: number, qW: number, kW: number, I: number, V: number, reps: number): Promise<void> {
+async function matmulShapes(
+  gpu: Gpu,
+  layers: number,
+  T: number,
+  H: number,
+  qW: number,
+  kW: number,
+  I: number,
+  V: number,
+  reps: number,
+): Promise<void> {
   const rng = mulberry32(3);
   const big = gpu.buffer('mm.big', randomF32(T * V, rng));
   const big2 = gpu.buffer('mm.big2', randomF32(T * V, rng));
   const out = gpu.buffer('mm.out', T * V * 4);
   const forms: [string, number, number, number, boolean, boolean, number][] = [];
   // [name, M, N, K, transA, transB, count per step]
-  for (const [N, K, n, what] of [[qW, H, 1, 'q'], [kW, H, 2, 'k,v'], [H, qW, 1, 'o'], [I, H, 2, 'gate,up'], [H, I, 1, 'down'], [V, H, 0, 'lmHead']] as const) {
+  for (const [N, K, n, what] of [
+    [qW, H, 1, 'q'],
+    [kW, H, 2, 'k,v'],
+    [H, qW, 1, 'o'],
+    [I, H, 2, 'gate,up'],
+    [H, I, 1, 'down'],
+    [V, H, 0, 'lmHead'],
+  ] as const) {
     const per = n === 0 ? 1 : n * layers;
     forms.push([`fwd x·Wᵀ ${what}`, T, N, K, false, true, per]);
     forms.push([`dX = dY·W ${what}`, T, K, N, false, false, per]);
@@ -58,7 +75,15 @@ async function matmulShapes(gpu: Gpu, layers: number, T: number, H: number, qW: 
     const measure = async (f: () => void) => {
       await timed(gpu, f);
       let cpu = Infinity;
-      for (let r = 0; r < reps; r++) cpu = Math.min(cpu, (await timed(gpu, () => { for (let i = 0; i < 4; i++) f(); })).cpu / 4);
+      for (let r = 0; r < reps; r++)
+        cpu = Math.min(
+          cpu,
+          (
+            await timed(gpu, () => {
+              for (let i = 0; i < 4; i++) f();
+            })
+          ).cpu / 4,
+        );
       return cpu;
     };
     const cpu = await measure(() => matmul(gpu, { a: big, b: big2, c: out, M, N, K, transA, transB }));
@@ -68,16 +93,22 @@ async function matmulShapes(gpu: Gpu, layers: number, T: number, H: number, qW: 
       for (const kc of process.env.KCHUNKS.split(',').map(Number)) {
         gpu.tuning.linear.kChunk = kc;
         const t = await measure(() => linearMatmul(gpu, { a: big, b: big2, c: out, M, N, K, transA, transB }));
-        console.log(`  (next line's shape) kChunk ${kc}: ${t.toFixed(2)} CPU-ms (${(quad / t).toFixed(2)}x the default kChunk ${kDefault})`);
+        console.log(
+          `  (next line's shape) kChunk ${kc}: ${t.toFixed(2)} CPU-ms (${(quad / t).toFixed(2)}x the default kChunk ${kDefault})`,
+        );
       }
       gpu.tuning.linear.kChunk = kDefault;
     }
     const gf = (ms: number) => ((2 * M * N * K) / (ms * 1e6)).toFixed(2).padStart(6);
     totalStep += cpu * count;
     totalQuad += quad * count;
-    console.log(`${name.padEnd(22)} M=${String(M).padEnd(5)} N=${String(N).padEnd(5)} K=${String(K).padEnd(5)} matmul ${cpu.toFixed(2).padStart(7)} CPU-ms ${gf(cpu)} GF/CPU-s | quad ${quad.toFixed(2).padStart(7)} CPU-ms ${gf(quad)} GF/CPU-s (${(cpu / quad).toFixed(2)}x)  x${count}`);
+    console.log(
+      `${name.padEnd(22)} M=${String(M).padEnd(5)} N=${String(N).padEnd(5)} K=${String(K).padEnd(5)} matmul ${cpu.toFixed(2).padStart(7)} CPU-ms ${gf(cpu)} GF/CPU-s | quad ${quad.toFixed(2).padStart(7)} CPU-ms ${gf(quad)} GF/CPU-s (${(cpu / quad).toFixed(2)}x)  x${count}`,
+    );
   }
-  console.log(`matmul total per step ≈ ${totalStep.toFixed(0)} CPU-ms plain, ${totalQuad.toFixed(0)} CPU-ms quad (${(totalStep / totalQuad).toFixed(2)}x)`);
+  console.log(
+    `matmul total per step ≈ ${totalStep.toFixed(0)} CPU-ms plain, ${totalQuad.toFixed(0)} CPU-ms quad (${(totalStep / totalQuad).toFixed(2)}x)`,
+  );
   [big, big2, out].forEach((b) => b.destroy());
 }
 
@@ -118,7 +149,7 @@ async function main(): Promise<void> {
   });
   const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens, positions, valid, targets, mask }, 'bench');
   const optim = { ...DEFAULT_OPTIM, adamw: { ...DEFAULT_OPTIM.adamw, lr: 1e-5 } };
-    console.log(`preset ${name} [${B}, ${S}] = ${T} tokens; subgroups ${gpu.hasSubgroups}`);
+  console.log(`preset ${name} [${B}, ${S}] = ${T} tokens; subgroups ${gpu.hasSubgroups}`);
   const step = () => trainStep(model, batch, { kind: 'sft' }, optim);
   await timed(gpu, step); // compile
   // Alternate the new and the old engine path step by step so both see the same neighbours' load.
@@ -141,16 +172,25 @@ async function main(): Promise<void> {
       let loss = 0;
       const t = await timed(gpu, async () => (loss = (await step()).loss));
       dispatches = gpu.dispatches - d0;
-      console.log(`  step ${r} ${paths[p] ? 'new' : 'old'}: ${t.wall.toFixed(0)} ms wall, ${t.cpu.toFixed(0)} ms process CPU, loss ${loss.toFixed(4)}`);
+      console.log(
+        `  step ${r} ${paths[p] ? 'new' : 'old'}: ${t.wall.toFixed(0)} ms wall, ${t.cpu.toFixed(0)} ms process CPU, loss ${loss.toFixed(4)}`,
+      );
       if (t.cpu < best[p].cpu) best[p] = t;
     }
   }
   paths.forEach((quad, p) => {
     const b = best[p];
-    const label = quad ? `new (quad ${process.env.ENGINE_QUAD !== '0'}, maskQueries ${process.env.ENGINE_MASKQ !== '0'}, headRows ${process.env.ENGINE_HEADROWS !== '0'})` : 'old';
-    console.log(`train step ${label}: best ${b.cpu.toFixed(0)} ms CPU (${((T / b.cpu) * 1000).toFixed(0)} tok/CPU-s), ${b.wall.toFixed(0)} ms wall (${((T / b.wall) * 1000).toFixed(0)} tok/s), ${dispatches} dispatches`);
+    const label = quad
+      ? `new (quad ${process.env.ENGINE_QUAD !== '0'}, maskQueries ${process.env.ENGINE_MASKQ !== '0'}, headRows ${process.env.ENGINE_HEADROWS !== '0'})`
+      : 'old';
+    console.log(
+      `train step ${label}: best ${b.cpu.toFixed(0)} ms CPU (${((T / b.cpu) * 1000).toFixed(0)} tok/CPU-s), ${b.wall.toFixed(0)} ms wall (${((T / b.wall) * 1000).toFixed(0)} tok/s), ${dispatches} dispatches`,
+    );
   });
-  if (paths.length === 2) console.log(`new / old: ${(best[1].cpu / best[0].cpu).toFixed(2)}x less CPU, ${(best[1].wall / best[0].wall).toFixed(2)}x less wall`);
+  if (paths.length === 2)
+    console.log(
+      `new / old: ${(best[1].cpu / best[0].cpu).toFixed(2)}x less CPU, ${(best[1].wall / best[0].wall).toFixed(2)}x less wall`,
+    );
   engine(true);
   if (flag('profile') && gpu.timer) {
     await gpu.kernelTimes();
@@ -161,13 +201,22 @@ async function main(): Promise<void> {
     gpu.profile = false;
     const times = await gpu.kernelTimes();
     const total = times.reduce((a, t) => a + t.ms, 0);
-    for (const t of times) console.log(`  ${t.family.padEnd(14)} ${t.ms.toFixed(1).padStart(9)} ms  ${String(t.dispatches).padStart(5)}  ${((100 * t.ms) / total).toFixed(1)}%`);
+    for (const t of times)
+      console.log(
+        `  ${t.family.padEnd(14)} ${t.ms.toFixed(1).padStart(9)} ms  ${String(t.dispatches).padStart(5)}  ${((100 * t.ms) / total).toFixed(1)}%`,
+      );
   }
   if (flag('decode')) {
     if (process.env.QUAD_MIN_ROWS) gpu.tuning.linear.minRows = Number(process.env.QUAD_MIN_ROWS);
-    for (const [wname, w] of [['fp32', fp32Weights(model)], ['int8 (fp32 expansion)', new RolloutWeights(model, 'int8-b32', true)], ['int8 (qmatmul)', new RolloutWeights(model, 'int8-b32', false)]] as const) {
+    for (const [wname, w] of [
+      ['fp32', fp32Weights(model)],
+      ['int8 (fp32 expansion)', new RolloutWeights(model, 'int8-b32', true)],
+      ['int8 (qmatmul)', new RolloutWeights(model, 'int8-b32', false)],
+    ] as const) {
       const nb = 16;
-      const prompts = Array.from({ length: nb }, () => Array.from({ length: 16 }, () => 8 + Math.floor(rng() * (V - 8))));
+      const prompts = Array.from({ length: nb }, () =>
+        Array.from({ length: 16 }, () => 8 + Math.floor(rng() * (V - 8))),
+      );
       const opts = { temperature: 1, topP: 1, seed: 3, stopTokenIds: [] as number[] };
       await generate(w, prompts, { ...opts, maxNewTokens: 2 });
       for (let r = 0; r < reps; r++) {
@@ -176,11 +225,24 @@ async function main(): Promise<void> {
         const c0 = process.cpuUsage();
         await generate(w, prompts, { ...opts, maxNewTokens: 32, stats: st });
         const c = process.cpuUsage(c0);
-        console.log(`decode ${wname} batch ${nb}: ${((nb * (st.steps - 1)) / (st.decodeMs / 1000)).toFixed(0)} tok/s, prefill ${st.prefillMs.toFixed(0)} ms, ${((gpu.dispatches - dd) / st.steps).toFixed(1)} dispatches/step, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU`);
+        console.log(
+          `decode ${wname} batch ${nb}: ${((nb * (st.steps - 1)) / (st.decodeMs / 1000)).toFixed(0)} tok/s, prefill ${st.prefillMs.toFixed(0)} ms, ${((gpu.dispatches - dd) / st.steps).toFixed(1)} dispatches/step, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU`,
+        );
       }
     }
   }
-  if (flag('matmuls')) await matmulShapes(gpu, config.layers, T, config.hidden, config.heads * config.headDim, config.kvHeads * config.headDim, config.intermediate, V, reps);
+  if (flag('matmuls'))
+    await matmulShapes(
+      gpu,
+      config.layers,
+      T,
+      config.hidden,
+      config.heads * config.headDim,
+      config.kvHeads * config.headDim,
+      config.intermediate,
+      V,
+      reps,
+    );
   destroyBatch(batch);
   model.destroy();
 }

@@ -10,7 +10,14 @@ import { presetConfig, type PresetName, type TrainConfig } from '../rl/config';
 import { RunDir } from '../rl/run-store';
 import { NodeRunStore } from '../rl/run-store-node';
 import { openNodeLab } from './lab-node';
-import { DEFAULT_EVAL, evalSubset, evaluateSplit, parseHeldOutSplits, runEvalOptions, type SplitReport } from '../rl/eval';
+import {
+  DEFAULT_EVAL,
+  evalSubset,
+  evaluateSplit,
+  parseHeldOutSplits,
+  runEvalOptions,
+  type SplitReport,
+} from '../rl/eval';
 import { formatReport } from '../rl/format';
 import { HF_FLAGS, hfOptions, openHfLab } from './hf-lab';
 
@@ -31,7 +38,8 @@ async function main(): Promise<number> {
   });
   // --coder-model DIR [--tester-model DIR]: Hugging Face models (fresh LoRA adapters, i.e. the base) on the chat prompts.
   const hf = hfOptions(args);
-  if (hf && typeof args.run === 'string') throw new Error('--run with --coder-model: a LoRA run cannot be re-evaluated yet');
+  if (hf && typeof args.run === 'string')
+    throw new Error('--run with --coder-model: a LoRA run cannot be re-evaluated yet');
   let config: TrainConfig;
   let committed;
   if (typeof args.run === 'string') {
@@ -45,7 +53,9 @@ async function main(): Promise<number> {
     if (typeof args.tester === 'string') config.model.testerCheckpoint = args.tester;
   }
   // Evaluate both models as separate policies even for self-play runs (the one model plays both roles).
-  const lab = hf ? await openHfLab(config, hf, (m) => console.log(m)) : await openNodeLab(config, committed, (m) => console.log(m));
+  const lab = hf
+    ? await openHfLab(config, hf, (m) => console.log(m))
+    : await openNodeLab(config, committed, (m) => console.log(m));
   // 0 (the default) takes every held-out problem.
   const n = intArg(args, 'problems', 0) || Number.MAX_SAFE_INTEGER;
   const seed = intArg(args, 'seed', 1234);
@@ -79,7 +89,10 @@ async function main(): Promise<number> {
   console.log(formatReport(rows));
   const out = (args.out as string) ?? (typeof args.run === 'string' ? join(args.run, 'eval.json') : undefined);
   if (out) {
-    await writeFile(out, JSON.stringify({ step: committed?.state.step ?? 0, config: config.preset, rows }, null, 2) + '\n');
+    await writeFile(
+      out,
+      JSON.stringify({ step: committed?.state.step ?? 0, config: config.preset, rows }, null, 2) + '\n',
+    );
     console.log(`wrote ${out}`);
   }
   return 0;

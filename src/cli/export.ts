@@ -26,7 +26,8 @@ const HELP = `usage: npm run export -- (--run runs/NAME [--model coder|tester] |
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  if (argv.some((a) => a === '--verl' || a.startsWith('--verl='))) return (await import('./export-verl')).exportVerlCli(argv);
+  if (argv.some((a) => a === '--verl' || a.startsWith('--verl=')))
+    return (await import('./export-verl')).exportVerlCli(argv);
   const args = parseArgs(argv, {
     run: 'string',
     checkpoint: 'string',

@@ -24,7 +24,12 @@ export interface LabOf<P> extends RunProblems {
 export type NodeLab = LabOf<LabPolicy>;
 
 /** Frees a lab: the sandbox's workers, each policy once (self-play shares one), then the device. */
-export async function closeLab(gpu: Gpu, sandbox: Sandbox, coder: { destroy(): void }, tester: { destroy(): void }): Promise<void> {
+export async function closeLab(
+  gpu: Gpu,
+  sandbox: Sandbox,
+  coder: { destroy(): void },
+  tester: { destroy(): void },
+): Promise<void> {
   await sandbox.close();
   coder.destroy();
   if (tester !== coder) tester.destroy();
@@ -37,24 +42,39 @@ export function checkpointPath(p: string): string {
   if (existsSync(direct)) return direct;
   const pub = resolve('public', p);
   if (existsSync(pub)) return pub;
-  throw new Error(`checkpoint '${p}' not found (looked in ${direct} and ${pub}); run 'npm run pretrain' to create the shipped models`);
+  throw new Error(
+    `checkpoint '${p}' not found (looked in ${direct} and ${pub}); run 'npm run pretrain' to create the shipped models`,
+  );
 }
 
 export async function loadSources(config: TrainConfig): Promise<PolicySources> {
   if (!config.model.coderCheckpoint) return freshSources(config);
   const coder = await loadCheckpointDir(checkpointPath(config.model.coderCheckpoint));
-  const tester = config.model.testerCheckpoint ? await loadCheckpointDir(checkpointPath(config.model.testerCheckpoint)) : coder;
+  const tester = config.model.testerCheckpoint
+    ? await loadCheckpointDir(checkpointPath(config.model.testerCheckpoint))
+    : coder;
   return { coder, tester };
 }
 
-export async function openNodeLab(config: TrainConfig, committed?: Committed, log: (m: string) => void = () => {}): Promise<NodeLab> {
+export async function openNodeLab(
+  config: TrainConfig,
+  committed?: Committed,
+  log: (m: string) => void = () => {},
+): Promise<NodeLab> {
   const gpu = await createNodeGpu();
   log(`gpu: ${gpu.summary.vendor} ${gpu.summary.architecture}`);
   // A spare worker absorbs the cold start after a hard stop (runaway candidate) so training does not stall.
   const sandbox = createNodeSandbox({ spares: 1 });
   const sources = await loadSources(config);
-  const { coder, tester } = buildPolicies(gpu, config, sources, committed ? { coder: committed.coder, tester: committed.tester } : undefined);
-  log(`models: coder ${coder.model.layout.totalFloats.toLocaleString()} floats${tester !== coder ? `, tester ${tester.model.layout.totalFloats.toLocaleString()} floats` : ' (self-play: one model)'}`);
+  const { coder, tester } = buildPolicies(
+    gpu,
+    config,
+    sources,
+    committed ? { coder: committed.coder, tester: committed.tester } : undefined,
+  );
+  log(
+    `models: coder ${coder.model.layout.totalFloats.toLocaleString()} floats${tester !== coder ? `, tester ${tester.model.layout.totalFloats.toLocaleString()} floats` : ' (self-play: one model)'}`,
+  );
   return {
     gpu,
     sandbox,

@@ -11,7 +11,6 @@ import { RUN_FILES, type EvalPoint } from '../rl/run-layout';
 import type { SplitReport } from '../rl/eval';
 import { runMain } from './args';
 
-
 async function readJsonl<T>(path: string): Promise<T[]> {
   try {
     const text = await readFile(path, 'utf8');
@@ -43,7 +42,12 @@ async function main(): Promise<number> {
   );
   await mkdir(out, { recursive: true });
   const metricPlot = async (file: string, title: string, key: MetricKey, yLabel: string) => {
-    const series: Series[] = data.map((d, i) => ({ name: d.name, color: colorOf(i), x: d.metrics.map((m) => m.step), y: d.metrics.map((m) => m[key]) }));
+    const series: Series[] = data.map((d, i) => ({
+      name: d.name,
+      color: colorOf(i),
+      x: d.metrics.map((m) => m.step),
+      y: d.metrics.map((m) => m[key]),
+    }));
     await writeFile(join(out, file), lineChartSvg(title, series, { xLabel: 'step', yLabel }));
   };
   const colorOf = (i: number) => PALETTE[i % PALETTE.length];
@@ -51,14 +55,18 @@ async function main(): Promise<number> {
   const evalSeries = (split: string, key: CiMetric, scale: number): Series[] =>
     data
       .map((d, i) => {
-        const pts = d.evals.map((e) => ({ step: e.step, r: e.rows.find((r) => r.split === split) })).filter((p): p is { step: number; r: SplitReport } => !!p.r);
+        const pts = d.evals
+          .map((e) => ({ step: e.step, r: e.rows.find((r) => r.split === split) }))
+          .filter((p): p is { step: number; r: SplitReport } => !!p.r);
         const banded = pts.length > 0 && pts.every((p) => p.r.ci);
         return {
           name: d.name,
           color: colorOf(i),
           x: pts.map((p) => p.step),
           y: pts.map((p) => scale * p.r[key]),
-          ...(banded ? { lo: pts.map((p) => scale * p.r.ci![key][0]), hi: pts.map((p) => scale * p.r.ci![key][1]) } : {}),
+          ...(banded
+            ? { lo: pts.map((p) => scale * p.r.ci![key][0]), hi: pts.map((p) => scale * p.r.ci![key][1]) }
+            : {}),
         };
       })
       // Runs evaluated on other splits only have no points here: no empty charts.
@@ -72,12 +80,54 @@ async function main(): Promise<number> {
   await metricPlot('tester-adversarial.svg', 'Tester adversarial reward', 'tester/adversarial_mean', 'adversarial');
   await metricPlot('mistake-book.svg', 'Mistake Book size', 'mistake_book/size', 'tests');
   const band = '(bands: 95% CI over problems)';
-  await evalPlot('pass1-heldout.svg', `Coder pass@1, held-out problems ${band}`, 'heldout', 'coderPass1', 100, 'pass@1 (%)');
-  await evalPlot('pass1-greedy-heldout.svg', `Coder greedy pass@1, held-out problems ${band}`, 'heldout', 'coderPass1Greedy', 100, 'pass@1 (%)');
-  await evalPlot('pass1-heldout-family.svg', `Coder pass@1, held-out families ${band}`, 'heldout-family', 'coderPass1', 100, 'pass@1 (%)');
-  await evalPlot('mutation-score.svg', `Tester white-box mutation score (held-out) ${band}`, 'heldout', 'mutationScore', 100, 'mutants killed (%)');
-  await evalPlot('tester-validity-eval.svg', `Tester validity on held-out problems ${band}`, 'heldout', 'testerValidity', 100, 'valid tests (%)');
-  await evalPlot('mut-at-k.svg', `Tester mut@k on the reference (held-out) ${band}`, 'heldout', 'mutAtK', 1, 'mut@k (%)');
+  await evalPlot(
+    'pass1-heldout.svg',
+    `Coder pass@1, held-out problems ${band}`,
+    'heldout',
+    'coderPass1',
+    100,
+    'pass@1 (%)',
+  );
+  await evalPlot(
+    'pass1-greedy-heldout.svg',
+    `Coder greedy pass@1, held-out problems ${band}`,
+    'heldout',
+    'coderPass1Greedy',
+    100,
+    'pass@1 (%)',
+  );
+  await evalPlot(
+    'pass1-heldout-family.svg',
+    `Coder pass@1, held-out families ${band}`,
+    'heldout-family',
+    'coderPass1',
+    100,
+    'pass@1 (%)',
+  );
+  await evalPlot(
+    'mutation-score.svg',
+    `Tester white-box mutation score (held-out) ${band}`,
+    'heldout',
+    'mutationScore',
+    100,
+    'mutants killed (%)',
+  );
+  await evalPlot(
+    'tester-validity-eval.svg',
+    `Tester validity on held-out problems ${band}`,
+    'heldout',
+    'testerValidity',
+    100,
+    'valid tests (%)',
+  );
+  await evalPlot(
+    'mut-at-k.svg',
+    `Tester mut@k on the reference (held-out) ${band}`,
+    'heldout',
+    'mutAtK',
+    1,
+    'mut@k (%)',
+  );
   await evalPlot('mul.svg', `Tester Mul = pass@k × mut@k / 100 (held-out) ${band}`, 'heldout', 'mul', 1, 'Mul');
   // Memorisation shows as a gap between the training batches' pass rate and the held-out one. An eval at step E
   // follows metrics lines E − every … E − 1 (line s is the step that took the trainer from s to s + 1).
@@ -99,11 +149,22 @@ async function main(): Promise<number> {
   if (trainVsHeldout.length) {
     await writeFile(
       join(out, 'pass-train-vs-heldout.svg'),
-      lineChartSvg('Coder pass rate: training batches (mean of the last 10 steps, dashed) vs held-out pass@1', trainVsHeldout, { xLabel: 'step', yLabel: 'pass (%)' }),
+      lineChartSvg(
+        'Coder pass rate: training batches (mean of the last 10 steps, dashed) vs held-out pass@1',
+        trainVsHeldout,
+        { xLabel: 'step', yLabel: 'pass (%)' },
+      ),
     );
   }
   // The rows docs/results.md's table may quote (results-table.test.ts checks the page against the records).
-  console.log([...RESULTS_HEADER, ...data.flatMap((d) => d.evals.filter((e) => e.rows.some((r) => r.split === 'heldout')).map((e) => resultsRow(d.name, e)))].join('\n'));
+  console.log(
+    [
+      ...RESULTS_HEADER,
+      ...data.flatMap((d) =>
+        d.evals.filter((e) => e.rows.some((r) => r.split === 'heldout')).map((e) => resultsRow(d.name, e)),
+      ),
+    ].join('\n'),
+  );
   console.log(`wrote plots for ${data.map((d) => d.name).join(', ')} to ${out}/`);
   return 0;
 }

@@ -27,7 +27,10 @@ import { Rng } from '../rl/rng';
 import { lineChartSvg, sparkline } from '../rl/plot-svg';
 import { selectTrainPart, trainPartIds, type TrainPart } from '../tasks/split';
 
-const DEFAULTS: Record<'micro' | 'tiny', { steps: number; batch: number; lr: number; samples: number; testerShare: number }> = {
+const DEFAULTS: Record<
+  'micro' | 'tiny',
+  { steps: number; batch: number; lr: number; samples: number; testerShare: number }
+> = {
   micro: { steps: 400, batch: 8, lr: 5e-3, samples: 8, testerShare: 0.1 },
   tiny: { steps: 700, batch: 16, lr: 1.5e-3, samples: 4, testerShare: 0.25 },
 };
@@ -71,7 +74,9 @@ async function main(): Promise<number> {
     partIds,
     part,
   );
-  console.log(`pretrain ${name}: ${insts.length} training problems (part ${part}), ${steps} steps × batch ${batch}, lr ${lr}, seed ${seed}`);
+  console.log(
+    `pretrain ${name}: ${insts.length} training problems (part ${part}), ${steps} steps × batch ${batch}, lr ${lr}, seed ${seed}`,
+  );
 
   const sandbox = createNodeSandbox();
   const coderData = buildCoderCorpus(insts, { seed, bugRate, samplesPerProblem: d.samples });
@@ -87,12 +92,16 @@ async function main(): Promise<number> {
   const initDir = typeof args.init === 'string' ? args.init : undefined;
   const inits = new Map<string, LoadedCheckpoint>();
   for (const who of only) {
-    if (initDir && existsSync(join(initDir, who, 'model.safetensors'))) inits.set(who, await loadCheckpointDir(join(initDir, who)));
+    if (initDir && existsSync(join(initDir, who, 'model.safetensors')))
+      inits.set(who, await loadCheckpointDir(join(initDir, who)));
   }
   const firstInit = [...inits.values()][0];
-  const tokenizerJson = firstInit?.tokenizerJson ?? JSON.stringify(trainTokenizer(tokSample, { vocabSize: config.vocabSize }));
+  const tokenizerJson =
+    firstInit?.tokenizerJson ?? JSON.stringify(trainTokenizer(tokSample, { vocabSize: config.vocabSize }));
   const tok = loadTokenizer(tokenizerJson);
-  console.log(`tokenizer: vocab ${config.vocabSize}; model ${paramCount(config).toLocaleString()} params, maxSeqLen ${config.maxSeqLen}`);
+  console.log(
+    `tokenizer: vocab ${config.vocabSize}; model ${paramCount(config).toLocaleString()} params, maxSeqLen ${config.maxSeqLen}`,
+  );
 
   const gpu = await createNodeGpu();
   const progress = new Progress();
@@ -111,8 +120,14 @@ async function main(): Promise<number> {
   ].filter((j) => only.includes(j.who));
   for (const job of jobs) {
     const init = inits.get(job.who);
-    if (init && init.layout.totalFloats !== layout.totalFloats) throw new Error(`--init ${initDir}/${job.who}: its config differs from the ${name} preset`);
-    const model = new GpuModel(gpu, layout, init?.params ?? initParams(layout, seed + (job.who === 'tester' ? 1 : 0)), job.who);
+    if (init && init.layout.totalFloats !== layout.totalFloats)
+      throw new Error(`--init ${initDir}/${job.who}: its config differs from the ${name} preset`);
+    const model = new GpuModel(
+      gpu,
+      layout,
+      init?.params ?? initParams(layout, seed + (job.who === 'tester' ? 1 : 0)),
+      job.who,
+    );
     if (init) console.log(`${job.who}: continuing from ${initDir}/${job.who}`);
     const encoded = encodeExamples(tok, job.data);
     const start = Date.now();
@@ -127,12 +142,19 @@ async function main(): Promise<number> {
         const el = (Date.now() - start) / 1000;
         const eta = (el / (s + 1)) * (steps - s - 1);
         const recent = losses.slice(-20);
-        progress.update(`${job.who} sft`, s + 1, steps, `loss ${(recent.reduce((a, b) => a + b, 0) / recent.length).toFixed(3)} ${sparkline(losses, 30)} eta ${eta.toFixed(0)}s`);
+        progress.update(
+          `${job.who} sft`,
+          s + 1,
+          steps,
+          `loss ${(recent.reduce((a, b) => a + b, 0) / recent.length).toFixed(3)} ${sparkline(losses, 30)} eta ${eta.toFixed(0)}s`,
+        );
       },
     });
     progress.clear();
     const tail = losses.slice(-20);
-    console.log(`${job.who}: loss ${losses[0].toFixed(3)} → ${(tail.reduce((a, b) => a + b, 0) / tail.length).toFixed(3)} in ${((Date.now() - start) / 1000).toFixed(0)} s  ${sparkline(losses, 40)}`);
+    console.log(
+      `${job.who}: loss ${losses[0].toFixed(3)} → ${(tail.reduce((a, b) => a + b, 0) / tail.length).toFixed(3)} in ${((Date.now() - start) / 1000).toFixed(0)} s  ${sparkline(losses, 40)}`,
+    );
     // A continued run appends to the earlier curve, so the figure shows the whole warm-start.
     let prior: number[] = [];
     if (init) {
@@ -163,7 +185,10 @@ async function main(): Promise<number> {
       // not trained yet
     }
   }
-  await writeFile(join(out, 'pretrain-loss.svg'), lineChartSvg(`SFT warm-start loss (${name})`, curves, { xLabel: 'step', yLabel: 'cross-entropy (nats/token)' }));
+  await writeFile(
+    join(out, 'pretrain-loss.svg'),
+    lineChartSvg(`SFT warm-start loss (${name})`, curves, { xLabel: 'step', yLabel: 'cross-entropy (nats/token)' }),
+  );
   // pretrain.json keeps the history of every invocation that shaped the shipped models (a continued warm-start
   // appends to it), so the checkpoints can be reproduced command by command.
   let history: unknown[] = [];
@@ -173,12 +198,41 @@ async function main(): Promise<number> {
   } catch {
     history = [];
   }
-  for (const r of runs) history.push({ ...r, command: `npm run pretrain -- ${process.argv.slice(2).join(' ')}`, steps, batch, lr, families: train.tasks.families, part });
+  for (const r of runs)
+    history.push({
+      ...r,
+      command: `npm run pretrain -- ${process.argv.slice(2).join(' ')}`,
+      steps,
+      batch,
+      lr,
+      families: train.tasks.families,
+      part,
+    });
   await writeFile(
     join(out, 'pretrain.json'),
-    JSON.stringify({ preset: name, steps, batch, lr, seed, bugRate, testerShare, K, minutes: (Date.now() - t0) / 60000, final: Object.fromEntries(curves.map((c) => [c.name, c.y.slice(-20).reduce((a, b) => a + b, 0) / Math.min(20, c.y.length)])), history }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        preset: name,
+        steps,
+        batch,
+        lr,
+        seed,
+        bugRate,
+        testerShare,
+        K,
+        minutes: (Date.now() - t0) / 60000,
+        final: Object.fromEntries(
+          curves.map((c) => [c.name, c.y.slice(-20).reduce((a, b) => a + b, 0) / Math.min(20, c.y.length)]),
+        ),
+        history,
+      },
+      null,
+      2,
+    ) + '\n',
   );
-  console.log(`wrote ${out}/{coder,tester}{,-int8}/ and pretrain-loss.svg in ${((Date.now() - t0) / 60000).toFixed(1)} min`);
+  console.log(
+    `wrote ${out}/{coder,tester}{,-int8}/ and pretrain-loss.svg in ${((Date.now() - t0) / 60000).toFixed(1)} min`,
+  );
   return 0;
 }
 

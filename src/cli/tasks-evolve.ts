@@ -5,7 +5,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createNodeSandbox } from '../sandbox/node';
 import { importJsonl } from '../tasks/importers';
-import { curriculumPool, curriculumProposals, evolveTests, evolvedRecord, sourceMutants, type EvolveResult, type PoolCandidate } from '../tasks/evolve';
+import {
+  curriculumPool,
+  curriculumProposals,
+  evolveTests,
+  evolvedRecord,
+  sourceMutants,
+  type EvolveResult,
+  type PoolCandidate,
+} from '../tasks/evolve';
 import { loadCurriculum } from '../rl/lab-setup';
 import { PRESETS, type PresetName } from '../rl/config';
 import type { Problem } from '../tasks/types';

@@ -19,7 +19,10 @@ async function verifyItem(
   const bad = r.verdicts
     .map((v, i) => ({ v, i }))
     .filter(({ v }) => v.status !== 'passed')
-    .map(({ v, i }) => `test ${i + 1} ${v.status}${v.errorType ? ` (${v.errorType})` : ''}${v.message ? `: ${v.message}` : ''}`);
+    .map(
+      ({ v, i }) =>
+        `test ${i + 1} ${v.status}${v.errorType ? ` (${v.errorType})` : ''}${v.message ? `: ${v.message}` : ''}`,
+    );
   return bad.length ? bad.join('; ') : undefined;
 }
 

@@ -73,12 +73,18 @@ describe('train / eval with --coder-model', { timeout: 600_000 }, async () => {
     const dir = join(out, 'resumed');
     const args = ['--preset', 'micro', '--coder-model', CODER, '--tester-model', TESTER, '--lora-rank', '4', ...SHORT];
     await cli('train', ...args, '--steps', '1', '--out', dir);
-    await expect(cli('train', '--resume', dir, '--coder-model', CODER, '--steps', '1')).rejects.toThrow(/drop --coder-model/);
+    await expect(cli('train', '--resume', dir, '--coder-model', CODER, '--steps', '1')).rejects.toThrow(
+      /drop --coder-model/,
+    );
     const { stdout } = await cli('train', '--resume', dir, '--steps', '1');
     expect(stdout).toMatch(/resuming at step 1/);
     // Wall times differ between runs; every other metric (rewards, losses, KL, grad norms, token counts) must not.
     const strip = (line: string) =>
-      Object.fromEntries(Object.entries(JSON.parse(line) as Record<string, unknown>).filter(([k]) => !k.startsWith('time') && !k.startsWith('perf')));
+      Object.fromEntries(
+        Object.entries(JSON.parse(line) as Record<string, unknown>).filter(
+          ([k]) => !k.startsWith('time') && !k.startsWith('perf'),
+        ),
+      );
     const lines = async (d: string) => (await readFile(join(d, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(strip);
     const [whole, resumed] = [await lines(join(out, 'run')), await lines(dir)];
     expect(resumed).toHaveLength(2);

@@ -43,8 +43,12 @@ async function main(): Promise<number> {
   }
   const resumeDir = typeof args.resume === 'string' ? args.resume : undefined;
   const hfArg = hfOptions(args);
-  if (hfArg && resumeDir) throw new Error('--resume continues a LoRA run with the models and settings it started with (its hf.json): drop --coder-model and the LoRA flags');
-  const outDir = resumeDir ?? (typeof args.out === 'string' ? args.out : `runs/${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  if (hfArg && resumeDir)
+    throw new Error(
+      '--resume continues a LoRA run with the models and settings it started with (its hf.json): drop --coder-model and the LoRA flags',
+    );
+  const outDir =
+    resumeDir ?? (typeof args.out === 'string' ? args.out : `runs/${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const run = new RunDir(new NodeRunStore(outDir));
   const committed = resumeDir ? await run.loadCommitted() : undefined;
   if (resumeDir && !committed) {
@@ -64,10 +68,14 @@ async function main(): Promise<number> {
   }
   const steps = intArg(args, 'steps', 20);
   const progress = new Progress();
-  console.log(`run ${outDir}: preset ${config.preset}, mode ${config.mode}, seed ${config.seed}${committed ? `, resuming at step ${committed.state.step}` : ''}`);
+  console.log(
+    `run ${outDir}: preset ${config.preset}, mode ${config.mode}, seed ${config.seed}${committed ? `, resuming at step ${committed.state.step}` : ''}`,
+  );
 
   const hf = hfArg ?? (resumeDir ? await readHfRun(run.store) : undefined);
-  const lab = hf ? await openHfLab(config, hf, (msg) => console.log(msg), committed) : await openNodeLab(config, committed, (msg) => console.log(msg));
+  const lab = hf
+    ? await openHfLab(config, hf, (msg) => console.log(msg), committed)
+    : await openNodeLab(config, committed, (msg) => console.log(msg));
   if (hfArg) await run.store.write(HF_RUN_FILE, hfRunJson(hfArg));
   const session = new RunSession({ ...lab, config, dir: run }, committed?.state);
   const evalSplits = parseHeldOutSplits(args['eval-splits'] as string | undefined, '--eval-splits');
@@ -87,7 +95,10 @@ async function main(): Promise<number> {
       onProgress: (phase, d, t) => progress.update(`step ${session.stepsDone} ${phase}`, d, t),
       onCommitted: ({ metrics: m }) => {
         progress.clear();
-        if (m.skipped) console.log(`step ${m.step}: non-finite loss or gradient; update skipped (${session.trainer.badSteps} in a row)`);
+        if (m.skipped)
+          console.log(
+            `step ${m.step}: non-finite loss or gradient; update skipped (${session.trainer.badSteps} in a row)`,
+          );
         console.log(formatStepLine(m));
       },
       evalEvery: intArg(args, 'eval-every', 0),
@@ -105,7 +116,9 @@ async function main(): Promise<number> {
   } finally {
     await lab.close();
   }
-  console.log(`done: ${session.stepsDone} steps in ${outDir} (metrics.jsonl, mistake-book.json, latest/, checkpoints/)`);
+  console.log(
+    `done: ${session.stepsDone} steps in ${outDir} (metrics.jsonl, mistake-book.json, latest/, checkpoints/)`,
+  );
   return code;
 }
 

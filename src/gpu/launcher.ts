@@ -53,7 +53,11 @@ export class Kernel<U extends string = string> {
   constructor(readonly spec: KernelSpec<U>) {
     this.id = programId(spec.source, spec.entryPoint ?? 'main');
     this.uniformBytes = Math.max(16, Math.ceil((spec.uniforms.length * 4) / 16) * 16);
-    this.descriptor = { label: `${spec.family}.bind`, layout: undefined as unknown as GPUBindGroupLayout, entries: this.entries };
+    this.descriptor = {
+      label: `${spec.family}.bind`,
+      layout: undefined as unknown as GPUBindGroupLayout,
+      entries: this.entries,
+    };
   }
 
   /** Packs uniform values in declaration order, padded to 16 bytes as WGSL requires. */
@@ -81,7 +85,12 @@ export class Kernel<U extends string = string> {
   private pipelineFor(gpu: Gpu, overrides: Overrides): Compiled {
     for (const c of this.compiled) if (c.gpu === gpu && sameOverrides(c.overrides, overrides)) return c;
     const entryPoint = this.spec.entryPoint ?? 'main';
-    const pipeline = gpu.pipelines.byId(this.id, { label: this.spec.family, source: this.spec.source, entryPoint, constants: overrides });
+    const pipeline = gpu.pipelines.byId(this.id, {
+      label: this.spec.family,
+      source: this.spec.source,
+      entryPoint,
+      constants: overrides,
+    });
     const c = { gpu, overrides: { ...overrides }, pipeline, layout: pipeline.getBindGroupLayout(0) };
     this.compiled.push(c);
     return c;
@@ -90,7 +99,9 @@ export class Kernel<U extends string = string> {
   /** Compiles (asynchronously, ahead of first use) the pipelines for these override sets. */
   warm(gpu: Gpu, overrideSets: Overrides[]): Promise<number> {
     const entryPoint = this.spec.entryPoint ?? 'main';
-    return gpu.pipelines.warm(overrideSets.map((constants) => ({ label: this.spec.family, source: this.spec.source, entryPoint, constants })));
+    return gpu.pipelines.warm(
+      overrideSets.map((constants) => ({ label: this.spec.family, source: this.spec.source, entryPoint, constants })),
+    );
   }
 
   dispatch(gpu: Gpu, args: DispatchArgs<U>): void {

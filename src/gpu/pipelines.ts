@@ -99,7 +99,11 @@ export class PipelineCache {
       if (!this.table(id).has(ov)) todo.set(`${id}|${ov}`, { id, r, ov });
     }
     const made = await Promise.all(
-      [...todo.values()].map(async ({ id, r, ov }) => ({ id, ov, p: await this.device.createComputePipelineAsync(this.descriptor(id, r, ov)) })),
+      [...todo.values()].map(async ({ id, r, ov }) => ({
+        id,
+        ov,
+        p: await this.device.createComputePipelineAsync(this.descriptor(id, r, ov)),
+      })),
     );
     for (const { id, ov, p } of made) this.table(id).set(ov, p);
     this.misses += made.length;

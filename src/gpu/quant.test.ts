@@ -8,7 +8,12 @@ describe('quant', () => {
   const rng = mulberry32(seed);
 
   for (const format of QUANT_FORMATS) {
-    for (const [rows, cols] of [[1, 1], [5, 33], [16, 64], [7, 100]] as const) {
+    for (const [rows, cols] of [
+      [1, 1],
+      [5, 33],
+      [16, 64],
+      [7, 100],
+    ] as const) {
       it(`${format} ${rows}x${cols}: every element within half a step of its scale (seed ${seed})`, () => {
         const w = randomF32(rows * cols, rng, 0.5);
         const q = quantize(w, rows, cols, format);
@@ -28,7 +33,9 @@ describe('quant', () => {
         // Padding columns hold the zero code.
         const padded = wordsPerRow(format, cols) * (format === 'int4-b32' ? 8 : 4);
         for (let j = cols; j < padded; j++) expect(quantCode(q, rows - 1, j)).toBe(0);
-        console.log(`${format} ${rows}x${cols} worst error ${worst.toFixed(3)} steps, rel ${quantRelError(w, q).toExponential(2)}`);
+        console.log(
+          `${format} ${rows}x${cols} worst error ${worst.toFixed(3)} steps, rel ${quantRelError(w, q).toExponential(2)}`,
+        );
       });
     }
   }
@@ -39,7 +46,9 @@ describe('quant', () => {
     const rel8 = quantRelError(w, quantize(w, rows, cols, 'int8-row'));
     const rel8b = quantRelError(w, quantize(w, rows, cols, 'int8-b32'));
     const rel4 = quantRelError(w, quantize(w, rows, cols, 'int4-b32'));
-    console.log(`rel err int8-row ${rel8.toExponential(2)} int8-b32 ${rel8b.toExponential(2)} int4-b32 ${rel4.toExponential(2)}`);
+    console.log(
+      `rel err int8-row ${rel8.toExponential(2)} int8-b32 ${rel8b.toExponential(2)} int4-b32 ${rel4.toExponential(2)}`,
+    );
     expect(rel8).toBeLessThan(1 / 127);
     expect(rel4).toBeLessThan(1 / 7);
     expect(rel8b).toBeLessThan(1 / 127);

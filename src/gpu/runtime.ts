@@ -20,8 +20,17 @@ export class Gpu {
   readonly tuning: GpuTuning = defaultTuning();
   private encoder?: GPUCommandEncoder;
   private pass?: GPUComputePassEncoder;
-  private uniformChunks: { buf: GPUBuffer; data: Uint8Array<ArrayBuffer>; view: DataView<ArrayBuffer>; used: number }[] = [];
-  private readonly uniformSlot = { buffer: undefined as unknown as GPUBuffer, view: new DataView(new ArrayBuffer(0)) as DataView<ArrayBuffer>, offset: 0 };
+  private uniformChunks: {
+    buf: GPUBuffer;
+    data: Uint8Array<ArrayBuffer>;
+    view: DataView<ArrayBuffer>;
+    used: number;
+  }[] = [];
+  private readonly uniformSlot = {
+    buffer: undefined as unknown as GPUBuffer,
+    view: new DataView(new ArrayBuffer(0)) as DataView<ArrayBuffer>,
+    offset: 0,
+  };
   private lostListeners: DeviceLostListener[] = [];
   lost = false;
   dispatches = 0;
@@ -106,7 +115,12 @@ export class Gpu {
     let chunk = this.uniformChunks[this.uniformChunks.length - 1];
     if (!chunk || chunk.used + UNIFORM_SLOT > UNIFORM_CHUNK) {
       const data = new Uint8Array(UNIFORM_CHUNK);
-      chunk = { buf: this.pool.acquire(UNIFORM_CHUNK, Usage.UNIFORM | Usage.COPY_DST, 'uniform-ring'), data, view: new DataView(data.buffer), used: 0 };
+      chunk = {
+        buf: this.pool.acquire(UNIFORM_CHUNK, Usage.UNIFORM | Usage.COPY_DST, 'uniform-ring'),
+        data,
+        view: new DataView(data.buffer),
+        used: 0,
+      };
       this.uniformChunks.push(chunk);
     }
     const slot = this.uniformSlot;
@@ -124,7 +138,14 @@ export class Gpu {
     return { buffer: slot.buffer, offset: slot.offset, size: data.byteLength };
   }
 
-  recordDispatch(family: string, pipeline: GPUComputePipeline, bindGroup: GPUBindGroup, x: number, y: number, z: number): void {
+  recordDispatch(
+    family: string,
+    pipeline: GPUComputePipeline,
+    bindGroup: GPUBindGroup,
+    x: number,
+    y: number,
+    z: number,
+  ): void {
     this.dispatches++;
     const timed = this.profile && this.timer ? this.timer.slot(family) : undefined;
     if (timed) this.endPass();
@@ -168,7 +189,11 @@ export class Gpu {
   /** Reads `bytes` from `buf` (submitting pending work first). */
   async readBytes(buf: GPUBuffer, bytes = buf.size, byteOffset = 0): Promise<ArrayBuffer> {
     const size = Math.ceil(bytes / 4) * 4;
-    const staging = this.device.createBuffer({ label: `${buf.label}.readback`, size, usage: Usage.MAP_READ | Usage.COPY_DST });
+    const staging = this.device.createBuffer({
+      label: `${buf.label}.readback`,
+      size,
+      usage: Usage.MAP_READ | Usage.COPY_DST,
+    });
     this.copy(buf, byteOffset, staging, 0, size);
     this.submit();
     await staging.mapAsync(1 /* GPUMapMode.READ */);

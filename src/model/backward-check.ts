@@ -79,7 +79,9 @@ export async function gradCheck(gpu: Gpu, o: GradCheckOptions): Promise<GradChec
       const rolloutLogp = Float32Array.from(oldLogp, (x, t) => x + 0.4 * Math.cos(3 * t));
       const isWeight = Float64Array.from(oldLogp, (x, t) => Math.min(Math.exp(x - rolloutLogp[t]), IS_CAP));
       const advantages = Float32Array.from(g.advantages);
-      const [bOld, bRef, bRoll, bAdv] = [oldLogp, refLogp, rolloutLogp, advantages].map((a, i) => gpu.buffer(`gradcheck.grpo${i}`, a));
+      const [bOld, bRef, bRoll, bAdv] = [oldLogp, refLogp, rolloutLogp, advantages].map((a, i) =>
+        gpu.buffer(`gradcheck.grpo${i}`, a),
+      );
       extra.push(bOld, bRef, bRoll, bAdv);
       const config: KernelGrpoConfig = {
         epsilon_low: g.config.epsilonLow,
@@ -90,7 +92,15 @@ export async function gradCheck(gpu: Gpu, o: GradCheckOptions): Promise<GradChec
         max_completion_length: g.config.maxCompletionLength,
         is_cap: IS_CAP,
       };
-      const spec = { kind: 'grpo' as const, oldLogp: bOld, refLogp: bRef, rolloutLogp: bRoll, advantages: bAdv, config, temperature };
+      const spec = {
+        kind: 'grpo' as const,
+        oldLogp: bOld,
+        refLogp: bRef,
+        rolloutLogp: bRoll,
+        advantages: bAdv,
+        config,
+        temperature,
+      };
       const { stats, decode } = recordLossAndBackward(model, batch, spec);
       const res = decode(await gpu.readF32(stats, 16));
       gpu.release(stats);

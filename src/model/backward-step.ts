@@ -15,7 +15,6 @@ import { forwardMaskRows } from './forward-shared';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
 
-
 /** Supervised loss: mean cross-entropy of batch.targets over batch.mask. */
 export interface SftLoss {
   kind: 'sft';
@@ -75,7 +74,11 @@ export interface LossResult {
  * Records forward + loss + backward for one (micro-)batch, accumulating into model.grads (not zeroed here), and
  * returns a small GPU buffer with the loss statistics plus a decoder for it. Nothing is read back.
  */
-export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: LossSpec): { stats: GPUBuffer; decode: (v: Float32Array) => LossResult } {
+export function recordLossAndBackward(
+  model: GpuModel,
+  batch: GpuBatch,
+  spec: LossSpec,
+): { stats: GPUBuffer; decode: (v: Float32Array) => LossResult } {
   const gpu = model.gpu;
   const { T } = batch;
   const V = model.config.vocabSize;
@@ -123,7 +126,14 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
       gpu,
       dLogp,
       stats,
-      { logp, oldLogp: spec.oldLogp === 'detached' ? logp : spec.oldLogp, refLogp: spec.refLogp, rolloutLogp: spec.rolloutLogp, advantages: spec.advantages, mask: batch.mask },
+      {
+        logp,
+        oldLogp: spec.oldLogp === 'detached' ? logp : spec.oldLogp,
+        refLogp: spec.refLogp,
+        rolloutLogp: spec.rolloutLogp,
+        advantages: spec.advantages,
+        mask: batch.mask,
+      },
       { B: batch.B, S: batch.S },
       spec.config,
       { lossScale: spec.lossScale, normTokens: spec.normTokens },
@@ -137,7 +147,14 @@ export function recordLossAndBackward(model: GpuModel, batch: GpuBatch, spec: Lo
   logprobsBackward(gpu, dLogits, dLogpRows, null, fwd.logits, targets, lse, entropy, shape);
   backward(model, batch, fwd, dLogits);
   // Masked entropy for the metrics: mask·entropy summed by a 1×n·n×1 matmul into stats[8].
-  maskedSum(model, stats, spec.kind === 'kto' ? KTO_STATS.length : GRPO_STATS.length, entropy, sel ? sel.mask : batch.mask, n);
+  maskedSum(
+    model,
+    stats,
+    spec.kind === 'kto' ? KTO_STATS.length : GRPO_STATS.length,
+    entropy,
+    sel ? sel.mask : batch.mask,
+    n,
+  );
   for (const b of new Set([logp, logpRows, entropy, lse, dLogp, dLogpRows, dLogits])) gpu.release(b);
   if (sel) [sel.head.rows, sel.targets, sel.mask].forEach((b) => gpu.release(b));
   releaseForward(gpu, fwd);
@@ -207,8 +224,15 @@ export interface MicroBatch {
  * One full training step: zero grads, loss + backward for each micro-batch (gradients sum: scale each loss by
  * 1 / count via gradScale / lossScale for a mean), clip, AdamW. A single small readback at the end.
  */
-export async function trainStep(model: GpuModel, batchOrMicro: GpuBatch | MicroBatch[], spec: LossSpec | null, optim: OptimConfig): Promise<StepResult> {
-  const micro: MicroBatch[] = Array.isArray(batchOrMicro) ? batchOrMicro : [{ batch: batchOrMicro, spec: spec ?? { kind: 'sft' } }];
+export async function trainStep(
+  model: GpuModel,
+  batchOrMicro: GpuBatch | MicroBatch[],
+  spec: LossSpec | null,
+  optim: OptimConfig,
+): Promise<StepResult> {
+  const micro: MicroBatch[] = Array.isArray(batchOrMicro)
+    ? batchOrMicro
+    : [{ batch: batchOrMicro, spec: spec ?? { kind: 'sft' } }];
   if (!micro.length) throw new Error('trainStep: no micro-batches');
   const gpu = model.gpu;
   model.zeroGrads();

@@ -83,7 +83,9 @@ export function backward(model: GpuModel, batch: GpuBatch, fwd: ForwardResult, d
     gpu.release(dg);
     gpu.release(du);
     const dxMidNorm = f32(`grad.${l}.xMidNorm`, T * H);
-    model.accumulateGrad(L.postNorm, (dw) => rmsnormBackward(gpu, dxMidNorm, dw, dh2, a.xMid, model.mirror(L.postNorm), a.rstd2, T, H));
+    model.accumulateGrad(L.postNorm, (dw) =>
+      rmsnormBackward(gpu, dxMidNorm, dw, dh2, a.xMid, model.mirror(L.postNorm), a.rstd2, T, H),
+    );
     gpu.release(dh2);
     const dxMid = f32(`grad.${l}.xMid`, T * H);
     elementwise(gpu, 'add', dxMid, dxMidNorm, dx, T * H);
@@ -109,7 +111,9 @@ export function backward(model: GpuModel, batch: GpuBatch, fwd: ForwardResult, d
     linearBackward(model, dh1, dv, a.h1, L.v, L.vBias, T, true);
     [dqPre, dkPre, dv].forEach((b) => gpu.release(b));
     const dxInNorm = f32(`grad.${l}.xNorm`, T * H);
-    model.accumulateGrad(L.inputNorm, (dw) => rmsnormBackward(gpu, dxInNorm, dw, dh1, a.x, model.mirror(L.inputNorm), a.rstd1, T, H));
+    model.accumulateGrad(L.inputNorm, (dw) =>
+      rmsnormBackward(gpu, dxInNorm, dw, dh1, a.x, model.mirror(L.inputNorm), a.rstd1, T, H),
+    );
     gpu.release(dh1);
     dx = f32(`grad.${l}.x`, T * H);
     elementwise(gpu, 'add', dx, dxInNorm, dxMid, T * H);

@@ -91,14 +91,23 @@ export function parseSafetensorsHeader(
       continue;
     }
     const entry = raw as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
-    if (!isDtype(entry.dtype)) throw new CheckpointError(`${fileLabel}: tensor '${name}' has unknown dtype '${String(entry.dtype)}'`, name);
+    if (!isDtype(entry.dtype))
+      throw new CheckpointError(`${fileLabel}: tensor '${name}' has unknown dtype '${String(entry.dtype)}'`, name);
     const shape = entry.shape;
     if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) {
       throw new CheckpointError(`${fileLabel}: tensor '${name}' has a malformed shape ${JSON.stringify(shape)}`, name);
     }
     const offs = entry.data_offsets;
-    if (!Array.isArray(offs) || offs.length !== 2 || !offs.every((o) => Number.isInteger(o) && o >= 0) || offs[1] < offs[0]) {
-      throw new CheckpointError(`${fileLabel}: tensor '${name}' has malformed data_offsets ${JSON.stringify(offs)}`, name);
+    if (
+      !Array.isArray(offs) ||
+      offs.length !== 2 ||
+      !offs.every((o) => Number.isInteger(o) && o >= 0) ||
+      offs[1] < offs[0]
+    ) {
+      throw new CheckpointError(
+        `${fileLabel}: tensor '${name}' has malformed data_offsets ${JSON.stringify(offs)}`,
+        name,
+      );
     }
     const [begin, end] = offs as [number, number];
     const want = elementCount(shape as number[]) * DTYPE_BYTES[entry.dtype];
@@ -109,7 +118,10 @@ export function parseSafetensorsHeader(
       );
     }
     if (end > dataLen) {
-      throw new CheckpointError(`${fileLabel}: truncated: tensor '${name}' needs bytes ${begin}..${end} of the data section but only ${dataLen} are present`, name);
+      throw new CheckpointError(
+        `${fileLabel}: truncated: tensor '${name}' needs bytes ${begin}..${end} of the data section but only ${dataLen} are present`,
+        name,
+      );
     }
     entries.push({ name, dtype: entry.dtype, shape: shape as number[], begin, end });
   }
@@ -119,17 +131,31 @@ export function parseSafetensorsHeader(
 /** Parses a safetensors file, validating every entry against the bytes present. */
 export function decodeSafetensors(input: ArrayBuffer | ArrayBufferView, fileLabel = 'model.safetensors'): SafeFile {
   const bytes = toBytes(input);
-  if (bytes.byteLength < 8) throw new CheckpointError(`${fileLabel}: truncated: ${bytes.byteLength} bytes, the 8-byte header length is missing`);
+  if (bytes.byteLength < 8)
+    throw new CheckpointError(
+      `${fileLabel}: truncated: ${bytes.byteLength} bytes, the 8-byte header length is missing`,
+    );
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLen = Number(dv.getBigUint64(0, true));
   if (8 + headerLen > bytes.byteLength) {
-    throw new CheckpointError(`${fileLabel}: truncated: header says ${headerLen} bytes of JSON but the file has ${bytes.byteLength - 8} after the length`);
+    throw new CheckpointError(
+      `${fileLabel}: truncated: header says ${headerLen} bytes of JSON but the file has ${bytes.byteLength - 8} after the length`,
+    );
   }
   const dataStart = 8 + headerLen;
-  const { entries, metadata } = parseSafetensorsHeader(bytes.subarray(8, dataStart), bytes.byteLength - dataStart, fileLabel);
+  const { entries, metadata } = parseSafetensorsHeader(
+    bytes.subarray(8, dataStart),
+    bytes.byteLength - dataStart,
+    fileLabel,
+  );
   const tensors = new Map<string, SafeTensor>();
   for (const e of entries) {
-    tensors.set(e.name, { name: e.name, dtype: e.dtype, shape: e.shape, data: bytes.subarray(dataStart + e.begin, dataStart + e.end) });
+    tensors.set(e.name, {
+      name: e.name,
+      dtype: e.dtype,
+      shape: e.shape,
+      data: bytes.subarray(dataStart + e.begin, dataStart + e.end),
+    });
   }
   return { tensors, metadata };
 }
@@ -141,7 +167,11 @@ export function encodeSafetensors(tensors: SafeTensor[], metadata: Record<string
   let offset = 0;
   for (const t of tensors) {
     const want = elementCount(t.shape) * DTYPE_BYTES[t.dtype];
-    if (t.data.byteLength !== want) throw new CheckpointError(`encode: tensor '${t.name}' has ${t.data.byteLength} bytes, shape needs ${want}`, t.name);
+    if (t.data.byteLength !== want)
+      throw new CheckpointError(
+        `encode: tensor '${t.name}' has ${t.data.byteLength} bytes, shape needs ${want}`,
+        t.name,
+      );
     header[t.name] = { dtype: t.dtype, shape: t.shape, data_offsets: [offset, offset + want] };
     offset += want;
   }

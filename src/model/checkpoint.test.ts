@@ -17,7 +17,10 @@ const layout = buildLayout(preset('micro', { tiedEmbeddings: false }));
 const params = initParams(layout, seed, { biasStd: 0.05, normJitter: 0.1 });
 
 /** Rewrites one header entry of a saved file (keeping the data), to fabricate damaged checkpoints. */
-function patchHeader(file: Uint8Array, edit: (h: Record<string, { dtype: string; shape: number[]; data_offsets: number[] }>) => void): Uint8Array {
+function patchHeader(
+  file: Uint8Array,
+  edit: (h: Record<string, { dtype: string; shape: number[]; data_offsets: number[] }>) => void,
+): Uint8Array {
   const len = Number(new DataView(file.buffer, file.byteOffset).getBigUint64(0, true));
   const header = JSON.parse(new TextDecoder().decode(file.subarray(8, 8 + len)));
   edit(header);
@@ -32,7 +35,11 @@ function patchHeader(file: Uint8Array, edit: (h: Record<string, { dtype: string;
 describe(`checkpoints (seed ${seed})`, () => {
   it('fp32 round trip is exact, with config.json and tokenizer.json', () => {
     const files = saveCheckpoint(layout, params, { tokenizerJson: '{"model":{}}', metadata: { step: '7' } });
-    const back = loadCheckpoint({ weights: files[WEIGHTS_FILE].slice().buffer, config: files['config.json'], tokenizerJson: files['tokenizer.json'] });
+    const back = loadCheckpoint({
+      weights: files[WEIGHTS_FILE].slice().buffer,
+      config: files['config.json'],
+      tokenizerJson: files['tokenizer.json'],
+    });
     expect(back.config).toEqual(layout.config);
     expect(back.params).toEqual(params);
     expect(back.metadata.step).toBe('7');
@@ -53,7 +60,9 @@ describe(`checkpoints (seed ${seed})`, () => {
       const got = back.params.subarray(q.offset, q.offset + q.size);
       const maxW = Math.max(...Array.from(orig, Math.abs));
       const err = maxAbsDiff(got, orig) / maxW;
-      console.log(`${format}: ${files[WEIGHTS_FILE].byteLength} bytes, gate_proj max err / max|w| = ${err.toExponential(2)}`);
+      console.log(
+        `${format}: ${files[WEIGHTS_FILE].byteLength} bytes, gate_proj max err / max|w| = ${err.toExponential(2)}`,
+      );
       expect(err).toBeLessThan(format === 'int4-b32' ? 0.08 : 0.005);
       // Norms stay exact.
       const n = layout.finalNorm;
@@ -120,7 +129,11 @@ describe(`checkpoints (seed ${seed})`, () => {
       () => loadCheckpoint({ weights: good()[WEIGHTS_FILE].slice(0, -10), config: good()['config.json'] }),
       /truncated: tensor 'lm_head\.weight'/,
     ],
-    ['a file cut inside its header says so', () => loadCheckpoint({ weights: good()[WEIGHTS_FILE].slice(0, 40), config: good()['config.json'] }), /truncated: header/],
+    [
+      'a file cut inside its header says so',
+      () => loadCheckpoint({ weights: good()[WEIGHTS_FILE].slice(0, 40), config: good()['config.json'] }),
+      /truncated: header/,
+    ],
     [
       'a wrong shape names the tensor and both shapes',
       () => {

@@ -8,8 +8,23 @@
 // also returns the QuantizedTensor objects unchanged, so a quantized rollout engine can upload them as stored.
 import { fromHfConfig, toHfConfig, type HfConfig, type ModelConfig } from './config';
 import { buildLayout, type Layout, type TensorSpec } from './layout';
-import { dequantize, quantize, QUANT_FORMATS, scalesPerRow, wordsPerRow, type QuantFormat, type QuantizedTensor } from '../gpu/quant';
-import { bytesOf, CheckpointError, decodeSafetensors, encodeSafetensors, toFloat32, type SafeTensor } from './checkpoint-safetensors';
+import {
+  dequantize,
+  quantize,
+  QUANT_FORMATS,
+  scalesPerRow,
+  wordsPerRow,
+  type QuantFormat,
+  type QuantizedTensor,
+} from '../gpu/quant';
+import {
+  bytesOf,
+  CheckpointError,
+  decodeSafetensors,
+  encodeSafetensors,
+  toFloat32,
+  type SafeTensor,
+} from './checkpoint-safetensors';
 
 export { CheckpointError } from './checkpoint-safetensors';
 
@@ -36,15 +51,26 @@ export interface SaveOptions {
 }
 
 export function saveCheckpoint(layout: Layout, params: Float32Array, opts: SaveOptions = {}): CheckpointFiles {
-  if (params.length < layout.totalFloats) throw new CheckpointError(`save: params has ${params.length} floats, layout needs ${layout.totalFloats}`);
+  if (params.length < layout.totalFloats)
+    throw new CheckpointError(`save: params has ${params.length} floats, layout needs ${layout.totalFloats}`);
   const tensors: SafeTensor[] = [];
   for (const t of layout.tensors) {
     const values = params.slice(t.offset, t.offset + t.size);
     if (opts.quant && t.kind === 'linear') {
       const [rows, cols] = t.shape;
       const q = quantize(values, rows, cols, opts.quant);
-      tensors.push({ name: `${t.name}.qdata`, dtype: 'U32', shape: [rows, wordsPerRow(q.format, cols)], data: bytesOf(q.data) });
-      tensors.push({ name: `${t.name}.qscale`, dtype: 'F32', shape: [rows, scalesPerRow(q.format, cols)], data: bytesOf(q.scales) });
+      tensors.push({
+        name: `${t.name}.qdata`,
+        dtype: 'U32',
+        shape: [rows, wordsPerRow(q.format, cols)],
+        data: bytesOf(q.data),
+      });
+      tensors.push({
+        name: `${t.name}.qscale`,
+        dtype: 'F32',
+        shape: [rows, scalesPerRow(q.format, cols)],
+        data: bytesOf(q.scales),
+      });
     } else {
       tensors.push({ name: t.name, dtype: 'F32', shape: t.shape, data: bytesOf(values) });
     }
@@ -53,7 +79,11 @@ export function saveCheckpoint(layout: Layout, params: Float32Array, opts: SaveO
   if (opts.quant) metadata.quant_format = opts.quant;
   const files: CheckpointFiles = {
     [WEIGHTS_FILE]: encodeSafetensors(tensors, metadata),
-    [CONFIG_FILE]: JSON.stringify(toHfConfig(layout.config, { ...(opts.quant ? { code_a1_quant_format: opts.quant } : {}), ...opts.configExtra }), null, 2),
+    [CONFIG_FILE]: JSON.stringify(
+      toHfConfig(layout.config, { ...(opts.quant ? { code_a1_quant_format: opts.quant } : {}), ...opts.configExtra }),
+      null,
+      2,
+    ),
   };
   if (opts.tokenizerJson !== undefined) files[TOKENIZER_FILE] = opts.tokenizerJson;
   return files;
@@ -128,10 +158,16 @@ function need(all: Map<string, SafeTensor>, name: string): SafeTensor {
 function readF32(all: Map<string, SafeTensor>, spec: TensorSpec): Float32Array {
   const t = need(all, spec.name);
   if (!sameShape(t.shape, spec.shape)) {
-    throw new CheckpointError(`${WEIGHTS_FILE}: tensor '${spec.name}' has shape [${t.shape.join(', ')}], the config needs [${spec.shape.join(', ')}]`, spec.name);
+    throw new CheckpointError(
+      `${WEIGHTS_FILE}: tensor '${spec.name}' has shape [${t.shape.join(', ')}], the config needs [${spec.shape.join(', ')}]`,
+      spec.name,
+    );
   }
   if (t.dtype !== 'F32' && t.dtype !== 'F16' && t.dtype !== 'BF16' && t.dtype !== 'F64') {
-    throw new CheckpointError(`${WEIGHTS_FILE}: tensor '${spec.name}' has dtype ${t.dtype}, expected a float dtype`, spec.name);
+    throw new CheckpointError(
+      `${WEIGHTS_FILE}: tensor '${spec.name}' has dtype ${t.dtype}, expected a float dtype`,
+      spec.name,
+    );
   }
   return toFloat32(t);
 }
@@ -142,12 +178,19 @@ function readQuantized(all: Map<string, SafeTensor>, spec: TensorSpec, format: Q
   const s = need(all, `${spec.name}.qscale`);
   const dShape = [rows, wordsPerRow(format, cols)];
   const sShape = [rows, scalesPerRow(format, cols)];
-  if (d.dtype !== 'U32') throw new CheckpointError(`${WEIGHTS_FILE}: tensor '${d.name}' has dtype ${d.dtype}, expected U32`, d.name);
+  if (d.dtype !== 'U32')
+    throw new CheckpointError(`${WEIGHTS_FILE}: tensor '${d.name}' has dtype ${d.dtype}, expected U32`, d.name);
   if (!sameShape(d.shape, dShape)) {
-    throw new CheckpointError(`${WEIGHTS_FILE}: tensor '${d.name}' has shape [${d.shape.join(', ')}], ${format} of [${rows}, ${cols}] needs [${dShape.join(', ')}]`, d.name);
+    throw new CheckpointError(
+      `${WEIGHTS_FILE}: tensor '${d.name}' has shape [${d.shape.join(', ')}], ${format} of [${rows}, ${cols}] needs [${dShape.join(', ')}]`,
+      d.name,
+    );
   }
   if (!sameShape(s.shape, sShape)) {
-    throw new CheckpointError(`${WEIGHTS_FILE}: tensor '${s.name}' has shape [${s.shape.join(', ')}], ${format} of [${rows}, ${cols}] needs [${sShape.join(', ')}]`, s.name);
+    throw new CheckpointError(
+      `${WEIGHTS_FILE}: tensor '${s.name}' has shape [${s.shape.join(', ')}], ${format} of [${rows}, ${cols}] needs [${sShape.join(', ')}]`,
+      s.name,
+    );
   }
   const data = new Uint32Array(d.data.byteLength / 4);
   new Uint8Array(data.buffer).set(d.data);

@@ -83,12 +83,23 @@ export function preset(name: PresetName, overrides: Partial<ModelConfig> = {}): 
 }
 
 export function validateConfig(c: ModelConfig): ModelConfig {
-  const ints: (keyof ModelConfig)[] = ['vocabSize', 'hidden', 'layers', 'heads', 'kvHeads', 'headDim', 'intermediate', 'maxSeqLen'];
+  const ints: (keyof ModelConfig)[] = [
+    'vocabSize',
+    'hidden',
+    'layers',
+    'heads',
+    'kvHeads',
+    'headDim',
+    'intermediate',
+    'maxSeqLen',
+  ];
   for (const k of ints) {
     const v = c[k];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw new Error(`model config: ${k} must be a positive integer, got ${String(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)
+      throw new Error(`model config: ${k} must be a positive integer, got ${String(v)}`);
   }
-  if (c.heads % c.kvHeads !== 0) throw new Error(`model config: heads (${c.heads}) must be a multiple of kvHeads (${c.kvHeads})`);
+  if (c.heads % c.kvHeads !== 0)
+    throw new Error(`model config: heads (${c.heads}) must be a multiple of kvHeads (${c.kvHeads})`);
   if (c.headDim % 2 !== 0) throw new Error(`model config: headDim (${c.headDim}) must be even for RoPE`);
   if (!(c.ropeTheta > 0)) throw new Error(`model config: ropeTheta must be > 0`);
   if (!(c.rmsEps > 0)) throw new Error(`model config: rmsEps must be > 0`);
@@ -100,7 +111,12 @@ export function paramCount(c: ModelConfig): number {
   const q = c.heads * c.headDim;
   const kv = c.kvHeads * c.headDim;
   const perLayer =
-    2 * c.hidden + q * c.hidden + kv * c.hidden * 2 + c.hidden * q + 3 * c.hidden * c.intermediate + (c.qkvBias ? q + 2 * kv : 0);
+    2 * c.hidden +
+    q * c.hidden +
+    kv * c.hidden * 2 +
+    c.hidden * q +
+    3 * c.hidden * c.intermediate +
+    (c.qkvBias ? q + 2 * kv : 0);
   return c.vocabSize * c.hidden * (c.tiedEmbeddings ? 1 : 2) + c.layers * perLayer + c.hidden;
 }
 
@@ -129,13 +145,19 @@ export interface HfConfig {
 export function fromHfConfig(hf: HfConfig): ModelConfig {
   const need = ['vocab_size', 'hidden_size', 'num_hidden_layers', 'num_attention_heads', 'intermediate_size'] as const;
   for (const k of need) if (typeof hf[k] !== 'number') throw new Error(`config.json: missing or non-numeric '${k}'`);
-  if (hf.hidden_act !== undefined && hf.hidden_act !== 'silu') throw new Error(`config.json: hidden_act '${hf.hidden_act}' unsupported (need silu)`);
+  if (hf.hidden_act !== undefined && hf.hidden_act !== 'silu')
+    throw new Error(`config.json: hidden_act '${hf.hidden_act}' unsupported (need silu)`);
   // Scaled RoPE (YaRN, dynamic NTK) changes every angle; loading such a model as plain RoPE would silently differ.
   if (hf.rope_scaling !== undefined && hf.rope_scaling !== null) {
-    throw new Error(`config.json: rope_scaling ${JSON.stringify(hf.rope_scaling)} is not supported (plain RoPE only); remove it to use the model at its native context`);
+    throw new Error(
+      `config.json: rope_scaling ${JSON.stringify(hf.rope_scaling)} is not supported (plain RoPE only); remove it to use the model at its native context`,
+    );
   }
   const heads = hf.num_attention_heads;
-  const qkvBias = typeof hf.attention_bias === 'boolean' ? hf.attention_bias : hf.model_type === undefined || hf.model_type === 'qwen2';
+  const qkvBias =
+    typeof hf.attention_bias === 'boolean'
+      ? hf.attention_bias
+      : hf.model_type === undefined || hf.model_type === 'qwen2';
   return validateConfig({
     vocabSize: hf.vocab_size,
     hidden: hf.hidden_size,

@@ -24,7 +24,14 @@ export interface DecodeWeights extends Stacking {
   readonly model: GpuModel;
   readonly label: string;
   /** y[M, out] (+)= x[M, in] · Wᵀ (+ bias). */
-  linear(y: GPUBuffer, x: GPUBuffer, w: TensorSpec, bias: TensorSpec | undefined, M: number, accumulate?: boolean): void;
+  linear(
+    y: GPUBuffer,
+    x: GPUBuffer,
+    w: TensorSpec,
+    bias: TensorSpec | undefined,
+    M: number,
+    accumulate?: boolean,
+  ): void;
 }
 
 /** The learner's own fp32 weights. */
@@ -33,12 +40,20 @@ export function fp32Weights(model: GpuModel): DecodeWeights {
     model,
     label: 'fp32',
     linear: (y, x, w, bias, M, accumulate = false) => linearForward(model, y, x, w, bias, M, accumulate),
-    stacked: (ws) => stackedIn(ws, (t) => t.offset, (t) => model.p(t)),
+    stacked: (ws) =>
+      stackedIn(
+        ws,
+        (t) => t.offset,
+        (t) => model.p(t),
+      ),
   };
 }
 
 /** Left-pads prompts to a common length P: ids, RoPE positions and key validity, all [B, P] row-major. */
-export function leftPad(prompts: number[][], padId: number): { P: number; tokens: Uint32Array; positions: Uint32Array; valid: Float32Array; pads: number[] } {
+export function leftPad(
+  prompts: number[][],
+  padId: number,
+): { P: number; tokens: Uint32Array; positions: Uint32Array; valid: Float32Array; pads: number[] } {
   const B = prompts.length;
   const P = Math.max(1, ...prompts.map((p) => p.length));
   const tokens = new Uint32Array(B * P).fill(padId);
@@ -186,7 +201,12 @@ interface Acts {
   qkv?: GPUBuffer;
 }
 
-function allocActs(w: DecodeWeights, T: number, alloc: (label: string, bytes: number) => GPUBuffer, decode = false): Acts {
+function allocActs(
+  w: DecodeWeights,
+  T: number,
+  alloc: (label: string, bytes: number) => GPUBuffer,
+  decode = false,
+): Acts {
   const c = w.model.config;
   const qW = c.heads * c.headDim;
   const kW = c.kvHeads * c.headDim;
@@ -226,7 +246,10 @@ function layers(
   positions: GPUBuffer,
   attend: (l: number, out: GPUBuffer, q: GPUBuffer, k: GPUBuffer, v: GPUBuffer) => void,
   /** Decode with stacked q/k/v weights: appends k (after RoPE) and v of the fused rows, then attends q. */
-  fused?: { qkv: { w: TensorRef; bias?: GPUBuffer }[]; attend: (l: number, out: GPUBuffer, q: GPUBuffer, qkv: GPUBuffer) => void },
+  fused?: {
+    qkv: { w: TensorRef; bias?: GPUBuffer }[];
+    attend: (l: number, out: GPUBuffer, q: GPUBuffer, qkv: GPUBuffer) => void;
+  },
 ): void {
   const model = w.model;
   const gpu = model.gpu;
@@ -286,7 +309,8 @@ export function prefill(st: DecodeState, prompts: number[][], padId: number): { 
   const P = lp.P;
   if (P >= st.maxLen) throw new Error(`prefill: prompt length ${P} leaves no room in ${st.maxLen} cache slots`);
   // A row's position never exceeds its cache slot, so maxLen bounds every position.
-  if (st.maxLen > model.rope.maxPositions) throw new Error(`prefill: ${st.maxLen} cache slots exceed the RoPE table (${model.rope.maxPositions} positions)`);
+  if (st.maxLen > model.rope.maxPositions)
+    throw new Error(`prefill: ${st.maxLen} cache slots exceed the RoPE table (${model.rope.maxPositions} positions)`);
   st.P = P;
   const T = B * P;
   const ids = gpu.buffer('prefill.ids', lp.tokens);
@@ -296,7 +320,10 @@ export function prefill(st: DecodeState, prompts: number[][], padId: number): { 
   const keyValid = new Uint32Array(B * st.maxLen);
   lp.pads.forEach((pad, b) => keyValid.fill(1, b * st.maxLen + pad, (b + 1) * st.maxLen));
   gpu.write(st.keyValid, keyValid);
-  gpu.write(st.positions, Uint32Array.from(prompts, (p) => p.length));
+  gpu.write(
+    st.positions,
+    Uint32Array.from(prompts, (p) => p.length),
+  );
   gpu.write(st.slots, new Uint32Array(B).fill(P));
   gpu.write(st.lens, new Uint32Array(B).fill(P + 1));
 
@@ -305,8 +332,21 @@ export function prefill(st: DecodeState, prompts: number[][], padId: number): { 
   const lse = gpu.temp('prefill.lse', T * c.heads * 4);
   const acts = allocActs(st.w, T, (label, bytes) => gpu.temp(label, bytes));
   layers(st.w, acts, x, T, positions, (l, out, q, k, v) => {
-    attentionForward(gpu, out, lse, q, k, v, valid, { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maskQueries: true });
-    attentionCacheWrite(gpu, st.caches[l].k, st.caches[l].v, k, v, zeros, { B, n: P, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
+    attentionForward(gpu, out, lse, q, k, v, valid, {
+      B,
+      S: P,
+      Hq: c.heads,
+      Hkv: c.kvHeads,
+      Dh: c.headDim,
+      maskQueries: true,
+    });
+    attentionCacheWrite(gpu, st.caches[l].k, st.caches[l].v, k, v, zeros, {
+      B,
+      n: P,
+      Hkv: c.kvHeads,
+      Dh: c.headDim,
+      maxLen: st.maxLen,
+    });
   });
   // Gather each row's last position (always a real token: padding is on the left).
   const xLast = gpu.temp('prefill.xLast', B * c.hidden * 4);
@@ -336,11 +376,25 @@ export function decodeStep(st: DecodeState): void {
     attentionDecode(gpu, out, q, st.caches[l].k, st.caches[l].v, st.lens, st.keyValid, shape);
   };
   const fused = st.qkv ? { qkv: st.qkv, attend: fromQkv } : undefined;
-  layers(st.w, st.acts, x, B, st.positions, (l, out, q, k, v) => {
-    const cache = st.caches[l];
-    attentionCacheWrite(gpu, cache.k, cache.v, k, v, st.slots, { B, n: 1, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen });
-    attentionDecode(gpu, out, q, cache.k, cache.v, st.lens, st.keyValid, shape);
-  }, fused);
+  layers(
+    st.w,
+    st.acts,
+    x,
+    B,
+    st.positions,
+    (l, out, q, k, v) => {
+      const cache = st.caches[l];
+      attentionCacheWrite(gpu, cache.k, cache.v, k, v, st.slots, {
+        B,
+        n: 1,
+        Hkv: c.kvHeads,
+        Dh: c.headDim,
+        maxLen: st.maxLen,
+      });
+      attentionDecode(gpu, out, q, cache.k, cache.v, st.lens, st.keyValid, shape);
+    },
+    fused,
+  );
   head(st.w, st.acts, st.logits, x, B);
   advanceCounters(gpu, st.positions, st.slots, st.lens, B);
 }
@@ -349,14 +403,19 @@ export function decodeStep(st: DecodeState): void {
  * Logits at every position of left-padded sequences [B, P] with these weights, without a cache (for measuring the
  * rollout/learner mismatch on finished sequences). Returns a buffer [B·P, V] the caller destroys, and the padding.
  */
-export function forwardAllLogits(w: DecodeWeights, seqs: number[][], padId: number): { logits: GPUBuffer; P: number; pads: number[] } {
+export function forwardAllLogits(
+  w: DecodeWeights,
+  seqs: number[][],
+  padId: number,
+): { logits: GPUBuffer; P: number; pads: number[] } {
   const model = w.model;
   const gpu = model.gpu;
   const c = model.config;
   const B = seqs.length;
   const lp = leftPad(seqs, padId);
   const P = lp.P;
-  if (P > model.rope.maxPositions) throw new Error(`forwardAllLogits: length ${P} exceeds the RoPE table (${model.rope.maxPositions})`);
+  if (P > model.rope.maxPositions)
+    throw new Error(`forwardAllLogits: length ${P} exceeds the RoPE table (${model.rope.maxPositions})`);
   const T = B * P;
   const ids = gpu.buffer('fwd.ids', lp.tokens);
   const positions = gpu.buffer('fwd.positions', lp.positions);
@@ -366,7 +425,14 @@ export function forwardAllLogits(w: DecodeWeights, seqs: number[][], padId: numb
   const lse = gpu.temp('fwd.lse', T * c.heads * 4);
   const acts = allocActs(w, T, (label, bytes) => gpu.temp(label, bytes));
   layers(w, acts, x, T, positions, (_l, out, q, k, v) => {
-    attentionForward(gpu, out, lse, q, k, v, valid, { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maskQueries: true });
+    attentionForward(gpu, out, lse, q, k, v, valid, {
+      B,
+      S: P,
+      Hq: c.heads,
+      Hkv: c.kvHeads,
+      Dh: c.headDim,
+      maskQueries: true,
+    });
   });
   const logits = gpu.buffer(`${w.label}.logits`, T * c.vocabSize * 4);
   head(w, acts, logits, x, T);

@@ -13,11 +13,25 @@ export interface AttnSaved {
 function shape(model: GpuModel, batch: GpuBatch): AttentionShape {
   const c = model.config;
   // Pad rows (valid = 0) are never read by a loss (masks only cover real tokens), so attention skips them.
-  return { B: batch.B, S: batch.S, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maskQueries: model.gpu.tuning.attention.maskQueries };
+  return {
+    B: batch.B,
+    S: batch.S,
+    Hq: c.heads,
+    Hkv: c.kvHeads,
+    Dh: c.headDim,
+    maskQueries: model.gpu.tuning.attention.maskQueries,
+  };
 }
 
 /** out [T, heads·hd] ← q, k (after RoPE), v; pad keys (batch.valid = 0) are hidden. */
-export function attnForward(model: GpuModel, out: GPUBuffer, q: GPUBuffer, k: GPUBuffer, v: GPUBuffer, batch: GpuBatch): AttnSaved {
+export function attnForward(
+  model: GpuModel,
+  out: GPUBuffer,
+  q: GPUBuffer,
+  k: GPUBuffer,
+  v: GPUBuffer,
+  batch: GpuBatch,
+): AttnSaved {
   const lse = model.gpu.temp('act.attn.lse', batch.T * model.config.heads * 4);
   attentionForward(model.gpu, out, lse, q, k, v, batch.valid, shape(model, batch));
   return { lse, buffers: [lse] };

@@ -23,7 +23,12 @@ export interface LogprobOptions {
 }
 
 /** Records a no-grad forward and the log-prob gather; results stay on the GPU (feed them to the GRPO loss). */
-export function recordLogprobs(model: GpuModel, batch: GpuBatch, temperature = 1, opts: LogprobOptions = {}): LogprobBuffers {
+export function recordLogprobs(
+  model: GpuModel,
+  batch: GpuBatch,
+  temperature = 1,
+  opts: LogprobOptions = {},
+): LogprobBuffers {
   if (!batch.targets) throw new Error('recordLogprobs: the batch needs targets');
   const gpu = model.gpu;
   const { T } = batch;
@@ -33,7 +38,11 @@ export function recordLogprobs(model: GpuModel, batch: GpuBatch, temperature = 1
   const logp = gpu.temp('logprobs.logp', n * 4);
   const entropy = gpu.temp('logprobs.entropy', n * 4);
   const lse = gpu.temp('logprobs.lse', n * 4);
-  logprobsForward(gpu, logp, entropy, lse, fwd.logits, sel ? sel.targets : batch.targets, { T: n, V: model.config.vocabSize, temperature });
+  logprobsForward(gpu, logp, entropy, lse, fwd.logits, sel ? sel.targets : batch.targets, {
+    T: n,
+    V: model.config.vocabSize,
+    temperature,
+  });
   gpu.release(lse);
   releaseForward(gpu, fwd);
   if (!sel) return { logp, entropy };
@@ -43,7 +52,11 @@ export function recordLogprobs(model: GpuModel, batch: GpuBatch, temperature = 1
 }
 
 /** Host copies of the token log-probs and entropies [T]. */
-export async function computeLogprobs(model: GpuModel, batch: GpuBatch, temperature = 1): Promise<{ logp: Float32Array; entropy: Float32Array }> {
+export async function computeLogprobs(
+  model: GpuModel,
+  batch: GpuBatch,
+  temperature = 1,
+): Promise<{ logp: Float32Array; entropy: Float32Array }> {
   const { logp, entropy } = recordLogprobs(model, batch, temperature);
   const lp = await model.gpu.readF32(logp, batch.T);
   const en = await model.gpu.readF32(entropy, batch.T);

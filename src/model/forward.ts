@@ -138,7 +138,14 @@ export function forward(model: GpuModel, batch: GpuBatch, keep: boolean, headRow
 type LayerSpec = GpuModel['layout']['layers'][number];
 
 /** The layer's first half over n rows of x: RMSNorm, q/k/v projections, RoPE on q and k (positions [n]). */
-export function attentionInputs(model: GpuModel, L: LayerSpec, l: number, x: GPUBuffer, positions: GPUBuffer, n: number) {
+export function attentionInputs(
+  model: GpuModel,
+  L: LayerSpec,
+  l: number,
+  x: GPUBuffer,
+  positions: GPUBuffer,
+  n: number,
+) {
   const gpu = model.gpu;
   const c = model.config;
   const { H, qW, kW, f32 } = passWidths(model);
@@ -184,7 +191,23 @@ export function residualMlp(model: GpuModel, L: LayerSpec, l: number, x: GPUBuff
 }
 
 function releaseLayer(gpu: Gpu, a: LayerActs): void {
-  for (const b of [a.x, a.rstd1, a.h1, a.q, a.k, a.v, a.attn, ...a.attnSaved.buffers, a.xMid, a.rstd2, a.h2, a.g, a.u, a.a]) gpu.release(b);
+  for (const b of [
+    a.x,
+    a.rstd1,
+    a.h1,
+    a.q,
+    a.k,
+    a.v,
+    a.attn,
+    ...a.attnSaved.buffers,
+    a.xMid,
+    a.rstd2,
+    a.h2,
+    a.g,
+    a.u,
+    a.a,
+  ])
+    gpu.release(b);
 }
 
 /** Returns every pooled buffer of a forward result to the pool. */

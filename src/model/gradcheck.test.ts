@@ -72,9 +72,17 @@ describe(`GPU model vs float64 reference on micro (seed ${seed})`, () => {
     const batch = uploadBatch(gpu, { ...gc.input, targets: gc.sft.targets, mask: gc.sft.mask });
     const { logp } = await computeLogprobs(model, batch);
     const T = gc.input.batch * gc.input.seqLen;
-    const ref = gatherLogprobsRef(referenceForward(gc.layout, Float64Array.from(gc.params), gc.input).logits, T, gc.layout.config.vocabSize, gc.sft.targets);
+    const ref = gatherLogprobsRef(
+      referenceForward(gc.layout, Float64Array.from(gc.params), gc.input).logits,
+      T,
+      gc.layout.config.vocabSize,
+      gc.sft.targets,
+    );
     const rows = Array.from({ length: T }, (_, t) => t).filter((t) => gc.input.valid[t]);
-    const err = maxRelDiff(rows.map((t) => logp[t]), rows.map((t) => ref[t]));
+    const err = maxRelDiff(
+      rows.map((t) => logp[t]),
+      rows.map((t) => ref[t]),
+    );
     console.log(`log-probs only: max rel diff ${err.toExponential(2)}`);
     expect(err).toBeLessThan(1e-5);
     const evalLoss = await computeSftLoss(model, batch);

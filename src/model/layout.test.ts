@@ -44,9 +44,13 @@ describe('model config', () => {
 
   it('rejects inconsistent configs with a clear message', () => {
     expect(() => preset('micro', { kvHeads: 3 })).toThrow(/multiple of kvHeads/);
-    expect(() => fromHfConfig({ ...QWEN25_CODER_05B, rope_scaling: { type: 'yarn', factor: 4 } })).toThrow(/rope_scaling/);
+    expect(() => fromHfConfig({ ...QWEN25_CODER_05B, rope_scaling: { type: 'yarn', factor: 4 } })).toThrow(
+      /rope_scaling/,
+    );
     expect(fromHfConfig({ ...QWEN25_CODER_05B, rope_scaling: null }).ropeTheta).toBe(1e6);
-    expect(() => fromHfConfig({ ...QWEN25_CODER_05B, hidden_size: undefined } as unknown as HfConfig)).toThrow(/hidden_size/);
+    expect(() => fromHfConfig({ ...QWEN25_CODER_05B, hidden_size: undefined } as unknown as HfConfig)).toThrow(
+      /hidden_size/,
+    );
   });
 });
 

@@ -100,7 +100,17 @@ export function buildLayout(config: ModelConfig): Layout {
   const lmHead = config.tiedEmbeddings ? embed : add('lm_head.weight', [V, H], 'linear', -1);
   const byName = new Map(tensors.map((t) => [t.name, t]));
   const paramCount = tensors.reduce((a, t) => a + t.size, 0);
-  return { config, tensors, byName, embed, layers, finalNorm, lmHead, totalFloats: Math.max(offset, ALIGN_FLOATS), paramCount };
+  return {
+    config,
+    tensors,
+    byName,
+    embed,
+    layers,
+    finalNorm,
+    lmHead,
+    totalFloats: Math.max(offset, ALIGN_FLOATS),
+    paramCount,
+  };
 }
 
 /** A typed view of one tensor inside a flat host array (no copy). */
@@ -116,7 +126,8 @@ export function binding(buffer: GPUBuffer, t: TensorSpec): GPUBufferBinding {
 /** Mask of floats that get weight decay (linear weights and embeddings; not norms or biases), as 0/1 per float. */
 export function decayMask(layout: Layout): Float32Array {
   const m = new Float32Array(layout.totalFloats);
-  for (const t of layout.tensors) if (t.kind === 'linear' || t.kind === 'embedding') m.fill(1, t.offset, t.offset + t.size);
+  for (const t of layout.tensors)
+    if (t.kind === 'linear' || t.kind === 'embedding') m.fill(1, t.offset, t.offset + t.size);
   return m;
 }
 

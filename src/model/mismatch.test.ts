@@ -22,7 +22,9 @@ describe(`rollout/learner mismatch on micro (seed ${seed})`, () => {
     const rng = mulberry32(seed);
     const model = new GpuModel(gpu, layout, initParams(layout, seed, { std: 0.35, biasStd: 0.1 }));
     const learner = fp32Weights(model);
-    const prompts = Array.from({ length: 6 }, (_, i) => Array.from({ length: 3 + i * 2 }, () => 8 + Math.floor(rng() * 500)));
+    const prompts = Array.from({ length: 6 }, (_, i) =>
+      Array.from({ length: 3 + i * 2 }, () => 8 + Math.floor(rng() * 500)),
+    );
     const figures: Record<string, number> = {};
     for (const format of ['int8-b32', 'int8-row', 'int4-b32'] as const) {
       const rollout = new RolloutWeights(model, format);
@@ -30,7 +32,11 @@ describe(`rollout/learner mismatch on micro (seed ${seed})`, () => {
       const seqs: MismatchSequence[] = prompts.map((p, b) => ({ prompt: p, completion: gen[b].tokens }));
       const rep = await exactKl(rollout, learner, seqs, 1, 0, 4); // two groups of 4
       // The learner's log-probs of the realised tokens, for the k3 estimate the trainer would report.
-      const { logits, P, pads } = forwardAllLogits(learner, seqs.map((s) => [...s.prompt, ...s.completion]), 0);
+      const { logits, P, pads } = forwardAllLogits(
+        learner,
+        seqs.map((s) => [...s.prompt, ...s.completion]),
+        0,
+      );
       const L = await gpu.readF32(logits, seqs.length * P * config.vocabSize);
       logits.destroy();
       const V = config.vocabSize;
@@ -60,7 +66,11 @@ describe(`rollout/learner mismatch on micro (seed ${seed})`, () => {
     expect(figures['int8-b32']).toBeLessThan(1e-2);
     expect(figures['int8-row']).toBeLessThan(1e-2);
     expect(figures['int4-b32']).toBeGreaterThan(3 * figures['int8-b32']);
-    const self = await exactKl(learner, learner, prompts.map((p) => ({ prompt: p, completion: [9, 10, 11] })));
+    const self = await exactKl(
+      learner,
+      learner,
+      prompts.map((p) => ({ prompt: p, completion: [9, 10, 11] })),
+    );
     expect(self.meanKl).toBeLessThan(1e-9);
     model.destroy();
   });
@@ -71,7 +81,10 @@ describe(`rollout/learner mismatch on micro (seed ${seed})`, () => {
     const layout = buildLayout(config);
     const model = new GpuModel(gpu, layout, initParams(layout, seed + 1, { std: 0.35 }));
     const w = new RolloutWeights(model, 'int4-b32');
-    const prompts = [[20, 30, 40], [50, 60, 70, 80, 90, 100, 110]];
+    const prompts = [
+      [20, 30, 40],
+      [50, 60, 70, 80, 90, 100, 110],
+    ];
     const gen = await generate(w, prompts, { maxNewTokens: 12, temperature: 1, seed, stopTokenIds: [] });
     const seqs = prompts.map((p, b) => [...p, ...gen[b].tokens]);
     const { logits, P, pads } = forwardAllLogits(w, seqs, 0);

@@ -56,14 +56,23 @@ export class GpuModel {
     // Kernels bind the whole flat buffer (with element offsets), so it must fit one storage binding.
     const maxBinding = gpu.device.limits.maxStorageBufferBindingSize;
     if (bytes > maxBinding) {
-      throw new Error(`${label}: ${bytes} bytes of f32 parameters exceed this device's maxStorageBufferBindingSize (${maxBinding})`);
+      throw new Error(
+        `${label}: ${bytes} bytes of f32 parameters exceed this device's maxStorageBufferBindingSize (${maxBinding})`,
+      );
     }
     this.params = gpu.buffer(`${label}.params`, bytes);
     this.rope = createRopeTable(gpu, this.config.headDim, this.config.ropeTheta, this.config.maxSeqLen);
     // Biases too: the elementwise kernel broadcasts b by its arrayLength, so a bias needs an exactly-sized buffer
     // (≥ 4 floats; runtime buffers are at least 16 bytes).
-    const biases = this.layout.layers.flatMap((l) => [l.qBias, l.kBias, l.vBias]).filter((t): t is TensorSpec => !!t && t.size >= 4);
-    for (const t of [this.layout.embed, this.layout.finalNorm, ...this.layout.layers.flatMap((l) => [l.inputNorm, l.postNorm]), ...biases]) {
+    const biases = this.layout.layers
+      .flatMap((l) => [l.qBias, l.kBias, l.vBias])
+      .filter((t): t is TensorSpec => !!t && t.size >= 4);
+    for (const t of [
+      this.layout.embed,
+      this.layout.finalNorm,
+      ...this.layout.layers.flatMap((l) => [l.inputNorm, l.postNorm]),
+      ...biases,
+    ]) {
       this.mirrors.set(t, gpu.buffer(`${label}.mirror:${t.name}`, t.size * 4));
     }
     if (initial) this.upload(initial);
@@ -80,14 +89,16 @@ export class GpuModel {
 
   /** Replaces all parameters (e.g. after loading a checkpoint) and refreshes the mirrors. */
   upload(params: Float32Array): void {
-    if (params.length !== this.layout.totalFloats) throw new Error(`${this.label}: ${params.length} floats uploaded, layout has ${this.layout.totalFloats}`);
+    if (params.length !== this.layout.totalFloats)
+      throw new Error(`${this.label}: ${params.length} floats uploaded, layout has ${this.layout.totalFloats}`);
     this.gpu.write(this.params, params);
     this.refreshMirrors();
   }
 
   /** Copies another model's parameters on the GPU (same layout), e.g. to snapshot a GRPO reference policy. */
   copyParamsFrom(src: GpuModel): void {
-    if (src.layout.totalFloats !== this.layout.totalFloats) throw new Error(`${this.label}: cannot copy parameters from '${src.label}' (layout differs)`);
+    if (src.layout.totalFloats !== this.layout.totalFloats)
+      throw new Error(`${this.label}: cannot copy parameters from '${src.label}' (layout differs)`);
     this.gpu.copy(src.params, 0, this.params, 0, this.layout.totalFloats * 4);
     this.refreshMirrors();
   }
@@ -149,7 +160,10 @@ export class GpuModel {
   ensureMoments(): { m: GPUBuffer; v: GPUBuffer } {
     if (!this.moments) {
       const bytes = this.layout.totalFloats * 4;
-      this.moments = { m: this.gpu.buffer(`${this.label}.adam_m`, bytes), v: this.gpu.buffer(`${this.label}.adam_v`, bytes) };
+      this.moments = {
+        m: this.gpu.buffer(`${this.label}.adam_m`, bytes),
+        v: this.gpu.buffer(`${this.label}.adam_v`, bytes),
+      };
       zeroBuffer(this.gpu, this.moments.m, this.layout.totalFloats);
       zeroBuffer(this.gpu, this.moments.v, this.layout.totalFloats);
     }
@@ -175,6 +189,15 @@ export class GpuModel {
   }
 
   destroy(): void {
-    for (const b of [this.params, this.gradsBuf, this.rope.buffer, this.onesBuf, this.moments?.m, this.moments?.v, ...this.mirrors.values()]) b?.destroy();
+    for (const b of [
+      this.params,
+      this.gradsBuf,
+      this.rope.buffer,
+      this.onesBuf,
+      this.moments?.m,
+      this.moments?.v,
+      ...this.mirrors.values(),
+    ])
+      b?.destroy();
   }
 }

@@ -41,7 +41,9 @@ describe('micro overfits a fixed corpus', () => {
     }
     const ms = (performance.now() - t0) / losses.length;
     const shown = losses.filter((_, i) => i % 10 === 0 || i === losses.length - 1).map((l) => l.toFixed(3));
-    console.log(`overfit: ${losses.length} steps, ${ms.toFixed(1)} ms/step (B=${B}, S=${S}); loss ${shown.join(' → ')}`);
+    console.log(
+      `overfit: ${losses.length} steps, ${ms.toFixed(1)} ms/step (B=${B}, S=${S}); loss ${shown.join(' → ')}`,
+    );
     expect(losses[0]).toBeGreaterThan(5.5);
     expect(losses[losses.length - 1]).toBeLessThan(THRESHOLD);
     destroyBatch(batch);

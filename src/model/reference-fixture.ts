@@ -45,10 +45,12 @@ export function makeGradCase(seed: number, overrides: Partial<ModelConfig> = {})
   const targets = new Int32Array(T);
   for (let b = 0; b < B; b++) for (let s = 0; s < S; s++) targets[b * S + s] = s + 1 < S ? tokens[b * S + s + 1] : 0;
   const sftMask = new Float64Array(T);
-  for (let b = 0; b < B; b++) for (let s = 0; s < S - 1; s++) sftMask[b * S + s] = valid[b * S + s] && valid[b * S + s + 1] ? 1 : 0;
+  for (let b = 0; b < B; b++)
+    for (let s = 0; s < S - 1; s++) sftMask[b * S + s] = valid[b * S + s] && valid[b * S + s + 1] ? 1 : 0;
   // GRPO: prompt = first 3 positions of each row, completion after; pads excluded.
   const grpoMask = new Float64Array(T);
-  for (let b = 0; b < B; b++) for (let s = 2; s < S - 1; s++) grpoMask[b * S + s] = valid[b * S + s] && valid[b * S + s + 1] ? 1 : 0;
+  for (let b = 0; b < B; b++)
+    for (let s = 2; s < S - 1; s++) grpoMask[b * S + s] = valid[b * S + s] && valid[b * S + s + 1] ? 1 : 0;
   const fwd = referenceForward(layout, Float64Array.from(params), input);
   const logp = gatherLogprobsRef(fwd.logits, T, config.vocabSize, targets);
   const shifts = [0.05, -0.1, 0.5, -0.6, 3.0, 0.15, -0.02];
@@ -59,7 +61,14 @@ export function makeGradCase(seed: number, overrides: Partial<ModelConfig> = {})
     oldLogp[t] = logp[t] - shifts[t % shifts.length];
     refLogp[t] = logp[t] + 0.3 * Math.sin(t + 1);
   }
-  const config2: GrpoLossConfig = { epsilonLow: 0.2, epsilonHigh: 0.28, dualClipC: 3, beta: 0.04, lossType: 'grpo', maxCompletionLength: S };
+  const config2: GrpoLossConfig = {
+    epsilonLow: 0.2,
+    epsilonHigh: 0.28,
+    dualClipC: 3,
+    beta: 0.04,
+    lossType: 'grpo',
+    maxCompletionLength: S,
+  };
   return {
     layout,
     params,

@@ -31,7 +31,13 @@ export interface RefLossResult {
   grads?: Float64Array;
 }
 
-export function referenceLoss(layout: Layout, params: Float64Array, input: BatchInput, obj: Objective, withGrads = true): RefLossResult {
+export function referenceLoss(
+  layout: Layout,
+  params: Float64Array,
+  input: BatchInput,
+  obj: Objective,
+  withGrads = true,
+): RefLossResult {
   const fwd = referenceForward(layout, params, input);
   const T = input.batch * input.seqLen;
   const V = layout.config.vocabSize;
@@ -57,14 +63,23 @@ export function referenceLoss(layout: Layout, params: Float64Array, input: Batch
       obj.config,
     );
     loss = r.loss;
-    dLogits = withGrads ? logprobsBackwardRef(scaled, T, V, obj.targets, r.dLogp).map((x) => x * invTemp) : new Float64Array(0);
+    dLogits = withGrads
+      ? logprobsBackwardRef(scaled, T, V, obj.targets, r.dLogp).map((x) => x * invTemp)
+      : new Float64Array(0);
   }
   if (!withGrads) return { loss, logits: fwd.logits };
   return { loss, logits: fwd.logits, grads: referenceBackward(layout, params, fwd, dLogits) };
 }
 
 /** Central finite difference of the loss along one parameter entry, in float64. */
-export function finiteDifference(layout: Layout, params: Float64Array, input: BatchInput, obj: Objective, index: number, h = 1e-5): number {
+export function finiteDifference(
+  layout: Layout,
+  params: Float64Array,
+  input: BatchInput,
+  obj: Objective,
+  index: number,
+  h = 1e-5,
+): number {
   const saved = params[index];
   params[index] = saved + h;
   const plus = referenceLoss(layout, params, input, obj, false).loss;

@@ -4,7 +4,14 @@
 export type F64 = Float64Array;
 
 /** y[T,out] = x[T,in] · Wᵀ + b. */
-export function linear(x: F64, w: ArrayLike<number>, b: ArrayLike<number> | undefined, T: number, nIn: number, nOut: number): F64 {
+export function linear(
+  x: F64,
+  w: ArrayLike<number>,
+  b: ArrayLike<number> | undefined,
+  T: number,
+  nIn: number,
+  nOut: number,
+): F64 {
   const y = new Float64Array(T * nOut);
   for (let t = 0; t < T; t++) {
     for (let o = 0; o < nOut; o++) {
@@ -76,7 +83,15 @@ export function rmsnormBackward(dy: F64, x: F64, w: ArrayLike<number>, rinv: F64
  * HF rotate-half RoPE in place on [T, nHeads·hd]: pairs (j, j + hd/2) rotate by pos · θ^(−2j/hd).
  * `inverse` rotates by the negative angle, which is the backward (the rotation is orthogonal).
  */
-export function rope(x: F64, positions: ArrayLike<number>, T: number, nHeads: number, hd: number, theta: number, inverse = false): void {
+export function rope(
+  x: F64,
+  positions: ArrayLike<number>,
+  T: number,
+  nHeads: number,
+  hd: number,
+  theta: number,
+  inverse = false,
+): void {
   const half = hd / 2;
   for (let t = 0; t < T; t++) {
     const pos = positions[t];
@@ -150,7 +165,14 @@ export function attention(q: F64, k: F64, v: F64, valid: ArrayLike<number>, sh: 
 }
 
 /** Backward of `attention` given its probs: returns dq, dk, dv (kv grads summed over the heads of each group). */
-export function attentionBackward(dOut: F64, q: F64, k: F64, v: F64, probs: F64, sh: AttnShape): { dq: F64; dk: F64; dv: F64 } {
+export function attentionBackward(
+  dOut: F64,
+  q: F64,
+  k: F64,
+  v: F64,
+  probs: F64,
+  sh: AttnShape,
+): { dq: F64; dk: F64; dv: F64 } {
   const { B, S, heads } = sh;
   const { qW, kW, group, scale, hd } = attnWidths(sh);
   const dq = new Float64Array(B * S * qW);

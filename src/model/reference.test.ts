@@ -7,7 +7,11 @@ import { grpoLossRef, type GrpoLossConfig } from './reference-loss';
 import { seededRandom } from './init';
 
 /** Per tensor: the entry with the largest analytic gradient plus two random ones. */
-function sampleIndices(layout: ReturnType<typeof makeGradCase>['layout'], grads: Float64Array, rand: () => number): Map<string, number[]> {
+function sampleIndices(
+  layout: ReturnType<typeof makeGradCase>['layout'],
+  grads: Float64Array,
+  rand: () => number,
+): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const t of layout.tensors) {
     let best = t.offset;
@@ -31,9 +35,14 @@ function checkObjective(seed: number, which: 'sft' | 'grpo', tied: boolean, temp
     const scale = Math.max(...fd.map(Math.abs), 1e-8);
     const err = Math.max(...fd.map((f, k) => Math.abs(f - an[k]))) / scale;
     worst = Math.max(worst, err);
-    expect(err, `${which} ${name}: analytic ${an.map((x) => x.toExponential(3))} vs fd ${fd.map((x) => x.toExponential(3))}`).toBeLessThan(1e-5);
+    expect(
+      err,
+      `${which} ${name}: analytic ${an.map((x) => x.toExponential(3))} vs fd ${fd.map((x) => x.toExponential(3))}`,
+    ).toBeLessThan(1e-5);
   }
-  console.log(`reference ${which} (tied=${tied}, temperature ${temperature}, seed ${seed}) loss ${loss.toFixed(5)}: worst per-tensor rel err vs FD ${worst.toExponential(2)}`);
+  console.log(
+    `reference ${which} (tied=${tied}, temperature ${temperature}, seed ${seed}) loss ${loss.toFixed(5)}: worst per-tensor rel err vs FD ${worst.toExponential(2)}`,
+  );
 }
 
 describe('float64 reference gradients vs finite differences', () => {
@@ -61,7 +70,14 @@ describe('float64 reference gradients vs finite differences', () => {
 });
 
 describe('GRPO token loss (float64 reference)', () => {
-  const cfg: GrpoLossConfig = { epsilonLow: 0.2, epsilonHigh: 0.28, dualClipC: 3, beta: 0, lossType: 'dapo', maxCompletionLength: 4 };
+  const cfg: GrpoLossConfig = {
+    epsilonLow: 0.2,
+    epsilonHigh: 0.28,
+    dualClipC: 3,
+    beta: 0,
+    lossType: 'dapo',
+    maxCompletionLength: 4,
+  };
   const one = (logp: number, old: number, A: number, c: Partial<GrpoLossConfig> = {}) =>
     grpoLossRef({ logp: [logp], oldLogp: [old], advantages: [A], mask: [1], B: 1, S: 1 }, { ...cfg, ...c });
 
@@ -76,7 +92,14 @@ describe('GRPO token loss (float64 reference)', () => {
   });
 
   it('normalises by loss_type', () => {
-    const inp = { logp: [0, 0, 0, 0, 0, 0], oldLogp: [0, 0, 0, 0, 0, 0], advantages: [1, 2], mask: [1, 1, 0, 1, 0, 0], B: 2, S: 3 };
+    const inp = {
+      logp: [0, 0, 0, 0, 0, 0],
+      oldLogp: [0, 0, 0, 0, 0, 0],
+      advantages: [1, 2],
+      mask: [1, 1, 0, 1, 0, 0],
+      B: 2,
+      S: 3,
+    };
     // per-token loss = −A; row 0 has 2 tokens (A = 1), row 1 has 1 token (A = 2).
     expect(grpoLossRef(inp, { ...cfg, lossType: 'grpo' }).loss).toBeCloseTo(-(1 + 2) / 2, 12);
     expect(grpoLossRef(inp, { ...cfg, lossType: 'dapo' }).loss).toBeCloseTo(-(1 + 1 + 2) / 3, 12);
@@ -84,9 +107,15 @@ describe('GRPO token loss (float64 reference)', () => {
   });
 
   it('k3 KL is zero at the reference and positive elsewhere', () => {
-    const at = grpoLossRef({ logp: [-1], oldLogp: [-1], refLogp: [-1], advantages: [0], mask: [1], B: 1, S: 1 }, { ...cfg, beta: 0.5 });
+    const at = grpoLossRef(
+      { logp: [-1], oldLogp: [-1], refLogp: [-1], advantages: [0], mask: [1], B: 1, S: 1 },
+      { ...cfg, beta: 0.5 },
+    );
     expect(at.loss).toBeCloseTo(0, 12);
-    const off = grpoLossRef({ logp: [-1], oldLogp: [-1], refLogp: [-1.5], advantages: [0], mask: [1], B: 1, S: 1 }, { ...cfg, beta: 0.5 });
+    const off = grpoLossRef(
+      { logp: [-1], oldLogp: [-1], refLogp: [-1.5], advantages: [0], mask: [1], B: 1, S: 1 },
+      { ...cfg, beta: 0.5 },
+    );
     expect(off.loss).toBeCloseTo(0.5 * (Math.exp(-0.5) + 0.5 - 1), 12);
     expect(off.kl).toBeGreaterThan(0);
   });

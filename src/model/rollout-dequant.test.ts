@@ -28,22 +28,34 @@ describe(`rollout dequantize (seed ${seed})`, () => {
       let off = 0;
       let n = 0;
       for (const [t, q] of deq.quant) {
-        const want = dequantize({ format, rows: q.rows, cols: q.cols, data: await gpu.readU32(q.data), scales: await gpu.readF32(q.scales) });
+        const want = dequantize({
+          format,
+          rows: q.rows,
+          cols: q.cols,
+          data: await gpu.readU32(q.data),
+          scales: await gpu.readF32(q.scales),
+        });
         const got = all.subarray(off, off + t.size);
         expect(maxAbsDiff(got, want)).toBe(0);
         off += Math.ceil(t.size / 4) * 4;
         n += t.size;
       }
-      const seqs = [[5, 9, 200, 31, 7], [100, 3]];
+      const seqs = [
+        [5, 9, 200, 31, 7],
+        [100, 3],
+      ];
       const a = forwardAllLogits(deq, seqs, 0);
       const b = forwardAllLogits(plain, seqs, 0);
       const V = layout.config.vocabSize;
       const la = await gpu.readF32(a.logits, seqs.length * a.P * V);
       const lb = await gpu.readF32(b.logits, seqs.length * b.P * V);
       // Pad rows (query with no valid key) are skipped: compare the real positions only.
-      const rows = (l: Float32Array) => Float32Array.from(seqs.flatMap((_, i) => Array.from(l.subarray((i * a.P + a.pads[i]) * V, (i + 1) * a.P * V))));
+      const rows = (l: Float32Array) =>
+        Float32Array.from(seqs.flatMap((_, i) => Array.from(l.subarray((i * a.P + a.pads[i]) * V, (i + 1) * a.P * V))));
       const rel = maxRelDiff(rows(la), rows(lb));
-      console.log(`rollout ${format}: ${n} weights expanded exactly; logits fp32-expansion vs qmatmul max rel diff ${rel.toExponential(2)}`);
+      console.log(
+        `rollout ${format}: ${n} weights expanded exactly; logits fp32-expansion vs qmatmul max rel diff ${rel.toExponential(2)}`,
+      );
       expect(rel).toBeLessThan(1e-4);
       [a.logits, b.logits].forEach((x) => x.destroy());
       deq.destroy();

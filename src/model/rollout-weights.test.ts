@@ -14,7 +14,10 @@ import { generate } from './sampler';
 
 const seed = freshSeed();
 
-async function readQuant(w: RolloutWeights, t: Parameters<RolloutWeights['quant']['get']>[0]): Promise<QuantizedTensor> {
+async function readQuant(
+  w: RolloutWeights,
+  t: Parameters<RolloutWeights['quant']['get']>[0],
+): Promise<QuantizedTensor> {
   const q = w.quant.get(t);
   if (!q) throw new Error('missing');
   const gpu = w.model.gpu;
@@ -42,13 +45,15 @@ describe(`rollout weights (seed ${seed})`, () => {
       for (const t of w.quant.keys()) {
         const got = await readQuant(w, t);
         const want = quantize(view(params, t), t.shape[0], t.shape[1], format);
-        for (let i = 0; i < want.scales.length; i++) expect(Math.abs(got.scales[i] - want.scales[i])).toBeLessThanOrEqual(Math.abs(want.scales[i]) * 2e-7);
+        for (let i = 0; i < want.scales.length; i++)
+          expect(Math.abs(got.scales[i] - want.scales[i])).toBeLessThanOrEqual(Math.abs(want.scales[i]) * 2e-7);
         // Codes may differ by one where w·(1/scale) lands on a rounding boundary in f32 but not in f64.
         const a = dequantize(got);
         const b = dequantize(want);
         const spr = want.scales.length / want.rows;
         for (let i = 0; i < a.length; i++) {
-          const step = want.scales[Math.floor(i / want.cols) * spr + (spr === 1 ? 0 : Math.floor((i % want.cols) / 32))];
+          const step =
+            want.scales[Math.floor(i / want.cols) * spr + (spr === 1 ? 0 : Math.floor((i % want.cols) / 32))];
           const d = Math.abs(a[i] - b[i]);
           if (d > 0) codeDiffs++;
           worst = Math.max(worst, d / Math.max(step, 1e-30));
@@ -56,7 +61,9 @@ describe(`rollout weights (seed ${seed})`, () => {
         codes += a.length;
         expect(Array.from(got.data).length).toBe(want.data.length);
       }
-      console.log(`quantize ${format}: ${codeDiffs}/${codes} codes off by <= ${worst.toFixed(3)} steps, ${w.bytes()} bytes`);
+      console.log(
+        `quantize ${format}: ${codeDiffs}/${codes} codes off by <= ${worst.toFixed(3)} steps, ${w.bytes()} bytes`,
+      );
       expect(worst).toBeLessThanOrEqual(1.0001);
       expect(codeDiffs).toBeLessThan(codes * 1e-3 + 2);
       w.destroy();
@@ -81,7 +88,7 @@ describe(`rollout weights (seed ${seed})`, () => {
     let diff = 0;
     for (let i = 0; i < want.length; i++) diff = Math.max(diff, Math.abs(after[i] - want[i]));
     console.log(`refresh: max |dequant diff| vs CPU quantizer ${diff.toExponential(2)}`);
-    expect(diff).toBeLessThan(0.3 / 127 * 6);
+    expect(diff).toBeLessThan((0.3 / 127) * 6);
     expect(Array.from(after)).not.toEqual(Array.from(before));
     w.destroy();
     model.destroy();
@@ -95,8 +102,12 @@ describe(`rollout weights (seed ${seed})`, () => {
     const model = new GpuModel(gpu, lay, params);
     const w = new RolloutWeights(model, 'int8-b32');
     const deq = Float64Array.from(params);
-    for (const t of w.quant.keys()) deq.set(dequantize(quantize(view(params, t), t.shape[0], t.shape[1], 'int8-b32')), t.offset);
-    const prompts = [[11, 22, 33, 44], [55, 66]];
+    for (const t of w.quant.keys())
+      deq.set(dequantize(quantize(view(params, t), t.shape[0], t.shape[1], 'int8-b32')), t.offset);
+    const prompts = [
+      [11, 22, 33, 44],
+      [55, 66],
+    ];
     const n = 10;
     const got = await generate(w, prompts, { maxNewTokens: n, temperature: 0, seed: 0, stopTokenIds: [] });
     const V = lay.config.vocabSize;

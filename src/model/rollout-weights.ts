@@ -76,11 +76,23 @@ export class RolloutWeights implements DecodeWeights {
     const q = this.quant.get(w);
     if (!q) throw new Error(`${this.label}: ${w.name} is not a quantized Linear weight`);
     if (this.dequantized) {
-      linearForward(this.model, y, x, w, bias, M, accumulate, { buffer: this.dequantized, offset: this.deqOffsets.get(w) ?? 0 });
+      linearForward(this.model, y, x, w, bias, M, accumulate, {
+        buffer: this.dequantized,
+        offset: this.deqOffsets.get(w) ?? 0,
+      });
       return;
     }
     qmatmul(this.model.gpu, { x, w: q, y, M, accumulate });
-    if (bias) matmul(this.model.gpu, { a: this.model.ones(M), b: this.model.p(bias), c: y, M, N: q.rows, K: 1, accumulate: true });
+    if (bias)
+      matmul(this.model.gpu, {
+        a: this.model.ones(M),
+        b: this.model.p(bias),
+        c: y,
+        M,
+        N: q.rows,
+        K: 1,
+        accumulate: true,
+      });
   }
 
   /** Stacked weights of the dequantized copy (tensors are copied in layer order, each at a vec4-aligned offset). */

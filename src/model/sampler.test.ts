@@ -60,7 +60,12 @@ describe(`sampler on micro (seed ${seed})`, () => {
     const model = new GpuModel(gpu, layout, params);
     const prompts = [randomPrompt(5), randomPrompt(11), randomPrompt(1), randomPrompt(8)];
     const n = 12;
-    const got = await generate(fp32Weights(model), prompts, { maxNewTokens: n, temperature: 0, seed: 1, stopTokenIds: [] });
+    const got = await generate(fp32Weights(model), prompts, {
+      maxNewTokens: n,
+      temperature: 0,
+      seed: 1,
+      stopTokenIds: [],
+    });
     let compared = 0;
     let maxLp = 0;
     prompts.forEach((p, b) => {
@@ -69,10 +74,13 @@ describe(`sampler on micro (seed ${seed})`, () => {
       expect(got[b].finishReason).toBe('length');
       const upTo = want.tieAt + 1; // the tie step itself may go either way; the reference is only compared up to it
       expect(got[b].tokens.slice(0, upTo - 1)).toEqual(want.tokens.slice(0, upTo - 1));
-      for (let i = 0; i < Math.min(upTo - 1, n); i++) maxLp = Math.max(maxLp, Math.abs(got[b].logprobs[i] - want.logprobs[i]));
+      for (let i = 0; i < Math.min(upTo - 1, n); i++)
+        maxLp = Math.max(maxLp, Math.abs(got[b].logprobs[i] - want.logprobs[i]));
       compared += Math.min(upTo - 1, n);
     });
-    console.log(`greedy vs float64 reference: ${compared} tokens compared, max |logprob diff| ${maxLp.toExponential(2)}`);
+    console.log(
+      `greedy vs float64 reference: ${compared} tokens compared, max |logprob diff| ${maxLp.toExponential(2)}`,
+    );
     expect(compared).toBeGreaterThan(prompts.length * n * 0.75);
     expect(maxLp).toBeLessThan(1e-3);
     model.destroy();
@@ -211,7 +219,14 @@ describe(`sampler on micro (seed ${seed})`, () => {
     const stops = ['a', 'b', 'c'];
     const n = 40;
     try {
-      const out = await generate(w, prompts, { maxNewTokens: n, temperature: 1, seed: seed, stopStrings: stops, tokenizer: letters, stopTokenIds: [] });
+      const out = await generate(w, prompts, {
+        maxNewTokens: n,
+        temperature: 1,
+        seed: seed,
+        stopStrings: stops,
+        tokenizer: letters,
+        stopTokenIds: [],
+      });
       for (const r of out) {
         expect(r.tokens.length).toBe(r.logprobs.length);
         for (const s of stops) expect(r.text.includes(s)).toBe(false);
@@ -223,7 +238,9 @@ describe(`sampler on micro (seed ${seed})`, () => {
           expect(r.tokens.length).toBe(n);
         }
       }
-      console.log(`stop strings: finish ${out.map((r) => `${r.finishReason}@${r.tokens.length}`).join(' ')}, ${reads} read-backs`);
+      console.log(
+        `stop strings: finish ${out.map((r) => `${r.finishReason}@${r.tokens.length}`).join(' ')}, ${reads} read-backs`,
+      );
     } finally {
       gpu.readBytes = origRead;
     }
@@ -234,7 +251,16 @@ describe(`sampler on micro (seed ${seed})`, () => {
   it('rejects prompt ids outside the vocabulary', async () => {
     const gpu = await sharedNodeGpu();
     const model = new GpuModel(gpu, layout, params);
-    await expect(generate(fp32Weights(model), [[1, 2], [3, config.vocabSize]], { maxNewTokens: 2, temperature: 0, seed: 0 })).rejects.toThrow(/prompt 1 has token 512/);
+    await expect(
+      generate(
+        fp32Weights(model),
+        [
+          [1, 2],
+          [3, config.vocabSize],
+        ],
+        { maxNewTokens: 2, temperature: 0, seed: 0 },
+      ),
+    ).rejects.toThrow(/prompt 1 has token 512/);
     model.destroy();
   });
 });

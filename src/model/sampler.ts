@@ -84,7 +84,11 @@ function defaultStops(tok: SamplerTokenizer | undefined): number[] {
 }
 
 /** Generates completions for token prompts with the given weights (fp32 learner or a quantized rollout copy). */
-export async function generate(w: DecodeWeights, prompts: number[][], opts: GenerateOptions): Promise<SampledSequence[]> {
+export async function generate(
+  w: DecodeWeights,
+  prompts: number[][],
+  opts: GenerateOptions,
+): Promise<SampledSequence[]> {
   const gpu = w.model.gpu;
   const B = prompts.length;
   if (B === 0) return [];
@@ -168,7 +172,10 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
     const keep: number[] = [];
     live.forEach((b, i) => !rows[b].finished && keep.push(i));
     const next = st.gather(keep);
-    const nextSeq = gpu.buffer('gen.seqIds', Uint32Array.from(keep, (i) => seqIds[live[i]]));
+    const nextSeq = gpu.buffer(
+      'gen.seqIds',
+      Uint32Array.from(keep, (i) => seqIds[live[i]]),
+    );
     const nextDone = gpu.buffer('gen.done', keep.length * 4);
     // Rows that finished in the chunk still in flight carry their GPU-side flag over.
     forEachRun(keep, (from, to, n) => gpu.copy(done, from * 4, nextDone, to * 4, n * 4));
@@ -201,7 +208,14 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
       const n = live.length;
       for (let s = c0; s < c1; s++) {
         if (s > 0) decodeStep(st);
-        sampleTokens(gpu, { logits: st.logits, seqIds: seqBuf, done, out, next: st.next }, { B: n, V, cap: maxNew, col: s, step: s }, opts, stopIds, padId);
+        sampleTokens(
+          gpu,
+          { logits: st.logits, seqIds: seqBuf, done, out, next: st.next },
+          { B: n, V, cap: maxNew, col: s, step: s },
+          opts,
+          stopIds,
+          padId,
+        );
       }
       rowSteps += n * (c1 - c0);
       const read = gpu.readBytes(out, (c1 - c0) * 2 * n * 4, c0 * 2 * n * 4);
@@ -219,7 +233,8 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
       }
       pending = { read, c0, c1, rows: live };
       const known = live.filter((b) => rows[b].finished).length;
-      if (compactAt < 1 && c1 < maxNew && known > 0 && known < live.length && known >= compactAt * live.length) compact();
+      if (compactAt < 1 && c1 < maxNew && known > 0 && known < live.length && known >= compactAt * live.length)
+        compact();
     }
     if (pending) absorb(new Uint32Array(await pending.read), pending.c0, pending.c1, pending.rows);
     if (opts.stats) {
@@ -248,7 +263,12 @@ export async function generate(w: DecodeWeights, prompts: number[][], opts: Gene
  * The first stop string in the decoded completion that ends within tokens[from..]: how many tokens to keep (up to
  * and including the one that completes it) and where the text is cut (at the stop string's start).
  */
-export function findStop(tok: SamplerTokenizer, tokens: number[], from: number, stops: string[]): { keep: number; cut: number } | undefined {
+export function findStop(
+  tok: SamplerTokenizer,
+  tokens: number[],
+  from: number,
+  stops: string[],
+): { keep: number; cut: number } | undefined {
   const text = tok.decode(tokens);
   let cut = -1;
   for (const s of stops) {

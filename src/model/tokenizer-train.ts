@@ -18,7 +18,11 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function skeleton(specials: readonly string[], vocab: Record<string, number>, merges: [string, string][]): TokenizerJson {
+function skeleton(
+  specials: readonly string[],
+  vocab: Record<string, number>,
+  merges: [string, string][],
+): TokenizerJson {
   return {
     version: '1.0',
     truncation: null,
@@ -86,7 +90,8 @@ export function trainTokenizer(corpus: Iterable<string>, opts: TrainTokenizerOpt
     const sym = new Int32Array(w.length);
     for (let i = 0; i < w.length; i++) {
       const id = charToId.get(w[i]);
-      if (id === undefined) throw new Error(`tokenizer trainer: pre-token char ${JSON.stringify(w[i])} outside the byte alphabet`);
+      if (id === undefined)
+        throw new Error(`tokenizer trainer: pre-token char ${JSON.stringify(w[i])} outside the byte alphabet`);
       sym[i] = id;
     }
     words.push(sym);

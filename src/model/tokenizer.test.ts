@@ -6,14 +6,32 @@ import { SPECIAL_TOKENS, SPECIAL_TOKEN_LIST } from './special-tokens';
 import { BYTE_TO_CHAR } from './byte-level';
 import { freshSeed, mulberry32 } from '../testing/random';
 
-const NAMES = ['value', 'result', 'items', 'count', 'index', 'total', 'name', 'data', 'left', 'right', 'node', 'key', 'sorted_list', 'memo'];
+const NAMES = [
+  'value',
+  'result',
+  'items',
+  'count',
+  'index',
+  'total',
+  'name',
+  'data',
+  'left',
+  'right',
+  'node',
+  'key',
+  'sorted_list',
+  'memo',
+];
 
 /** Python-like snippets with varied identifiers, indentation depths, comments and unicode literals. */
 function corpus(rng: () => number, n: number): string[] {
   const syl = ['ka', 'lo', 'mi', 'tr', 'es', 'un', 'ph', 'qu', 'ix', 'or', 'ba', 'ze'];
   // Half known names, half made-up identifiers from syllables, so there are enough distinct pairs to merge.
-  const made = () => Array.from({ length: 1 + Math.floor(rng() * 3) }, () => syl[Math.floor(rng() * syl.length)]).join('');
-  const pick = () => (rng() < 0.5 ? NAMES[Math.floor(rng() * NAMES.length)] : made()) + (rng() < 0.3 ? String(Math.floor(rng() * 50)) : '');
+  const made = () =>
+    Array.from({ length: 1 + Math.floor(rng() * 3) }, () => syl[Math.floor(rng() * syl.length)]).join('');
+  const pick = () =>
+    (rng() < 0.5 ? NAMES[Math.floor(rng() * NAMES.length)] : made()) +
+    (rng() < 0.3 ? String(Math.floor(rng() * 50)) : '');
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
     const f = pick();
@@ -91,7 +109,17 @@ describe('tokenizer', () => {
     vocab['Ġr' + 'e'] = 257;
     const gpt2 = loadTokenizer({
       version: '1.0',
-      added_tokens: [{ id: 258, content: '<|endoftext|>', special: true, normalized: false, lstrip: false, rstrip: false, single_word: false }],
+      added_tokens: [
+        {
+          id: 258,
+          content: '<|endoftext|>',
+          special: true,
+          normalized: false,
+          lstrip: false,
+          rstrip: false,
+          single_word: false,
+        },
+      ],
       normalizer: null,
       pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true },
       post_processor: null,
@@ -111,7 +139,9 @@ describe('tokenizer', () => {
     const t0 = performance.now();
     const j = trainTokenizer(big, { vocabSize: 1024 });
     const s = (performance.now() - t0) / 1000;
-    console.log(`tokenizer trainer: ${mb.toFixed(2)} MB to vocab ${Object.keys(j.model.vocab as object).length} in ${s.toFixed(2)} s`);
+    console.log(
+      `tokenizer trainer: ${mb.toFixed(2)} MB to vocab ${Object.keys(j.model.vocab as object).length} in ${s.toFixed(2)} s`,
+    );
     expect(s).toBeLessThan(20);
   });
 

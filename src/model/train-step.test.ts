@@ -29,12 +29,17 @@ describe(`training step on micro (seed ${seed})`, async () => {
     // A small clip norm so clipping is active. At step 1 Adam's update is lr·g/(|g| + eps), a sign function for
     // |g| ≫ eps: with eps = 1e-8 an entry whose true gradient is ~1e-8 (float32 noise level) would flip, so the
     // comparison uses eps = 1e-3, where the update is a smooth function of the gradient.
-    const optim: OptimConfig = { adamw: { ...DEFAULT_OPTIM.adamw, lr: 0.01, eps: 1e-3, weightDecay: 0.1 }, maxGradNorm: 0.5 };
+    const optim: OptimConfig = {
+      adamw: { ...DEFAULT_OPTIM.adamw, lr: 0.01, eps: 1e-3, weightDecay: 0.1 },
+      maxGradNorm: 0.5,
+    };
     const r = await trainStep(model, batch, { kind: 'sft' }, optim);
     const p64 = Float64Array.from(gc.params);
     const ref = referenceLoss(gc.layout, p64, gc.input, gc.sft);
     const norm = gradNormRef(ref.grads!, optim.maxGradNorm);
-    console.log(`step: loss ${r.loss.toFixed(5)} (ref ${ref.loss.toFixed(5)}), grad norm ${r.gradNorm.toFixed(5)} (ref ${norm.norm.toFixed(5)}), clip ${r.clip.toFixed(4)}`);
+    console.log(
+      `step: loss ${r.loss.toFixed(5)} (ref ${ref.loss.toFixed(5)}), grad norm ${r.gradNorm.toFixed(5)} (ref ${norm.norm.toFixed(5)}), clip ${r.clip.toFixed(4)}`,
+    );
     expect(Math.abs(r.gradNorm - norm.norm) / norm.norm).toBeLessThan(1e-4);
     expect(r.clip).toBeLessThan(1);
     expect(r.skipped).toBe(false);
@@ -79,11 +84,17 @@ describe(`training step on micro (seed ${seed})`, async () => {
       });
     };
     // The mean over both rows = Σ_i (n_i / N) · mean_i, with n_i masked tokens in row i.
-    const counts = [0, 1].map((b) => Array.from(gc.sft.mask).slice(b * S, (b + 1) * S).reduce((a, x) => a + x, 0));
+    const counts = [0, 1].map((b) =>
+      Array.from(gc.sft.mask)
+        .slice(b * S, (b + 1) * S)
+        .reduce((a, x) => a + x, 0),
+    );
     const total = counts[0] + counts[1];
     const halves = [row(0), row(1)];
     model.zeroGrads();
-    halves.forEach((h, i) => gpu.release(recordLossAndBackward(model, h, { kind: 'sft', gradScale: counts[i] / total }).stats));
+    halves.forEach((h, i) =>
+      gpu.release(recordLossAndBackward(model, h, { kind: 'sft', gradScale: counts[i] / total }).stats),
+    );
     const accumulated = await model.readGrads();
     const ref = referenceLoss(gc.layout, Float64Array.from(gc.params), gc.input, gc.sft).grads!;
     const err = maxRelDiff(accumulated, ref);
@@ -106,15 +117,29 @@ describe(`training step on micro (seed ${seed})`, async () => {
     const mask = rows.flatMap(() => [0, 0, 1, 1, 1, 0]);
     const batch = uploadBatch(gpu, { batch: B, seqLen: S, tokens, targets, mask });
     const advantages = gpu.buffer('grpo.adv', new Float32Array([1, 1, -1, -1]));
-    const config = { epsilon_low: 0.2, epsilon_high: 0.28, dual_clip_c: 10, beta: 0, loss_type: 'dapo' as const, max_completion_length: 3, is_cap: 2 };
-    const meanLogp = (lp: Float32Array, rowsOf: number[]) => rowsOf.flatMap((b) => [2, 3, 4].map((t) => lp[b * S + t])).reduce((a, x) => a + x) / (rowsOf.length * 3);
+    const config = {
+      epsilon_low: 0.2,
+      epsilon_high: 0.28,
+      dual_clip_c: 10,
+      beta: 0,
+      loss_type: 'dapo' as const,
+      max_completion_length: 3,
+      is_cap: 2,
+    };
+    const meanLogp = (lp: Float32Array, rowsOf: number[]) =>
+      rowsOf.flatMap((b) => [2, 3, 4].map((t) => lp[b * S + t])).reduce((a, x) => a + x) / (rowsOf.length * 3);
     const before = (await computeLogprobs(model, batch)).logp;
     const optim: OptimConfig = { ...DEFAULT_OPTIM, adamw: { ...DEFAULT_OPTIM.adamw, lr: 3e-3 } };
     for (let step = 0; step < 8; step++) {
       // On-policy (one iteration per batch): old log-probs are the current ones, so the ratio starts at 1.
       const old = recordLogprobs(model, batch);
       gpu.release(old.entropy);
-      const r = await trainStep(model, batch, { kind: 'grpo', oldLogp: old.logp, refLogp: null, rolloutLogp: null, advantages, config }, optim);
+      const r = await trainStep(
+        model,
+        batch,
+        { kind: 'grpo', oldLogp: old.logp, refLogp: null, rolloutLogp: null, advantages, config },
+        optim,
+      );
       gpu.release(old.logp);
       expect(r.skipped).toBe(false);
     }
@@ -135,10 +160,21 @@ describe(`training step on micro (seed ${seed})`, async () => {
     const batch = uploadBatch(gpu, { ...gc.input, targets: g.targets, mask: g.mask });
     const refLogp = gpu.buffer('detached.ref', Float32Array.from(g.refLogp ?? []));
     const advantages = gpu.buffer('detached.adv', Float32Array.from(g.advantages));
-    const config = { epsilon_low: 0.2, epsilon_high: 0.28, dual_clip_c: 3, beta: 0.04, loss_type: 'grpo' as const, max_completion_length: 7, is_cap: 2 };
+    const config = {
+      epsilon_low: 0.2,
+      epsilon_high: 0.28,
+      dual_clip_c: 3,
+      beta: 0.04,
+      loss_type: 'grpo' as const,
+      max_completion_length: 7,
+      is_cap: 2,
+    };
     const run = async (oldLogp: GPUBuffer | 'detached') => {
       model.zeroGrads();
-      gpu.release(recordLossAndBackward(model, batch, { kind: 'grpo', oldLogp, refLogp, rolloutLogp: null, advantages, config }).stats);
+      gpu.release(
+        recordLossAndBackward(model, batch, { kind: 'grpo', oldLogp, refLogp, rolloutLogp: null, advantages, config })
+          .stats,
+      );
       return model.readGrads();
     };
     const old = recordLogprobs(model, batch);
@@ -159,7 +195,15 @@ describe(`training step on micro (seed ${seed})`, async () => {
     const g = gc.grpo;
     const batch = uploadBatch(gpu, { ...gc.input, targets: g.targets, mask: g.mask });
     const advantages = gpu.buffer('rows.adv', Float32Array.from(g.advantages));
-    const config = { epsilon_low: 0.2, epsilon_high: 0.28, dual_clip_c: 3, beta: 0.04, loss_type: 'grpo' as const, max_completion_length: 7, is_cap: 2 };
+    const config = {
+      epsilon_low: 0.2,
+      epsilon_high: 0.28,
+      dual_clip_c: 3,
+      beta: 0.04,
+      loss_type: 'grpo' as const,
+      max_completion_length: 7,
+      is_cap: 2,
+    };
     const run = async (rowsOnly: boolean) => {
       gpu.tuning.headRows = rowsOnly;
       try {
@@ -167,7 +211,15 @@ describe(`training step on micro (seed ${seed})`, async () => {
         const refHost = await gpu.readF32(ref.logp, T);
         model.zeroGrads();
         const oldLogp = gpu.buffer('rows.old', Float32Array.from(g.oldLogp ?? []));
-        const r = recordLossAndBackward(model, batch, { kind: 'grpo', oldLogp, refLogp: ref.logp, rolloutLogp: null, advantages, config, temperature: 0.8 });
+        const r = recordLossAndBackward(model, batch, {
+          kind: 'grpo',
+          oldLogp,
+          refLogp: ref.logp,
+          rolloutLogp: null,
+          advantages,
+          config,
+          temperature: 0.8,
+        });
         const stats = r.decode(await gpu.readF32(r.stats, 16));
         [r.stats, ref.logp, ref.entropy].forEach((b) => gpu.release(b));
         oldLogp.destroy();
@@ -183,7 +235,9 @@ describe(`training step on micro (seed ${seed})`, async () => {
     const pick = (a: Float32Array) => masked.map((t) => a[t]);
     const refErr = maxRelDiff(pick(rows.refHost), pick(all.refHost));
     const gradErr = maxRelDiff(rows.grads, all.grads);
-    console.log(`rows-only vs every row: ref logp ${refErr.toExponential(2)}, grads ${gradErr.toExponential(2)}, loss ${rows.stats.loss} vs ${all.stats.loss}`);
+    console.log(
+      `rows-only vs every row: ref logp ${refErr.toExponential(2)}, grads ${gradErr.toExponential(2)}, loss ${rows.stats.loss} vs ${all.stats.loss}`,
+    );
     expect(refErr).toBeLessThan(1e-6);
     expect(gradErr).toBeLessThan(1e-5);
     expect(Math.abs(rows.stats.loss - all.stats.loss)).toBeLessThan(1e-6);

@@ -91,7 +91,10 @@ describe('lr schedule (verl get_cosine_schedule_with_warmup, min_lr_ratio 0)', (
 
 describe('config', () => {
   it('completes a config saved before fields were added, and rejects bad values', () => {
-    const old = structuredClone(PRESETS.tiny) as unknown as { optim: Record<string, unknown>; grpo: Record<string, unknown> };
+    const old = structuredClone(PRESETS.tiny) as unknown as {
+      optim: Record<string, unknown>;
+      grpo: Record<string, unknown>;
+    };
     delete old.optim.mini_batches;
     delete old.grpo.num_iterations;
     const c = completeConfig(old as unknown as TrainConfig);

@@ -23,7 +23,9 @@ describe('coder corpus', () => {
       expect(e.completion.endsWith(SPECIAL_TOKENS.end)).toBe(true);
       // The completion is a solution's body (HumanEval style).
       const body = e.completion.slice(0, -SPECIAL_TOKENS.end.length).trimEnd();
-      expect((e.meta.source === 'style' ? train[i].styles : train[i].mutants.map((m) => m.code)).map(solutionBody)).toContain(body);
+      expect(
+        (e.meta.source === 'style' ? train[i].styles : train[i].mutants.map((m) => m.code)).map(solutionBody),
+      ).toContain(body);
     });
     const lines = toJsonl(a.slice(0, 3)).trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l))).toEqual(a.slice(0, 3));

@@ -9,8 +9,30 @@ const rec = (o: Partial<ProblemEval>): ProblemEval => ({ ...problemRecord('p', 8
 describe('summarize', () => {
   it('averages per-problem pass@1 and pools the Tester counts', () => {
     const s = summarize([
-      rec({ passed: 2, greedy: true, selected: true, refLines: 8, refCorrect: 6, mutants: 3, mutKilledByRef: 1, mutKilledWhiteBox: 2, lines: 11, correct: 7 }),
-      rec({ passed: 8, greedy: false, selected: false, refLines: 4, refCorrect: 0, mutants: 1, mutKilledByRef: 1, mutKilledWhiteBox: 0, lines: 5, correct: 1 }),
+      rec({
+        passed: 2,
+        greedy: true,
+        selected: true,
+        refLines: 8,
+        refCorrect: 6,
+        mutants: 3,
+        mutKilledByRef: 1,
+        mutKilledWhiteBox: 2,
+        lines: 11,
+        correct: 7,
+      }),
+      rec({
+        passed: 8,
+        greedy: false,
+        selected: false,
+        refLines: 4,
+        refCorrect: 0,
+        mutants: 1,
+        mutKilledByRef: 1,
+        mutKilledWhiteBox: 0,
+        lines: 5,
+        correct: 1,
+      }),
     ]);
     expect(s.coderPass1).toBeCloseTo((2 / 8 + 1) / 2, 12);
     expect(s.coderPass1Greedy).toBe(0.5);
@@ -32,7 +54,17 @@ describe('summarize', () => {
 describe('bootstrapCI', () => {
   const draw = (P: number, seed: number) => {
     const rng = new Rng(seed);
-    return Array.from({ length: P }, (_, i) => rec({ id: `p${i}`, passed: rng.int(9), greedy: rng.next() < 0.3, mutants: 3, mutKilledWhiteBox: rng.int(4), lines: 4, correct: rng.int(5) }));
+    return Array.from({ length: P }, (_, i) =>
+      rec({
+        id: `p${i}`,
+        passed: rng.int(9),
+        greedy: rng.next() < 0.3,
+        mutants: 3,
+        mutKilledWhiteBox: rng.int(4),
+        lines: 4,
+        correct: rng.int(5),
+      }),
+    );
   };
 
   it('contains the point estimate and narrows as problems are added', () => {

@@ -27,10 +27,31 @@ export interface ProblemEval {
 
 /** A problem's record before any Tester count is added. */
 export function problemRecord(id: string, n: number, passed: number, greedy: boolean): ProblemEval {
-  return { id, n, passed, greedy, refLines: 0, refCorrect: 0, mutants: 0, mutKilledByRef: 0, mutKilledWhiteBox: 0, lines: 0, correct: 0 };
+  return {
+    id,
+    n,
+    passed,
+    greedy,
+    refLines: 0,
+    refCorrect: 0,
+    mutants: 0,
+    mutKilledByRef: 0,
+    mutKilledWhiteBox: 0,
+    lines: 0,
+    correct: 0,
+  };
 }
 
-export const CI_METRICS = ['coderPass1', 'coderPass1Greedy', 'selectedPass1', 'testerValidity', 'mutationScore', 'passAtK', 'mutAtK', 'mul'] as const;
+export const CI_METRICS = [
+  'coderPass1',
+  'coderPass1Greedy',
+  'selectedPass1',
+  'testerValidity',
+  'mutationScore',
+  'passAtK',
+  'mutAtK',
+  'mul',
+] as const;
 export type CiMetric = (typeof CI_METRICS)[number];
 export type Summary = Record<CiMetric, number>;
 
@@ -39,7 +60,10 @@ const sum = (xs: readonly ProblemEval[], f: (p: ProblemEval) => number) => xs.re
 /** The split's metrics from its problems' records: pass@1 averages per-problem estimates, the rest pool counts. */
 export function summarize(xs: readonly ProblemEval[]): Summary {
   const P = xs.length;
-  const passAtK = testPassAtK(sum(xs, (p) => p.refCorrect), sum(xs, (p) => p.refLines));
+  const passAtK = testPassAtK(
+    sum(xs, (p) => p.refCorrect),
+    sum(xs, (p) => p.refLines),
+  );
   const mutants = sum(xs, (p) => p.mutants);
   // mutAtK / whiteBoxMutationScore over the pooled mutants, from counts (the bootstrap calls this thousands of times).
   const mutK = mutants ? (100 * sum(xs, (p) => p.mutKilledByRef)) / mutants : 0;
@@ -61,16 +85,23 @@ export function summarize(xs: readonly ProblemEval[]): Summary {
  * Percentile-bootstrap confidence interval of every metric: `reps` resamples of the problems with replacement, each
  * summarised like the whole set; the interval is the (1−level)/2 and (1+level)/2 quantiles. Seeded, so stable.
  */
-export function bootstrapCI(xs: readonly ProblemEval[], o: { reps?: number; level?: number; seed?: number } = {}): Record<CiMetric, [number, number]> {
+export function bootstrapCI(
+  xs: readonly ProblemEval[],
+  o: { reps?: number; level?: number; seed?: number } = {},
+): Record<CiMetric, [number, number]> {
   const reps = o.reps ?? 1000;
   const level = o.level ?? 0.95;
   const rng = new Rng(o.seed ?? 20260101);
-  const draws: Record<CiMetric, number[]> = Object.fromEntries(CI_METRICS.map((m) => [m, [] as number[]])) as Record<CiMetric, number[]>;
+  const draws: Record<CiMetric, number[]> = Object.fromEntries(CI_METRICS.map((m) => [m, [] as number[]])) as Record<
+    CiMetric,
+    number[]
+  >;
   for (let r = 0; r < reps && xs.length; r++) {
     const s = summarize(Array.from({ length: xs.length }, () => xs[rng.int(xs.length)]));
     for (const m of CI_METRICS) draws[m].push(s[m]);
   }
-  const q = (v: number[], p: number) => (v.length ? v[Math.min(v.length - 1, Math.max(0, Math.round(p * (v.length - 1))))] : 0);
+  const q = (v: number[], p: number) =>
+    v.length ? v[Math.min(v.length - 1, Math.max(0, Math.round(p * (v.length - 1))))] : 0;
   const out = {} as Record<CiMetric, [number, number]>;
   for (const m of CI_METRICS) {
     const v = draws[m].sort((a, b) => a - b);

@@ -3,7 +3,14 @@
 
 /** Unbiased pass@k (Chen et al. 2021) from n samples of which c are correct: 1 − C(n−c, k) / C(n, k). */
 export function passAtKEstimate(n: number, c: number, k: number): number {
-  if (!(Number.isInteger(n) && Number.isInteger(c) && Number.isInteger(k)) || n < 1 || k < 1 || k > n || c < 0 || c > n) {
+  if (
+    !(Number.isInteger(n) && Number.isInteger(c) && Number.isInteger(k)) ||
+    n < 1 ||
+    k < 1 ||
+    k > n ||
+    c < 0 ||
+    c > n
+  ) {
     throw new Error(`passAtKEstimate: need integers 0 <= c <= n and 1 <= k <= n, got n=${n} c=${c} k=${k}`);
   }
   if (n - c < k) return 1;

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { evalSubset, parseHeldOutSplits } from './eval';
 import { generateProblems } from '../tasks/generate';
 
-const problems = generateProblems({ families: ['count_items', 'remove_char', 'acronym', 'keys_above'] }).filter((p) => p.split === 'heldout');
+const problems = generateProblems({ families: ['count_items', 'remove_char', 'acronym', 'keys_above'] }).filter(
+  (p) => p.split === 'heldout',
+);
 
 describe('evalSubset', () => {
   it('takes problems from every family, not the first family in the list', () => {
@@ -22,7 +24,11 @@ describe('evalSubset', () => {
   });
 
   it('returns everything when asked for more than there is', () => {
-    expect(evalSubset(problems, problems.length + 5, 1).map((p) => p.id).sort()).toEqual(problems.map((p) => p.id).sort());
+    expect(
+      evalSubset(problems, problems.length + 5, 1)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(problems.map((p) => p.id).sort());
   });
 });
 

@@ -42,7 +42,8 @@ const opts = (o: Partial<EvalOptions> = {}): EvalOptions => ({
   mutantsPerProblem: 1,
   ...o,
 });
-const run = (o: Partial<EvalOptions> = {}) => evaluateSplit('heldout', problems, cur.mutants, coder, tester, sandbox, opts(o));
+const run = (o: Partial<EvalOptions> = {}) =>
+  evaluateSplit('heldout', problems, cur.mutants, coder, tester, sandbox, opts(o));
 
 describe('evaluateSplit on micro', { timeout: 600_000 }, () => {
   let a: SplitReport;
@@ -66,12 +67,16 @@ describe('evaluateSplit on micro', { timeout: 600_000 }, () => {
       expect(a.ci![m][0]).toBeLessThanOrEqual(a[m] + 1e-12);
       expect(a.ci![m][1]).toBeGreaterThanOrEqual(a[m] - 1e-12);
     }
-    expect(Object.keys(a.seconds!)).toEqual(expect.arrayContaining(['coder generation', 'tester generation', 'selection generation']));
+    expect(Object.keys(a.seconds!)).toEqual(
+      expect.arrayContaining(['coder generation', 'tester generation', 'selection generation']),
+    );
   });
 
   it('is deterministic, and small generation batches change neither greedy results nor what is counted', async () => {
     const again = await run({ selection: false });
-    expect(again.perProblem!.map(({ selected: _s, ...r }) => r)).toEqual(a.perProblem!.map(({ selected: _s, ...r }) => r));
+    expect(again.perProblem!.map(({ selected: _s, ...r }) => r)).toEqual(
+      a.perProblem!.map(({ selected: _s, ...r }) => r),
+    );
     expect(again.perProblem!.every((r) => r.selected === undefined)).toBe(true);
     const chunked = await run({ selection: false, maxBatch: 1 });
     expect(chunked.perProblem!.map((r) => r.greedy)).toEqual(a.perProblem!.map((r) => r.greedy));

@@ -103,7 +103,8 @@ export type HeldOutSplit = 'heldout' | 'heldout-family';
 export function parseHeldOutSplits(text: string | undefined, flag: string): Set<HeldOutSplit> {
   const out = new Set<HeldOutSplit>();
   for (const s of (text ?? 'heldout,heldout-family').split(',')) {
-    if (s !== 'heldout' && s !== 'heldout-family') throw new Error(`${flag}: unknown split '${s}' (heldout, heldout-family)`);
+    if (s !== 'heldout' && s !== 'heldout-family')
+      throw new Error(`${flag}: unknown split '${s}' (heldout, heldout-family)`);
     out.add(s);
   }
   return out;
@@ -132,12 +133,23 @@ export function evalSubset(problems: readonly Problem[], n: number, seed: number
 }
 
 async function hiddenPass(sandbox: Sandbox, p: Problem, code: string, timeoutMs: number): Promise<boolean> {
-  const r = await sandbox.judge({ code, entryPoint: p.entryPoint, tests: p.hiddenTests, timeoutMs, setupCode: p.setupCode });
+  const r = await sandbox.judge({
+    code,
+    entryPoint: p.entryPoint,
+    tests: p.hiddenTests,
+    timeoutMs,
+    setupCode: p.setupCode,
+  });
   return r.compileError === undefined && r.verdicts.every((v) => v.status === 'passed');
 }
 
 /** One generate call per `maxBatch` prompts: bounds the KV cache, and short rows do not wait for a huge batch. */
-async function generateChunked(policy: Policy, prompts: string[], o: GenerateOptions, maxBatch: number): Promise<Generation[]> {
+async function generateChunked(
+  policy: Policy,
+  prompts: string[],
+  o: GenerateOptions,
+  maxBatch: number,
+): Promise<Generation[]> {
   const out: Generation[] = [];
   for (let i = 0; i < prompts.length; i += maxBatch) {
     const part = await policy.generate(prompts.slice(i, i + maxBatch), {
@@ -162,7 +174,12 @@ export async function evaluateSplit(
   o: EvalOptions,
 ): Promise<SplitReport> {
   const n = o.samples;
-  for (const [k, v] of [['samples', n], ['k', o.k], ['mutantGroups', o.mutantGroups ?? o.k], ['maxBatch', o.maxBatch ?? 1]] as const) {
+  for (const [k, v] of [
+    ['samples', n],
+    ['k', o.k],
+    ['mutantGroups', o.mutantGroups ?? o.k],
+    ['maxBatch', o.maxBatch ?? 1],
+  ] as const) {
     if (!(Number.isInteger(v) && v >= 1)) throw new Error(`evaluateSplit: ${k} must be an integer >= 1, got ${v}`);
   }
   const maxBatch = o.maxBatch ?? DEFAULT_EVAL.maxBatch ?? 128;
@@ -180,19 +197,37 @@ export async function evaluateSplit(
   const sampled = await generateChunked(
     coder,
     problems.flatMap((p) => Array<string>(n).fill(cf.coderPrompt(p))),
-    { maxNewTokens: o.maxNewTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, stop: cf.stop, onProgress: (d, t) => progress('coder samples', d, t) },
+    {
+      maxNewTokens: o.maxNewTokens,
+      temperature: o.temperature,
+      topP: o.topP,
+      seed: o.seed,
+      stop: cf.stop,
+      onProgress: (d, t) => progress('coder samples', d, t),
+    },
     maxBatch,
   );
   const greedy = await generateChunked(
     coder,
     problems.map((p) => cf.coderPrompt(p)),
-    { maxNewTokens: o.maxNewTokens, temperature: 0, topP: 1, seed: o.seed, stop: cf.stop, onProgress: (d, t) => progress('coder greedy', d, t) },
+    {
+      maxNewTokens: o.maxNewTokens,
+      temperature: 0,
+      topP: 1,
+      seed: o.seed,
+      stop: cf.stop,
+      onProgress: (d, t) => progress('coder greedy', d, t),
+    },
     maxBatch,
   );
   lap('coder generation');
   const codes = sampled.map((g, i) => cf.candidate(problems[Math.floor(i / n)], g.text));
-  const passSampled = await Promise.all(codes.map((c, i) => hiddenPass(sandbox, problems[Math.floor(i / n)], c, o.timeoutMs)));
-  const passGreedy = await Promise.all(greedy.map((g, i) => hiddenPass(sandbox, problems[i], cf.candidate(problems[i], g.text), o.timeoutMs)));
+  const passSampled = await Promise.all(
+    codes.map((c, i) => hiddenPass(sandbox, problems[Math.floor(i / n)], c, o.timeoutMs)),
+  );
+  const passGreedy = await Promise.all(
+    greedy.map((g, i) => hiddenPass(sandbox, problems[i], cf.candidate(problems[i], g.text), o.timeoutMs)),
+  );
   lap('coder judging');
 
   // Tester on the reference solution, k groups (pass@k, mut@k), and on each mutant, `mutantGroups` groups each
@@ -209,7 +244,14 @@ export async function evaluateSplit(
   const testGens = await generateChunked(
     tester,
     targets.flatMap((t) => Array<string>(t.groups).fill(tf.testerPrompt(problems[t.pi], t.code, o.k))),
-    { maxNewTokens: o.maxTestTokens, temperature: o.temperature, topP: o.topP, seed: o.seed + 1, stop: tf.stop, onProgress: (d, t) => progress('tester', d, t) },
+    {
+      maxNewTokens: o.maxTestTokens,
+      temperature: o.temperature,
+      topP: o.topP,
+      seed: o.seed + 1,
+      stop: tf.stop,
+      onProgress: (d, t) => progress('tester', d, t),
+    },
     maxBatch,
   );
   lap('tester generation');
@@ -224,7 +266,9 @@ export async function evaluateSplit(
       const rollouts = await Promise.all(
         groups.map(async (raw) => {
           const ex = await sandbox.extract(raw, p.entryPoint, MAX_TESTS_PER_ROLLOUT);
-          const tests = ex.tests.length ? await sandbox.validate(p.solution, p.entryPoint, ex.tests, o.timeoutMs, p.setupCode) : [];
+          const tests = ex.tests.length
+            ? await sandbox.validate(p.solution, p.entryPoint, ex.tests, o.timeoutMs, p.setupCode)
+            : [];
           return countTests(raw, tests, ex.rejected);
         }),
       );
@@ -234,10 +278,18 @@ export async function evaluateSplit(
   );
   const killedBy = async (code: string, p: Problem, tests: string[]) => {
     if (!tests.length) return false;
-    const r = await sandbox.judge({ code, entryPoint: p.entryPoint, tests, timeoutMs: o.timeoutMs, setupCode: p.setupCode });
+    const r = await sandbox.judge({
+      code,
+      entryPoint: p.entryPoint,
+      tests,
+      timeoutMs: o.timeoutMs,
+      setupCode: p.setupCode,
+    });
     return r.compileError !== undefined || r.verdicts.some((v) => v.status !== 'passed');
   };
-  const records = problems.map((p, pi) => problemRecord(p.id, n, passSampled.slice(pi * n, (pi + 1) * n).filter(Boolean).length, passGreedy[pi]));
+  const records = problems.map((p, pi) =>
+    problemRecord(p.id, n, passSampled.slice(pi * n, (pi + 1) * n).filter(Boolean).length, passGreedy[pi]),
+  );
   const refTests = new Map<number, string[]>();
   targets.forEach((t, ti) => {
     const r = records[t.pi];
@@ -246,7 +298,10 @@ export async function evaluateSplit(
     if (t.mutant) return;
     r.refCorrect += counted[ti].correct.length;
     r.refLines += counted[ti].lines;
-    refTests.set(t.pi, counted[ti].correct.map((x) => x.text));
+    refTests.set(
+      t.pi,
+      counted[ti].correct.map((x) => x.text),
+    );
   });
   let done = 0;
   const mutantTargets = targets.length - problems.length;
@@ -259,7 +314,14 @@ export async function evaluateSplit(
     // mut@k: the tests written for the reference, run on this mutant.
     if (await killedBy(t.code, p, refTests.get(t.pi) ?? [])) r.mutKilledByRef++;
     // White-box: the tests written for this mutant, valid on the ground truth, in their ground-truth form.
-    if (await killedBy(t.code, p, counted[ti].correct.map(attackForm).filter((a): a is string => !!a))) r.mutKilledWhiteBox++;
+    if (
+      await killedBy(
+        t.code,
+        p,
+        counted[ti].correct.map(attackForm).filter((a): a is string => !!a),
+      )
+    )
+      r.mutKilledWhiteBox++;
     progress('mutants', ++done, mutantTargets);
   }
   lap('tester judging');
@@ -270,7 +332,14 @@ export async function evaluateSplit(
     const gens = await generateChunked(
       tester,
       codes.map((c, ci) => tf.testerPrompt(problems[Math.floor(ci / n)], c, o.k)),
-      { maxNewTokens: o.maxTestTokens, temperature: o.temperature, topP: o.topP, seed: o.seed + 2, stop: tf.stop, onProgress: (d, t) => progress('selection tests', d, t) },
+      {
+        maxNewTokens: o.maxTestTokens,
+        temperature: o.temperature,
+        topP: o.topP,
+        seed: o.seed + 2,
+        stop: tf.stop,
+        onProgress: (d, t) => progress('selection tests', d, t),
+      },
       maxBatch,
     );
     lap('selection generation');
@@ -278,11 +347,23 @@ export async function evaluateSplit(
       const p = problems[pi];
       const cands = codes.slice(pi * n, (pi + 1) * n);
       const mine = gens.slice(pi * n, (pi + 1) * n);
-      const tests = [...new Set((await Promise.all(mine.map((g) => sandbox.extract(tf.testerText(g.text), p.entryPoint, o.k)))).flatMap((e) => e.tests.map((t) => t.text)))];
+      const tests = [
+        ...new Set(
+          (await Promise.all(mine.map((g) => sandbox.extract(tf.testerText(g.text), p.entryPoint, o.k)))).flatMap((e) =>
+            e.tests.map((t) => t.text),
+          ),
+        ),
+      ];
       const sigs = await Promise.all(
         cands.map(async (c) => {
           if (!tests.length) return '';
-          const r = await sandbox.judge({ code: c, entryPoint: p.entryPoint, tests, timeoutMs: o.timeoutMs, setupCode: p.setupCode });
+          const r = await sandbox.judge({
+            code: c,
+            entryPoint: p.entryPoint,
+            tests,
+            timeoutMs: o.timeoutMs,
+            setupCode: p.setupCode,
+          });
           return r.verdicts.map((v) => (r.compileError === undefined && v.status === 'passed' ? '1' : '0')).join('');
         }),
       );
@@ -292,5 +373,13 @@ export async function evaluateSplit(
     lap('selection judging');
   }
 
-  return { split, problems: problems.length, samples: n, ...summarize(records), ci: bootstrapCI(records, { seed: o.seed }), perProblem: records, seconds };
+  return {
+    split,
+    problems: problems.length,
+    samples: n,
+    ...summarize(records),
+    ci: bootstrapCI(records, { seed: o.seed }),
+    perProblem: records,
+    seconds,
+  };
 }

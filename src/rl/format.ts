@@ -33,12 +33,18 @@ export function formatReport(rows: SplitReport[]): string {
     );
     const c = r.ci;
     if (c) {
-      const iv = (x: [number, number], scale: number, d: number) => `${(scale * x[0]).toFixed(d)}–${(scale * x[1]).toFixed(d)}`;
+      const iv = (x: [number, number], scale: number, d: number) =>
+        `${(scale * x[0]).toFixed(d)}–${(scale * x[1]).toFixed(d)}`;
       lines.push(
         `  95% CI (${r.problems} problems × ${r.samples ?? '?'} samples): pass@1 ${iv(c.coderPass1, 100, 1)}  greedy ${iv(c.coderPass1Greedy, 100, 1)}  validity ${iv(c.testerValidity, 100, 1)}  wb-mut.sc ${iv(c.mutationScore, 100, 1)}  pass@k ${iv(c.passAtK, 1, 1)}  mut@k ${iv(c.mutAtK, 1, 1)}  Mul ${iv(c.mul, 1, 1)}`,
       );
     }
-    if (r.seconds) lines.push(`  time: ${Object.entries(r.seconds).map(([k, v]) => `${k} ${v.toFixed(0)}s`).join(', ')}`);
+    if (r.seconds)
+      lines.push(
+        `  time: ${Object.entries(r.seconds)
+          .map(([k, v]) => `${k} ${v.toFixed(0)}s`)
+          .join(', ')}`,
+      );
   }
   return lines.join('\n');
 }

@@ -28,7 +28,11 @@ export interface PreparedMiniBatch {
 }
 
 /** Token, target, mask and rollout-log-prob arrays for `group`, padded to its longest sequence (≤ maxSeqLen). */
-export function sequenceLayout(group: Pick<GrpoItem, 'promptTokens' | 'completionTokens' | 'rolloutLogprobs'>[], maxSeqLen: number, padId: number) {
+export function sequenceLayout(
+  group: Pick<GrpoItem, 'promptTokens' | 'completionTokens' | 'rolloutLogprobs'>[],
+  maxSeqLen: number,
+  padId: number,
+) {
   const S = Math.min(maxSeqLen, Math.max(...group.map((it) => it.promptTokens.length + it.completionTokens.length)));
   const T = group.length * S;
   const tokens = new Uint32Array(T).fill(padId);
@@ -64,7 +68,12 @@ export function sequenceLayout(group: Pick<GrpoItem, 'promptTokens' | 'completio
  * the learner's own detached log-probs (ratio 1). Losses are normalised over the mini-batch: dapo by its completion
  * tokens, grpo / dr_grpo by its share of sequences.
  */
-export function prepareGrpoMicroBatches(p: GrpoPolicyParts, items: GrpoItem[], s: GrpoSettings, recordOld: boolean): PreparedMiniBatch {
+export function prepareGrpoMicroBatches(
+  p: GrpoPolicyParts,
+  items: GrpoItem[],
+  s: GrpoSettings,
+  recordOld: boolean,
+): PreparedMiniBatch {
   const gpu = p.model.gpu;
   const totalTokens = items.reduce((a, it) => a + it.completionTokens.length, 0);
   // Greedy rollouts (temperature 0) are scored at temperature 1: the loss needs a proper distribution.
@@ -80,11 +89,27 @@ export function prepareGrpoMicroBatches(p: GrpoPolicyParts, items: GrpoItem[], s
     const l = sequenceLayout(group, p.model.config.maxSeqLen, p.padId);
     groups.push(group);
     layouts.push(l);
-    batches.push(uploadBatch(gpu, { batch: l.B, seqLen: l.S, tokens: l.tokens, positions: l.positions, valid: l.valid, targets: l.targets, mask: l.mask }, `${p.name}.grpo`));
+    batches.push(
+      uploadBatch(
+        gpu,
+        {
+          batch: l.B,
+          seqLen: l.S,
+          tokens: l.tokens,
+          positions: l.positions,
+          valid: l.valid,
+          targets: l.targets,
+          mask: l.mask,
+        },
+        `${p.name}.grpo`,
+      ),
+    );
   }
   // The loss reads both log-probs only on completion rows: the head runs on those rows alone.
   if (s.grpo.beta > 0) p.referenceState?.enter();
-  const refs = batches.map((batch) => (s.grpo.beta > 0 ? recordLogprobs(p.ref, batch, temperature, { rows: 'mask' }) : undefined));
+  const refs = batches.map((batch) =>
+    s.grpo.beta > 0 ? recordLogprobs(p.ref, batch, temperature, { rows: 'mask' }) : undefined,
+  );
   if (s.grpo.beta > 0) p.referenceState?.leave();
   for (let i = 0; i < batches.length; i++) {
     const [group, l, batch, ref] = [groups[i], layouts[i], batches[i], refs[i]];

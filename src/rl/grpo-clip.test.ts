@@ -21,10 +21,24 @@ const cfg = PRESETS.micro;
 beforeAll(async () => {
   gpu = await sharedNodeGpu();
   checkpoint = await loadCheckpointDir(`public/${cfg.model.coderCheckpoint}`);
-  const sampler = LabPolicy.create(gpu, { name: 'clip-sampler', checkpoint, rolloutQuant: 'none', maxPromptTokens: 160 });
-  const prompts = loadCurriculum(cfg.tasks.families).train.slice(0, 8).map((p) => coderPrompt(p.prompt));
-  const gens = (await sampler.generate(prompts, { maxNewTokens: 16, temperature: 1, topP: 1, seed: 11 })).filter((g) => g.completionTokens.length >= 2);
-  items = gens.map((g, i) => ({ promptTokens: g.promptTokens, completionTokens: g.completionTokens, rolloutLogprobs: g.rolloutLogprobs, advantage: i % 2 ? -1 : 1 }));
+  const sampler = LabPolicy.create(gpu, {
+    name: 'clip-sampler',
+    checkpoint,
+    rolloutQuant: 'none',
+    maxPromptTokens: 160,
+  });
+  const prompts = loadCurriculum(cfg.tasks.families)
+    .train.slice(0, 8)
+    .map((p) => coderPrompt(p.prompt));
+  const gens = (await sampler.generate(prompts, { maxNewTokens: 16, temperature: 1, topP: 1, seed: 11 })).filter(
+    (g) => g.completionTokens.length >= 2,
+  );
+  items = gens.map((g, i) => ({
+    promptTokens: g.promptTokens,
+    completionTokens: g.completionTokens,
+    rolloutLogprobs: g.rolloutLogprobs,
+    advantage: i % 2 ? -1 : 1,
+  }));
   sampler.destroy();
 }, 300_000);
 
@@ -59,7 +73,9 @@ describe('clipped GRPO with mini-batches (micro coder)', { timeout: 300_000 }, (
     const free = await update(settings(2, noClip));
     const frac = clipped.stats.clipLow + clipped.stats.clipHigh;
     const d = maxDiff(clipped.params, free.params);
-    console.log(`2 mini-batches: clip low ${clipped.stats.clipLow.toFixed(4)} high ${clipped.stats.clipHigh.toFixed(4)}; max |Δθ| clip vs no clip ${d.toExponential(2)}`);
+    console.log(
+      `2 mini-batches: clip low ${clipped.stats.clipLow.toFixed(4)} high ${clipped.stats.clipHigh.toFixed(4)}; max |Δθ| clip vs no clip ${d.toExponential(2)}`,
+    );
     expect(frac).toBeGreaterThan(0);
     expect(free.stats.clipLow + free.stats.clipHigh).toBe(0);
     expect(d).toBeGreaterThan(1e-6);

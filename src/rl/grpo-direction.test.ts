@@ -20,9 +20,18 @@ describe('GRPO update direction (micro coder)', { timeout: 300_000 }, () => {
   it('raises the log-prob of positive-advantage completions and lowers that of negative ones', async () => {
     const seed = (Date.now() ^ (Math.random() * 2 ** 31)) >>> 0;
     const cfg = PRESETS.micro;
-    const policy = LabPolicy.create(gpu, { name: 'dir', checkpoint: await loadCheckpointDir(`public/${cfg.model.coderCheckpoint}`), rolloutQuant: 'none', maxPromptTokens: 160 });
-    const prompts = loadCurriculum(cfg.tasks.families).train.slice(0, 6).map((p) => coderPrompt(p.prompt));
-    const gens = (await policy.generate(prompts, { maxNewTokens: 16, temperature: 1, topP: 1, seed })).filter((g) => g.completionTokens.length >= 2);
+    const policy = LabPolicy.create(gpu, {
+      name: 'dir',
+      checkpoint: await loadCheckpointDir(`public/${cfg.model.coderCheckpoint}`),
+      rolloutQuant: 'none',
+      maxPromptTokens: 160,
+    });
+    const prompts = loadCurriculum(cfg.tasks.families)
+      .train.slice(0, 6)
+      .map((p) => coderPrompt(p.prompt));
+    const gens = (await policy.generate(prompts, { maxNewTokens: 16, temperature: 1, topP: 1, seed })).filter(
+      (g) => g.completionTokens.length >= 2,
+    );
     expect(gens.length, `seed ${seed}`).toBeGreaterThanOrEqual(4);
     const adv = gens.map((_, i) => (i % 2 === 0 ? 1 : -1));
     const before = await Promise.all(gens.map((g) => seqLogp(policy.model, g)));
@@ -35,18 +44,44 @@ describe('GRPO update direction (micro coder)', { timeout: 300_000 }, () => {
       optim: { ...cfg.optim, weight_decay: 0 },
       rollout: { max_completion_length: 16, temperature: 1 },
     };
-    const stats = await policy.grpoUpdate(gens.map((g, i) => ({ promptTokens: g.promptTokens, completionTokens: g.completionTokens, rolloutLogprobs: g.rolloutLogprobs, advantage: adv[i] })), s);
+    const stats = await policy.grpoUpdate(
+      gens.map((g, i) => ({
+        promptTokens: g.promptTokens,
+        completionTokens: g.completionTokens,
+        rolloutLogprobs: g.rolloutLogprobs,
+        advantage: adv[i],
+      })),
+      s,
+    );
     expect(stats.skipped).toBe(false);
     const after = await Promise.all(gens.map((g) => seqLogp(policy.model, g)));
     const moves = gens.map((_, i) => after[i] - before[i]);
-    console.log(`seed ${seed}: Δlog p by advantage sign: ${moves.map((d, i) => `${adv[i] > 0 ? '+' : '−'}${d.toFixed(4)}`).join(' ')}`);
+    console.log(
+      `seed ${seed}: Δlog p by advantage sign: ${moves.map((d, i) => `${adv[i] > 0 ? '+' : '−'}${d.toFixed(4)}`).join(' ')}`,
+    );
     const objective = moves.reduce((a, d, i) => a + adv[i] * d, 0);
     expect(objective, `seed ${seed}`).toBeGreaterThan(0);
     // With the sign flipped the same step must lower the objective: the test can tell the two directions apart.
-    const flipped = LabPolicy.create(gpu, { name: 'dir-flip', checkpoint: await loadCheckpointDir(`public/${cfg.model.coderCheckpoint}`), rolloutQuant: 'none', maxPromptTokens: 160 });
-    await flipped.grpoUpdate(gens.map((g, i) => ({ promptTokens: g.promptTokens, completionTokens: g.completionTokens, rolloutLogprobs: g.rolloutLogprobs, advantage: -adv[i] })), s);
+    const flipped = LabPolicy.create(gpu, {
+      name: 'dir-flip',
+      checkpoint: await loadCheckpointDir(`public/${cfg.model.coderCheckpoint}`),
+      rolloutQuant: 'none',
+      maxPromptTokens: 160,
+    });
+    await flipped.grpoUpdate(
+      gens.map((g, i) => ({
+        promptTokens: g.promptTokens,
+        completionTokens: g.completionTokens,
+        rolloutLogprobs: g.rolloutLogprobs,
+        advantage: -adv[i],
+      })),
+      s,
+    );
     const afterFlip = await Promise.all(gens.map((g) => seqLogp(flipped.model, g)));
-    expect(afterFlip.reduce((a, x, i) => a + adv[i] * (x - before[i]), 0), `seed ${seed}`).toBeLessThan(0);
+    expect(
+      afterFlip.reduce((a, x, i) => a + adv[i] * (x - before[i]), 0),
+      `seed ${seed}`,
+    ).toBeLessThan(0);
     flipped.destroy();
     policy.destroy();
   });

@@ -4,7 +4,13 @@ import { groupAdvantages, maxVarianceGroup } from './grpo';
 
 describe('grpo advantages', () => {
   it('group scaling centres and divides by the group std', () => {
-    const { advantages, fracZeroStd } = groupAdvantages([[1, 0, 1, 0], [0.5, 0.5, 0.5, 0.5]], 'group');
+    const { advantages, fracZeroStd } = groupAdvantages(
+      [
+        [1, 0, 1, 0],
+        [0.5, 0.5, 0.5, 0.5],
+      ],
+      'group',
+    );
     const std = Math.sqrt((4 * 0.25) / 3);
     expect(advantages[0][0]).toBeCloseTo(0.5 / (std + 1e-6), 6);
     expect(advantages[0][1]).toBeCloseTo(-0.5 / (std + 1e-6), 6);
@@ -13,8 +19,16 @@ describe('grpo advantages', () => {
   });
 
   it('none only centres; batch uses the batch std', () => {
-    const r = [[1, 0], [0.2, 0.4]];
-    expect(groupAdvantages(r, 'none').advantages).toEqual([[0.5, -0.5], [-0.1 + 0, 0.1]].map((g) => g.map((x) => expect.closeTo(x, 12))));
+    const r = [
+      [1, 0],
+      [0.2, 0.4],
+    ];
+    expect(groupAdvantages(r, 'none').advantages).toEqual(
+      [
+        [0.5, -0.5],
+        [-0.1 + 0, 0.1],
+      ].map((g) => g.map((x) => expect.closeTo(x, 12))),
+    );
     const b = groupAdvantages(r, 'batch');
     const all = [1, 0, 0.2, 0.4];
     const m = all.reduce((a, c) => a + c) / 4;
@@ -34,6 +48,12 @@ describe('grpo advantages', () => {
   });
 
   it('selects the group with the largest reward variance', () => {
-    expect(maxVarianceGroup([[0.5, 0.5], [0, 1], [0.2, 0.4]])).toBe(1);
+    expect(
+      maxVarianceGroup([
+        [0.5, 0.5],
+        [0, 1],
+        [0.2, 0.4],
+      ]),
+    ).toBe(1);
   });
 });

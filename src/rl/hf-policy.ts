@@ -83,10 +83,15 @@ export class HfLoraPolicy implements Policy {
   private restored(files: PolicyFiles): LoraAdapters {
     const cfg = files[PEFT_CONFIG_FILE];
     const weights = files[PEFT_WEIGHTS_FILE];
-    if (!cfg || !weights) throw new Error(`${this.name}: the saved policy lacks ${PEFT_CONFIG_FILE} or ${PEFT_WEIGHTS_FILE}`);
+    if (!cfg || !weights)
+      throw new Error(`${this.name}: the saved policy lacks ${PEFT_CONFIG_FILE} or ${PEFT_WEIGHTS_FILE}`);
     const a = importPeftAdapter(this.opts.checkpoint.layout, dec.decode(cfg), weights);
     const want = this.opts.lora;
-    if (a.config.rank !== want.rank || a.config.alpha !== want.alpha || a.pairs.size !== initLora(this.opts.checkpoint.layout, want, 0).pairs.size)
+    if (
+      a.config.rank !== want.rank ||
+      a.config.alpha !== want.alpha ||
+      a.pairs.size !== initLora(this.opts.checkpoint.layout, want, 0).pairs.size
+    )
       throw new Error(
         `${this.name}: the saved adapters (r${a.config.rank}, α ${a.config.alpha}, ${a.pairs.size} matrices) differ from this run's LoRA settings (r${want.rank}, α ${want.alpha})`,
       );

@@ -3,7 +3,14 @@
 // replays. The counting itself (`countTests`) is pure so it can be tested on hand-written inputs.
 import type { Problem } from '../tasks/types';
 import type { RejectedLine, Sandbox, ValidatedTest } from '../sandbox/types';
-import { coderReward, nonPrintableRatio, testerReward, type ReplayOutcome, type TesterReward, type TesterRolloutOutcome } from './rewards';
+import {
+  coderReward,
+  nonPrintableRatio,
+  testerReward,
+  type ReplayOutcome,
+  type TesterReward,
+  type TesterRolloutOutcome,
+} from './rewards';
 
 /**
  * Tests extracted per rollout. The release has no cap; ours bounds sandbox work. Lines past it are rejected by the
@@ -85,9 +92,16 @@ export function countTests(raw: string, tests: ValidatedTest[], rejected: Reject
 }
 
 /** Extracts, validates and counts one tester rollout's tests (independent of the candidate). */
-export async function extractAndValidate(sandbox: Sandbox, problem: Problem, raw: string, timeoutMs: number): Promise<CountedRollout> {
+export async function extractAndValidate(
+  sandbox: Sandbox,
+  problem: Problem,
+  raw: string,
+  timeoutMs: number,
+): Promise<CountedRollout> {
   const ex = await sandbox.extract(raw, problem.entryPoint, MAX_TESTS_PER_ROLLOUT);
-  const tests = ex.tests.length ? await sandbox.validate(problem.solution, problem.entryPoint, ex.tests, timeoutMs, problem.setupCode) : [];
+  const tests = ex.tests.length
+    ? await sandbox.validate(problem.solution, problem.entryPoint, ex.tests, timeoutMs, problem.setupCode)
+    : [];
   return countTests(raw, tests, ex.rejected);
 }
 
@@ -121,7 +135,13 @@ export async function executeCandidate(
   timeoutMs: number,
 ): Promise<JudgedCandidate> {
   const all = [...rollouts.flatMap((r) => r.valid), ...replays, ...problem.hiddenTests];
-  const res = await sandbox.judge({ code, entryPoint: problem.entryPoint, tests: all, timeoutMs, setupCode: problem.setupCode });
+  const res = await sandbox.judge({
+    code,
+    entryPoint: problem.entryPoint,
+    tests: all,
+    timeoutMs,
+    setupCode: problem.setupCode,
+  });
   const compiles = res.compileError === undefined;
   const ok = res.verdicts.map((v) => compiles && v.status === 'passed');
   let at = 0;
@@ -152,10 +172,18 @@ export function goldenRollout(tests: string[]): CountedRollout {
 }
 
 /** Step 6 for one candidate: its coder reward and the tester reward of each of its rollouts. */
-export function scoreCandidate(c: JudgedCandidate, k: number, alpha: number): { coder: number; tester: TesterReward[] } {
+export function scoreCandidate(
+  c: JudgedCandidate,
+  k: number,
+  alpha: number,
+): { coder: number; tester: TesterReward[] } {
   const replay = c.replay.numReplayed ? c.replay : undefined;
   return {
-    coder: coderReward(c.compiles, c.rollouts.map((r) => r.outcome), replay),
+    coder: coderReward(
+      c.compiles,
+      c.rollouts.map((r) => r.outcome),
+      replay,
+    ),
     tester: c.rollouts.map((r) => testerReward(r.outcome, k, alpha, c.compiles, replay)),
   };
 }
@@ -164,7 +192,10 @@ export function scoreCandidate(c: JudgedCandidate, k: number, alpha: number): { 
  * The Mistake Book's inputs for one problem (the release's update_mistake_book): over the valid candidates only, the
  * replays each one passed, and the valid tests that broke it, once per rollout they appear in.
  */
-export function mistakeBookInputs(group: JudgedCandidate[], replays: string[]): { newFailing: string[]; oldPassed: string[] } {
+export function mistakeBookInputs(
+  group: JudgedCandidate[],
+  replays: string[],
+): { newFailing: string[]; oldPassed: string[] } {
   const valid = group.filter((c) => c.compiles);
   return {
     oldPassed: valid.flatMap((c) => replays.filter((_, i) => c.replayPassed[i])),

@@ -14,7 +14,17 @@ import { decodeOptimizer, encodeOptimizer, OPTIMIZER_FILE } from './optimizer-fi
 import { view } from '../model/layout';
 import { loadTokenizer, type BpeTokenizer } from '../model/tokenizer';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
-import type { Generation, GenerateOptions, GrpoItem, GrpoSettings, KtoItem, KtoSettings, Policy, PolicyFiles, UpdateStats } from './policy';
+import type {
+  Generation,
+  GenerateOptions,
+  GrpoItem,
+  GrpoSettings,
+  KtoItem,
+  KtoSettings,
+  Policy,
+  PolicyFiles,
+  UpdateStats,
+} from './policy';
 
 export { OPTIMIZER_FILE };
 
@@ -61,7 +71,10 @@ export class LabPolicy implements Policy {
       gpu.write(v, opts.optimizer.v);
       this.model.step = opts.optimizer.step;
     }
-    this.rollout = opts.rolloutQuant === 'none' ? fp32Weights(this.model) : new RolloutWeights(this.model, quantFormatFor(opts.rolloutQuant));
+    this.rollout =
+      opts.rolloutQuant === 'none'
+        ? fp32Weights(this.model)
+        : new RolloutWeights(this.model, quantFormatFor(opts.rolloutQuant));
   }
 
   static create(gpu: Gpu, opts: LabPolicyOptions): LabPolicy {
@@ -89,7 +102,12 @@ export class LabPolicy implements Policy {
   }
 
   async generate(prompts: string[], o: GenerateOptions): Promise<Generation[]> {
-    const setup = { weights: this.rollout, tokenizer: this.tokenizer, maxPromptTokens: this.opts.maxPromptTokens, padId: this.padId };
+    const setup = {
+      weights: this.rollout,
+      tokenizer: this.tokenizer,
+      maxPromptTokens: this.opts.maxPromptTokens,
+      padId: this.padId,
+    };
     return sampleCompletions(setup, prompts, o);
   }
 
@@ -110,7 +128,8 @@ export class LabPolicy implements Policy {
       ref: this.ref,
       padId: this.padId,
       microBatch: this.opts.microBatch ?? 16,
-      step: (micro, st) => trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.optim.weight_decay_params))),
+      step: (micro, st) =>
+        trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.optim.weight_decay_params))),
       refresh: () => this.rollout.refresh?.(),
     };
   }
@@ -120,14 +139,20 @@ export class LabPolicy implements Policy {
     if (which === 'all') return undefined;
     if (!this.matricesMask) {
       const { layout } = this.model;
-      const bits = decayMaskFromRanges(layout.totalFloats, layout.tensors.filter((t) => t.kind === 'linear' || t.kind === 'embedding'));
+      const bits = decayMaskFromRanges(
+        layout.totalFloats,
+        layout.tensors.filter((t) => t.kind === 'linear' || t.kind === 'embedding'),
+      );
       this.matricesMask = this.gpu.buffer(`${this.name}.decay_mask`, bits);
     }
     return this.matricesMask;
   }
 
   async save(): Promise<PolicyFiles> {
-    const ck = await this.model.checkpoint({ tokenizerJson: this.tokenizer.toJsonString(), metadata: { step: String(this.model.step) } });
+    const ck = await this.model.checkpoint({
+      tokenizerJson: this.tokenizer.toJsonString(),
+      metadata: { step: String(this.model.step) },
+    });
     const files: PolicyFiles = {
       [WEIGHTS_FILE]: ck[WEIGHTS_FILE],
       [CONFIG_FILE]: enc.encode(ck[CONFIG_FILE]),

@@ -64,7 +64,12 @@ export interface RunProblems {
 
 export function runProblems(config: TrainConfig): RunProblems {
   const cur = loadCurriculum(config.tasks.families);
-  return { trainProblems: trainingProblems(config), heldout: cur.heldout, heldoutFamily: cur.heldoutFamily, mutants: cur.mutants };
+  return {
+    trainProblems: trainingProblems(config),
+    heldout: cur.heldout,
+    heldoutFamily: cur.heldoutFamily,
+    mutants: cur.mutants,
+  };
 }
 
 /** Sequence length a config needs: the longest prompt plus the longest completion. */
@@ -112,7 +117,12 @@ export interface Policies {
 }
 
 /** Coder and Tester (the same object in self-play), restored from saved files when resuming. */
-export function buildPolicies(gpu: Gpu, c: TrainConfig, src: PolicySources, saved?: { coder: PolicyFiles; tester?: PolicyFiles }): Policies {
+export function buildPolicies(
+  gpu: Gpu,
+  c: TrainConfig,
+  src: PolicySources,
+  saved?: { coder: PolicyFiles; tester?: PolicyFiles },
+): Policies {
   const base = (name: string, ck: LoadedCheckpoint) => ({
     name,
     rolloutQuant: c.rollout.rollout_quant,
@@ -120,7 +130,9 @@ export function buildPolicies(gpu: Gpu, c: TrainConfig, src: PolicySources, save
     reference: ck.params,
   });
   const make = (name: string, ck: LoadedCheckpoint, files?: PolicyFiles) =>
-    files ? LabPolicy.restore(gpu, files, base(name, ck)) : LabPolicy.create(gpu, { ...base(name, ck), checkpoint: ck });
+    files
+      ? LabPolicy.restore(gpu, files, base(name, ck))
+      : LabPolicy.create(gpu, { ...base(name, ck), checkpoint: ck });
   const coder = make('coder', src.coder, saved?.coder);
   if (modeRules(c.mode).testerIsCoder) return { coder, tester: coder };
   return { coder, tester: make('tester', src.tester, saved?.tester) };

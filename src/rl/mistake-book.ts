@@ -69,7 +69,15 @@ export class MistakeBook {
         e.frequency += 1;
         e.candidatesBroken += 1;
       } else {
-        m.set(test, { problemId, test, frequency: 1, stepBorn: step, candidatesBroken: 1, timesReplayed: 0, lastPassedStep: null });
+        m.set(test, {
+          problemId,
+          test,
+          frequency: 1,
+          stepBorn: step,
+          candidatesBroken: 1,
+          timesReplayed: 0,
+          lastPassedStep: null,
+        });
         this.added++;
       }
     }

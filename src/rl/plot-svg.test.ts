@@ -3,7 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { lineChartSvg } from './plot-svg';
 
-const polygons = (svg: string) => [...svg.matchAll(/<polygon class="ci-band" points="([^"]+)"/g)].map((m) => m[1].split(' ').map((p) => p.split(',').map(Number)));
+const polygons = (svg: string) =>
+  [...svg.matchAll(/<polygon class="ci-band" points="([^"]+)"/g)].map((m) =>
+    m[1].split(' ').map((p) => p.split(',').map(Number)),
+  );
 
 describe('lineChartSvg bands', () => {
   it('draws a band per series that has one, with 2 points per x', () => {

@@ -25,13 +25,30 @@ function niceTicks(lo: number, hi: number, n = 5): number[] {
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
-export function lineChartSvg(title: string, series: Series[], opts: { xLabel?: string; yLabel?: string; width?: number; height?: number; logY?: boolean } = {}): string {
+export function lineChartSvg(
+  title: string,
+  series: Series[],
+  opts: { xLabel?: string; yLabel?: string; width?: number; height?: number; logY?: boolean } = {},
+): string {
   const W = opts.width ?? 560;
   const H = opts.height ?? 320;
   const m = { l: 56, r: 16, t: 32, b: 44 };
   const tf = (v: number) => (opts.logY ? Math.log10(Math.max(v, 1e-12)) : v);
   const pts = series
-    .flatMap((s) => s.x.flatMap((x, i) => [[x, tf(s.y[i])], ...(s.lo && s.hi ? [[x, tf(s.lo[i])], [x, tf(s.hi[i])]] : [])] as const))
+    .flatMap((s) =>
+      s.x.flatMap(
+        (x, i) =>
+          [
+            [x, tf(s.y[i])],
+            ...(s.lo && s.hi
+              ? [
+                  [x, tf(s.lo[i])],
+                  [x, tf(s.hi[i])],
+                ]
+              : []),
+          ] as const,
+      ),
+    )
     .filter(([, y]) => Number.isFinite(y));
   const xs = pts.map((p) => p[0]);
   const ys = pts.map((p) => p[1]);
@@ -46,21 +63,33 @@ export function lineChartSvg(title: string, series: Series[], opts: { xLabel?: s
   const sx = (x: number) => m.l + ((x - x0) / (x1 - x0)) * (W - m.l - m.r);
   const sy = (y: number) => H - m.b - ((y - y0) / (y1 - y0)) * (H - m.t - m.b);
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
+  );
   parts.push(`<rect width="${W}" height="${H}" fill="white"/>`);
   parts.push(`<text x="${W / 2}" y="18" text-anchor="middle" font-size="13" font-weight="bold">${esc(title)}</text>`);
   for (const t of niceTicks(y0, y1)) {
     const y = sy(t);
     const label = opts.logY ? `1e${t}` : Math.abs(t) >= 1000 ? t.toExponential(1) : String(Number(t.toPrecision(4)));
-    parts.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${y}" y2="${y}" stroke="#e5e5e5"/><text x="${m.l - 6}" y="${y + 4}" text-anchor="end">${label}</text>`);
+    parts.push(
+      `<line x1="${m.l}" x2="${W - m.r}" y1="${y}" y2="${y}" stroke="#e5e5e5"/><text x="${m.l - 6}" y="${y + 4}" text-anchor="end">${label}</text>`,
+    );
   }
   for (const t of niceTicks(x0, x1, 6)) {
     const x = sx(t);
-    parts.push(`<line x1="${x}" x2="${x}" y1="${H - m.b}" y2="${H - m.b + 4}" stroke="#333"/><text x="${x}" y="${H - m.b + 16}" text-anchor="middle">${t}</text>`);
+    parts.push(
+      `<line x1="${x}" x2="${x}" y1="${H - m.b}" y2="${H - m.b + 4}" stroke="#333"/><text x="${x}" y="${H - m.b + 16}" text-anchor="middle">${t}</text>`,
+    );
   }
-  parts.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${H - m.b}" y2="${H - m.b}" stroke="#333"/><line x1="${m.l}" x2="${m.l}" y1="${m.t}" y2="${H - m.b}" stroke="#333"/>`);
-  if (opts.xLabel) parts.push(`<text x="${(m.l + W - m.r) / 2}" y="${H - 8}" text-anchor="middle">${esc(opts.xLabel)}</text>`);
-  if (opts.yLabel) parts.push(`<text transform="translate(14 ${(m.t + H - m.b) / 2}) rotate(-90)" text-anchor="middle">${esc(opts.yLabel)}</text>`);
+  parts.push(
+    `<line x1="${m.l}" x2="${W - m.r}" y1="${H - m.b}" y2="${H - m.b}" stroke="#333"/><line x1="${m.l}" x2="${m.l}" y1="${m.t}" y2="${H - m.b}" stroke="#333"/>`,
+  );
+  if (opts.xLabel)
+    parts.push(`<text x="${(m.l + W - m.r) / 2}" y="${H - 8}" text-anchor="middle">${esc(opts.xLabel)}</text>`);
+  if (opts.yLabel)
+    parts.push(
+      `<text transform="translate(14 ${(m.t + H - m.b) / 2}) rotate(-90)" text-anchor="middle">${esc(opts.yLabel)}</text>`,
+    );
   // Bands first, so every line stays visible on top of every band.
   series.forEach((s, si) => {
     if (!s.lo || !s.hi) return;
@@ -70,7 +99,9 @@ export function lineChartSvg(title: string, series: Series[], opts: { xLabel?: s
     const up = idx.map((i) => `${sx(s.x[i]).toFixed(1)},${sy(tf(hi[i])).toFixed(1)}`);
     const down = [...idx].reverse().map((i) => `${sx(s.x[i]).toFixed(1)},${sy(tf(lo[i])).toFixed(1)}`);
     const color = s.color ?? PALETTE[si % PALETTE.length];
-    parts.push(`<polygon class="ci-band" points="${[...up, ...down].join(' ')}" fill="${color}" fill-opacity="0.15" stroke="none"/>`);
+    parts.push(
+      `<polygon class="ci-band" points="${[...up, ...down].join(' ')}" fill="${color}" fill-opacity="0.15" stroke="none"/>`,
+    );
   });
   series.forEach((s, si) => {
     const color = s.color ?? PALETTE[si % PALETTE.length];
@@ -79,8 +110,12 @@ export function lineChartSvg(title: string, series: Series[], opts: { xLabel?: s
       .filter(([, y]) => Number.isFinite(y))
       .map(([x, y], i) => `${i ? 'L' : 'M'}${sx(x).toFixed(1)},${sy(y).toFixed(1)}`)
       .join('');
-    parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.6"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/>`);
-    parts.push(`<rect x="${m.l + 10}" y="${m.t + 6 + si * 15}" width="12" height="3" fill="${color}"/><text x="${m.l + 26}" y="${m.t + 11 + si * 15}">${esc(s.name)}</text>`);
+    parts.push(
+      `<path d="${d}" fill="none" stroke="${color}" stroke-width="1.6"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/>`,
+    );
+    parts.push(
+      `<rect x="${m.l + 10}" y="${m.t + 6 + si * 15}" width="12" height="3" fill="${color}"/><text x="${m.l + 26}" y="${m.t + 11 + si * 15}">${esc(s.name)}</text>`,
+    );
   });
   parts.push('</svg>');
   return parts.join('\n');
@@ -92,7 +127,8 @@ export function sparkline(ys: number[], width = 40): string {
   const blocks = '▁▂▃▄▅▆▇█';
   const step = Math.max(1, Math.ceil(ys.length / width));
   const pts: number[] = [];
-  for (let i = 0; i < ys.length; i += step) pts.push(ys.slice(i, i + step).reduce((a, b) => a + b, 0) / Math.min(step, ys.length - i));
+  for (let i = 0; i < ys.length; i += step)
+    pts.push(ys.slice(i, i + step).reduce((a, b) => a + b, 0) / Math.min(step, ys.length - i));
   const lo = Math.min(...pts);
   const hi = Math.max(...pts);
   return pts.map((v) => blocks[hi > lo ? Math.round(((v - lo) / (hi - lo)) * 7) : 0]).join('');

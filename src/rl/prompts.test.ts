@@ -7,7 +7,9 @@ const prompt = 'def f(xs: list[int]) -> int:\n    """Sum.\n    >>> f([1])\n    1
 describe('prompts', () => {
   it('takes the body after the def line, also for multi-line signatures and imports', () => {
     expect(solutionBody('def f(xs):\n    return sum(xs)\n')).toBe('    return sum(xs)');
-    expect(solutionBody('import math\n\ndef f(\n    xs,\n) -> int:\n    return math.prod(xs)')).toBe('    import math\n    return math.prod(xs)');
+    expect(solutionBody('import math\n\ndef f(\n    xs,\n) -> int:\n    return math.prod(xs)')).toBe(
+      '    import math\n    return math.prod(xs)',
+    );
   });
 
   it('rebuilds a runnable candidate from the prompt and a body', () => {

@@ -27,7 +27,10 @@ export function solutionBody(code: string): string {
   let end = def;
   // A multi-line signature ends at the line whose last non-space character is ':'.
   while (end < lines.length - 1 && !/:\s*$/.test(lines[end])) end++;
-  const pre = lines.slice(0, def).filter((l) => l.trim()).map((l) => `    ${l.trim()}`);
+  const pre = lines
+    .slice(0, def)
+    .filter((l) => l.trim())
+    .map((l) => `    ${l.trim()}`);
   return [...pre, ...lines.slice(end + 1)].join('\n');
 }
 

@@ -1,7 +1,15 @@
 // Records the trainer emits besides metrics: per-step rollouts (for the inspector), phase events, Mistake Book entries.
 import type { Mode, StepMetrics } from './metrics';
 
-export const PHASES = ['coder-rollout', 'tester-rollout', 'validation', 'execution', 'rewards', 'mistake-book', 'update'] as const;
+export const PHASES = [
+  'coder-rollout',
+  'tester-rollout',
+  'validation',
+  'execution',
+  'rewards',
+  'mistake-book',
+  'update',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface TestRecord {

@@ -39,12 +39,23 @@ describe('docs/results.md results table', () => {
           passAtK: 10,
           mutAtK: 20,
           mul: 2,
-          ci: { coderPass1: [0.1, 0.4], coderPass1Greedy: [0, 1], selectedPass1: [0, 0], testerValidity: [0, 0.2], mutationScore: [0, 0.4], passAtK: [0, 20], mutAtK: [0, 40], mul: [0, 8] },
+          ci: {
+            coderPass1: [0.1, 0.4],
+            coderPass1Greedy: [0, 1],
+            selectedPass1: [0, 0],
+            testerValidity: [0, 0.2],
+            mutationScore: [0, 0.4],
+            passAtK: [0, 20],
+            mutAtK: [0, 40],
+            mul: [0, 8],
+          },
         },
       ],
     };
     const row = resultsRow('r', point);
-    expect(row).toBe('| r | 10 | 2 × 8 | 25.0 (10.0–40.0) | 50.0 (0.0–100.0) | 10.0 (0.0–20.0) | 20.0 (0.0–40.0) | 10.0 (0.0–20.0) | 20.0 (0.0–40.0) | 2.0 (0.0–8.0) | 40.0 |');
+    expect(row).toBe(
+      '| r | 10 | 2 × 8 | 25.0 (10.0–40.0) | 50.0 (0.0–100.0) | 10.0 (0.0–20.0) | 20.0 (0.0–40.0) | 10.0 (0.0–20.0) | 20.0 (0.0–40.0) | 2.0 (0.0–8.0) | 40.0 |',
+    );
     const page = (rows: string[]) => [TABLE_BEGIN, ...RESULTS_HEADER, ...rows, TABLE_END].join('\n');
     const loadR = (run: string) => (run === 'r' ? [point] : undefined);
     expect(checkResultsTable(page([row]), loadR)).toEqual([]);

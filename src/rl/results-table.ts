@@ -55,7 +55,8 @@ export function checkResultsTable(page: string, load: (run: string) => EvalPoint
     .map((l) => l.trim())
     .filter(Boolean);
   const problems: string[] = [];
-  if (lines[0] !== RESULTS_HEADER[0] || lines[1] !== RESULTS_HEADER[1]) problems.push('the header differs from RESULTS_HEADER');
+  if (lines[0] !== RESULTS_HEADER[0] || lines[1] !== RESULTS_HEADER[1])
+    problems.push('the header differs from RESULTS_HEADER');
   const rows = lines.slice(2);
   if (!rows.length) problems.push('the table has no rows');
   for (const line of rows) {

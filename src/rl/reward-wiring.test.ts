@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandbox } from '../sandbox/node';
 import type { RejectedLine, ValidatedTest } from '../sandbox/types';
 import type { Problem } from '../tasks/types';
-import { countTests, executeCandidate, extractAndValidate, goldenRollout, judgeRollout, mistakeBookInputs, scoreCandidate, type JudgedCandidate } from './judging';
+import {
+  countTests,
+  executeCandidate,
+  extractAndValidate,
+  goldenRollout,
+  judgeRollout,
+  mistakeBookInputs,
+  scoreCandidate,
+  type JudgedCandidate,
+} from './judging';
 import { goldenReward } from './rewards';
 
 const K = 8;
@@ -75,7 +84,11 @@ const PLAIN: Record<string, { tests: ValidatedTest[]; rejected: RejectedLine[] }
       t('f(1)', '3', '2'),
       ...[5, 6, 7, 8, 9, 0, 11].map((x) => t(`f(${x})`, `${2 * x}`, `${2 * x}`)),
     ],
-    rejected: [rej('Here are the tests:', 'syntax error'), rej('assert f(3 ==', 'syntax error'), rej('assert f(1) == 2', 'duplicate')],
+    rejected: [
+      rej('Here are the tests:', 'syntax error'),
+      rej('assert f(3 ==', 'syntax error'),
+      rej('assert f(1) == 2', 'duplicate'),
+    ],
   },
   [NONPRINT]: { tests: [t('f(1)', '2', '2')], rejected: [] },
   [EMPTY]: { tests: [], rejected: [] },
@@ -93,10 +106,21 @@ function plainCandidate(code: string, raws: string[], replays: string[]): Judged
   const compiles = code === BUGGY;
   const rollouts = raws.map((raw) => {
     const c = countTests(raw, PLAIN[raw].tests, PLAIN[raw].rejected);
-    return judgeRollout(c, c.valid.map((s) => compiles && buggyPasses(s)), K);
+    return judgeRollout(
+      c,
+      c.valid.map((s) => compiles && buggyPasses(s)),
+      K,
+    );
   });
   const replayPassed = replays.map((s) => compiles && buggyPasses(s));
-  return { code, compiles, rollouts, replay: { numReplayed: replays.length, numReplayFailed: replayPassed.filter((p) => !p).length }, replayPassed, hiddenPassRate: 0 };
+  return {
+    code,
+    compiles,
+    rollouts,
+    replay: { numReplayed: replays.length, numReplayFailed: replayPassed.filter((p) => !p).length },
+    replayPassed,
+    hiddenPassRate: 0,
+  };
 }
 
 const sandbox = createNodeSandbox();
@@ -130,7 +154,15 @@ function checkStep1(buggy: JudgedCandidate, broken: JudgedCandidate) {
   // Mistake Book: only the valid candidate's breaks, once per rollout (f(7) == 14 broke it in two rollouts).
   const { newFailing, oldPassed } = mistakeBookInputs([buggy, broken], []);
   expect(oldPassed).toEqual([]);
-  expect([...newFailing].sort()).toEqual(['assert f(11) == 22', 'assert f(5) == 10', 'assert f(6) == 12', 'assert f(7) == 14', 'assert f(7) == 14', 'assert f(8) == 16', 'assert f(9) == 18']);
+  expect([...newFailing].sort()).toEqual([
+    'assert f(11) == 22',
+    'assert f(5) == 10',
+    'assert f(6) == 12',
+    'assert f(7) == 14',
+    'assert f(7) == 14',
+    'assert f(8) == 16',
+    'assert f(9) == 18',
+  ]);
 }
 
 function checkStep2(buggy: JudgedCandidate) {
@@ -143,7 +175,10 @@ function checkStep2(buggy: JudgedCandidate) {
   expect(a.tester[0].reward).toBe(0);
   expect(a.tester[1].reward).toBeCloseTo(0.28125, 12);
   expect(a.coder).toBeCloseTo(0.5, 12); // empty rollout: replay rate 0.5; the other: (0.5 + 0.5) / 2
-  expect(mistakeBookInputs([buggy], REPLAYS)).toEqual({ newFailing: ['assert f(6) == 12'], oldPassed: ['assert f(1) == 2'] });
+  expect(mistakeBookInputs([buggy], REPLAYS)).toEqual({
+    newFailing: ['assert f(6) == 12'],
+    oldPassed: ['assert f(1) == 2'],
+  });
 }
 
 async function runBoth(judge: Judge) {
@@ -168,7 +203,12 @@ describe('reward wiring (hand-computed, release rules)', () => {
       await runBoth(sandboxCandidate);
     });
     it('golden tests run verbatim: MBPP-style asserts without ==, == inside an argument, any expression', async () => {
-      const golden = ['assert f(2) == 4', 'assert f(3)', "assert f(len('ab==cd')) == 12", 'assert abs(f(0.5) - 1.0) < 1e-9'];
+      const golden = [
+        'assert f(2) == 4',
+        'assert f(3)',
+        "assert f(len('ab==cd')) == 12",
+        'assert abs(f(0.5) - 1.0) < 1e-9',
+      ];
       const score = async (code: string) => {
         const c = await executeCandidate(sandbox, problem, code, [goldenRollout(golden)], [], K, 1000);
         return goldenReward(c.compiles, c.rollouts[0].outcome.numPassed, c.rollouts[0].outcome.numValid);

@@ -1,8 +1,22 @@
 // The reward formulas against hand-computed cases from the published reward module (compute_dual_model_reward).
 import { describe, expect, it } from 'vitest';
-import { adversarialReward, coderReward, nonPrintableRatio, rolloutPassRate, testerReward, validityReward, type TesterRolloutOutcome } from './rewards';
+import {
+  adversarialReward,
+  coderReward,
+  nonPrintableRatio,
+  rolloutPassRate,
+  testerReward,
+  validityReward,
+  type TesterRolloutOutcome,
+} from './rewards';
 
-const outcome = (numValid: number, numInvalid: number, numPassed: number, numFailedFirstK: number, nonPrintableRatio = 0): TesterRolloutOutcome => ({
+const outcome = (
+  numValid: number,
+  numInvalid: number,
+  numPassed: number,
+  numFailedFirstK: number,
+  nonPrintableRatio = 0,
+): TesterRolloutOutcome => ({
   numValid,
   numInvalid,
   numPassed,
@@ -23,7 +37,9 @@ describe('rewards', () => {
   it('adversarial: first-K failures / K, the replay mix, and 0 without a valid test', () => {
     expect(adversarialReward(outcome(4, 0, 2, 2), 8)).toBe(0.25);
     // (gen_fail − replay_fail + 1) / 2
-    expect(adversarialReward(outcome(4, 0, 2, 2), 8, { numReplayed: 4, numReplayFailed: 1 })).toBe((0.25 - 0.25 + 1) / 2);
+    expect(adversarialReward(outcome(4, 0, 2, 2), 8, { numReplayed: 4, numReplayFailed: 1 })).toBe(
+      (0.25 - 0.25 + 1) / 2,
+    );
     expect(adversarialReward(outcome(8, 0, 0, 8), 8, { numReplayed: 2, numReplayFailed: 0 })).toBe(1);
     // No valid test: 0 even when the replays all pass (the old formula gave (0 − 0 + 1) / 2 = 0.5).
     expect(adversarialReward(outcome(0, 3, 0, 0), 8, { numReplayed: 2, numReplayFailed: 0 })).toBe(0);
@@ -46,7 +62,13 @@ describe('rewards', () => {
   it('coder reward: pass rate over all valid tests, mixed with replays, averaged over rollouts (empty ones count 0)', () => {
     expect(coderReward(false, [{ numValid: 4, numPassed: 4 }])).toBe(0);
     // Three rollouts: 3/4, 0/2 and one with no valid test (0, not left out).
-    expect(coderReward(true, [{ numValid: 4, numPassed: 3 }, { numValid: 2, numPassed: 0 }, { numValid: 0, numPassed: 0 }])).toBeCloseTo(0.75 / 3, 12);
+    expect(
+      coderReward(true, [
+        { numValid: 4, numPassed: 3 },
+        { numValid: 2, numPassed: 0 },
+        { numValid: 0, numPassed: 0 },
+      ]),
+    ).toBeCloseTo(0.75 / 3, 12);
     expect(coderReward(true, [{ numValid: 4, numPassed: 4 }], { numReplayed: 2, numReplayFailed: 2 })).toBe(0.5);
     // No valid test but replays: the replay pass rate alone.
     expect(rolloutPassRate(true, { numValid: 0, numPassed: 0 }, { numReplayed: 4, numReplayFailed: 1 })).toBe(0.75);

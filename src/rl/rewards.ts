@@ -47,7 +47,13 @@ export interface TesterReward {
 }
 
 /** r_T = α·v + (1−α)·a (0 when the candidate is not valid code) − share of non-printable characters. */
-export function testerReward(o: TesterRolloutOutcome, k: number, alpha: number, candidateCompiles: boolean, replay?: ReplayOutcome): TesterReward {
+export function testerReward(
+  o: TesterRolloutOutcome,
+  k: number,
+  alpha: number,
+  candidateCompiles: boolean,
+  replay?: ReplayOutcome,
+): TesterReward {
   const validity = validityReward(o.numValid, o.numInvalid, k);
   const adversarial = adversarialReward(o, k, replay);
   const base = candidateCompiles ? alpha * validity + (1 - alpha) * adversarial : 0;
@@ -59,7 +65,11 @@ export function testerReward(o: TesterRolloutOutcome, k: number, alpha: number, 
  * averaged with the replay pass rate when both exist, the replay pass rate alone when the rollout has no valid
  * test, 0 when neither exists or the candidate is not valid code.
  */
-export function rolloutPassRate(compiles: boolean, o: Pick<TesterRolloutOutcome, 'numValid' | 'numPassed'>, replay?: ReplayOutcome): number {
+export function rolloutPassRate(
+  compiles: boolean,
+  o: Pick<TesterRolloutOutcome, 'numValid' | 'numPassed'>,
+  replay?: ReplayOutcome,
+): number {
   if (!compiles) return 0;
   const hasRep = !!replay && replay.numReplayed > 0;
   const rep = hasRep ? 1 - replay.numReplayFailed / replay.numReplayed : 0;
@@ -69,7 +79,11 @@ export function rolloutPassRate(compiles: boolean, o: Pick<TesterRolloutOutcome,
 }
 
 /** Coder reward: the mean over its N tester rollouts of `rolloutPassRate` (rollouts with no test count as their 0). */
-export function coderReward(compiles: boolean, rollouts: ReadonlyArray<Pick<TesterRolloutOutcome, 'numValid' | 'numPassed'>>, replay?: ReplayOutcome): number {
+export function coderReward(
+  compiles: boolean,
+  rollouts: ReadonlyArray<Pick<TesterRolloutOutcome, 'numValid' | 'numPassed'>>,
+  replay?: ReplayOutcome,
+): number {
   if (!compiles || !rollouts.length) return compiles ? rolloutPassRate(true, { numValid: 0, numPassed: 0 }, replay) : 0;
   return rollouts.reduce((a, o) => a + rolloutPassRate(true, o, replay), 0) / rollouts.length;
 }

@@ -44,7 +44,12 @@ export function lrAt(step: number, o: SftOptions): number {
 }
 
 /** Runs `steps` SFT steps of `batchSize` random examples; returns the per-step losses. */
-export async function sftTrain(model: GpuModel, tok: BpeTokenizer, data: EncodedExample[], o: SftOptions): Promise<number[]> {
+export async function sftTrain(
+  model: GpuModel,
+  tok: BpeTokenizer,
+  data: EncodedExample[],
+  o: SftOptions,
+): Promise<number[]> {
   if (!data.length) throw new Error('sftTrain: no examples');
   const pad = tok.requireId(SPECIAL_TOKENS.pad);
   const maxLen = Math.min(o.maxSeqLen ?? model.config.maxSeqLen, model.config.maxSeqLen);
@@ -84,7 +89,10 @@ export async function sftTrain(model: GpuModel, tok: BpeTokenizer, data: Encoded
       model,
       batch,
       { kind: 'sft' },
-      { adamw: { lr, beta1: 0.9, beta2: 0.98, eps: 1e-8, weightDecay: o.weightDecay ?? 0.01 }, maxGradNorm: o.maxGradNorm ?? 1 },
+      {
+        adamw: { lr, beta1: 0.9, beta2: 0.98, eps: 1e-8, weightDecay: o.weightDecay ?? 0.01 },
+        maxGradNorm: o.maxGradNorm ?? 1,
+      },
     );
     destroyBatch(batch);
     losses.push(r.loss);

@@ -51,7 +51,12 @@ export function buildRolloutRecords(
             : c.rollouts.map((r, ri) => ({
                 raw: r.raw,
                 // A repeat after the fill-in did not run: shown as not-run so `passed` lines up with the callOk tests.
-                tests: r.tests.map((t) => ({ text: t.text, valid: t.valid && !t.repeat, callOk: t.callOk && !t.repeat, ...(t.repeat ? { repeat: true } : {}) })),
+                tests: r.tests.map((t) => ({
+                  text: t.text,
+                  valid: t.valid && !t.repeat,
+                  callOk: t.callOk && !t.repeat,
+                  ...(t.repeat ? { repeat: true } : {}),
+                })),
                 passed: r.passed,
                 validity: testerRewards[ci][ri].validity,
                 adversarial: testerRewards[ci][ri].adversarial,

@@ -21,7 +21,13 @@ let problems: Problem[];
 // gradient, within the two steps; at 3e-4 the code-a1 coder's candidates all score alike in both steps.
 function config(mode: Mode): TrainConfig {
   // TCS switches to stage 2 at the second step, so both of its reward stages run.
-  return presetConfig('micro', { mode, seed: 7, rollout: { num_generations: 4, tester_generations: 2, rollout_quant: 'int8' }, optim: { lr: 1e-3, tester_lr: 1e-3 }, methods: { tcs_stage2_step: 1 } });
+  return presetConfig('micro', {
+    mode,
+    seed: 7,
+    rollout: { num_generations: 4, tester_generations: 2, rollout_quant: 'int8' },
+    optim: { lr: 1e-3, tester_lr: 1e-3 },
+    methods: { tcs_stage2_step: 1 },
+  });
 }
 
 beforeAll(async () => {
@@ -45,7 +51,12 @@ function expectFinite(m: StepMetrics) {
   }
 }
 
-async function runSteps(mode: Mode, steps: number, state?: ReturnType<Trainer['state']>, saved?: Parameters<typeof buildPolicies>[3]) {
+async function runSteps(
+  mode: Mode,
+  steps: number,
+  state?: ReturnType<Trainer['state']>,
+  saved?: Parameters<typeof buildPolicies>[3],
+) {
   const c = config(mode);
   const pol = buildPolicies(gpu, c, sources, saved);
   const trainer = new Trainer(c, { sandbox, coder: pol.coder, tester: pol.tester, problems }, state);
@@ -68,7 +79,13 @@ describe('Trainer on micro (real models, real sandbox)', { timeout: 600_000 }, (
         expect(o.metrics.skipped).toBeUndefined();
         expect(o.rollouts[0].candidates).toHaveLength(c.rollout.num_generations);
       }
-      console.log(mode, out.map((o) => `coder r ${o.metrics['coder/reward_mean'].toFixed(3)} gn ${o.metrics['coder/grad_norm'].toFixed(3)} tester r ${o.metrics['tester/reward_mean'].toFixed(3)} gn ${o.metrics['tester/grad_norm'].toFixed(3)}`));
+      console.log(
+        mode,
+        out.map(
+          (o) =>
+            `coder r ${o.metrics['coder/reward_mean'].toFixed(3)} gn ${o.metrics['coder/grad_norm'].toFixed(3)} tester r ${o.metrics['tester/reward_mean'].toFixed(3)} gn ${o.metrics['tester/grad_norm'].toFixed(3)}`,
+        ),
+      );
       // TCS's Tester rewards need expected values that match the reference (stage 1) or counterexamples (stage 2):
       // the micro Tester rarely writes either, so its rewards can tie at 0 for two steps and it need not move.
       const trained = mode === 'code-a1' ? (['coder', 'tester'] as const) : (['coder'] as const);
@@ -95,7 +112,10 @@ describe('Trainer on micro (real models, real sandbox)', { timeout: 600_000 }, (
     const saved = { coder: await b.pol.coder.save(), tester: await b.pol.tester.save() };
     const state = JSON.parse(JSON.stringify(b.trainer.state()));
     const c = await runSteps('code-a1', 1, state, saved);
-    const strip = (m: StepMetrics) => Object.fromEntries(Object.entries(m).filter(([k]) => !k.startsWith('time') && !k.startsWith('perf') && k !== 'time'));
+    const strip = (m: StepMetrics) =>
+      Object.fromEntries(
+        Object.entries(m).filter(([k]) => !k.startsWith('time') && !k.startsWith('perf') && k !== 'time'),
+      );
     expect(strip(b.metrics[0])).toEqual(strip(a.metrics[0]));
     expect(strip(c.metrics[0])).toEqual(strip(a.metrics[1]));
     for (const r of [a, b, c]) {

@@ -369,7 +369,15 @@ export class Trainer {
       async () => {
         if (rules.coderUpdate === 'sft-robust' && s.ace) {
           const robust = s.ace.flatMap((x) => x.coder);
-          return aceUpdate(cfg, s.step, s.coder, coderGens, robust, testerGens, s.ace.flatMap((x) => x.labels));
+          return aceUpdate(
+            cfg,
+            s.step,
+            s.coder,
+            coderGens,
+            robust,
+            testerGens,
+            s.ace.flatMap((x) => x.labels),
+          );
         }
         const drop = cfg.grpo.drop_zero_std_groups;
         const coderItems = itemsFor(coderGens, coderAdv, M, drop);

@@ -168,7 +168,10 @@ function render(t: Tree): string {
     case 'S':
       return items.length ? `{${items.map(render).join(', ')}}` : 'set()';
     case 'd':
-      return `{${items.filter((_, i) => i % 2 === 0).map((k, i) => `${render(k)}: ${render(items[2 * i + 1])}`).join(', ')}}`;
+      return `{${items
+        .filter((_, i) => i % 2 === 0)
+        .map((k, i) => `${render(k)}: ${render(items[2 * i + 1])}`)
+        .join(', ')}}`;
     default:
       return '?';
   }

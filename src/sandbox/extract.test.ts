@@ -92,21 +92,33 @@ describe('validate', () => {
   it('an invalid-answer test attacks candidates with the ground-truth output as its expected value', async () => {
     const [t] = await pool().validate(GT, 'add', [{ text: 'assert add(2, 2) == 5', call: 'add(2, 2)', expected: '5' }]);
     expect(t).toMatchObject({ callOk: true, valid: false, gtOutput: '4' });
-    const buggy = await pool().judge({ code: 'def add(a, b):\n    return a * b + 1\n', entryPoint: 'add', tests: [`assert ${t.call} == ${t.gtOutput}`] });
+    const buggy = await pool().judge({
+      code: 'def add(a, b):\n    return a * b + 1\n',
+      entryPoint: 'add',
+      tests: [`assert ${t.call} == ${t.gtOutput}`],
+    });
     expect(buggy.verdicts[0].status).toBe('failed');
-    const v = await pool().validate('def f():\n    while True: pass\n', 'f', [{ text: 'assert f() == 1', call: 'f()', expected: '1' }], 200);
+    const v = await pool().validate(
+      'def f():\n    while True: pass\n',
+      'f',
+      [{ text: 'assert f() == 1', call: 'f()', expected: '1' }],
+      200,
+    );
     expect(v[0]).toMatchObject({ callOk: false, valid: false });
   });
 });
 
 describe('judge', () => {
-  const judge = (code: string, tests: string[], extra: { setupCode?: string } = {}) => pool().judge({ code, entryPoint: 'f', tests, ...extra });
+  const judge = (code: string, tests: string[], extra: { setupCode?: string } = {}) =>
+    pool().judge({ code, entryPoint: 'f', tests, ...extra });
 
   it('reports syntax errors and a missing entry point as compile errors', async () => {
     const bad = await judge('def f(x)\n    return x\n', ['assert f(1) == 1']);
     expect(bad.compileError).toMatch(/^SyntaxError/);
     expect(bad.verdicts).toEqual([expect.objectContaining({ status: 'error', errorType: 'SyntaxError' })]);
-    expect((await judge('def g():\n    return 1\n', ['assert f() == 1'])).compileError).toMatch(/does not define a function f/);
+    expect((await judge('def g():\n    return 1\n', ['assert f() == 1'])).compileError).toMatch(
+      /does not define a function f/,
+    );
   });
 
   it('ordinary Python keeps working: classes with private attributes, dataclasses, namedtuples, stdlib imports', async () => {
@@ -134,14 +146,19 @@ describe('judge', () => {
       'def f() -> List:',
       "    return [D(1).x, P(1, 2)._replace(a=5).a, isinstance([], collections.abc.Sequence), os.path.join('a', 'b'), floor(2.5), C().total(), fib(40), heapq.nsmallest(1, [3, 1])]",
     ].join('\n');
-    expect((await judge(code, ["assert f() == [2, 5, True, 'a/b', 2, 3, 102334155, [1]]", "assert [2, 5, True, 'a/b', 2, 3, 102334155, [1]] == f()"])).verdicts).toEqual([
-      { status: 'passed' },
-      { status: 'passed' },
-    ]);
+    expect(
+      (
+        await judge(code, [
+          "assert f() == [2, 5, True, 'a/b', 2, 3, 102334155, [1]]",
+          "assert [2, 5, True, 'a/b', 2, 3, 102334155, [1]] == f()",
+        ])
+      ).verdicts,
+    ).toEqual([{ status: 'passed' }, { status: 'passed' }]);
   });
 
   it('runs setup code and dataset-style statement tests (a HumanEval check function)', async () => {
-    const check = 'def check(candidate):\n    assert candidate(2) == BASE + 2\n    assert abs(candidate(0.5) - 1.5) < 1e-9\n\ncheck(f)';
+    const check =
+      'def check(candidate):\n    assert candidate(2) == BASE + 2\n    assert abs(candidate(0.5) - 1.5) < 1e-9\n\ncheck(f)';
     const r = await judge('def f(x):\n    return x + BASE\n', [check, 'assert f(1) > 100'], { setupCode: 'BASE = 1' });
     expect(r.verdicts.map((v) => v.status)).toEqual(['passed', 'failed']);
   });
@@ -149,7 +166,7 @@ describe('judge', () => {
 
 describe('judge: the literal fast path and the Python path agree', () => {
   it('mixes literal, computed, reversed, keyword and statement tests in one suite', async () => {
-    const code = "def f(x, k=1):\n    return [x] * k\n";
+    const code = 'def f(x, k=1):\n    return [x] * k\n';
     const tests = [
       'assert f(1) == [1]',
       'assert f(2, k=2) == [2, 2]',
@@ -163,9 +180,24 @@ describe('judge: the literal fast path and the Python path agree', () => {
       'assert f((1, 2.5), k=1) == [(1, 2.5)]',
     ];
     const r = await pool().judge({ code, entryPoint: 'f', tests });
-    expect(r.verdicts.map((v) => v.status)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed', 'failed', 'failed', 'passed', 'passed', 'passed']);
+    expect(r.verdicts.map((v) => v.status)).toEqual([
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+      'failed',
+      'failed',
+      'passed',
+      'passed',
+      'passed',
+    ]);
     // Arguments are fresh objects per test: a candidate that mutates its input cannot poison the next test.
-    const m = await pool().judge({ code: 'def f(xs):\n    xs.append(0)\n    return len(xs)\n', entryPoint: 'f', tests: ['assert f([1]) == 2', 'assert f([1]) == 2'] });
+    const m = await pool().judge({
+      code: 'def f(xs):\n    xs.append(0)\n    return len(xs)\n',
+      entryPoint: 'f',
+      tests: ['assert f([1]) == 2', 'assert f([1]) == 2'],
+    });
     expect(m.verdicts.map((v) => v.status)).toEqual(['passed', 'passed']);
   });
 });

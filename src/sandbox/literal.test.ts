@@ -6,7 +6,15 @@ import { splitAssert } from './split';
 describe('parseLiteral', () => {
   it('reads Python literals into tagged data with Python semantics', () => {
     expect(parseLiteral("[1, -2, 3.5, 'a\\'b', None, True, (1,), ()]")).toEqual([
-      'l', ['i', 1], ['i', -2], ['f', 3.5], "a'b", null, true, ['t', ['i', 1]], ['t'],
+      'l',
+      ['i', 1],
+      ['i', -2],
+      ['f', 3.5],
+      "a'b",
+      null,
+      true,
+      ['t', ['i', 1]],
+      ['t'],
     ]);
     expect(parseLiteral('(1)')).toEqual(['i', 1]);
     expect(parseLiteral('99999999999999999999')).toEqual(['I', '56bc75e2d630fffff']);
@@ -17,7 +25,22 @@ describe('parseLiteral', () => {
   });
 
   it('refuses anything that is not a plain literal', () => {
-    for (const src of ['x', '1 + 2', '10**3', "'a' 'b'", "b'x'", "f'x'", '1_000', '007', '1j', '{[1]: 2}', "'\\d'", '[1, 2', '"""x"""', 'float("inf")']) {
+    for (const src of [
+      'x',
+      '1 + 2',
+      '10**3',
+      "'a' 'b'",
+      "b'x'",
+      "f'x'",
+      '1_000',
+      '007',
+      '1j',
+      '{[1]: 2}',
+      "'\\d'",
+      '[1, 2',
+      '"""x"""',
+      'float("inf")',
+    ]) {
       expect([src, parseLiteral(src)]).toEqual([src, undefined]);
     }
   });
@@ -30,18 +53,40 @@ describe('splitAssert / literalTest', () => {
   });
 
   it('leaves anything ambiguous to the Python parser', () => {
-    for (const t of ['assert 3 == f(1)', 'assert f(1) == 2 == 2', 'assert f(1) == 2, "msg"', 'assert not f(1) == 2', 'assert f(1) + 1 == 2',
-      'assert f(1) == 2 if x else 3', 'assert f(1) == 2 # c', 'assert f(1) ==\\\n 2', 'assert f(1) == 2 and g()', 'assert f(1)[0] == 1',
-      'assert f(1) < 2', "assert f(r'x') == 1", 'x = 1']) {
+    for (const t of [
+      'assert 3 == f(1)',
+      'assert f(1) == 2 == 2',
+      'assert f(1) == 2, "msg"',
+      'assert not f(1) == 2',
+      'assert f(1) + 1 == 2',
+      'assert f(1) == 2 if x else 3',
+      'assert f(1) == 2 # c',
+      'assert f(1) ==\\\n 2',
+      'assert f(1) == 2 and g()',
+      'assert f(1)[0] == 1',
+      'assert f(1) < 2',
+      "assert f(r'x') == 1",
+      'x = 1',
+    ]) {
       expect([t, splitAssert(t)]).toEqual([t, null]);
     }
   });
 
   it('reads name(literals, k=literal) == literal and nothing fancier', () => {
     expect(literalTest("assert f([1, 2], k='x') == {'a': 1}")).toEqual({
-      fn: 'f', args: [['l', ['i', 1], ['i', 2]]], kwargs: { k: 'x' }, expected: ['d', 'a', ['i', 1]],
+      fn: 'f',
+      args: [['l', ['i', 1], ['i', 2]]],
+      kwargs: { k: 'x' },
+      expected: ['d', 'a', ['i', 1]],
     });
-    for (const t of ['assert f(x) == 1', 'assert m.f(1) == 1', 'assert f(*a) == 1', 'assert f(k=1, 2) == 1', 'assert _f(1) == 1', 'assert f(1) == g(2)']) {
+    for (const t of [
+      'assert f(x) == 1',
+      'assert m.f(1) == 1',
+      'assert f(*a) == 1',
+      'assert f(k=1, 2) == 1',
+      'assert _f(1) == 1',
+      'assert f(1) == g(2)',
+    ]) {
       expect([t, literalTest(t)]).toEqual([t, undefined]);
     }
   });

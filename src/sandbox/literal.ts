@@ -14,7 +14,19 @@ export interface LiteralTest {
 class Fail extends Error {}
 
 const MAX_SAFE = 2n ** 53n;
-const SIMPLE_ESCAPES: Record<string, string> = { '\\': '\\', "'": "'", '"': '"', n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+};
 
 class Reader {
   i = 0;
@@ -47,7 +59,10 @@ class Reader {
       if (c === '+') return v;
       if (!Array.isArray(v) || (v[0] !== 'i' && v[0] !== 'I' && v[0] !== 'f')) throw new Fail();
       if (v[0] === 'i') return ['i', -(v[1] as number)];
-      if (v[0] === 'I') return intTree(-BigInt((v[1] as string).startsWith('-') ? '-0x' + (v[1] as string).slice(1) : '0x' + (v[1] as string)));
+      if (v[0] === 'I')
+        return intTree(
+          -BigInt((v[1] as string).startsWith('-') ? '-0x' + (v[1] as string).slice(1) : '0x' + (v[1] as string)),
+        );
       return ['f', -(v[1] as number)];
     }
     if (c === "'" || c === '"') return this.str();
@@ -64,7 +79,9 @@ class Reader {
   }
 
   num(): Tree {
-    const m = /^(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)/.exec(this.s.slice(this.i));
+    const m = /^(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)/.exec(
+      this.s.slice(this.i),
+    );
     if (!m) throw new Fail();
     const t = m[0];
     this.i += t.length;
@@ -139,7 +156,8 @@ class Reader {
         hashable(k);
         const v = this.value();
         const at = keys.findIndex((x) => pyEqual(x, k));
-        if (at >= 0) vals[at] = v; // a repeated key keeps its first spelling and its last value
+        if (at >= 0)
+          vals[at] = v; // a repeated key keeps its first spelling and its last value
         else {
           keys.push(k);
           vals.push(v);

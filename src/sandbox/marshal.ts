@@ -31,7 +31,7 @@ function decodeUtf8(b: Uint8Array, start: number, end: number): string {
   }
   const units: number[] = [];
   let out = '';
-  for (let i = start; i < end; ) {
+  for (let i = start; i < end;) {
     const c = b[i];
     const len = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
     let cp = len === 1 ? c : c & (0xff >> (len + 1));

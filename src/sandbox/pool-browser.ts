@@ -17,6 +17,7 @@ export const browserSpawner: WorkerSpawner = {
 };
 
 export function createBrowserSandbox(opts: PoolOptions = {}): SandboxPool {
-  if (typeof SharedArrayBuffer === 'undefined') throw new Error('the sandbox needs a cross-origin-isolated page (SharedArrayBuffer)');
+  if (typeof SharedArrayBuffer === 'undefined')
+    throw new Error('the sandbox needs a cross-origin-isolated page (SharedArrayBuffer)');
   return new SandboxPool(browserSpawner, harnessSources, navigator.hardwareConcurrency || 2, opts);
 }

@@ -30,7 +30,12 @@ export class SandboxPool extends WorkerScheduler implements Sandbox {
   async extract(raw: string, entryPoint: string, k: number): Promise<Extraction> {
     const { text, rejected } = capCompletion(raw);
     const r = (await this.submit({ kind: 'extract' as const, raw: text, entryPoint, k })).raw as RawExtract;
-    if (r.json === undefined) return { tests: [], rejected: [...rejectAll(text, r.failed ?? 'extraction failed'), ...rejected], failed: r.failed };
+    if (r.json === undefined)
+      return {
+        tests: [],
+        rejected: [...rejectAll(text, r.failed ?? 'extraction failed'), ...rejected],
+        failed: r.failed,
+      };
     const ex = JSON.parse(r.json) as Extraction;
     return { tests: ex.tests, rejected: [...ex.rejected, ...rejected] };
   }
@@ -42,7 +47,13 @@ export class SandboxPool extends WorkerScheduler implements Sandbox {
     timeoutMs?: number,
     setupCode?: string,
   ): Promise<ValidatedTest[]> {
-    const req = { code: groundTruth, entryPoint, tests: tests.map((t) => `assert ${t.call} == ${t.expected}`), timeoutMs, setupCode };
+    const req = {
+      code: groundTruth,
+      entryPoint,
+      tests: tests.map((t) => `assert ${t.call} == ${t.expected}`),
+      timeoutMs,
+      setupCode,
+    };
     const { job, raw } = await this.submit(this.judgeJob(req, true));
     return toValidated(job, raw as RawJudge, tests);
   }

@@ -10,7 +10,15 @@ describe('5. comparison is CPython ==, no tolerance', () => {
     const r = await pool().judge({
       code: "def f(n):\n    return n + 99.0\ndef g(x):\n    return 1e-10\ndef h(x):\n    return float('nan')\ndef k(x):\n    return {1.0000000001: 'a'}\ndef s(x):\n    return {1.0000000001}\n",
       entryPoint: 'f',
-      tests: ['assert f(10**8) == 100000000', 'assert g(0) == 0', "assert h(0) == float('nan')", "assert k(0) == {1: 'a'}", 'assert s(0) == {1}', 'assert f(1) == 100', 'assert f(10**8) == 100000099'],
+      tests: [
+        'assert f(10**8) == 100000000',
+        'assert g(0) == 0',
+        "assert h(0) == float('nan')",
+        "assert k(0) == {1: 'a'}",
+        'assert s(0) == {1}',
+        'assert f(1) == 100',
+        'assert f(10**8) == 100000099',
+      ],
     });
     expect(statuses(r)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed', 'passed', 'passed']);
   });
@@ -18,7 +26,8 @@ describe('5. comparison is CPython ==, no tolerance', () => {
 
 describe('6. ground-truth outputs that do not round-trip through repr', () => {
   it('nan, inf and objects make the test invalid, never an attack', async () => {
-    const gt = "class P:\n    def __repr__(self):\n        return 'P()'\ndef f(x):\n    return [float('nan'), float('inf'), P(), 2.5][x]\n";
+    const gt =
+      "class P:\n    def __repr__(self):\n        return 'P()'\ndef f(x):\n    return [float('nan'), float('inf'), P(), 2.5][x]\n";
     const mk = (x: number) => ({ text: `assert f(${x}) == 0`, call: `f(${x})`, expected: '0' });
     const v = await pool().validate(gt, 'f', [mk(0), mk(1), mk(2), mk(3)]);
     expect(v.map((t) => [t.valid, t.gtOutput])).toEqual([
@@ -43,7 +52,12 @@ describe('7. extraction is bounded and never throws', () => {
   });
 
   it('doubling inline expansion is rejected with a reason, not expanded', async () => {
-    const raw = ['x = [1]', ...Array.from({ length: 24 }, () => 'x = x + x'), 'assert f(x) == 1', 'assert f(2) == 3'].join('\n');
+    const raw = [
+      'x = [1]',
+      ...Array.from({ length: 24 }, () => 'x = x + x'),
+      'assert f(x) == 1',
+      'assert f(2) == 3',
+    ].join('\n');
     const t0 = performance.now();
     const ex = await pool().extract(raw, 'f', 8);
     expect(performance.now() - t0).toBeLessThan(5000);
@@ -71,17 +85,29 @@ describe('7. extraction is bounded and never throws', () => {
     // Settled as a failed extraction of this job (its own id, not a stale one), not resubmitted.
     expect(ex.failed).toMatch(/crashed/);
     expect(ex.tests.length + ex.rejected.filter((r) => r.line.startsWith('assert')).length).toBe(3000);
-    expect(statuses(await pool().judge({ code: 'def f(x):\n    return x\n', entryPoint: 'f', tests: ['assert f(1) == 1'] }))).toEqual(['passed']);
+    expect(
+      statuses(await pool().judge({ code: 'def f(x):\n    return x\n', entryPoint: 'f', tests: ['assert f(1) == 1'] })),
+    ).toEqual(['passed']);
   });
 });
 
 describe('8. result size is capped', () => {
   it('tests returning 100 MB strings are errors and the main process stays small', async () => {
     const before = process.memoryUsage().rss;
-    const r = await pool().judge({ code: "def f(x):\n    return 'x' * 10**8\n", entryPoint: 'f', tests: ['assert f(1) == 1', 'assert f(2) == 1', 'assert f(3) == 1', 'assert f(4) == 1'], timeoutMs: 10_000 });
+    const r = await pool().judge({
+      code: "def f(x):\n    return 'x' * 10**8\n",
+      entryPoint: 'f',
+      tests: ['assert f(1) == 1', 'assert f(2) == 1', 'assert f(3) == 1', 'assert f(4) == 1'],
+      timeoutMs: 10_000,
+    });
     const grew = (process.memoryUsage().rss - before) / 2 ** 20;
     console.log('result cap', JSON.stringify(r.verdicts[0]), `rss +${grew.toFixed(0)} MB`);
-    expect(r.verdicts.map((v) => v.errorType)).toEqual(['ResultTooLarge', 'ResultTooLarge', 'ResultTooLarge', 'ResultTooLarge']);
+    expect(r.verdicts.map((v) => v.errorType)).toEqual([
+      'ResultTooLarge',
+      'ResultTooLarge',
+      'ResultTooLarge',
+      'ResultTooLarge',
+    ]);
     expect(grew).toBeLessThan(150);
   });
 });
@@ -89,7 +115,12 @@ describe('8. result size is capped', () => {
 describe('11. smaller liveness findings', () => {
   it('time.sleep obeys the soft stop (no hard stop, no respawn)', async () => {
     const hard = pool().stats.hardStops;
-    const r = await pool().judge({ code: 'import time\ndef f(x):\n    time.sleep(30)\n    return x\n', entryPoint: 'f', tests: ['assert f(1) == 1'], timeoutMs: 300 });
+    const r = await pool().judge({
+      code: 'import time\ndef f(x):\n    time.sleep(30)\n    return x\n',
+      entryPoint: 'f',
+      tests: ['assert f(1) == 1'],
+      timeoutMs: 300,
+    });
     expect(statuses(r)).toEqual(['timeout']);
     expect(pool().stats.hardStops).toBe(hard);
   });
@@ -105,7 +136,11 @@ describe('11. smaller liveness findings', () => {
 
   it('reading stdin is an error in the job and prints nothing to the host', async () => {
     const spy = vi.spyOn(process.stderr, 'write');
-    const r = await pool().judge({ code: 'import sys\ndef f(x):\n    return sys.stdin.read()\n', entryPoint: 'f', tests: ['assert f(1) == 1', 'assert f(2) == 1'] });
+    const r = await pool().judge({
+      code: 'import sys\ndef f(x):\n    return sys.stdin.read()\n',
+      entryPoint: 'f',
+      tests: ['assert f(1) == 1', 'assert f(2) == 1'],
+    });
     await new Promise((res) => setTimeout(res, 200));
     const printed = spy.mock.calls.map((c) => String(c[0])).join('').length;
     spy.mockRestore();

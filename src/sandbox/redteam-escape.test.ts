@@ -35,11 +35,11 @@ describe('5. no reach outside the sandbox', () => {
       "def f():\n    return [c for c in ().__class__.__base__.__subclasses__() if 'Js' in c.__name__]",
       "def f():\n    return [c for c in getattr(object, '__subclasses__')() if 'Js' in c.__name__]",
       "import operator\ndef f():\n    return operator.attrgetter('__globals__')(f)",
-      "import gc\ndef f():\n    return gc.get_objects()",
-      "import sys\ndef f():\n    return sys._getframe(1).f_globals",
-      "import sys\ndef f():\n    try:\n        1 / 0\n    except ZeroDivisionError:\n        return sys.exc_info()[2].tb_frame.f_back.f_globals",
-      "def f():\n    exec(\"r = ().__class__.__base__.__subclasses__()\")\n    return 'escaped'",
-      "def f():\n    return eval(\"[].__class__.__mro__\")",
+      'import gc\ndef f():\n    return gc.get_objects()',
+      'import sys\ndef f():\n    return sys._getframe(1).f_globals',
+      'import sys\ndef f():\n    try:\n        1 / 0\n    except ZeroDivisionError:\n        return sys.exc_info()[2].tb_frame.f_back.f_globals',
+      'def f():\n    exec("r = ().__class__.__base__.__subclasses__()")\n    return \'escaped\'',
+      'def f():\n    return eval("[].__class__.__mro__")',
     ]) {
       expect(await attempt(code)).toMatch(/SandboxViolation|ImportError|not allowed/);
     }
@@ -50,7 +50,8 @@ describe('5. no reach outside the sandbox', () => {
     const report = await pool().probeRealm();
     console.log('worker realm probe', JSON.stringify(report));
     expect(Object.keys(report).length).toBeGreaterThan(5);
-    for (const [capability, available] of Object.entries(report)) expect([capability, available]).toEqual([capability, false]);
+    for (const [capability, available] of Object.entries(report))
+      expect([capability, available]).toEqual([capability, false]);
   });
 
   it('host files, host environment and network are out of reach', async () => {
@@ -63,14 +64,14 @@ describe('5. no reach outside the sandbox', () => {
       tests: ['assert f() == False'],
     });
     expect(env.verdicts[0].status).toBe('passed');
-    expect(await attempt("import socket\ndef f():\n    socket.create_connection(('example.com', 80))\n    return 'escaped'")).toMatch(
-      /not allowed|Error/,
-    );
-    expect(await attempt("import urllib.request\ndef f():\n    return urllib.request.urlopen('http://example.com').read()")).toMatch(
-      /not allowed|Error/,
-    );
-    expect(await attempt("def f():\n    open('/lib/python3.14/evil.py', 'w').write('x')\n    return 'escaped'")).toMatch(
-      /PermissionError/,
-    );
+    expect(
+      await attempt("import socket\ndef f():\n    socket.create_connection(('example.com', 80))\n    return 'escaped'"),
+    ).toMatch(/not allowed|Error/);
+    expect(
+      await attempt("import urllib.request\ndef f():\n    return urllib.request.urlopen('http://example.com').read()"),
+    ).toMatch(/not allowed|Error/);
+    expect(
+      await attempt("def f():\n    open('/lib/python3.14/evil.py', 'w').write('x')\n    return 'escaped'"),
+    ).toMatch(/PermissionError/);
   });
 });

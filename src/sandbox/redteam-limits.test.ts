@@ -41,7 +41,8 @@ describe('1. infinite loops', () => {
   });
 
   it('an expected value that swallows the interrupt is hard-stopped and charged to its own test only', async () => {
-    const setupCode = 'def g(x):\n    return x\ndef spin():\n    while True:\n        try:\n            while True: pass\n        except BaseException:\n            pass\n';
+    const setupCode =
+      'def g(x):\n    return x\ndef spin():\n    while True:\n        try:\n            while True: pass\n        except BaseException:\n            pass\n';
     const r = await pool().judge({
       code: 'def f(x):\n    return x\n',
       entryPoint: 'f',
@@ -53,7 +54,12 @@ describe('1. infinite loops', () => {
   });
 
   it('a loop at definition time is a timeout with a compile error', async () => {
-    const r = await pool().judge({ code: 'while True:\n    pass\n', entryPoint: 'f', tests: ['assert f(1) == 1'], timeoutMs: 200 });
+    const r = await pool().judge({
+      code: 'while True:\n    pass\n',
+      entryPoint: 'f',
+      tests: ['assert f(1) == 1'],
+      timeoutMs: 200,
+    });
     // The soft (in-interpreter) timeout or, on a loaded machine, the worker's hard stop: both are timeouts.
     expect(r.compileError).toMatch(/timeout/i);
     expect(statuses(r)).toEqual(['timeout']);
@@ -68,7 +74,12 @@ describe('2. memory bombs', () => {
     ['huge int power', 'return 10 ** (10 ** 12)'],
   ] as const) {
     it(`${name} gives error and the pool lives`, async () => {
-      const r = await pool().judge({ code: `def f():\n    ${body}\n`, entryPoint: 'f', tests: ['assert f() == 1'], timeoutMs: name === 'huge int power' ? 1000 : 10_000 });
+      const r = await pool().judge({
+        code: `def f():\n    ${body}\n`,
+        entryPoint: 'f',
+        tests: ['assert f() == 1'],
+        timeoutMs: name === 'huge int power' ? 1000 : 10_000,
+      });
       console.log(name, JSON.stringify(r.verdicts[0]));
       expect(r.verdicts[0].status === 'error' || r.verdicts[0].status === 'timeout').toBe(true);
       if (name !== 'huge int power') expect(r.verdicts[0].status).toBe('error');
@@ -79,7 +90,11 @@ describe('2. memory bombs', () => {
 
 describe('3. deep recursion', () => {
   it('unbounded recursion is a RecursionError verdict', async () => {
-    const r = await pool().judge({ code: 'def f(n):\n    return f(n + 1) + 1\n', entryPoint: 'f', tests: ['assert f(0) == 1'] });
+    const r = await pool().judge({
+      code: 'def f(n):\n    return f(n + 1) + 1\n',
+      entryPoint: 'f',
+      tests: ['assert f(0) == 1'],
+    });
     expect(r.verdicts[0]).toMatchObject({ status: 'error', errorType: 'RecursionError' });
     await stillWorks();
   });
@@ -112,7 +127,12 @@ describe('4. output floods', () => {
   });
 
   it('an endless print loop is a timeout with capped output', async () => {
-    const r = await pool().judge({ code: "def f():\n    while True:\n        print('spam')\n", entryPoint: 'f', tests: ['assert f() == 1'], timeoutMs: 300 });
+    const r = await pool().judge({
+      code: "def f():\n    while True:\n        print('spam')\n",
+      entryPoint: 'f',
+      tests: ['assert f() == 1'],
+      timeoutMs: 300,
+    });
     expect(statuses(r)).toEqual(['timeout']);
     expect(r.stdout.length).toBeLessThan(8192 + 100);
     await stillWorks();

@@ -91,7 +91,16 @@ interface Slot {
 const now = (): number => performance.timeOrigin + performance.now();
 
 export class WorkerScheduler {
-  readonly stats: PoolStats = { coldStartMs: [], respawns: 0, hardStops: 0, crashes: 0, maxHeapBytes: 0, restores: 0, restoreMs: 0, restoredBytes: 0 };
+  readonly stats: PoolStats = {
+    coldStartMs: [],
+    respawns: 0,
+    hardStops: 0,
+    crashes: 0,
+    maxHeapBytes: 0,
+    restores: 0,
+    restoreMs: 0,
+    restoredBytes: 0,
+  };
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
   private readonly spareSlots: Slot[] = [];
@@ -266,14 +275,29 @@ export class WorkerScheduler {
         if (forced[step]) {
           // Died twice on the same step (only setup code can do that): settle without running it again.
           const why = verdict.status === 'timeout' ? { t: 1 as const } : { e: verdict.errorType, m: verdict.message };
-          p.resolve({ kind: 'judge', setup: why, prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0, restores: 0, restoreMs: 0, restoredBytes: 0 });
+          p.resolve({
+            kind: 'judge',
+            setup: why,
+            prep: [],
+            runs: [],
+            timedOut: [],
+            stdout: '',
+            stderr: '',
+            durationMs: 0,
+            restores: 0,
+            restoreMs: 0,
+            restoredBytes: 0,
+          });
           continue;
         }
         forced[step] = verdict;
         p.job = { ...p.job, forced };
         again.push(p);
       } else if (p.id === jobId && p.job.kind === 'extract') {
-        p.resolve({ kind: 'extract', failed: `extraction ${verdict.status === 'timeout' ? 'timed out' : 'crashed the worker'}` });
+        p.resolve({
+          kind: 'extract',
+          failed: `extraction ${verdict.status === 'timeout' ? 'timed out' : 'crashed the worker'}`,
+        });
       } else if (p.id === jobId) {
         p.reject(new Error(`sandbox worker died: ${verdict.message ?? ''}`));
       } else again.push(p);
@@ -358,7 +382,8 @@ export class WorkerScheduler {
    */
   async killWorkerOnceStarted(index = 0): Promise<void> {
     const slot = this.slots[index];
-    while (slot && !slot.dead && !slot.inflight.has(Atomics.load(slot.i32, JOB_ID))) await new Promise((r) => setTimeout(r, 1));
+    while (slot && !slot.dead && !slot.inflight.has(Atomics.load(slot.i32, JOB_ID)))
+      await new Promise((r) => setTimeout(r, 1));
     slot?.handle.terminate();
   }
 

@@ -16,7 +16,12 @@ interface Em {
 let py: PyodideAPI;
 let mod: Em;
 beforeAll(async () => {
-  py = await loadPyodide({ jsglobals: Object.create(null) as object, env: { HOME: '/home/pyodide' }, stdout: () => {}, stderr: () => {} });
+  py = await loadPyodide({
+    jsglobals: Object.create(null) as object,
+    env: { HOME: '/home/pyodide' },
+    stdout: () => {},
+    stderr: () => {},
+  });
   mod = (py as unknown as { _module: Em })._module;
 }, 120_000);
 
@@ -51,19 +56,33 @@ describe.each<[string, ByteCompare | undefined]>([
       // A one-byte change to a heap object: a restore that skipped its page would leave buf[50] == ord('b').
       // Round 0 grows memory past its length at the snapshot (later rounds reuse that memory: it never shrinks).
       const grow = round === 0 ? mod.HEAPU8.length - sbrk() + 4 * 2 ** 20 : 3 * 2 ** 20;
-      py.runPython(`buf[50] = 98\nprobe.append(4)\nprobe[0] = "x" * 5000\nimport fractions\nbig = bytearray(${grow})\nbig[-1] = 7\ndel big`);
+      py.runPython(
+        `buf[50] = 98\nprobe.append(4)\nprobe[0] = "x" * 5000\nimport fractions\nbig = bytearray(${grow})\nbig[-1] = 7\ndel big`,
+      );
       const heap = mod.HEAPU8;
       expect(heap.length).toBeGreaterThan(want.length);
       // Arbitrary single-byte writes: static data, heap, just past the break, the grown part, the last byte.
-      const spots = [Math.floor(rand() * g0), g1 + Math.floor(rand() * (brk - g1)), brk + Math.floor(rand() * 64), want.length + Math.floor(rand() * (heap.length - want.length)), heap.length - 1];
-      for (let k = 0; k < 24; k++) spots.push(rand() < 0.3 ? Math.floor(rand() * g0) : g1 + Math.floor(rand() * (heap.length - g1)));
+      const spots = [
+        Math.floor(rand() * g0),
+        g1 + Math.floor(rand() * (brk - g1)),
+        brk + Math.floor(rand() * 64),
+        want.length + Math.floor(rand() * (heap.length - want.length)),
+        heap.length - 1,
+      ];
+      for (let k = 0; k < 24; k++)
+        spots.push(rand() < 0.3 ? Math.floor(rand() * g0) : g1 + Math.floor(rand() * (heap.length - g1)));
       for (const a of spots) heap[a] = (heap[a] + 1 + Math.floor(rand() * 255)) & 255;
       const b0 = snap.restoredBytes;
       snap.dirty = true;
       snap.restore();
       const at = firstDiff(want, g0, g1);
       expect(at, `memory differs at ${at} (round ${round}, seed ${seed})`).toBe(-1);
-      expect(py.runPython('(buf[50], probe, "fractions" in sys.modules, "big" in globals())').toJs()).toEqual([97, [1, 2, 3], false, false]);
+      expect(py.runPython('(buf[50], probe, "fractions" in sys.modules, "big" in globals())').toJs()).toEqual([
+        97,
+        [1, 2, 3],
+        false,
+        false,
+      ]);
       // With a byte compare only changed pages are written: the grown memory (zeros but for `big[-1]` and the
       // malloc headers) and the pages the job touched, far less than the ~20 MiB a full write-back costs.
       if (compare) expect(snap.restoredBytes - b0).toBeLessThan(8 * 2 ** 20);

@@ -68,9 +68,10 @@ export function splitAssert(test: string): [string, string] | null {
   const right = body.slice(eq + 2).trim();
   const leftMasked = top.slice(0, eq).trim();
   // The call side must be a primary ending in a call: name(.name)* followed by trailers, the last one `(...)`.
-  const shape = /^([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)\s*((?:\(\s*\)|\[\s*\]|\.\s*[A-Za-z_][A-Za-z0-9_]*)*)$/.exec(
-    leftMasked.replace(/\(\s*\)/g, '()').replace(/\[\s*\]/g, '[]'),
-  );
+  const shape =
+    /^([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)\s*((?:\(\s*\)|\[\s*\]|\.\s*[A-Za-z_][A-Za-z0-9_]*)*)$/.exec(
+      leftMasked.replace(/\(\s*\)/g, '()').replace(/\[\s*\]/g, '[]'),
+    );
   if (!shape || !shape[2].replace(/\s+/g, '').endsWith('()')) {
     // `assert 3 == f(1)`: let the parser decide which side is the call.
     return null;

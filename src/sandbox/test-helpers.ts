@@ -23,4 +23,8 @@ export function usePool(opts: PoolOptions = {}): () => SandboxPool {
 export const statuses = (r: JudgeResult): string[] => r.verdicts.map((v) => v.status);
 
 /** A tiny honest candidate used to check that the pool still works after an attack. */
-export const ADD = { code: 'def add(a, b):\n    return a + b\n', entryPoint: 'add', tests: ['assert add(1, 2) == 3', 'assert add(2, 2) == 5'] };
+export const ADD = {
+  code: 'def add(a, b):\n    return a + b\n',
+  entryPoint: 'add',
+  tests: ['assert add(1, 2) == 3', 'assert add(2, 2) == 5'],
+};

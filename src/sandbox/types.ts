@@ -86,7 +86,13 @@ export interface Sandbox {
   /** Parse the tester's raw text with Python's `ast`, keep `assert <call to entryPoint> == <expr>`, dedupe, first K. */
   extract(raw: string, entryPoint: string, k: number): Promise<Extraction>;
   /** Run each test's call on the ground truth; record its output; mark valid/invalid. */
-  validate(groundTruth: string, entryPoint: string, tests: ExtractedTest[], timeoutMs?: number, setupCode?: string): Promise<ValidatedTest[]>;
+  validate(
+    groundTruth: string,
+    entryPoint: string,
+    tests: ExtractedTest[],
+    timeoutMs?: number,
+    setupCode?: string,
+  ): Promise<ValidatedTest[]>;
   /** Run `code`'s entry point on each call (`f(args...)`) and report how each ended; one judge job, same isolation. */
   execute(code: string, entryPoint: string, calls: string[], timeoutMs?: number): Promise<ExecResult>;
   close(): Promise<void>;

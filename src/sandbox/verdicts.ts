@@ -40,7 +40,8 @@ function defineFailure(job: JudgeJob, raw: RawJudge): { compileError: string; ve
   const src = raw.setup ?? raw.define;
   const d = src;
   if (!d) return { compileError: 'Internal: candidate was not defined', verdict: errorVerdict('Internal', '') };
-  if (d.t) return { compileError: 'Timeout: defining the candidate ran past the time limit', verdict: { status: 'timeout' } };
+  if (d.t)
+    return { compileError: 'Timeout: defining the candidate ran past the time limit', verdict: { status: 'timeout' } };
   if (d.e) {
     const where = raw.setup ? 'setup: ' : '';
     return { compileError: `${where}${d.e}: ${d.m ?? ''}`, verdict: errorVerdict(d.e, d.m) };
@@ -72,25 +73,49 @@ export function toValidated(job: JudgeJob, raw: RawJudge, tests: ExtractedTest[]
     if (forced) return { ...t, callOk: false, valid: false, reason: `call ${forced.status}` };
     const prep = raw.prep[i];
     const run = raw.runs[i];
-    if (!prep || prep.k === 'x') return { ...t, callOk: false, valid: false, reason: `bad test: ${prep?.e}: ${prep?.m}` };
-    if (prep.k !== 'c') return { ...t, callOk: false, valid: false, reason: 'not of the form `assert <call> == <expected>`' };
+    if (!prep || prep.k === 'x')
+      return { ...t, callOk: false, valid: false, reason: `bad test: ${prep?.e}: ${prep?.m}` };
+    if (prep.k !== 'c')
+      return { ...t, callOk: false, valid: false, reason: 'not of the form `assert <call> == <expected>`' };
     if (prep.ae) return { ...t, callOk: false, valid: false, reason: `arguments failed: ${prep.ae}: ${prep.am ?? ''}` };
     if (!run) return { ...t, callOk: false, valid: false, reason: 'call was not run' };
     if (run.t) return { ...t, callOk: false, valid: false, reason: 'call timed out on the ground truth' };
     if (run.v === undefined)
-      return { ...t, callOk: false, valid: false, reason: `call raised ${run.e ?? 'an error'} on the ground truth: ${run.m ?? ''}` };
+      return {
+        ...t,
+        callOk: false,
+        valid: false,
+        reason: `call raised ${run.e ?? 'an error'} on the ground truth: ${run.m ?? ''}`,
+      };
     // The ground-truth output must read back as the same value (nan, inf, objects do not): else no attack.
     const back = run.r === undefined ? undefined : parseLiteral(run.r);
     if (back === undefined || !sameTree(back, run.v))
-      return { ...t, callOk: false, valid: false, reason: `the ground-truth output ${preview(run.v)} does not round-trip through repr` };
+      return {
+        ...t,
+        callOk: false,
+        valid: false,
+        reason: `the ground-truth output ${preview(run.v)} does not round-trip through repr`,
+      };
     const gtOutput = run.r;
     if (prep.x === undefined)
-      return { ...t, callOk: true, valid: false, gtOutput, reason: `expected value failed: ${prep.t ? 'timeout' : `${prep.e}: ${prep.m}`}` };
+      return {
+        ...t,
+        callOk: true,
+        valid: false,
+        gtOutput,
+        reason: `expected value failed: ${prep.t ? 'timeout' : `${prep.e}: ${prep.m}`}`,
+      };
     if (dup) return { ...t, callOk: true, valid: false, gtOutput, reason: 'duplicate test' };
     const valid = pyEqual(prep.x, run.v);
     return valid
       ? { ...t, callOk: true, valid, gtOutput }
-      : { ...t, callOk: true, valid, gtOutput, reason: `expected ${preview(prep.x)} but the ground truth gives ${preview(run.v)}` };
+      : {
+          ...t,
+          callOk: true,
+          valid,
+          gtOutput,
+          reason: `expected ${preview(prep.x)} but the ground truth gives ${preview(run.v)}`,
+        };
   });
 }
 
@@ -105,7 +130,8 @@ export function toExecuted(job: JudgeJob, raw: RawJudge): ExecResult {
   return {
     outcomes: job.tests.map((_, i): ExecOutcome => {
       const forced = job.forced?.[i];
-      if (forced) return forced.status === 'timeout' ? { status: 'timeout' } : { status: 'crash', errorType: forced.errorType };
+      if (forced)
+        return forced.status === 'timeout' ? { status: 'timeout' } : { status: 'crash', errorType: forced.errorType };
       const prep = raw.prep[i];
       if (!prep || prep.k !== 'c') return { status: 'bad-input', errorType: prep?.e ?? 'NotACall' };
       if (prep.ae) return { status: 'bad-input', errorType: prep.ae };

@@ -27,7 +27,9 @@ async function load() {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     return realFetch(url.endsWith('/pyodide.asm.wasm') ? abs(wasmUrl) : input, init);
   };
-  const asm = (await import(/* @vite-ignore */ abs(asmUrl))) as { default: NonNullable<Parameters<typeof loadPyodide>[0]>['createPyodideModule'] };
+  const asm = (await import(/* @vite-ignore */ abs(asmUrl))) as {
+    default: NonNullable<Parameters<typeof loadPyodide>[0]>['createPyodideModule'];
+  };
   return loadPyodide({
     indexURL: new URL('./', abs(wasmUrl)).href,
     createPyodideModule: asm.default,
@@ -45,8 +47,22 @@ const worker = new SandboxWorker({
   lockDown() {
     disableCodeGeneration();
     removeGlobals([
-      'fetch', 'XMLHttpRequest', 'WebSocket', 'WebTransport', 'EventSource', 'importScripts', 'Worker', 'SharedWorker',
-      'BroadcastChannel', 'indexedDB', 'caches', 'navigator', 'postMessage', 'close', 'Request', 'Response',
+      'fetch',
+      'XMLHttpRequest',
+      'WebSocket',
+      'WebTransport',
+      'EventSource',
+      'importScripts',
+      'Worker',
+      'SharedWorker',
+      'BroadcastChannel',
+      'indexedDB',
+      'caches',
+      'navigator',
+      'postMessage',
+      'close',
+      'Request',
+      'Response',
     ]);
     // setTimeout/setInterval with a string argument evaluate code in browsers.
     for (const name of ['setTimeout', 'setInterval'] as const) {

@@ -28,7 +28,18 @@ import { InterpreterSnapshot, type ByteCompare } from './snapshot';
 import { capWasmMemory, OutputCap, probeRealm } from './worker-util';
 import { arr, isProxy, marshalOut, runOut, type Plain, type PyFn } from './worker-values';
 
-const API_NAMES = ['begin', 'classify', 'evaluate', 'define', 'call', 'record', 'replay', 'flush', 'extract', 'dumps'] as const;
+const API_NAMES = [
+  'begin',
+  'classify',
+  'evaluate',
+  'define',
+  'call',
+  'record',
+  'replay',
+  'flush',
+  'extract',
+  'dumps',
+] as const;
 type Api = Record<(typeof API_NAMES)[number], PyFn>;
 
 export interface WorkerPlatform {
@@ -90,12 +101,19 @@ _s.meta_path[:] = [f for f in _s.meta_path if type(f).__name__ != 'JsFinder']
 del _s, _k`,
     );
     const ns = py.globals.get('dict')() as PyProxy;
-    for (const src of [sources.guard, sources.harness, sources.extract, sources.suite]) py.runPython(src, { globals: ns });
+    for (const src of [sources.guard, sources.harness, sources.extract, sources.suite])
+      py.runPython(src, { globals: ns });
     const api = py.runPython(sources.api, { globals: ns }) as PyProxy & { get(k: string): PyFn };
     this.api = Object.fromEntries(API_NAMES.map((k) => [k, api.get(k)])) as Api;
     api.destroy();
     // Throwaway jobs pay the first-call costs (imports, caches) before the snapshot is taken.
-    this.judge(0, { kind: 'judge', code: 'def f(x):\n    return [x]\n', entryPoint: 'f', tests: ['assert f(1) == [1]', 'assert f(2) == [1 + 1]'], timeoutMs: 60_000 });
+    this.judge(0, {
+      kind: 'judge',
+      code: 'def f(x):\n    return [x]\n',
+      entryPoint: 'f',
+      tests: ['assert f(1) == [1]', 'assert f(2) == [1 + 1]'],
+      timeoutMs: 60_000,
+    });
     this.extract(0, 'assert f(1) == [1]\nx = 2\nassert f(x) == [2]', 'f', 8);
     py.runPython('import gc as _g\n_g.collect()\ndel _g');
     this.out.take();
@@ -147,7 +165,8 @@ del _s, _k`,
         if (type === 'KeyboardInterrupt') return { ok: true, v: ['t', 't'], bytes: 0 } as Plain;
         // A Python error out of the harness itself means this job broke the harness: an error for the job, and
         // the interpreter is restored before the next phase anyway. Only JS-level failures replace the worker.
-        if (typeof type === 'string') return { ok: false, e: 'HarnessBroken', m: `${type} in the sandbox harness` } as Plain;
+        if (typeof type === 'string')
+          return { ok: false, e: 'HarnessBroken', m: `${type} in the sandbox harness` } as Plain;
         throw e;
       }
       try {
@@ -181,7 +200,9 @@ del _s, _k`,
       return !raw.setup;
     };
     const classify = (tests: string[]) => {
-      const c = this.py(id, DEFINE_STEP, Math.max(job.timeoutMs, 2000), () => this.api.classify(JSON.stringify(tests), job.entryPoint));
+      const c = this.py(id, DEFINE_STEP, Math.max(job.timeoutMs, 2000), () =>
+        this.api.classify(JSON.stringify(tests), job.entryPoint),
+      );
       const t = c.r?.ok ? arr(c.r.v) : [];
       return t[0] === 'ok' ? arr(t[1]).map(arr) : undefined;
     };
@@ -240,7 +261,18 @@ del _s, _k`,
     const b0 = this.snap.restoredBytes;
     this.jobBytes = 0;
     const forced = job.forced ?? {};
-    const raw: RawJudge = { kind: 'judge', prep: [], runs: [], timedOut: [], stdout: '', stderr: '', durationMs: 0, restores: 0, restoreMs: 0, restoredBytes: 0 };
+    const raw: RawJudge = {
+      kind: 'judge',
+      prep: [],
+      runs: [],
+      timedOut: [],
+      stdout: '',
+      stderr: '',
+      durationMs: 0,
+      restores: 0,
+      restoreMs: 0,
+      restoredBytes: 0,
+    };
     const n = job.tests.length;
     const prep: PrepOut[] = new Array<PrepOut>(n);
     const pyIdx: number[] = [];
@@ -248,7 +280,14 @@ del _s, _k`,
       if (forced[i]) return void (prep[i] = { k: 'x', e: 'Forced', m: '' });
       // Only a call of the entry point is a call test; `assert len(...) == 2` is a statement (replayed in phase S).
       const lit = literalTest(t);
-      if (lit && lit.fn === job.entryPoint) prep[i] = { k: 'c', fn: lit.fn, a: ['t', ...lit.args], kw: ['d', ...Object.entries(lit.kwargs).flat()], x: lit.expected };
+      if (lit && lit.fn === job.entryPoint)
+        prep[i] = {
+          k: 'c',
+          fn: lit.fn,
+          a: ['t', ...lit.args],
+          kw: ['d', ...Object.entries(lit.kwargs).flat()],
+          x: lit.expected,
+        };
       else pyIdx.push(i);
     });
     if (pyIdx.length) this.prepare(id, job, pyIdx, prep, raw);
@@ -278,7 +317,9 @@ del _s, _k`,
         continue;
       }
       if (p.k !== 'c' || p.a === undefined || !p.fn || (p.x === undefined && !job.wantRepr)) continue;
-      const kwargs = Object.fromEntries(arr(p.kw).flatMap((v, k, all) => (k % 2 === 0 ? [[v as string, all[k + 1]]] : [])));
+      const kwargs = Object.fromEntries(
+        arr(p.kw).flatMap((v, k, all) => (k % 2 === 0 ? [[v as string, all[k + 1]]] : [])),
+      );
       const payload = JSON.stringify({ a: arr(p.a), k: kwargs });
       const r = this.py(id, i, job.timeoutMs, () => this.api.call(p.fn, payload, !!job.wantRepr));
       if (r.claimed) raw.timedOut.push(`run:${i}`);
@@ -300,7 +341,9 @@ del _s, _k`,
           const [key, out] = arr(e);
           return [key, arr(out)];
         });
-        const r = this.py(id, i, job.timeoutMs, () => this.api.replay(job.tests[i], prep[i].names ?? [], JSON.stringify(entries)));
+        const r = this.py(id, i, job.timeoutMs, () =>
+          this.api.replay(job.tests[i], prep[i].names ?? [], JSON.stringify(entries)),
+        );
         if (r.claimed) raw.timedOut.push(`run:${i}`);
         runs[i] = runOut(r.r, r.claimed);
       }
@@ -320,7 +363,9 @@ del _s, _k`,
     this.restore();
     const r = this.step(id, DEFINE_STEP, this.opts.extractTimeoutMs, () => this.api.extract(text, entryPoint, k));
     if (r.claimed) return { kind: 'extract', failed: 'extraction timed out' };
-    return typeof r.value === 'string' ? { kind: 'extract', json: r.value } : { kind: 'extract', failed: 'extraction gave no result' };
+    return typeof r.value === 'string'
+      ? { kind: 'extract', json: r.value }
+      : { kind: 'extract', failed: 'extraction gave no result' };
   }
 
   handle(msg: ToWorker): void {

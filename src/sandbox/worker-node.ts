@@ -11,7 +11,12 @@ if (!port) throw new Error('worker-node.ts must run in a worker thread');
 const worker = new SandboxWorker({
   // jsglobals: a prototype-less object, so even a leaked `js` module exposes nothing.
   load: () =>
-    loadPyodide({ jsglobals: Object.create(null) as object, env: { HOME: '/home/pyodide' }, stdout: () => {}, stderr: () => {} }),
+    loadPyodide({
+      jsglobals: Object.create(null) as object,
+      env: { HOME: '/home/pyodide' },
+      stdout: () => {},
+      stderr: () => {},
+    }),
   lockDown() {
     disableCodeGeneration();
     removeGlobals(['process', 'require', 'module', 'Buffer', 'fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest']);

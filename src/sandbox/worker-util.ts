@@ -49,7 +49,8 @@ function works(f: () => unknown): boolean {
 /** What arbitrary JS (say, reached through a leaked proxy) could still do in this realm after lockDown(). */
 export function probeRealm(): Record<string, boolean> {
   const g = globalThis as Record<string, unknown>;
-  const ctorOf = (x: object) => (Object.getPrototypeOf(x) as { constructor: (src: string) => () => unknown }).constructor;
+  const ctorOf = (x: object) =>
+    (Object.getPrototypeOf(x) as { constructor: (src: string) => () => unknown }).constructor;
   return {
     functionConstructor: works(() => ({}).constructor.constructor('return 1')),
     functionViaProxyChain: works(() => ctorOf(() => 0)('return 1')()),
@@ -65,4 +66,3 @@ export function probeRealm(): Record<string, boolean> {
     postMessage: g.postMessage !== undefined,
   };
 }
-

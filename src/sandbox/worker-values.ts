@@ -37,7 +37,8 @@ export function marshalOut(dumps: PyFn, res: unknown, resultCap: number, room: n
     }
     if (!isProxy(bytes)) return { ok: false, e: 'Internal', m: 'marshal gave no bytes' };
     const n = bytes.length ?? Infinity;
-    if (n > resultCap || n > room) return { ok: false, e: 'ResultTooLarge', m: `result is ${n} bytes marshalled (cap ${resultCap} per value)` };
+    if (n > resultCap || n > room)
+      return { ok: false, e: 'ResultTooLarge', m: `result is ${n} bytes marshalled (cap ${resultCap} per value)` };
     return { ok: true, v: unmarshal(bytes.toJs() as Uint8Array), bytes: n };
   } catch (e) {
     if (e instanceof MarshalError) return { ok: false, e: 'UnsupportedResult', m: e.message };

@@ -81,11 +81,14 @@ type Edit<P> = [from: string, to: string] | ((p: P) => [from: string, to: string
  */
 export function edited<P>(style: (p: P, fn: string) => string, ...edits: Edit<P>[]): (p: P, fn: string) => string {
   return (p, fn) =>
-    edits.reduce((body, edit) => {
-      const [from, to] = typeof edit === 'function' ? edit(p) : edit;
-      if (!body.includes(from)) throw new Error(`mutant edit: ${JSON.stringify(from)} is not in the style it edits`);
-      return body.replace(from, to);
-    }, style(p, fn));
+    edits.reduce(
+      (body, edit) => {
+        const [from, to] = typeof edit === 'function' ? edit(p) : edit;
+        if (!body.includes(from)) throw new Error(`mutant edit: ${JSON.stringify(from)} is not in the style it edits`);
+        return body.replace(from, to);
+      },
+      style(p, fn),
+    );
 }
 
 export const HIDDEN_TESTS_TARGET = 24;

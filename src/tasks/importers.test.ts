@@ -25,10 +25,13 @@ describe('HumanEval JSONL', () => {
   });
 
   it('keeps one-line asserts only, drops assert messages, ignores brackets and # inside strings', () => {
-    expect(humanEvalAsserts('def check(candidate):\n    assert candidate("a(#") == 1, "msg"\n    assert candidate(\n        2) == 3\n', 'f')).toEqual([
-      'assert f("a(#") == 1',
-    ]);
-    expect(docstringExamples(">>> g(1)\n2\n>>> other(3)\n4\n", 'g')).toEqual(['assert g(1) == 2']);
+    expect(
+      humanEvalAsserts(
+        'def check(candidate):\n    assert candidate("a(#") == 1, "msg"\n    assert candidate(\n        2) == 3\n',
+        'f',
+      ),
+    ).toEqual(['assert f("a(#") == 1']);
+    expect(docstringExamples('>>> g(1)\n2\n>>> other(3)\n4\n', 'g')).toEqual(['assert g(1) == 2']);
   });
 });
 

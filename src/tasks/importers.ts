@@ -49,7 +49,8 @@ function strList(rec: Rec, key: string, optional = false): string[] {
     if (optional) return [];
     throw new Error(`missing field "${key}"`);
   }
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new Error(`field "${key}" must be a list of strings`);
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+    throw new Error(`field "${key}" must be a list of strings`);
   return v as string[];
 }
 
@@ -117,7 +118,12 @@ export function humanEvalToItem(rec: Rec, line: number): ImportedItem {
     split: 'heldout',
     source: 'humaneval',
   };
-  return { line, format: 'humaneval', problem, verify: { code: solution, entryPoint, tests: [`${test}\ncheck(${entryPoint})`] } };
+  return {
+    line,
+    format: 'humaneval',
+    problem,
+    verify: { code: solution, entryPoint, tests: [`${test}\ncheck(${entryPoint})`] },
+  };
 }
 
 export function mbppToItem(rec: Rec, line: number): ImportedItem {
@@ -128,12 +134,19 @@ export function mbppToItem(rec: Rec, line: number): ImportedItem {
   const challenge = strList(rec, 'challenge_test_list', true);
   const setupCode = str(rec, 'test_setup_code', true);
   if (!tests.length) throw new Error('field "test_list" is empty');
-  const called = /^\s*assert\s+\(?\s*(?:not\s+)?\(?\s*(?:set|sorted|abs|round|math\.isclose)?\(?\s*([A-Za-z_]\w*)\s*\(/.exec(tests[0]);
+  const called =
+    /^\s*assert\s+\(?\s*(?:not\s+)?\(?\s*(?:set|sorted|abs|round|math\.isclose)?\(?\s*([A-Za-z_]\w*)\s*\(/.exec(
+      tests[0],
+    );
   const defs = [...code.matchAll(/^def\s+([A-Za-z_]\w*)\s*\(/gm)].map((m) => m[1]);
   const entryPoint = called && defs.includes(called[1]) ? called[1] : defs[defs.length - 1];
   if (!entryPoint) throw new Error('no function definition found in "code"');
-  const sig = new RegExp(`^def\\s+${entryPoint}\\s*\\([^\\n]*:\\s*$`, 'm').exec(code)?.[0] ?? `def ${entryPoint}(*args):`;
-  const prompt = `${sig}\n    """${text.replace(/"""/g, "'''")}\n    ${tests[0].replace(/^assert\s+/, '>>> ').split('==')[0].trim()}\n    """\n`;
+  const sig =
+    new RegExp(`^def\\s+${entryPoint}\\s*\\([^\\n]*:\\s*$`, 'm').exec(code)?.[0] ?? `def ${entryPoint}(*args):`;
+  const prompt = `${sig}\n    """${text.replace(/"""/g, "'''")}\n    ${tests[0]
+    .replace(/^assert\s+/, '>>> ')
+    .split('==')[0]
+    .trim()}\n    """\n`;
   const problem: Problem = {
     id,
     family: 'mbpp',
@@ -146,7 +159,12 @@ export function mbppToItem(rec: Rec, line: number): ImportedItem {
     source: 'mbpp',
     ...(setupCode ? { setupCode } : {}),
   };
-  return { line, format: 'mbpp', problem, verify: { code, entryPoint, tests: [...tests, ...challenge], ...(setupCode ? { setupCode } : {}) } };
+  return {
+    line,
+    format: 'mbpp',
+    problem,
+    verify: { code, entryPoint, tests: [...tests, ...challenge], ...(setupCode ? { setupCode } : {}) },
+  };
 }
 
 /** Parses a whole JSONL file; every malformed line becomes an error naming it, the rest still imports. */
@@ -168,7 +186,8 @@ export function importJsonl(text: string, format?: ImportFormat): ImportResult {
       return;
     }
     const r = rec as Rec;
-    const f = format ?? ('canonical_solution' in r || 'entry_point' in r ? 'humaneval' : 'test_list' in r ? 'mbpp' : undefined);
+    const f =
+      format ?? ('canonical_solution' in r || 'entry_point' in r ? 'humaneval' : 'test_list' in r ? 'mbpp' : undefined);
     try {
       if (!f) throw new Error('neither a HumanEval nor an MBPP record');
       items.push(f === 'humaneval' ? humanEvalToItem(r, line) : mbppToItem(r, line));

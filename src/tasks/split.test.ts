@@ -42,6 +42,8 @@ describe('SFT / RL split of the training instances', () => {
     expect(rl.length + sft.length).toBe(all.length);
     const sftIds = new Set(sft.map((p) => p.id));
     expect(rl.some((p) => sftIds.has(p.id))).toBe(false);
-    expect(() => presetConfig('tiny', { tasks: { train_part: 'half' as 'rl' } })).toThrow(/tasks.train_part must be one of all, sft, rl/);
+    expect(() => presetConfig('tiny', { tasks: { train_part: 'half' as 'rl' } })).toThrow(
+      /tasks.train_part must be one of all, sft, rl/,
+    );
   });
 });

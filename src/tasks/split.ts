@@ -31,7 +31,11 @@ export function trainPartIds(problems: readonly Problem[], seed = 19): { sft: Se
 }
 
 /** The training problems of one part (all of them for 'all'). */
-export function selectTrainPart<T extends { split: Problem['split']; id: string }>(items: readonly T[], ids: ReturnType<typeof trainPartIds>, part: TrainPart): T[] {
+export function selectTrainPart<T extends { split: Problem['split']; id: string }>(
+  items: readonly T[],
+  ids: ReturnType<typeof trainPartIds>,
+  part: TrainPart,
+): T[] {
   const train = items.filter((p) => p.split === 'train');
   if (part === 'all') return train;
   const keep = part === 'sft' ? ids.sft : ids.rl;

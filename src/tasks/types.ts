@@ -21,7 +21,8 @@ export interface Problem {
   setupCode?: string;
 }
 
-export type BugKind = 'off-by-one' | 'wrong-comparison' | 'missed-edge-case' | 'duplicates' | 'wrong-initial-value' | 'other';
+export type BugKind =
+  'off-by-one' | 'wrong-comparison' | 'missed-edge-case' | 'duplicates' | 'wrong-initial-value' | 'other';
 
 export interface Mutant {
   id: string;

@@ -56,8 +56,14 @@ describe('config URL codec', () => {
 describe('config → TrainConfig', () => {
   it('every hyperparameter path exists in every preset, and overrides land there', async () => {
     const { presetValue, toTrainConfig } = await import('./run-config');
-    for (const p of PRESETS) for (const h of HYPERPARAMS) expect(presetValue(p, h.key), `${p}.${h.path}`).toBeTypeOf('number');
-    const cfg = toTrainConfig({ preset: 'micro', mode: 'self-play', seed: 9, overrides: { M: 3, lr: 0.002, alpha: 0.25, replayTopK: 2 } });
+    for (const p of PRESETS)
+      for (const h of HYPERPARAMS) expect(presetValue(p, h.key), `${p}.${h.path}`).toBeTypeOf('number');
+    const cfg = toTrainConfig({
+      preset: 'micro',
+      mode: 'self-play',
+      seed: 9,
+      overrides: { M: 3, lr: 0.002, alpha: 0.25, replayTopK: 2 },
+    });
     expect(cfg.mode).toBe('self-play');
     expect(cfg.seed).toBe(9);
     expect(cfg.rollout.num_generations).toBe(3);

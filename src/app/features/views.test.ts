@@ -22,13 +22,14 @@ describe('UI views', () => {
       expect(row.cells).toHaveLength(4);
       row.cells.forEach((cell, ci) => {
         const results: boolean[] = [];
-        for (const tr of r.candidates[ci].testerRollouts) tr.tests.forEach((t, i) => t.text === row.test && results.push(tr.passed[i]));
+        for (const tr of r.candidates[ci].testerRollouts)
+          tr.tests.forEach((t, i) => t.text === row.test && results.push(tr.passed[i]));
         expect(cell).toBe(results.length === 0 ? null : results.every(Boolean) ? 1 : 0);
       });
     }
   });
 
-  it('aligns results listed only for runnable tests (the trainer\'s layout) with the tests', () => {
+  it("aligns results listed only for runnable tests (the trainer's layout) with the tests", () => {
     const tests = [
       { text: 'a', valid: true, callOk: true },
       { text: 'b', valid: false, callOk: false },
@@ -51,7 +52,11 @@ describe('UI views', () => {
     c.hiddenPassRate = 0.5;
     c.testerRollouts = [
       {
-        raw: '', validity: 0, adversarial: 0, reward: 0, advantage: 0,
+        raw: '',
+        validity: 0,
+        adversarial: 0,
+        reward: 0,
+        advantage: 0,
         tests: [
           { text: 'a', valid: false, callOk: true }, // wrong expected where candidate also wrong: self-serving
           { text: 'b', valid: false, callOk: false }, // call raised: invalid only
@@ -72,7 +77,8 @@ describe('UI views', () => {
     expect(rep.problems).toBe(5);
     expect(rep.oraclePick).toBeGreaterThanOrEqual(rep.testPick);
     expect(rep.oraclePick).toBeGreaterThanOrEqual(rep.randomPick);
-    const mean = rs.reduce((s, r) => s + r.candidates.reduce((a, c) => a + c.hiddenPassRate, 0) / r.candidates.length, 0) / 5;
+    const mean =
+      rs.reduce((s, r) => s + r.candidates.reduce((a, c) => a + c.hiddenPassRate, 0) / r.candidates.length, 0) / 5;
     expect(rep.randomPick).toBeCloseTo(mean, 12);
     // No candidate compiles: the pick falls back to the first one instead of failing.
     const broken = sampleRollout(seed, 1, { candidates: 3 });
@@ -89,13 +95,21 @@ describe('UI views', () => {
     expect(q.every((e) => e.test.toLowerCase().includes('add(1,'))).toBe(true);
     const g = groupByProblem(es);
     expect(g.reduce((s, x) => s + x.entries.length, 0)).toBe(30);
-    for (const grp of g) for (let i = 1; i < grp.entries.length; i++) expect(grp.entries[i - 1].frequency).toBeGreaterThanOrEqual(grp.entries[i].frequency);
+    for (const grp of g)
+      for (let i = 1; i < grp.entries.length; i++)
+        expect(grp.entries[i - 1].frequency).toBeGreaterThanOrEqual(grp.entries[i].frequency);
   });
 
   it('aligns runs of different lengths on one step axis', () => {
     const a = sampleMetrics(seed, 5);
     const b = sampleMetrics(seed + 1, 3);
-    const cols = alignRuns([{ id: 'a', label: 'a', metrics: a }, { id: 'b', label: 'b', metrics: b.map((m) => ({ ...m, step: m.step + 3 })) }], ['coder/loss']);
+    const cols = alignRuns(
+      [
+        { id: 'a', label: 'a', metrics: a },
+        { id: 'b', label: 'b', metrics: b.map((m) => ({ ...m, step: m.step + 3 })) },
+      ],
+      ['coder/loss'],
+    );
     expect(cols[0]).toEqual([0, 1, 2, 3, 4, 5]);
     expect(cols[1].slice(0, 5)).toEqual(a.map((m) => m['coder/loss']));
     expect(cols[1][5]).toBeNull();

@@ -128,7 +128,9 @@ export async function loadHubModel(req: HubRequest): Promise<HubLoad> {
     } catch (e) {
       // A dropped connection or a full disk: nothing of this file stays cached, the files before it do.
       await cache.delete(url(file));
-      throw new HubError(`${label}/${file}: the download failed after ${got} bytes (${(e as Error).message}); try again`);
+      throw new HubError(
+        `${label}/${file}: the download failed after ${got} bytes (${(e as Error).message}); try again`,
+      );
     }
     if (Number.isFinite(expected) && got !== expected) {
       await cache.delete(url(file));

@@ -44,7 +44,12 @@ interface BlobRef {
 }
 
 function isBlobRef(v: unknown): v is BlobRef {
-  return typeof v === 'object' && v !== null && typeof (v as BlobRef).$blob === 'number' && typeof (v as BlobRef).$type === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as BlobRef).$blob === 'number' &&
+    typeof (v as BlobRef).$type === 'string'
+  );
 }
 
 function lift(value: unknown, blobs: Uint8Array[], path: string): unknown {
@@ -79,7 +84,8 @@ function lower(value: unknown, blobs: ArrayBuffer[]): unknown {
     if (value.$type === 'ArrayBuffer') return buf;
     const C = TYPED[value.$type];
     if (!C) throw new BundleError(`unknown array type ${value.$type}`);
-    if (buf.byteLength % C.BYTES_PER_ELEMENT) throw new BundleError(`blob #${value.$blob} has a length that does not fit ${value.$type}`);
+    if (buf.byteLength % C.BYTES_PER_ELEMENT)
+      throw new BundleError(`blob #${value.$blob} has a length that does not fit ${value.$type}`);
     return new C(buf, 0, buf.byteLength / C.BYTES_PER_ELEMENT);
   }
   const num = (value as { $num?: unknown }).$num;
@@ -98,7 +104,9 @@ export function encodeBundle(bundle: RunBundle): Uint8Array {
     table.push({ offset, length: b.byteLength });
     offset += b.byteLength;
   }
-  const header = new TextEncoder().encode(JSON.stringify({ format: 'code-a1-lab-run-bundle', version: BUNDLE_VERSION, blobs: table, run }));
+  const header = new TextEncoder().encode(
+    JSON.stringify({ format: 'code-a1-lab-run-bundle', version: BUNDLE_VERSION, blobs: table, run }),
+  );
   const magic = new TextEncoder().encode(BUNDLE_MAGIC);
   const out = new Uint8Array(magic.length + 4 + header.length + offset);
   out.set(magic, 0);
@@ -117,25 +125,42 @@ export function decodeBundle(bytes: Uint8Array): RunBundle {
   const magic = new TextEncoder().encode(BUNDLE_MAGIC);
   if (bytes.length < magic.length + 4) throw new BundleError(`the file is only ${bytes.length} bytes long`);
   for (let i = 0; i < magic.length; i++) {
-    if (bytes[i] !== magic[i]) throw new BundleError(`it does not start with the bundle signature (expected a ${BUNDLE_EXT} file exported by the lab)`);
+    if (bytes[i] !== magic[i])
+      throw new BundleError(
+        `it does not start with the bundle signature (expected a ${BUNDLE_EXT} file exported by the lab)`,
+      );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLen = view.getUint32(magic.length, true);
   const headerStart = magic.length + 4;
-  if (headerStart + headerLen > bytes.length) throw new BundleError(`the file is truncated (header needs ${headerLen} bytes, ${bytes.length - headerStart} remain)`);
+  if (headerStart + headerLen > bytes.length)
+    throw new BundleError(
+      `the file is truncated (header needs ${headerLen} bytes, ${bytes.length - headerStart} remain)`,
+    );
   let header: { format?: unknown; version?: unknown; blobs?: unknown; run?: unknown };
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(headerStart, headerStart + headerLen)));
+    header = JSON.parse(
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(headerStart, headerStart + headerLen)),
+    );
   } catch (e) {
     throw new BundleError(`its header is not valid JSON (${(e as Error).message})`);
   }
   if (header.format !== 'code-a1-lab-run-bundle') throw new BundleError('its header has the wrong format tag');
-  if (header.version !== BUNDLE_VERSION) throw new BundleError(`version ${String(header.version)} is not supported (this lab reads version ${BUNDLE_VERSION})`);
+  if (header.version !== BUNDLE_VERSION)
+    throw new BundleError(
+      `version ${String(header.version)} is not supported (this lab reads version ${BUNDLE_VERSION})`,
+    );
   if (!Array.isArray(header.blobs)) throw new BundleError('its blob table is missing');
   const dataStart = headerStart + headerLen;
   const blobs = header.blobs.map((b: { offset?: unknown; length?: unknown }, i: number) => {
     const { offset, length } = b ?? {};
-    if (typeof offset !== 'number' || typeof length !== 'number' || offset < 0 || length < 0 || dataStart + offset + length > bytes.length) {
+    if (
+      typeof offset !== 'number' ||
+      typeof length !== 'number' ||
+      offset < 0 ||
+      length < 0 ||
+      dataStart + offset + length > bytes.length
+    ) {
       throw new BundleError(`blob #${i} lies outside the file (the file is truncated or corrupt)`);
     }
     return bytes.slice(dataStart + offset, dataStart + offset + length).buffer;
@@ -157,14 +182,17 @@ function checkRun(run: unknown): asserts run is RunBundle {
   if (typeof c.overrides !== 'object' || c.overrides === null) throw new BundleError('config.overrides is missing');
   if (!Array.isArray(r.metrics)) throw new BundleError('metrics are missing');
   r.metrics.forEach((m, i) => {
-    if (typeof m !== 'object' || m === null || !Number.isInteger(m.step) || !isMode(String(m.mode))) throw new BundleError(`metrics[${i}] is not a step record`);
+    if (typeof m !== 'object' || m === null || !Number.isInteger(m.step) || !isMode(String(m.mode)))
+      throw new BundleError(`metrics[${i}] is not a step record`);
   });
   if (!Array.isArray(r.mistakeBook)) throw new BundleError('the Mistake Book is missing');
   r.mistakeBook.forEach((e, i) => {
-    if (typeof e?.problemId !== 'string' || typeof e.test !== 'string' || typeof e.frequency !== 'number') throw new BundleError(`mistakeBook[${i}] is not an entry`);
+    if (typeof e?.problemId !== 'string' || typeof e.test !== 'string' || typeof e.frequency !== 'number')
+      throw new BundleError(`mistakeBook[${i}] is not an entry`);
   });
   if (!Array.isArray(r.rollouts)) throw new BundleError('rollouts are missing');
   r.rollouts.forEach((ro, i) => {
-    if (typeof ro?.problemId !== 'string' || !Array.isArray(ro.candidates)) throw new BundleError(`rollouts[${i}] is not a rollout record`);
+    if (typeof ro?.problemId !== 'string' || !Array.isArray(ro.candidates))
+      throw new BundleError(`rollouts[${i}] is not a rollout record`);
   });
 }

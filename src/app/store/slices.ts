@@ -2,7 +2,17 @@
 import { DEFAULT_RUN_CONFIG } from '../config/run-config';
 import { runLabel } from '../config/run-label';
 import { PHASES } from '../../rl/records';
-import type { EvalSlice, MetricsSlice, MistakeBookSlice, ModelSlice, PerfSlice, RolloutsSlice, RunSlice, Slice, UiSlice } from './types';
+import type {
+  EvalSlice,
+  MetricsSlice,
+  MistakeBookSlice,
+  ModelSlice,
+  PerfSlice,
+  RolloutsSlice,
+  RunSlice,
+  Slice,
+  UiSlice,
+} from './types';
 
 /** Rollout steps kept in memory; each can hold M×N test groups per problem. */
 export const ROLLOUT_STEPS_KEPT = 50;
@@ -103,7 +113,10 @@ export const createMetricsSlice: Slice<MetricsSlice> = (set) => ({
       if (i < 0) return {};
       const r = s.series[i];
       // A resumed or replayed step replaces the record with the same step number.
-      const metrics = r.metrics.length && r.metrics[r.metrics.length - 1].step >= m.step ? [...r.metrics.filter((x) => x.step < m.step), m] : [...r.metrics, m];
+      const metrics =
+        r.metrics.length && r.metrics[r.metrics.length - 1].step >= m.step
+          ? [...r.metrics.filter((x) => x.step < m.step), m]
+          : [...r.metrics, m];
       const series = s.series.slice();
       series[i] = { ...r, metrics };
       // Trainer steps are 0-based: after the record for step k, k + 1 steps are done.
@@ -128,7 +141,11 @@ export const createRolloutsSlice: Slice<RolloutsSlice> = (set) => ({
   selectedStep: null,
   selectedProblem: 0,
   addRollouts: (step, rollouts) =>
-    set((s) => ({ rolloutSteps: [...s.rolloutSteps.filter((r) => r.step !== step), { step, rollouts }].sort((a, b) => a.step - b.step).slice(-ROLLOUT_STEPS_KEPT) })),
+    set((s) => ({
+      rolloutSteps: [...s.rolloutSteps.filter((r) => r.step !== step), { step, rollouts }]
+        .sort((a, b) => a.step - b.step)
+        .slice(-ROLLOUT_STEPS_KEPT),
+    })),
   selectRollout: (selectedStep, selectedProblem = 0) => set({ selectedStep, selectedProblem }),
 });
 
@@ -137,7 +154,8 @@ export const createMistakeBookSlice: Slice<MistakeBookSlice> = (set) => ({
   mistakeHistory: [],
   mistakeQuery: '',
   mistakeMinFrequency: 1,
-  setMistakes: (mistakes, mistakeHistory) => set((s) => ({ mistakes, mistakeHistory: mistakeHistory ?? s.mistakeHistory })),
+  setMistakes: (mistakes, mistakeHistory) =>
+    set((s) => ({ mistakes, mistakeHistory: mistakeHistory ?? s.mistakeHistory })),
   setMistakeFilter: (mistakeQuery, mistakeMinFrequency) => set({ mistakeQuery, mistakeMinFrequency }),
 });
 

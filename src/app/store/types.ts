@@ -184,5 +184,12 @@ export interface UiSlice {
   setPresenter(on: boolean): void;
 }
 
-export type LabState = RunSlice & MetricsSlice & RolloutsSlice & MistakeBookSlice & EvalSlice & PerfSlice & ModelSlice & UiSlice;
+export type LabState = RunSlice &
+  MetricsSlice &
+  RolloutsSlice &
+  MistakeBookSlice &
+  EvalSlice &
+  PerfSlice &
+  ModelSlice &
+  UiSlice;
 export type Slice<T> = StateCreator<LabState, [], [], T>;

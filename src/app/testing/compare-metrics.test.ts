@@ -19,9 +19,14 @@ describe('compareMetrics', () => {
     expect(compareMetrics(a, b, { abs: 1e-3, rel: 0 })).toEqual([]);
     expect(maxMetricDiff(a, b).key).toBe('coder/loss');
     expect(maxMetricDiff(a, b).diff).toBeCloseTo(1e-4, 12);
-    expect(compareMetrics(a, b, { abs: 1e-6, rel: 0 })).toEqual([{ step: 2, key: 'coder/loss', expected: a[2]['coder/loss'], actual: b[2]['coder/loss'] }]);
+    expect(compareMetrics(a, b, { abs: 1e-6, rel: 0 })).toEqual([
+      { step: 2, key: 'coder/loss', expected: a[2]['coder/loss'], actual: b[2]['coder/loss'] },
+    ]);
     b[0].mode = 'golden';
     expect(compareMetrics(a, b, { abs: 1, rel: 1 }).map((m) => m.key)).toEqual(['mode']);
-    expect(compareMetrics(a, b.slice(0, 3), { abs: 1, rel: 1 }).map((m) => `${m.step}${m.key}`)).toEqual(['0mode', '3(step)']);
+    expect(compareMetrics(a, b.slice(0, 3), { abs: 1, rel: 1 }).map((m) => `${m.step}${m.key}`)).toEqual([
+      '0mode',
+      '3(step)',
+    ]);
   });
 });

@@ -22,7 +22,12 @@ function ignored(key: string, ignore: readonly string[]): boolean {
 }
 
 /** Every key of every expected step must match; extra actual steps are ignored. */
-export function compareMetrics(expected: StepMetrics[], actual: StepMetrics[], tol: Tolerance, ignore: readonly string[] = DEFAULT_IGNORE): Mismatch[] {
+export function compareMetrics(
+  expected: StepMetrics[],
+  actual: StepMetrics[],
+  tol: Tolerance,
+  ignore: readonly string[] = DEFAULT_IGNORE,
+): Mismatch[] {
   const out: Mismatch[] = [];
   for (const e of expected) {
     const a = actual.find((x) => x.step === e.step);
@@ -36,7 +41,8 @@ export function compareMetrics(expected: StepMetrics[], actual: StepMetrics[], t
       const ev = (e as unknown as Record<string, unknown>)[k];
       const av = (a as unknown as Record<string, unknown>)[k];
       if (typeof ev === 'number' && typeof av === 'number') {
-        if (!(Math.abs(ev - av) <= tol.abs + tol.rel * Math.max(Math.abs(ev), Math.abs(av)))) out.push({ step: e.step, key: k, expected: ev, actual: av });
+        if (!(Math.abs(ev - av) <= tol.abs + tol.rel * Math.max(Math.abs(ev), Math.abs(av))))
+          out.push({ step: e.step, key: k, expected: ev, actual: av });
       } else if (ev !== av) {
         out.push({ step: e.step, key: k, expected: ev, actual: av });
       }
@@ -50,7 +56,11 @@ export function formatMismatches(ms: Mismatch[]): string {
 }
 
 /** The largest |a − b| over the compared numeric keys of matching steps (reported by the specs). */
-export function maxMetricDiff(expected: StepMetrics[], actual: StepMetrics[], ignore: readonly string[] = DEFAULT_IGNORE): { diff: number; key: string; step: number } {
+export function maxMetricDiff(
+  expected: StepMetrics[],
+  actual: StepMetrics[],
+  ignore: readonly string[] = DEFAULT_IGNORE,
+): { diff: number; key: string; step: number } {
   let best = { diff: 0, key: '', step: -1 };
   for (const e of expected) {
     const a = actual.find((x) => x.step === e.step);

@@ -7,7 +7,11 @@ import { encodeBundle, type RunBundle } from '../persist/bundle';
 import type { RunConfigUi } from '../config/run-config';
 import { sampleMetrics, sampleMistakes, sampleRollout } from './sample-run';
 
-export function sampleBundle(seed: number, steps: number, name = `sample-${seed}`): { bytes: Uint8Array; bundle: RunBundle } {
+export function sampleBundle(
+  seed: number,
+  steps: number,
+  name = `sample-${seed}`,
+): { bytes: Uint8Array; bundle: RunBundle } {
   const config: RunConfigUi = { preset: 'micro', mode: 'code-a1', seed, overrides: {} };
   const metrics = sampleMetrics(seed, steps);
   const mistakes = sampleMistakes(seed, 8);
@@ -15,10 +19,16 @@ export function sampleBundle(seed: number, steps: number, name = `sample-${seed}
     step: steps,
     rngState: seed,
     badSteps: 0,
-    book: { entries: mistakes, history: metrics.map((m) => ({ step: m.step, size: m['mistake_book/size'], added: 1, removed: 0 })) },
+    book: {
+      entries: mistakes,
+      history: metrics.map((m) => ({ step: m.step, size: m['mistake_book/size'], added: 1, removed: 0 })),
+    },
   };
   const enc = new TextEncoder();
-  const rollouts = [sampleRollout(seed, steps - 1, { candidates: 3, testers: 2, k: 3 }), sampleRollout(seed + 1, steps - 1)];
+  const rollouts = [
+    sampleRollout(seed, steps - 1, { candidates: 3, testers: 2, k: 3 }),
+    sampleRollout(seed + 1, steps - 1),
+  ];
   const bundle: RunBundle = {
     name,
     createdAt: 1_700_000_000_000,

@@ -5,12 +5,38 @@ import type { Mode, StepMetrics } from '../../rl/metrics';
 import type { CandidateRecord, MistakeEntry, RolloutRecord, TestRecord } from '../../rl/records';
 
 const METRIC_KEYS = [
-  'coder/reward_mean', 'coder/reward_std', 'coder/pass_rate', 'tester/reward_mean', 'tester/reward_std', 'tester/validity_mean',
-  'tester/adversarial_mean', 'tester/valid_test_rate', 'mistake_book/size', 'mistake_book/replay_pass_rate', 'coder/loss', 'coder/kl',
-  'coder/entropy', 'coder/clip_ratio/low_mean', 'coder/clip_ratio/high_mean', 'coder/frac_reward_zero_std', 'coder/grad_norm',
-  'tester/loss', 'tester/kl', 'tester/entropy', 'tester/clip_ratio/low_mean', 'tester/clip_ratio/high_mean',
-  'tester/frac_reward_zero_std', 'tester/grad_norm', 'completions/coder_mean_length', 'completions/tester_mean_length',
-  'rollout/mismatch_kl', 'perf/tokens_per_s', 'time/rollout_s', 'time/sandbox_s', 'time/update_s', 'time/step_s',
+  'coder/reward_mean',
+  'coder/reward_std',
+  'coder/pass_rate',
+  'tester/reward_mean',
+  'tester/reward_std',
+  'tester/validity_mean',
+  'tester/adversarial_mean',
+  'tester/valid_test_rate',
+  'mistake_book/size',
+  'mistake_book/replay_pass_rate',
+  'coder/loss',
+  'coder/kl',
+  'coder/entropy',
+  'coder/clip_ratio/low_mean',
+  'coder/clip_ratio/high_mean',
+  'coder/frac_reward_zero_std',
+  'coder/grad_norm',
+  'tester/loss',
+  'tester/kl',
+  'tester/entropy',
+  'tester/clip_ratio/low_mean',
+  'tester/clip_ratio/high_mean',
+  'tester/frac_reward_zero_std',
+  'tester/grad_norm',
+  'completions/coder_mean_length',
+  'completions/tester_mean_length',
+  'rollout/mismatch_kl',
+  'perf/tokens_per_s',
+  'time/rollout_s',
+  'time/sandbox_s',
+  'time/update_s',
+  'time/step_s',
 ] as const;
 
 export function sampleMetrics(seed: number, steps: number, mode: Mode = 'code-a1'): StepMetrics[] {
@@ -18,13 +44,18 @@ export function sampleMetrics(seed: number, steps: number, mode: Mode = 'code-a1
   const out: StepMetrics[] = [];
   for (let step = 0; step < steps; step++) {
     const m: Record<string, number | string> = { step, mode, time: 1_700_000_000_000 + step * 1000 };
-    for (const k of METRIC_KEYS) m[k] = k === 'mistake_book/size' ? Math.floor(rng() * 20) : rng() * (k.startsWith('perf') ? 500 : 1);
+    for (const k of METRIC_KEYS)
+      m[k] = k === 'mistake_book/size' ? Math.floor(rng() * 20) : rng() * (k.startsWith('perf') ? 500 : 1);
     out.push(m as unknown as StepMetrics);
   }
   return out;
 }
 
-export function sampleRollout(seed: number, step: number, opts: { candidates?: number; testers?: number; k?: number } = {}): RolloutRecord {
+export function sampleRollout(
+  seed: number,
+  step: number,
+  opts: { candidates?: number; testers?: number; k?: number } = {},
+): RolloutRecord {
   const rng = mulberry32(seed);
   const M = opts.candidates ?? 3;
   const N = opts.testers ?? 2;
@@ -47,7 +78,15 @@ export function sampleRollout(seed: number, step: number, opts: { candidates?: n
         tests.push({ text, valid, callOk: valid || rng() < 0.5 });
         passed.push(rng() < 0.5);
       }
-      testerRollouts.push({ raw: tests.map((t) => t.text).join('\n'), tests, passed, validity: rng(), adversarial: rng(), reward: rng(), advantage: rng() * 2 - 1 });
+      testerRollouts.push({
+        raw: tests.map((t) => t.text).join('\n'),
+        tests,
+        passed,
+        validity: rng(),
+        adversarial: rng(),
+        reward: rng(),
+        advantage: rng() * 2 - 1,
+      });
     }
     candidates.push({
       code: `def add(a, b):\n    return a ${rng() < 0.5 ? '+' : '-'} b\n`,
@@ -58,7 +97,15 @@ export function sampleRollout(seed: number, step: number, opts: { candidates?: n
       hiddenPassRate: Math.round(rng() * 4) / 4,
     });
   }
-  return { step, mode: 'code-a1', problemId: `p${seed % 7}`, prompt: 'def add(a, b):\n    """Return a + b."""\n', entryPoint: 'add', candidates, replays: [] };
+  return {
+    step,
+    mode: 'code-a1',
+    problemId: `p${seed % 7}`,
+    prompt: 'def add(a, b):\n    """Return a + b."""\n',
+    entryPoint: 'add',
+    candidates,
+    replays: [],
+  };
 }
 
 export function sampleMistakes(seed: number, n: number): MistakeEntry[] {

@@ -17,7 +17,8 @@ export class TrainClient {
     if (!this.worker) {
       const w = new Worker(new URL('./train.worker.ts', import.meta.url), { type: 'module', name: 'code-a1-train' });
       w.onmessage = (e: MessageEvent<WorkerEvent>) => this.onEvent(e.data);
-      w.onerror = (e) => this.store.getState().setStatus('error', `The training worker failed: ${e.message || 'unknown error'}`);
+      w.onerror = (e) =>
+        this.store.getState().setStatus('error', `The training worker failed: ${e.message || 'unknown error'}`);
       this.worker = w;
     }
     return this.worker;
@@ -124,7 +125,8 @@ export class TrainClient {
     switch (e.type) {
       case 'status':
         if (e.status === 'running') s.setStatus(s.status === 'stepping' ? 'stepping' : 'running');
-        else if (e.status === 'paused') s.setStatus(s.status === 'error' || s.status === 'device-lost' ? s.status : 'paused', s.message);
+        else if (e.status === 'paused')
+          s.setStatus(s.status === 'error' || s.status === 'device-lost' ? s.status : 'paused', s.message);
         else if (e.status === 'idle' && s.status !== 'error') s.setStatus('idle');
         else if (e.status === 'opening') s.setActivity('loading', e.detail ?? null);
         break;
@@ -163,7 +165,14 @@ export class TrainClient {
         void this.saveMeta(e.runId, e.step);
         break;
       case 'perf':
-        s.setPerf({ kernelTimes: e.kernelTimes, gpuBytes: e.gpuBytes, sandboxCalls: e.sandboxCalls, stepSandboxCalls: e.stepSandboxCalls, sandboxMs: e.sandboxMs, profiling: e.profiling });
+        s.setPerf({
+          kernelTimes: e.kernelTimes,
+          gpuBytes: e.gpuBytes,
+          sandboxCalls: e.sandboxCalls,
+          stepSandboxCalls: e.stepSandboxCalls,
+          sandboxMs: e.sandboxMs,
+          profiling: e.profiling,
+        });
         break;
       case 'eval':
         for (const r of toEvalReports(e.point)) s.addEval(r);
@@ -176,7 +185,10 @@ export class TrainClient {
         s.setStatus('error', e.message);
         break;
       case 'deviceLost':
-        s.setStatus('device-lost', `${e.message} The run is paused; resume continues from the last checkpoint (step ${s.checkpointStep ?? 0}).`);
+        s.setStatus(
+          'device-lost',
+          `${e.message} The run is paused; resume continues from the last checkpoint (step ${s.checkpointStep ?? 0}).`,
+        );
         this.terminate();
         break;
     }
@@ -185,7 +197,14 @@ export class TrainClient {
   private async saveMeta(runId: string, step: number): Promise<void> {
     const cfg: RunConfigUi = this.store.getState().config;
     try {
-      await putRunMeta({ runId, label: runLabel(cfg), config: cfg, createdAt: this.createdAt, updatedAt: Date.now(), step });
+      await putRunMeta({
+        runId,
+        label: runLabel(cfg),
+        config: cfg,
+        createdAt: this.createdAt,
+        updatedAt: Date.now(),
+        step,
+      });
     } catch (err) {
       this.store
         .getState()

@@ -31,7 +31,14 @@ export type WorkerCommand =
   | { type: 'reset' }
   | { type: 'profile'; on: boolean }
   /** Evaluate the current models on held-out problems (only while paused). */
-  | { type: 'eval'; runId: string; config: RunConfigUi; split: 'heldout' | 'heldout-family'; problems: number; samples: number }
+  | {
+      type: 'eval';
+      runId: string;
+      config: RunConfigUi;
+      split: 'heldout' | 'heldout-family';
+      problems: number;
+      samples: number;
+    }
   /** Fault injection for tests: destroys the GPU device, which the runtime reports as lost. */
   | { type: 'loseDevice' };
 
@@ -50,7 +57,15 @@ export type WorkerEvent =
   | { type: 'progress'; phase: Phase; done: number; total: number }
   /** A step was committed to IndexedDB (checkpoint + metrics + Mistake Book). */
   | { type: 'committed'; runId: string; step: number; bytes: number }
-  | { type: 'perf'; kernelTimes: KernelTime[]; gpuBytes: number; sandboxCalls: number; stepSandboxCalls: number; sandboxMs: number; profiling: boolean }
+  | {
+      type: 'perf';
+      kernelTimes: KernelTime[];
+      gpuBytes: number;
+      sandboxCalls: number;
+      stepSandboxCalls: number;
+      sandboxMs: number;
+      profiling: boolean;
+    }
   | { type: 'eval'; runId: string; point: EvalPoint }
   | { type: 'evalProgress'; what: string; done: number; total: number }
   | { type: 'error'; message: string }

@@ -21,10 +21,17 @@ describe('run files', () => {
       mutAtK: rng(),
       mul: rng(),
     });
-    const lines = [{ step: 0, rows: [row('heldout'), row('heldout-family')] }, { step: 5, rows: [row('heldout')], seconds: 12.5 }];
+    const lines = [
+      { step: 0, rows: [row('heldout'), row('heldout-family')] },
+      { step: 5, rows: [row('heldout')], seconds: 12.5 },
+    ];
     const got = parseEvalJsonl(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     expect(got).toHaveLength(3);
-    expect(got.map((r) => [r.step, r.split])).toEqual([[0, 'heldout'], [0, 'heldout-family'], [5, 'heldout']]);
+    expect(got.map((r) => [r.step, r.split])).toEqual([
+      [0, 'heldout'],
+      [0, 'heldout-family'],
+      [5, 'heldout'],
+    ]);
     expect(got[1].passAt1).toBe(lines[0].rows[1].coderPass1);
     expect(got[1].codetPassAt1).toBe(lines[0].rows[1].selectedPass1);
     expect(got[2].mutationScore).toBe(lines[1].rows[0].mutationScore);

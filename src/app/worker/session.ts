@@ -10,7 +10,13 @@ import { RUN_FILES } from '../../rl/run-layout';
 import { RunSession } from '../../rl/run-session';
 import type { StepMetrics } from '../../rl/metrics';
 import { buildPolicies, freshSources, runProblems, type PolicySources } from '../../rl/lab-setup';
-import { CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, loadCheckpoint, type LoadedCheckpoint } from '../../model/checkpoint';
+import {
+  CONFIG_FILE,
+  TOKENIZER_FILE,
+  WEIGHTS_FILE,
+  loadCheckpoint,
+  type LoadedCheckpoint,
+} from '../../model/checkpoint';
 import { IdbRunStore } from '../persist/idb-run-store';
 import { isHfRun, openHfPolicies, type HfStart } from './hf-session';
 
@@ -32,7 +38,9 @@ const dec = new TextDecoder();
 
 function checkpointFromFiles(files: PolicyFiles, what: string): LoadedCheckpoint {
   const need = (n: string) => {
-    const f = Object.entries(files).find(([name]) => name === n || name.endsWith('/' + n) || (n === WEIGHTS_FILE && name.endsWith('.safetensors')));
+    const f = Object.entries(files).find(
+      ([name]) => name === n || name.endsWith('/' + n) || (n === WEIGHTS_FILE && name.endsWith('.safetensors')),
+    );
     if (!f) throw new Error(`${what}: ${n} is missing`);
     return f[1];
   };
@@ -58,7 +66,10 @@ async function fetchCheckpoint(path: string): Promise<LoadedCheckpoint> {
     const res = await fetch(url);
     // A static server may answer a missing file with the app's index.html (SPA fallback): that is a miss too.
     const html = (res.headers.get('content-type') ?? '').includes('text/html');
-    if (!res.ok || html) throw new Error(`shipped checkpoint ${path}: ${url.pathname} is not there (${res.ok ? 'got an HTML page' : res.status}); run 'npm run pretrain' to create the shipped models`);
+    if (!res.ok || html)
+      throw new Error(
+        `shipped checkpoint ${path}: ${url.pathname} is not there (${res.ok ? 'got an HTML page' : res.status}); run 'npm run pretrain' to create the shipped models`,
+      );
     files[name] = new Uint8Array(await res.arrayBuffer());
   }
   return checkpointFromFiles(files, `shipped checkpoint ${path}`);
@@ -77,7 +88,11 @@ async function readSourceFiles(store: IdbRunStore, role: string): Promise<Policy
  * The starting checkpoints (also the KL reference). User files are stored with the run under sources/, so that a
  * resumed run rebuilds the same reference; shipped and fresh ones are rebuilt from the config.
  */
-async function resolveSources(config: TrainConfig, store: IdbRunStore, user?: { coder?: PolicyFiles; tester?: PolicyFiles }): Promise<{ sources: PolicySources; label: string }> {
+async function resolveSources(
+  config: TrainConfig,
+  store: IdbRunStore,
+  user?: { coder?: PolicyFiles; tester?: PolicyFiles },
+): Promise<{ sources: PolicySources; label: string }> {
   let coderFiles = await readSourceFiles(store, 'coder');
   let testerFiles = await readSourceFiles(store, 'tester');
   if (!coderFiles && user?.coder) {
@@ -102,7 +117,10 @@ async function resolveSources(config: TrainConfig, store: IdbRunStore, user?: { 
   if (config.model.coderCheckpoint) {
     const coder = await fetchCheckpoint(config.model.coderCheckpoint);
     const tester = config.model.testerCheckpoint ? await fetchCheckpoint(config.model.testerCheckpoint) : coder;
-    return { sources: { coder, tester }, label: `shipped checkpoints public/${config.model.coderCheckpoint}${config.model.testerCheckpoint ? `, public/${config.model.testerCheckpoint}` : ''}` };
+    return {
+      sources: { coder, tester },
+      label: `shipped checkpoints public/${config.model.coderCheckpoint}${config.model.testerCheckpoint ? `, public/${config.model.testerCheckpoint}` : ''}`,
+    };
   }
   return { sources: freshSources(config), label: `fresh ${config.model.preset} initialisation (seed ${config.seed})` };
 }
@@ -138,7 +156,11 @@ export async function openSession(
     hf || (await isHfRun(store))
       ? await openHfPolicies(deps.gpu, config, store, hf, saved, onLoading)
       : await openLabPolicies(deps.gpu, config, store, committed ? undefined : userModels, saved);
-  const run = new RunSession({ ...runProblems(config), config, dir, sandbox: deps.sandbox, coder, tester }, committed?.state, { keepCopies: COPIES_KEPT });
+  const run = new RunSession(
+    { ...runProblems(config), config, dir, sandbox: deps.sandbox, coder, tester },
+    committed?.state,
+    { keepCopies: COPIES_KEPT },
+  );
   const modelSource = committed ? `${label}; resumed from IndexedDB at step ${committed.state.step}` : label;
   return {
     run,

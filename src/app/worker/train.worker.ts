@@ -31,11 +31,7 @@ class WorkerHost {
     post({ type: 'status', status: s, step: this.session?.run.stepsDone ?? 0, detail });
   }
 
-  private async ensureOpen(
-    id: string,
-    config: RunConfigUi,
-    models?: StartModels,
-  ): Promise<Session> {
+  private async ensureOpen(id: string, config: RunConfigUi, models?: StartModels): Promise<Session> {
     if (this.session && this.runId === id) return this.session;
     if (this.session) await this.closeSession();
     this.status('opening');

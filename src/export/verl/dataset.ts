@@ -35,7 +35,6 @@ export interface VerlRow {
  */
 export const TRAIN_DATA_SOURCE = 'kodcode_light';
 
-
 const PUBLIC_MARK = '    # public tests (docstring examples)';
 const HIDDEN_MARK = '    # hidden tests';
 

@@ -36,7 +36,9 @@ describe('adamw', () => {
       const dp = maxAbsDiff(await gpu.readF32(gp, n), p);
       const dm = maxAbsDiff(await gpu.readF32(gm, n), m);
       const dv = maxAbsDiff(await gpu.readF32(gv, n), v);
-      console.log(`adamw n=${n} max abs diff params ${dp.toExponential(2)} m ${dm.toExponential(2)} v ${dv.toExponential(2)}`);
+      console.log(
+        `adamw n=${n} max abs diff params ${dp.toExponential(2)} m ${dm.toExponential(2)} v ${dv.toExponential(2)}`,
+      );
       expect(dp).toBeLessThan(1e-5);
       expect(dm).toBeLessThan(1e-5);
       expect(dv).toBeLessThan(1e-5);
@@ -49,7 +51,10 @@ describe('adamw', () => {
     const cuts = [0];
     while (cuts[cuts.length - 1] < 2000) cuts.push(cuts[cuts.length - 1] + 1 + Math.floor(rng() * 150));
     const n = cuts[cuts.length - 1];
-    const ranges = cuts.slice(0, -1).map((offset, i) => ({ offset, size: cuts[i + 1] - offset })).filter((_, i) => i % 2 === 0);
+    const ranges = cuts
+      .slice(0, -1)
+      .map((offset, i) => ({ offset, size: cuts[i + 1] - offset }))
+      .filter((_, i) => i % 2 === 0);
     const bits = decayMaskFromRanges(n, ranges);
     const big = { ...cfg, weightDecay: 5 }; // lr·wd = 0.05: decay dominates the 1e-2 Adam step, so a wrong bit shows
     const p0 = randomF32(n, rng);
@@ -101,7 +106,10 @@ describe('adamw', () => {
   });
   it('fill writes exactly n elements', async () => {
     const gpu = await sharedNodeGpu();
-    const buf = gpu.buffer('x', randomF32(600, rng).map((x) => x + 5));
+    const buf = gpu.buffer(
+      'x',
+      randomF32(600, rng).map((x) => x + 5),
+    );
     fillBuffer(gpu, buf, 513, -1.5);
     const got = await gpu.readF32(buf, 600);
     expect(got.slice(0, 513).every((x) => x === -1.5)).toBe(true);

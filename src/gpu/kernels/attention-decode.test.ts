@@ -2,12 +2,7 @@
 // prefilling a cache and decoding the last token must reproduce attentionForward's last row (left padding included).
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
-import {
-  attentionCacheWrite,
-  attentionCacheWriteRef,
-  attentionDecode,
-  type DecodeShape,
-} from './attention-decode';
+import { attentionCacheWrite, attentionCacheWriteRef, attentionDecode, type DecodeShape } from './attention-decode';
 import { attentionForward } from './attention';
 import { attentionDecodeRef, attentionForwardRef } from './attention-ref';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';

@@ -146,4 +146,3 @@ export function attentionCacheWriteRef(
           vCache[dst] = v[src];
         }
 }
-

@@ -2,11 +2,7 @@
 // grid, left-padding masks (u32 and f32), Dh up to 256, several row tilings, and one long S = 1024 sequence.
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
-import {
-  attentionBackward,
-  attentionForward,
-  type AttentionShape,
-} from './attention';
+import { attentionBackward, attentionForward, type AttentionShape } from './attention';
 import { attentionBackwardRef, attentionForwardRef } from './attention-ref';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
@@ -104,30 +100,31 @@ describe('attention', () => {
     [q, k, v, lse, short, shortK].forEach((b) => b.destroy());
   });
 
-  for (const maskQueries of [false, true]) it(`reference backward matches finite differences of the reference forward (maskQueries ${maskQueries})`, () => {
-    const s = { B: 2, S: 4, Hq: 4, Hkv: 2, Dh: 4, maskQueries };
-    const T = s.B * s.S;
-    const mask = [0, 1, 1, 0, 1, 0, 1, 1];
-    const q = Array.from(randomF32(T * s.Hq * s.Dh, rng, 1.5), Number);
-    const k = Array.from(randomF32(T * s.Hkv * s.Dh, rng, 1.5), Number);
-    const v = Array.from(randomF32(T * s.Hkv * s.Dh, rng), Number);
-    const dout = randomF32(T * s.Hq * s.Dh, rng);
-    const f = (qq: number[], kk: number[], vv: number[]) =>
-      attentionForwardRef(qq, kk, vv, mask, s).out.reduce((a, o, i) => a + o * dout[i], 0);
-    const bwd = attentionBackwardRef(q, k, v, mask, dout, s);
-    const h = 1e-6;
-    const fd = (x: number[], which: 0 | 1 | 2) =>
-      x.map((_, i) => {
-        const p = x.slice();
-        const m = x.slice();
-        p[i] += h;
-        m[i] -= h;
-        const args = (y: number[]): [number[], number[], number[]] =>
-          which === 0 ? [y, k, v] : which === 1 ? [q, y, v] : [q, k, y];
-        return (f(...args(p)) - f(...args(m))) / (2 * h);
-      });
-    const diff = Math.max(maxAbsDiff(bwd.dq, fd(q, 0)), maxAbsDiff(bwd.dk, fd(k, 1)), maxAbsDiff(bwd.dv, fd(v, 2)));
-    console.log(`attention reference vs finite differences: max abs diff ${diff.toExponential(2)}`);
-    expect(diff).toBeLessThan(1e-7);
-  });
+  for (const maskQueries of [false, true])
+    it(`reference backward matches finite differences of the reference forward (maskQueries ${maskQueries})`, () => {
+      const s = { B: 2, S: 4, Hq: 4, Hkv: 2, Dh: 4, maskQueries };
+      const T = s.B * s.S;
+      const mask = [0, 1, 1, 0, 1, 0, 1, 1];
+      const q = Array.from(randomF32(T * s.Hq * s.Dh, rng, 1.5), Number);
+      const k = Array.from(randomF32(T * s.Hkv * s.Dh, rng, 1.5), Number);
+      const v = Array.from(randomF32(T * s.Hkv * s.Dh, rng), Number);
+      const dout = randomF32(T * s.Hq * s.Dh, rng);
+      const f = (qq: number[], kk: number[], vv: number[]) =>
+        attentionForwardRef(qq, kk, vv, mask, s).out.reduce((a, o, i) => a + o * dout[i], 0);
+      const bwd = attentionBackwardRef(q, k, v, mask, dout, s);
+      const h = 1e-6;
+      const fd = (x: number[], which: 0 | 1 | 2) =>
+        x.map((_, i) => {
+          const p = x.slice();
+          const m = x.slice();
+          p[i] += h;
+          m[i] -= h;
+          const args = (y: number[]): [number[], number[], number[]] =>
+            which === 0 ? [y, k, v] : which === 1 ? [q, y, v] : [q, k, y];
+          return (f(...args(p)) - f(...args(m))) / (2 * h);
+        });
+      const diff = Math.max(maxAbsDiff(bwd.dq, fd(q, 0)), maxAbsDiff(bwd.dk, fd(k, 1)), maxAbsDiff(bwd.dv, fd(v, 2)));
+      console.log(`attention reference vs finite differences: max abs diff ${diff.toExponential(2)}`);
+      expect(diff).toBeLessThan(1e-7);
+    });
 });

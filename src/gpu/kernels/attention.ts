@@ -48,7 +48,6 @@ const forwardKernel = new Kernel({ family: 'attention', source: forwardSource, u
 const backwardQKernel = new Kernel({ family: 'attention', source: backwardQSource, uniforms: uniforms_ });
 const backwardKvKernel = new Kernel({ family: 'attention', source: backwardKvSource, uniforms: uniforms_ });
 
-
 const TILE = 64; // the shaders' private tile: rows · Dh/4 <= TILE
 
 /**
@@ -84,7 +83,16 @@ export function checkAttentionShape(s: { Hq: number; Hkv: number; Dh: number }, 
 function uniformValues(gpu: Gpu, s: AttentionShape, mask: GPUBuffer | null): Record<UName, number> {
   checkAttentionShape(s);
   const rows = rowsPerInvocation(gpu, s);
-  return { B: s.B, S: s.S, Hq: s.Hq, Hkv: s.Hkv, Dh: s.Dh, hasMask: mask ? (s.maskQueries ? 2 : 1) : 0, scale: 1 / Math.sqrt(s.Dh), rows };
+  return {
+    B: s.B,
+    S: s.S,
+    Hq: s.Hq,
+    Hkv: s.Hkv,
+    Dh: s.Dh,
+    hasMask: mask ? (s.maskQueries ? 2 : 1) : 0,
+    scale: 1 / Math.sqrt(s.Dh),
+    rows,
+  };
 }
 
 function sizes(s: AttentionShape): { T: number; nq: number; nkv: number } {

@@ -45,12 +45,24 @@ export function elementwiseRef(op: ElementwiseOp, a: Float32Array, b: Float32Arr
     const x = a[i];
     const y = b[i % b.length];
     switch (op) {
-      case 'add': out[i] = x + y; break;
-      case 'mul': out[i] = x * y; break;
-      case 'axpby': out[i] = alpha * x + beta * y; break;
-      case 'silu': out[i] = x / (1 + Math.exp(-x)); break;
-      case 'scale': out[i] = alpha * x; break;
-      case 'reluGate': out[i] = Math.max(x, 0) * y; break;
+      case 'add':
+        out[i] = x + y;
+        break;
+      case 'mul':
+        out[i] = x * y;
+        break;
+      case 'axpby':
+        out[i] = alpha * x + beta * y;
+        break;
+      case 'silu':
+        out[i] = x / (1 + Math.exp(-x));
+        break;
+      case 'scale':
+        out[i] = alpha * x;
+        break;
+      case 'reluGate':
+        out[i] = Math.max(x, 0) * y;
+        break;
     }
   }
   return out;

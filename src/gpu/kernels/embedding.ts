@@ -20,7 +20,15 @@ const WG = 256;
 const LINK_WG = 64;
 
 /** out[T, D] = table[ids[t], :] for table [V, D] and u32 ids [T]. An id >= V yields a NaN row (loud, not silent). */
-export function embeddingForward(gpu: Gpu, out: GPUBuffer, table: GPUBuffer, ids: GPUBuffer, T: number, D: number, V: number): void {
+export function embeddingForward(
+  gpu: Gpu,
+  out: GPUBuffer,
+  table: GPUBuffer,
+  ids: GPUBuffer,
+  T: number,
+  D: number,
+  V: number,
+): void {
   forwardKernel.dispatch(gpu, {
     buffers: [table, ids, out],
     uniforms: { T, D, V, pad: 0 },
@@ -35,11 +43,24 @@ export function embeddingForward(gpu: Gpu, out: GPUBuffer, table: GPUBuffer, ids
  * Deterministic: tokens sharing an id are summed in token order by one thread per column (no float atomics).
  * Cost: O(T^2) integer compares for the link pass (early exit: ~T * distinct-gap on real text) plus O(T*D) adds.
  */
-export function embeddingBackward(gpu: Gpu, dTable: GPUBuffer, dOut: GPUBuffer, ids: GPUBuffer, T: number, D: number, V: number): void {
+export function embeddingBackward(
+  gpu: Gpu,
+  dTable: GPUBuffer,
+  dOut: GPUBuffer,
+  ids: GPUBuffer,
+  T: number,
+  D: number,
+  V: number,
+): void {
   if (T === 0) return;
   const link = gpu.temp('embedding.link', 2 * T * 4);
   const u = { T, D, V, pad: 0 };
-  linkKernel.dispatch(gpu, { buffers: [ids, link], uniforms: u, workgroups: grid1d(T, LINK_WG), overrides: { WG: LINK_WG } });
+  linkKernel.dispatch(gpu, {
+    buffers: [ids, link],
+    uniforms: u,
+    workgroups: grid1d(T, LINK_WG),
+    overrides: { WG: LINK_WG },
+  });
   accumulateKernel.dispatch(gpu, {
     buffers: [dOut, ids, link, dTable],
     uniforms: u,
@@ -58,7 +79,12 @@ export function embeddingForwardRef(table: Float32Array, ids: Uint32Array, D: nu
 }
 
 /** Accumulates into dTable in place (+=), like the GPU kernel. */
-export function embeddingBackwardRef<A extends Float32Array | Float64Array>(dTable: A, dOut: ArrayLike<number>, ids: Uint32Array, D: number): A {
+export function embeddingBackwardRef<A extends Float32Array | Float64Array>(
+  dTable: A,
+  dOut: ArrayLike<number>,
+  ids: Uint32Array,
+  D: number,
+): A {
   for (let t = 0; t < ids.length; t++) {
     for (let d = 0; d < D; d++) dTable[ids[t] * D + d] += dOut[t * D + d];
   }

@@ -20,7 +20,9 @@ describe('gradnorm', () => {
         const want = gradNormRef(g, maxNorm);
         const rel = Math.abs(got[GRADNORM_OUT.norm] - want.norm) / want.norm;
         const clipDiff = Math.abs(got[GRADNORM_OUT.clip] - want.clip);
-        console.log(`gradnorm n=${n} norm ${want.norm.toFixed(4)} rel diff ${rel.toExponential(2)} clip abs diff ${clipDiff.toExponential(2)}`);
+        console.log(
+          `gradnorm n=${n} norm ${want.norm.toFixed(4)} rel diff ${rel.toExponential(2)} clip abs diff ${clipDiff.toExponential(2)}`,
+        );
         expect(rel).toBeLessThan(1e-5);
         expect(clipDiff).toBeLessThan(1e-5);
         expect(got[GRADNORM_OUT.nonFinite]).toBe(0);

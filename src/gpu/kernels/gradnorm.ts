@@ -33,12 +33,20 @@ export function gradNorm(gpu: Gpu, out: GPUBuffer, grads: GPUBuffer, n: number, 
   const partials = Math.max(1, Math.min(MAX_PARTIALS, ceilDiv(n, ELEMS_PER_THREAD)));
   const tmp = gpu.temp('gradnorm.partials', partials * 4);
   const u = { n, partials, maxNorm, pad: 0 };
-  partialKernel.dispatch(gpu, { buffers: [grads, tmp], uniforms: u, workgroups: [ceilDiv(partials, WG)], overrides: { WG } });
+  partialKernel.dispatch(gpu, {
+    buffers: [grads, tmp],
+    uniforms: u,
+    workgroups: [ceilDiv(partials, WG)],
+    overrides: { WG },
+  });
   finishKernel.dispatch(gpu, { buffers: [tmp, out], uniforms: u, workgroups: [1] });
   gpu.release(tmp);
 }
 
-export function gradNormRef(grads: ArrayLike<number>, maxNorm: number): { norm: number; clip: number; nonFinite: boolean } {
+export function gradNormRef(
+  grads: ArrayLike<number>,
+  maxNorm: number,
+): { norm: number; clip: number; nonFinite: boolean } {
   let ss = 0;
   for (let i = 0; i < grads.length; i++) ss += grads[i] * grads[i];
   const norm = Math.sqrt(ss);

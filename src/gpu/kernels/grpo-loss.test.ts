@@ -44,7 +44,13 @@ function makeInputs(shape: GrpoLossShape, withRef: boolean, withRollout: boolean
   return {
     logp,
     oldLogp,
-    refLogp: withRef ? withKlClamps(logp.map((x) => x + noise(0.5)), logp, first) : null,
+    refLogp: withRef
+      ? withKlClamps(
+          logp.map((x) => x + noise(0.5)),
+          logp,
+          first,
+        )
+      : null,
     rolloutLogp: withRollout ? oldLogp.map((x) => x + noise(0.4)) : null,
     advantages: new Float32Array(shape.B).map((_, b) => (b % 2 ? 1 : -1) * (0.3 + rng() * 2)),
     mask,

@@ -55,7 +55,8 @@ export interface KtoLossInputs<B> {
   mask: B;
 }
 
-type UName = 'B' | 'S' | 'flags' | 'pad0' | 'beta' | 'lambdaD' | 'lambdaU' | 'lossScale' | 'zRef' | 'pad1' | 'pad2' | 'pad3';
+type UName =
+  'B' | 'S' | 'flags' | 'pad0' | 'beta' | 'lambdaD' | 'lambdaU' | 'lossScale' | 'zRef' | 'pad1' | 'pad2' | 'pad3';
 const uniforms: ReadonlyArray<readonly [UName, ScalarType]> = [
   ['B', 'u32'],
   ['S', 'u32'],
@@ -146,4 +147,3 @@ export function decodeKtoStats(values: ArrayLike<number>): KtoStats {
   KTO_STATS.forEach((k, i) => (out[k] = values[i]));
   return out;
 }
-

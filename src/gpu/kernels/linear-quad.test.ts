@@ -34,11 +34,25 @@ describe('linearMatmul (quad)', () => {
         const ga = gpu.buffer('q.a', a);
         const gb = gpu.buffer('q.b', b);
         const gc = gpu.buffer('q.c', c0);
-        const args = { a: { buffer: ga, offset: aOff }, b: { buffer: gb, offset: bOff }, c: { buffer: gc, offset: cOff }, M, N, K, ...form, accumulate: true, alpha: 0.5 };
+        const args = {
+          a: { buffer: ga, offset: aOff },
+          b: { buffer: gb, offset: bOff },
+          c: { buffer: gc, offset: cOff },
+          M,
+          N,
+          K,
+          ...form,
+          accumulate: true,
+          alpha: 0.5,
+        };
         expect(quadMatmulApplies(gpu, args)).toBe(gpu.hasSubgroups);
         linearMatmul(gpu, args);
         const got = await gpu.readF32(gc, M * N, cOff);
-        const want = matmulRef(a.subarray(aOff), b.subarray(bOff), M, N, K, { ...form, alpha: 0.5, c: c0.subarray(cOff) });
+        const want = matmulRef(a.subarray(aOff), b.subarray(bOff), M, N, K, {
+          ...form,
+          alpha: 0.5,
+          c: c0.subarray(cOff),
+        });
         console.log(`linear quad ${form.name} ${M}x${N}x${K} max abs ${maxAbsDiff(got, want).toExponential(2)}`);
         expect(maxRelDiff(got, want)).toBeLessThan(1e-4);
         // Nothing before the C offset was touched.
@@ -67,7 +81,9 @@ describe('linearMatmul K-chunked Aᵀ·B', () => {
         linearMatmul(gpu, { a: ga, b: gb, c: gc, M, N, K, transA: true, accumulate });
         const got = await gpu.readF32(gc, M * N);
         const want = matmulRef(a, b, M, N, K, { transA: true, c: accumulate ? c0 : undefined });
-        console.log(`linear quad Aᵀ·B K=${K} in chunks of 16, accumulate=${accumulate} (seed ${seed}): max abs ${maxAbsDiff(got, want).toExponential(2)}`);
+        console.log(
+          `linear quad Aᵀ·B K=${K} in chunks of 16, accumulate=${accumulate} (seed ${seed}): max abs ${maxAbsDiff(got, want).toExponential(2)}`,
+        );
         expect(maxRelDiff(got, want)).toBeLessThan(1e-4);
         [ga, gb, gc].forEach((x) => x.destroy());
       }

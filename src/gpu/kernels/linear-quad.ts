@@ -14,7 +14,6 @@ const kernel = new Kernel<MatmulUniform>({
   uniforms: MATMUL_UNIFORMS,
 });
 
-
 /** Whether linearMatmul would take the quad kernel for these arguments on this device. */
 export function quadMatmulApplies(gpu: Gpu, args: MatmulArgs): boolean {
   const { quad, minRows } = gpu.tuning.linear;
@@ -34,9 +33,16 @@ export function linearMatmul(gpu: Gpu, args: MatmulArgs): void {
   const a = splitOperand(args.a);
   const b = splitOperand(args.b);
   const c = splitOperand(args.c);
-  for (const [name, op, n] of [['A', a, M * K], ['B', b, K * N], ['C', c, M * N]] as const) {
+  for (const [name, op, n] of [
+    ['A', a, M * K],
+    ['B', b, K * N],
+    ['C', c, M * N],
+  ] as const) {
     // Robustness is off in Dawn: an out-of-range shape must be caught here.
-    if ((op.offset + n) * 4 > op.buffer.size) throw new Error(`linearMatmul: ${name} needs ${(op.offset + n) * 4} bytes but '${op.buffer.label}' has ${op.buffer.size}`);
+    if ((op.offset + n) * 4 > op.buffer.size)
+      throw new Error(
+        `linearMatmul: ${name} needs ${(op.offset + n) * 4} bytes but '${op.buffer.label}' has ${op.buffer.size}`,
+      );
   }
   // x lanes: enough 8-column tiles to cover N (a multiple of 4, at most 16), so narrow outputs waste no lanes.
   const chunk = softwareAdapter(gpu) ? gpu.tuning.linear.kChunk : 0;

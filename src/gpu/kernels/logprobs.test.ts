@@ -1,12 +1,7 @@
 // logprobs forward/backward against the float64 CPU reference on fresh random data (large logits, V up to 152k).
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
-import {
-  logprobsBackward,
-  logprobsBackwardRef,
-  logprobsForward,
-  logprobsForwardRef,
-} from './logprobs';
+import { logprobsBackward, logprobsBackwardRef, logprobsForward, logprobsForwardRef } from './logprobs';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
 
 const cases = [

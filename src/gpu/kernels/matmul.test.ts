@@ -40,7 +40,9 @@ describe('matmul', () => {
           const want = matmulRef(a, b, M, N, K, form);
           const rel = maxRelDiff(got, want);
           const path = impl === 'auto' ? (fastMatmulFits({ M, N, K, ...form }) ? 'fast' : 'general') : impl;
-          console.log(`matmul ${impl}(${path}) ${form.name} ${M}x${N}x${K} max abs ${maxAbsDiff(got, want).toExponential(2)} rel ${rel.toExponential(2)}`);
+          console.log(
+            `matmul ${impl}(${path}) ${form.name} ${M}x${N}x${K} max abs ${maxAbsDiff(got, want).toExponential(2)} rel ${rel.toExponential(2)}`,
+          );
           expect(rel).toBeLessThan(1e-4);
           [ga, gb, gc].forEach((x) => x.destroy());
         });
@@ -65,7 +67,13 @@ describe('matmul', () => {
           a: { buffer: ga, offset: aOff },
           b: { buffer: gb, offset: bOff },
           c: { buffer: gc, offset: cOff },
-          M, N, K, ...form, alpha, accumulate: true, impl,
+          M,
+          N,
+          K,
+          ...form,
+          alpha,
+          accumulate: true,
+          impl,
         });
         const got = await gpu.readF32(gc);
         const want = matmulRef(a.subarray(aOff), b.subarray(bOff), M, N, K, { ...form, alpha, c: c0.subarray(cOff) });
@@ -104,7 +112,10 @@ describe('matmul', () => {
   it(`general kernel: every rows-per-invocation choice, and Aᵀ·Bᵀ (seed ${seed})`, async () => {
     const gpu = await sharedNodeGpu();
     const [M, N, K] = [11, 10, 9];
-    for (const [transA, transB] of [[false, false], [true, true]] as const) {
+    for (const [transA, transB] of [
+      [false, false],
+      [true, true],
+    ] as const) {
       const a = randomF32(M * K, rng);
       const b = randomF32(K * N, rng);
       const ga = gpu.buffer('mm.a', a);
@@ -113,7 +124,10 @@ describe('matmul', () => {
       const want = matmulRef(a, b, M, N, K, { transA, transB });
       for (const tm of [1, 2, 4, 8] as const) {
         matmul(gpu, { a: ga, b: gb, c: gc, M, N, K, transA, transB, impl: 'general', tm });
-        expect(maxRelDiff(await gpu.readF32(gc, M * N), want), `transA=${transA} transB=${transB} tm=${tm}`).toBeLessThan(1e-4);
+        expect(
+          maxRelDiff(await gpu.readF32(gc, M * N), want),
+          `transA=${transA} transB=${transB} tm=${tm}`,
+        ).toBeLessThan(1e-4);
       }
       [ga, gb, gc].forEach((x) => x.destroy());
     }
@@ -123,7 +137,9 @@ describe('matmul', () => {
     const gpu = await sharedNodeGpu();
     const small = gpu.buffer('mm.small', 16 * 4);
     expect(() => matmul(gpu, { a: small, b: small, c: small, M: 4, N: 4, K: 5 })).toThrow(/needs/);
-    expect(() => matmul(gpu, { a: small, b: small, c: small, M: 3, N: 3, K: 4, transA: true, impl: 'fast' })).toThrow(/vec4/);
+    expect(() => matmul(gpu, { a: small, b: small, c: small, M: 3, N: 3, K: 4, transA: true, impl: 'fast' })).toThrow(
+      /vec4/,
+    );
     small.destroy();
   });
 });

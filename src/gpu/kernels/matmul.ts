@@ -55,12 +55,19 @@ export const MATMUL_UNIFORMS: ReadonlyArray<readonly [MatmulUniform, ScalarType]
 export type MatmulUniform = 'M' | 'N' | 'K' | 'alpha' | 'beta' | 'aOff' | 'bOff' | 'cOff';
 
 const kernels = {
-  fast: new Kernel<MatmulUniform>({ family: 'matmul', source: fastSource + matmulTileSource + storeTileSource, uniforms: MATMUL_UNIFORMS }),
+  fast: new Kernel<MatmulUniform>({
+    family: 'matmul',
+    source: fastSource + matmulTileSource + storeTileSource,
+    uniforms: MATMUL_UNIFORMS,
+  }),
   tiled: new Kernel<MatmulUniform>({ family: 'matmul', source: tiledSource, uniforms: MATMUL_UNIFORMS }),
   naive: new Kernel<MatmulUniform>({ family: 'matmul', source: naiveSource, uniforms: MATMUL_UNIFORMS }),
-  general: new Kernel<MatmulUniform>({ family: 'matmul', source: generalSource + matmulTileSource, uniforms: MATMUL_UNIFORMS }),
+  general: new Kernel<MatmulUniform>({
+    family: 'matmul',
+    source: generalSource + matmulTileSource,
+    uniforms: MATMUL_UNIFORMS,
+  }),
 };
-
 
 export function splitOperand(op: Operand): { buffer: GPUBuffer; offset: number } {
   // GPUBuffer has no 'buffer' member, so this tells the two forms apart.
@@ -68,7 +75,10 @@ export function splitOperand(op: Operand): { buffer: GPUBuffer; offset: number }
 }
 
 /** True when the vec4 kernel can take this shape (see the alignment notes in shaders/matmul.wgsl). */
-export function fastMatmulFits(args: Pick<MatmulArgs, 'M' | 'N' | 'K' | 'transA' | 'transB'>, offsets: number[] = []): boolean {
+export function fastMatmulFits(
+  args: Pick<MatmulArgs, 'M' | 'N' | 'K' | 'transA' | 'transB'>,
+  offsets: number[] = [],
+): boolean {
   const { M, N, K, transA = false, transB = false } = args;
   if (offsets.some((o) => o % 4 !== 0)) return false;
   if (transA && transB) return false;
@@ -81,7 +91,9 @@ function checkExtent(name: string, op: { buffer: GPUBuffer; offset: number }, el
   const need = (op.offset + elements) * 4;
   // Robustness is disabled in Dawn, so an out-of-range shape must be caught here, not clamped by the driver.
   if (need > op.buffer.size) {
-    throw new Error(`matmul: ${name} needs ${need} bytes (offset ${op.offset} + ${elements} floats) but '${op.buffer.label}' has ${op.buffer.size}`);
+    throw new Error(
+      `matmul: ${name} needs ${need} bytes (offset ${op.offset} + ${elements} floats) but '${op.buffer.label}' has ${op.buffer.size}`,
+    );
   }
 }
 
@@ -98,7 +110,11 @@ function pickTm(M: number, transA: boolean): 1 | 2 | 4 | 8 {
 /** Records C = alpha·op(A)·op(B) (+ C when accumulate). Nothing is submitted. */
 export function matmul(gpu: Gpu, args: MatmulArgs): void {
   const { M, N, K, transA = false, transB = false, accumulate = false, alpha = 1 } = args;
-  for (const [n, v] of [['M', M], ['N', N], ['K', K]] as const) {
+  for (const [n, v] of [
+    ['M', M],
+    ['N', N],
+    ['K', K],
+  ] as const) {
     if (!Number.isInteger(v) || v < 0) throw new Error(`matmul: ${n}=${v} must be a non-negative integer`);
   }
   const a = splitOperand(args.a);
@@ -112,7 +128,8 @@ export function matmul(gpu: Gpu, args: MatmulArgs): void {
   if (impl === 'auto') impl = gpu.tuning.matmul;
   const fits = fastMatmulFits(args, [a.offset, b.offset, c.offset]);
   if (impl === 'fast' && !fits) {
-    if (args.impl === 'fast') throw new Error(`matmul: shape ${M}x${N}x${K} transA=${transA} transB=${transB} does not fit the vec4 kernel`);
+    if (args.impl === 'fast')
+      throw new Error(`matmul: shape ${M}x${N}x${K} transA=${transA} transB=${transB} does not fit the vec4 kernel`);
     impl = 'general';
   }
   const uniforms = { M, N, K, alpha, beta: accumulate ? 1 : 0, aOff: a.offset, bOff: b.offset, cOff: c.offset };
@@ -167,7 +184,14 @@ export interface MatmulRefOptions {
 }
 
 /** Plain-loop CPU reference with float64 accumulation. */
-export function matmulRef(a: Float32Array, b: Float32Array, M: number, N: number, K: number, opts: MatmulRefOptions = {}): Float32Array {
+export function matmulRef(
+  a: Float32Array,
+  b: Float32Array,
+  M: number,
+  N: number,
+  K: number,
+  opts: MatmulRefOptions = {},
+): Float32Array {
   const { transA = false, transB = false, alpha = 1 } = opts;
   const out = new Float32Array(M * N);
   for (let i = 0; i < M; i++) {

@@ -38,7 +38,9 @@ describe('qmatmul', () => {
           gy2.destroy();
         }
         const rel = maxRelDiff(got, want);
-        console.log(`qmatmul ${format} ${M}x${N}x${K} max abs ${maxAbsDiff(got, want).toExponential(2)} rel ${rel.toExponential(2)}`);
+        console.log(
+          `qmatmul ${format} ${M}x${N}x${K} max abs ${maxAbsDiff(got, want).toExponential(2)} rel ${rel.toExponential(2)}`,
+        );
         expect(rel).toBeLessThan(1e-4);
         [gx, gy, gw.data, gw.scales].forEach((b) => b.destroy());
       });
@@ -60,10 +62,25 @@ describe('qmatmul', () => {
       // The tile shapes the default choice never takes (the shape tests cover the defaults, with and without
       // quads); each new pipeline costs a SwiftShader compile, so not the full cross product.
       const quads = gpu.hasSubgroups;
-      const tiles = [[1, 8, quads], [2, 8, false], [4, 4, quads], [8, 4, false], [8, 8, quads]] as const;
+      const tiles = [
+        [1, 8, quads],
+        [2, 8, false],
+        [4, 4, quads],
+        [8, 4, false],
+        [8, 8, quads],
+      ] as const;
       for (const [tm, nf, q8] of tiles) {
         const gy = gpu.buffer('q.y', y0);
-        qmatmul(gpu, { x: { buffer: gx, offset: xOff }, w: gw, y: { buffer: gy, offset: yOff }, M, tm, nf, quads: q8, accumulate: true });
+        qmatmul(gpu, {
+          x: { buffer: gx, offset: xOff },
+          w: gw,
+          y: { buffer: gy, offset: yOff },
+          M,
+          tm,
+          nf,
+          quads: q8,
+          accumulate: true,
+        });
         const got = await gpu.readF32(gy);
         expect(maxAbsDiff(got.subarray(0, yOff), y0.subarray(0, yOff))).toBe(0);
         const rel = maxRelDiff(got.subarray(yOff, yOff + M * N), want);

@@ -10,25 +10,32 @@ import { dequantize, scalesPerRow, wordsPerRow, type QuantFormat, type Quantized
 type QUniform = 'M' | 'N' | 'K' | 'wordsPerRow' | 'scalesPerRow' | 'xOff' | 'yOff' | 'beta';
 
 const UNIFORMS: ReadonlyArray<readonly [QUniform, ScalarType]> = [
-    ['M', 'u32'],
-    ['N', 'u32'],
-    ['K', 'u32'],
-    ['wordsPerRow', 'u32'],
-    ['scalesPerRow', 'u32'],
-    ['xOff', 'u32'],
-    ['yOff', 'u32'],
-    ['beta', 'f32'],
+  ['M', 'u32'],
+  ['N', 'u32'],
+  ['K', 'u32'],
+  ['wordsPerRow', 'u32'],
+  ['scalesPerRow', 'u32'],
+  ['xOff', 'u32'],
+  ['yOff', 'u32'],
+  ['beta', 'f32'],
 ];
 
 const MAIN_PLAIN = 'fn main(@builtin(global_invocation_id) gid: vec3<u32>) {';
-const MAIN_QUAD = 'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(subgroup_invocation_id) sg: u32) {\n  lane = sg & 3u;';
+const MAIN_QUAD =
+  'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(subgroup_invocation_id) sg: u32) {\n  lane = sg & 3u;';
 
 /** qmatmul.wgsl with its x loads shared across each quad (shaders/qmatmul_quad.wgsl); needs 'subgroups'. */
 export function quadSource(plain: string): string {
   const start = plain.indexOf('// <x4>');
   const end = plain.indexOf('// </x4>');
-  if (start < 0 || end < 0 || !plain.includes(MAIN_PLAIN)) throw new Error('qmatmul.wgsl: <x4> markers or main() signature changed');
-  return 'enable subgroups;\n' + plain.slice(0, start) + quadX4 + plain.slice(end + '// </x4>'.length).replace(MAIN_PLAIN, MAIN_QUAD);
+  if (start < 0 || end < 0 || !plain.includes(MAIN_PLAIN))
+    throw new Error('qmatmul.wgsl: <x4> markers or main() signature changed');
+  return (
+    'enable subgroups;\n' +
+    plain.slice(0, start) +
+    quadX4 +
+    plain.slice(end + '// </x4>'.length).replace(MAIN_PLAIN, MAIN_QUAD)
+  );
 }
 
 const source = qmatmulSource + storeTileSource;
@@ -59,7 +66,9 @@ export function uploadQuantized(gpu: Gpu, q: QuantizedTensor, label = 'qweight')
 /** Re-uploads new codes and scales (after re-quantizing updated masters) into the existing buffers. */
 export function updateQuantized(gpu: Gpu, dst: GpuQuantized, q: QuantizedTensor): void {
   if (q.format !== dst.format || q.rows !== dst.rows || q.cols !== dst.cols) {
-    throw new Error(`updateQuantized: ${q.format} ${q.rows}x${q.cols} does not match ${dst.format} ${dst.rows}x${dst.cols}`);
+    throw new Error(
+      `updateQuantized: ${q.format} ${q.rows}x${q.cols} does not match ${dst.format} ${dst.rows}x${dst.cols}`,
+    );
   }
   gpu.write(dst.data, q.data);
   gpu.write(dst.scales, q.scales);
@@ -90,21 +99,35 @@ export function qmatmul(gpu: Gpu, args: QMatmulArgs): void {
   const K = w.cols;
   const x = splitOperand(args.x);
   const y = splitOperand(args.y);
-  if ((x.offset + M * K) * 4 > x.buffer.size) throw new Error(`qmatmul: x '${x.buffer.label}' too small for ${M}x${K} at offset ${x.offset}`);
-  if ((y.offset + M * N) * 4 > y.buffer.size) throw new Error(`qmatmul: y '${y.buffer.label}' too small for ${M}x${N} at offset ${y.offset}`);
+  if ((x.offset + M * K) * 4 > x.buffer.size)
+    throw new Error(`qmatmul: x '${x.buffer.label}' too small for ${M}x${K} at offset ${x.offset}`);
+  if ((y.offset + M * N) * 4 > y.buffer.size)
+    throw new Error(`qmatmul: y '${y.buffer.label}' too small for ${M}x${N} at offset ${y.offset}`);
   const wpr = wordsPerRow(w.format, K);
   const spr = scalesPerRow(w.format, K);
-  if (w.data.size < N * wpr * 4 || w.scales.size < N * spr * 4) throw new Error(`qmatmul: '${w.data.label}' smaller than its ${N}x${K} ${w.format} shape`);
+  if (w.data.size < N * wpr * 4 || w.scales.size < N * spr * 4)
+    throw new Error(`qmatmul: '${w.data.label}' smaller than its ${N}x${K} ${w.format} shape`);
   if (M === 0 || N === 0 || K === 0) return;
   const tm = args.tm ?? (M >= 8 ? 8 : M >= 4 ? 4 : M >= 2 ? 2 : 1);
   const nf = args.nf ?? (tm >= 4 ? 8 : 4);
   const wg = args.wg ?? 64;
   const quads = args.quads ?? gpu.hasSubgroups;
   if (quads && !gpu.hasSubgroups) throw new Error("qmatmul: quads need the 'subgroups' feature");
-  const k = quads ? (quadKernel ??= new Kernel<QUniform>({ family: 'qmatmul', source: quadSource(source), uniforms: UNIFORMS })) : kernel;
+  const k = quads
+    ? (quadKernel ??= new Kernel<QUniform>({ family: 'qmatmul', source: quadSource(source), uniforms: UNIFORMS }))
+    : kernel;
   k.dispatch(gpu, {
     buffers: [x.buffer, w.data, w.scales, y.buffer],
-    uniforms: { M, N, K, wordsPerRow: wpr, scalesPerRow: spr, xOff: x.offset, yOff: y.offset, beta: accumulate ? 1 : 0 },
+    uniforms: {
+      M,
+      N,
+      K,
+      wordsPerRow: wpr,
+      scalesPerRow: spr,
+      xOff: x.offset,
+      yOff: y.offset,
+      beta: accumulate ? 1 : 0,
+    },
     workgroups: [ceilDiv(N, nf * wg), ceilDiv(M, tm)],
     overrides: { FORMAT: FORMAT_ID[w.format], TM: tm, NF: nf, WG: wg },
   });

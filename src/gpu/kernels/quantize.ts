@@ -47,7 +47,8 @@ export function quantizeOnGpu(gpu: Gpu, dst: GpuQuantized, src: GPUBuffer, srcOf
 /** Records dst[dstOff + r·cols + j] = dequant(q)[r, j] for the whole [rows, cols] matrix. */
 export function dequantizeOnGpu(gpu: Gpu, q: GpuQuantized, dst: GPUBuffer, dstOff: number): void {
   const { rows, cols, format } = q;
-  if ((dstOff + rows * cols) * 4 > dst.size) throw new Error(`dequantizeOnGpu: '${dst.label}' holds ${dst.size} bytes, needs ${(dstOff + rows * cols) * 4}`);
+  if ((dstOff + rows * cols) * 4 > dst.size)
+    throw new Error(`dequantizeOnGpu: '${dst.label}' holds ${dst.size} bytes, needs ${(dstOff + rows * cols) * 4}`);
   dequantizeKernel.dispatch(gpu, {
     buffers: [q.data, q.scales, dst],
     uniforms: { ...formatUniforms(q), dstOff },

@@ -16,7 +16,8 @@ const uniforms = [
 ] as const;
 type Uniform = (typeof uniforms)[number][0];
 
-const make = (entryPoint: string) => new Kernel<Uniform>({ family: 'rmsnorm', source: rowReduceSource + rmsnormSource, entryPoint, uniforms });
+const make = (entryPoint: string) =>
+  new Kernel<Uniform>({ family: 'rmsnorm', source: rowReduceSource + rmsnormSource, entryPoint, uniforms });
 const forwardKernels = { workgroup: make('forward'), rows: make('forwardRows') };
 const inputKernels = { workgroup: make('backwardInput'), rows: make('backwardInputRows') };
 

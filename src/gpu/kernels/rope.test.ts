@@ -31,7 +31,9 @@ describe('rope', () => {
       ropeBackward(gpu, gdx, gx, gp, table, T, H); // x doubles as dy
       const df = maxAbsDiff(await gpu.readF32(gy, n), ropeForwardRef(x, pos, H, Dh, theta));
       const db = maxAbsDiff(await gpu.readF32(gdx, n), ropeBackwardRef(x, pos, H, Dh, theta));
-      console.log(`rope T=${T} H=${H} Dh=${Dh} max abs diff forward ${df.toExponential(2)} backward ${db.toExponential(2)}`);
+      console.log(
+        `rope T=${T} H=${H} Dh=${Dh} max abs diff forward ${df.toExponential(2)} backward ${db.toExponential(2)}`,
+      );
       expect(df).toBeLessThan(1e-5);
       expect(db).toBeLessThan(1e-5);
       [gx, gp, gy, gdx, table.buffer].forEach((b) => b.destroy());

@@ -54,7 +54,10 @@ export function ropeTableData(headDim: number, theta: number, maxPositions: numb
 
 /** Uploads the cos/sin table once per (headDim, theta, maxPositions); the model keeps it for its lifetime. */
 export function createRopeTable(gpu: Gpu, headDim: number, theta: number, maxPositions: number): RopeTable {
-  const buffer = gpu.buffer(`rope.table[Dh=${headDim},theta=${theta},max=${maxPositions}]`, ropeTableData(headDim, theta, maxPositions));
+  const buffer = gpu.buffer(
+    `rope.table[Dh=${headDim},theta=${theta},max=${maxPositions}]`,
+    ropeTableData(headDim, theta, maxPositions),
+  );
   return { buffer, headDim, theta, maxPositions };
 }
 
@@ -117,7 +120,14 @@ export function ropeBackward(...args: RopeArgs): void {
   dispatch(-1, ...args);
 }
 
-function rotate(x: ArrayLike<number>, positions: Uint32Array, H: number, Dh: number, theta: number, sgn: number): Float64Array {
+function rotate(
+  x: ArrayLike<number>,
+  positions: Uint32Array,
+  H: number,
+  Dh: number,
+  theta: number,
+  sgn: number,
+): Float64Array {
   const T = positions.length;
   const half = Dh / 2;
   const y = new Float64Array(T * H * Dh);
@@ -139,10 +149,22 @@ function rotate(x: ArrayLike<number>, positions: Uint32Array, H: number, Dh: num
 }
 
 /** HF reference: q*cos + rotate_half(q)*sin with rotate_half(q) = [-q2, q1]. */
-export function ropeForwardRef(x: ArrayLike<number>, positions: Uint32Array, H: number, Dh: number, theta: number): Float64Array {
+export function ropeForwardRef(
+  x: ArrayLike<number>,
+  positions: Uint32Array,
+  H: number,
+  Dh: number,
+  theta: number,
+): Float64Array {
   return rotate(x, positions, H, Dh, theta, 1);
 }
 
-export function ropeBackwardRef(dy: ArrayLike<number>, positions: Uint32Array, H: number, Dh: number, theta: number): Float64Array {
+export function ropeBackwardRef(
+  dy: ArrayLike<number>,
+  positions: Uint32Array,
+  H: number,
+  Dh: number,
+  theta: number,
+): Float64Array {
   return rotate(dy, positions, H, Dh, theta, -1);
 }

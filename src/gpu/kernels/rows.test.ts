@@ -14,7 +14,12 @@ describe('rows', () => {
     const n = rows.length;
     const src = randomF32(T * D, rng);
     const dst0 = randomF32(T * D, rng);
-    const [gs, gr, gOut, gDst] = [gpu.buffer('src', src), gpu.buffer('rows', rows), gpu.buffer('out', n * D * 4), gpu.buffer('dst', dst0)];
+    const [gs, gr, gOut, gDst] = [
+      gpu.buffer('src', src),
+      gpu.buffer('rows', rows),
+      gpu.buffer('out', n * D * 4),
+      gpu.buffer('dst', dst0),
+    ];
     gatherRows(gpu, gOut, gs, gr, n, T, D);
     const gathered = await gpu.readF32(gOut, n * D);
     const g = maxAbsDiff(gathered, gatherRowsRef(src, rows, D));

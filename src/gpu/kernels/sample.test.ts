@@ -73,7 +73,9 @@ describe('sample', () => {
         else maxLp = Math.max(maxLp, Math.abs(got.logprobs[r] - want.logprobs[r]));
         expect(want.processed[r].probs.has(got.tokens[r])).toBe(true);
       }
-      console.log(`sample ${name}: tokens ${Array.from(got.tokens).join(',')} max |logprob diff| ${maxLp.toExponential(2)}`);
+      console.log(
+        `sample ${name}: tokens ${Array.from(got.tokens).join(',')} max |logprob diff| ${maxLp.toExponential(2)}`,
+      );
       expect(maxLp).toBeLessThan(1e-4);
       expect(Array.from(got.next)).toEqual(Array.from(got.tokens));
     });
@@ -97,18 +99,21 @@ describe('sample', () => {
     for (const t of counts.keys()) expect(pr.probs.has(t), `token ${t} is outside the top-k/top-p set`).toBe(true);
     for (const [t, q] of pr.probs) {
       const c = counts.get(t) ?? 0;
-      const sd = Math.sqrt((N * q * (1 - q)) || 1);
+      const sd = Math.sqrt(N * q * (1 - q) || 1);
       worst = Math.max(worst, Math.abs(c - N * q) / sd);
       chi2 += (c - N * q) ** 2 / (N * q);
     }
-    console.log(`sample distribution: kept ${pr.kept.length}/${V}, worst z ${worst.toFixed(2)}, chi2 ${chi2.toFixed(1)} (df ${pr.kept.length - 1})`);
+    console.log(
+      `sample distribution: kept ${pr.kept.length}/${V}, worst z ${worst.toFixed(2)}, chi2 ${chi2.toFixed(1)} (df ${pr.kept.length - 1})`,
+    );
     expect(pr.kept.length).toBeGreaterThan(1);
     expect(pr.kept.length).toBeLessThan(12);
     expect(worst).toBeLessThan(4.5);
     // chi2 with df <= 11: 0.1% critical value is 31.3
     expect(chi2).toBeLessThan(31.3);
     // Sampled log-probs are the processed ones.
-    for (let r = 0; r < 50; r++) expect(Math.abs(got.logprobs[r] - Math.log(pr.probs.get(got.tokens[r]) ?? 0))).toBeLessThan(1e-4);
+    for (let r = 0; r < 50; r++)
+      expect(Math.abs(got.logprobs[r] - Math.log(pr.probs.get(got.tokens[r]) ?? 0))).toBeLessThan(1e-4);
   });
 
   it(`a row's draw does not depend on the batch around it (seed ${seed})`, async () => {
@@ -139,7 +144,15 @@ describe('sample', () => {
     const logits = new Float32Array(N * V);
     for (let r = 0; r < N; r++) logits.set(row, r * V);
     const p: SampleParams = { temperature: 1, topK: 2, seed: seed };
-    const got = await runSample(gpu, logits, N, V, p, new Uint32Array(N).map((_, r) => r), 0);
+    const got = await runSample(
+      gpu,
+      logits,
+      N,
+      V,
+      p,
+      new Uint32Array(N).map((_, r) => r),
+      0,
+    );
     expect(processRow(row, p).kept.sort((a, b) => a - b)).toEqual([3, 17, 29, 31]);
     expect(new Set(got.tokens)).toEqual(new Set([3, 17, 29, 31]));
   });

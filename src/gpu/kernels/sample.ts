@@ -21,7 +21,11 @@ export interface SampleParams {
 export const NO_TOKEN = 0xffffffff;
 
 /** Splits slots [from, to) of a read-back `out` buffer ([cap, 2, B] u32) into per-slot token ids and log-probs. */
-export function unpackSampleOut(words: Uint32Array, B: number, slots: number): { tokens: Uint32Array[]; logprobs: Float32Array[] } {
+export function unpackSampleOut(
+  words: Uint32Array,
+  B: number,
+  slots: number,
+): { tokens: Uint32Array[]; logprobs: Float32Array[] } {
   const tokens: Uint32Array[] = [];
   const logprobs: Float32Array[] = [];
   const f = new Float32Array(words.buffer, words.byteOffset, words.length);
@@ -94,8 +98,10 @@ export function sampleTokens(
 ): void {
   if (stopIds.length > 2) throw new Error('sample: at most two stop ids');
   if (shape.col >= shape.cap) throw new Error(`sample: slot ${shape.col} outside cap ${shape.cap}`);
-  if (b.out.size < shape.cap * 2 * shape.B * 4) throw new Error(`sample: out '${b.out.label}' smaller than [${shape.cap}, 2, ${shape.B}]`);
-  if (b.logits.size < shape.B * shape.V * 4) throw new Error(`sample: logits '${b.logits.label}' smaller than [${shape.B}, ${shape.V}]`);
+  if (b.out.size < shape.cap * 2 * shape.B * 4)
+    throw new Error(`sample: out '${b.out.label}' smaller than [${shape.cap}, 2, ${shape.B}]`);
+  if (b.logits.size < shape.B * shape.V * 4)
+    throw new Error(`sample: logits '${b.logits.label}' smaller than [${shape.B}, ${shape.V}]`);
   kernel.dispatch(gpu, {
     buffers: [b.logits, b.seqIds, b.done, b.out, b.next],
     uniforms: {
@@ -221,7 +227,14 @@ export interface SampleRefResult {
 }
 
 /** CPU reference of one sampling call on rows that are not done. */
-export function sampleRef(logits: Float32Array, B: number, V: number, p: SampleParams, seqIds: ArrayLike<number>, step: number): SampleRefResult {
+export function sampleRef(
+  logits: Float32Array,
+  B: number,
+  V: number,
+  p: SampleParams,
+  seqIds: ArrayLike<number>,
+  step: number,
+): SampleRefResult {
   const tokens = new Uint32Array(B);
   const logprobs = new Float64Array(B);
   const gaps = new Float64Array(B);

@@ -38,7 +38,9 @@ describe('swiglu', () => {
       const dhd = maxAbsDiff(await gpu.readF32(gh, n), hWant);
       const dgd = maxAbsDiff(await gpu.readF32(gdg, n), want.dgate);
       const dud = maxAbsDiff(await gpu.readF32(gdu, n), want.dup);
-      console.log(`swiglu T=${T} F=${F} max abs diff h ${dhd.toExponential(2)} dgate ${dgd.toExponential(2)} dup ${dud.toExponential(2)}`);
+      console.log(
+        `swiglu T=${T} F=${F} max abs diff h ${dhd.toExponential(2)} dgate ${dgd.toExponential(2)} dup ${dud.toExponential(2)}`,
+      );
       expect(dhd).toBeLessThan(2e-6 * scale(hWant));
       expect(dgd).toBeLessThan(2e-6 * scale(want.dgate));
       expect(dud).toBeLessThan(2e-6 * scale(want.dup));

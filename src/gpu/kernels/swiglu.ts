@@ -28,7 +28,15 @@ export function swigluForward(gpu: Gpu, h: GPUBuffer, gate: GPUBuffer, up: GPUBu
 }
 
 /** dgate and dup [T, F] are WRITTEN (activation gradients, not accumulated). */
-export function swigluBackward(gpu: Gpu, dgate: GPUBuffer, dup: GPUBuffer, dh: GPUBuffer, gate: GPUBuffer, up: GPUBuffer, n: number): void {
+export function swigluBackward(
+  gpu: Gpu,
+  dgate: GPUBuffer,
+  dup: GPUBuffer,
+  dh: GPUBuffer,
+  gate: GPUBuffer,
+  up: GPUBuffer,
+  n: number,
+): void {
   backwardKernel.dispatch(gpu, {
     buffers: [dh, gate, up, dgate, dup],
     uniforms: { n, F: 0, pad1: 0, pad2: 0 },
@@ -48,7 +56,14 @@ export function swigluForwardFused(gpu: Gpu, h: GPUBuffer, gu: GPUBuffer, T: num
 }
 
 /** Fused layout: dgu [T, 2F] = [dgate | dup] is WRITTEN (not accumulated). */
-export function swigluBackwardFused(gpu: Gpu, dgu: GPUBuffer, dh: GPUBuffer, gu: GPUBuffer, T: number, F: number): void {
+export function swigluBackwardFused(
+  gpu: Gpu,
+  dgu: GPUBuffer,
+  dh: GPUBuffer,
+  gu: GPUBuffer,
+  T: number,
+  F: number,
+): void {
   backwardFusedKernel.dispatch(gpu, {
     buffers: [dh, gu, dgu],
     uniforms: { n: T * F, F, pad1: 0, pad2: 0 },
@@ -78,7 +93,11 @@ export function swigluForwardRef(gate: ArrayLike<number>, up: ArrayLike<number>)
   return h;
 }
 
-export function swigluBackwardRef(dh: ArrayLike<number>, gate: ArrayLike<number>, up: ArrayLike<number>): { dgate: Float64Array; dup: Float64Array } {
+export function swigluBackwardRef(
+  dh: ArrayLike<number>,
+  gate: ArrayLike<number>,
+  up: ArrayLike<number>,
+): { dgate: Float64Array; dup: Float64Array } {
   const dgate = new Float64Array(gate.length);
   const dup = new Float64Array(gate.length);
   for (let i = 0; i < gate.length; i++) {

@@ -176,7 +176,9 @@ describe('HF import: broken checkpoints are refused with the culprit named', () 
     await expect(checkHfModel(await configEdited(name, { intermediate_size: 64 }))).rejects.toThrow(
       /mlp\.gate_proj\.weight' has shape \[96, 48\], config.json needs \[64, 48\]/,
     );
-    await expect(checkHfModel(await configEdited(name, { rope_scaling: { type: 'yarn', factor: 4 } }))).rejects.toThrow(/rope_scaling/);
+    await expect(checkHfModel(await configEdited(name, { rope_scaling: { type: 'yarn', factor: 4 } }))).rejects.toThrow(
+      /rope_scaling/,
+    );
   });
   it('a tensor whose shape disagrees with config.json', async () => {
     await expect(importHfModel(await configEdited(name, { intermediate_size: 64 }))).rejects.toThrow(

@@ -206,7 +206,11 @@ export class GpuLora {
   async optimizerState(): Promise<{ m: Float32Array; v: Float32Array; step: number } | undefined> {
     if (!this.moments) return undefined;
     const n = this.totalFloats;
-    return { m: await this.gpu.readF32(this.moments.m, n), v: await this.gpu.readF32(this.moments.v, n), step: this.step };
+    return {
+      m: await this.gpu.readF32(this.moments.m, n),
+      v: await this.gpu.readF32(this.moments.v, n),
+      step: this.step,
+    };
   }
 
   /** Restores what optimizerState() returned (a resumed run continues with the same moments and step count). */
@@ -214,7 +218,10 @@ export class GpuLora {
     const n = this.totalFloats;
     if (s.m.length !== n || s.v.length !== n)
       throw new Error(`${this.label}: optimizer state has ${s.m.length} floats, the adapters' layout has ${n}`);
-    this.moments ??= { m: this.gpu.buffer(`${this.label}.adam_m`, n * 4), v: this.gpu.buffer(`${this.label}.adam_v`, n * 4) };
+    this.moments ??= {
+      m: this.gpu.buffer(`${this.label}.adam_m`, n * 4),
+      v: this.gpu.buffer(`${this.label}.adam_v`, n * 4),
+    };
     this.gpu.write(this.moments.m, s.m);
     this.gpu.write(this.moments.v, s.v);
     this.step = s.step;

@@ -95,7 +95,9 @@ describe('hub source (local server with the hub URL layout)', () => {
       ranges = true;
     }
     expect(() => hubSource({ repo: '../etc', endpoint })).toThrow(/not a repo id/);
-    expect(() => hubSource({ repo: REPO, endpoint: 'file:///etc' })).toThrow(/'file:\/\/\/etc' is not an http\(s\) URL/);
+    expect(() => hubSource({ repo: REPO, endpoint: 'file:///etc' })).toThrow(
+      /'file:\/\/\/etc' is not an http\(s\) URL/,
+    );
     expect(hubUrls({ repo: REPO, revision: 'refs/pr/1', endpoint: endpoint + '/' }).url('a b/c.json')).toBe(
       `${endpoint}/${REPO}/resolve/refs%2Fpr%2F1/a%20b/c.json`,
     );

@@ -92,7 +92,10 @@ export const threeSum = defineFamily<[nums: number[]]>()({
         ['\n                  while lo < hi and nums[lo] == nums[lo + 1]:\n                      lo += 1', ''],
       ),
     },
-    { kind: 'duplicates', body: edited(threeSumBrute, ['found = set()', 'found = []'], ['found.add(', 'found.append(']) },
+    {
+      kind: 'duplicates',
+      body: edited(threeSumBrute, ['found = set()', 'found = []'], ['found.add(', 'found.append(']),
+    },
     { kind: 'off-by-one', body: edited(threeSumBrute, ['range(j + 1, len(nums))', 'range(j, len(nums))']) },
     { kind: 'wrong-comparison', body: edited(threeSumTwoPointer, ['while lo < hi:', 'while lo <= hi:']) },
   ],
@@ -272,7 +275,9 @@ export const mergeSorted = defineFamily<[a: number[], b: number[]]>()({
     },
     {
       kind: 'wrong-comparison',
-      body: edited(mergeTwoPointer, (p) => (p.desc ? ['a[i] >= b[j]', 'a[i] <= b[j]'] : ['a[i] <= b[j]', 'a[i] >= b[j]'])),
+      body: edited(mergeTwoPointer, (p) =>
+        p.desc ? ['a[i] >= b[j]', 'a[i] <= b[j]'] : ['a[i] <= b[j]', 'a[i] >= b[j]'],
+      ),
     },
   ],
 });

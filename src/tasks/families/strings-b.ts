@@ -131,7 +131,10 @@ export const longestWord = defineFamily<[s: string]>()({
       kind: 'off-by-one',
       body: edited(
         longestWordLoop,
-        ["best = ''\n      for w in s.split():", "words = s.split()\n      best = ''\n      for i in range(1, len(words)):"],
+        [
+          "best = ''\n      for w in s.split():",
+          "words = s.split()\n      best = ''\n      for i in range(1, len(words)):",
+        ],
         ['len(w)', 'len(words[i])'],
         ['best = w', 'best = words[i]'],
       ),

@@ -16,7 +16,10 @@ export function AdapterPanel({ onAvailability }: { onAvailability?: (ok: boolean
     (async () => {
       try {
         const adapter = await browserGpu().requestAdapter({ powerPreference: 'high-performance' });
-        if (!adapter) throw new Error('navigator.gpu.requestAdapter() returned no adapter (WebGPU may be disabled or blocklisted).');
+        if (!adapter)
+          throw new Error(
+            'navigator.gpu.requestAdapter() returned no adapter (WebGPU may be disabled or blocklisted).',
+          );
         if (!cancelled) setState({ kind: 'ok', summary: summarizeAdapter(adapter) });
       } catch (e) {
         if (!cancelled) setState({ kind: 'missing', reason: (e as Error).message });

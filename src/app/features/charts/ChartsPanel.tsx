@@ -98,9 +98,11 @@ export const CHARTS: ChartSpec[] = [
 
 /** What the coder and tester lines mean in the current run's mode (the same metric names carry each method's signal). */
 export const CHART_MODE_NOTES: Record<Mode, string> = {
-  'code-a1': 'Coder reward: pass rate on the Tester’s validated tests. Tester reward: α·validity + (1−α)·adversarial. Both models learn by GRPO.',
+  'code-a1':
+    'Coder reward: pass rate on the Tester’s validated tests. Tester reward: α·validity + (1−α)·adversarial. Both models learn by GRPO.',
   golden: 'Coder reward: pass rate on the problem’s own tests. No Tester is trained (its lines stay at 0).',
-  'self-play': 'One model: its coder reward is the pass rate on its own tests, its tester reward α·validity + (1−α)·adversarial; both update the same weights.',
+  'self-play':
+    'One model: its coder reward is the pass rate on its own tests, its tester reward α·validity + (1−α)·adversarial; both update the same weights.',
   tcs: 'Coder reward as Code-A1. Tester reward: stage 1 consistency with the reference solution, stage 2 counterexamples to buffered failing programs (the switch shows as a jump). Both learn by GRPO.',
   ace: 'No ground truth. Coder reward: share of programs that survived every well-formed adversarial input (they are SFT data). Tester reward: share of input groups that broke their program (KTO desirable); tester validity = share of well-formed inputs, tester KL = the KTO reference point z.',
 };

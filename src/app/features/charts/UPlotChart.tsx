@@ -107,7 +107,9 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
       prev = next;
       render(s);
     });
-    const ro = new ResizeObserver(() => plot && plot.setSize({ width: Math.max(240, el.clientWidth), height: spec.height ?? 170 }));
+    const ro = new ResizeObserver(
+      () => plot && plot.setSize({ width: Math.max(240, el.clientWidth), height: spec.height ?? 170 }),
+    );
     ro.observe(el);
     return () => {
       unsub();

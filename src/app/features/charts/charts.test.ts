@@ -52,7 +52,12 @@ describe('chart helpers', () => {
     expect(shortNumber(0.002)).toBe('2e-3');
     expect(shortNumber(0.00035)).toBe('3.5e-4');
     expect(shortNumber(0.9)).toBe('0.9');
-    const c = { preset: 'micro' as const, mode: 'code-a1' as const, seed: 4, overrides: { alpha: 0.9, lr: 0.002, M: 4 } };
+    const c = {
+      preset: 'micro' as const,
+      mode: 'code-a1' as const,
+      seed: 4,
+      overrides: { alpha: 0.9, lr: 0.002, M: 4 },
+    };
     // M 4 is micro's own value: not a change.
     expect(runLabel(c)).toBe('code-a1 · micro · seed 4 · α 0.9 · coder lr 2e-3');
     expect(bundleFileName(c, 12, '.codea1')).toBe('code-a1-micro-seed4-alpha0.9-lr2e-3-step12.codea1');

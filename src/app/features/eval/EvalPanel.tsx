@@ -14,7 +14,7 @@ export function EvalPanel() {
   const live = series.find((r) => r.id === runId);
   const first = steps[0];
   const last = steps.at(-1);
-  const hidden = (rs: typeof steps[number] | undefined) => {
+  const hidden = (rs: (typeof steps)[number] | undefined) => {
     if (!rs) return undefined;
     const c = rs.rollouts.flatMap((r) => r.candidates);
     return c.length ? c.reduce((a, x) => a + x.hiddenPassRate, 0) / c.length : undefined;
@@ -51,7 +51,8 @@ export function EvalPanel() {
         <>
           <h3>CodeT-style selection (latest step)</h3>
           <p className="note">
-            Pick, per problem, the candidate that passes the most valid generated tests, and score it on the hidden tests. Good tests make this pick beat a random one.
+            Pick, per problem, the candidate that passes the most valid generated tests, and score it on the hidden
+            tests. Good tests make this pick beat a random one.
           </p>
           <table className="kvtable" data-testid="codet">
             <tbody>
@@ -101,8 +102,9 @@ function HeldOut() {
     <>
       <h3>Held-out evaluation</h3>
       <p className="note">
-        The current models on problems never trained on, judged on hidden tests; the Tester on the same problems’ shipped bug mutants. Run it before the first step
-        and again after training to compare. Headless: <code>npm run eval -- --run runs/NAME</code>.
+        The current models on problems never trained on, judged on hidden tests; the Tester on the same problems’
+        shipped bug mutants. Run it before the first step and again after training to compare. Headless:{' '}
+        <code>npm run eval -- --run runs/NAME</code>.
       </p>
       <div className="form-row">
         <select
@@ -114,10 +116,28 @@ function HeldOut() {
           <option value="heldout-family">held-out families</option>
         </select>
         <label>
-          problems <input data-testid="eval-problems" type="number" min={1} max={200} value={problems} style={{ width: 60 }} onChange={(e) => setOpts({ problems: Math.max(1, Number(e.target.value) || 1) })} />
+          problems{' '}
+          <input
+            data-testid="eval-problems"
+            type="number"
+            min={1}
+            max={200}
+            value={problems}
+            style={{ width: 60 }}
+            onChange={(e) => setOpts({ problems: Math.max(1, Number(e.target.value) || 1) })}
+          />
         </label>
         <label>
-          samples <input data-testid="eval-samples" type="number" min={1} max={16} value={samples} style={{ width: 50 }} onChange={(e) => setOpts({ samples: Math.max(1, Number(e.target.value) || 1) })} />
+          samples{' '}
+          <input
+            data-testid="eval-samples"
+            type="number"
+            min={1}
+            max={16}
+            value={samples}
+            style={{ width: 50 }}
+            onChange={(e) => setOpts({ samples: Math.max(1, Number(e.target.value) || 1) })}
+          />
         </label>
         <button data-testid="run-eval" disabled={!canRun} onClick={() => client.evaluate(split, problems, samples)}>
           Evaluate at step {step}
@@ -134,7 +154,9 @@ function HeldOut() {
               <th>greedy</th>
               <th>CodeT pick</th>
               <th>tester validity</th>
-              <th title="share of mutants of the reference that the Tester breaks with valid tests it wrote after reading that mutant">white-box mutation score</th>
+              <th title="share of mutants of the reference that the Tester breaks with valid tests it wrote after reading that mutant">
+                white-box mutation score
+              </th>
               <th>took</th>
             </tr>
           </thead>

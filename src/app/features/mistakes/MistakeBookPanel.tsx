@@ -16,7 +16,10 @@ const GROWTH: ChartSpec = {
       { label: 'added', stroke: '#16a34a', dash: [4, 3] },
       { label: 'removed', stroke: '#dc2626', dash: [4, 3] },
     ];
-    return { data: [h.map((p) => p.step), h.map((p) => p.size), h.map((p) => p.added), h.map((p) => p.removed)], series };
+    return {
+      data: [h.map((p) => p.step), h.map((p) => p.size), h.map((p) => p.added), h.map((p) => p.removed)],
+      series,
+    };
   },
 };
 
@@ -29,8 +32,9 @@ export function MistakeBookPanel() {
   return (
     <section className="panel" data-testid="mistakes">
       <p className="note">
-        Tests that broke a candidate, per problem. Frequency goes +1 each time a test breaks a candidate and −1 each time a replayed test is
-        passed; at 0 the entry leaves the book. The top-k by frequency are replayed to the Coder.
+        Tests that broke a candidate, per problem. Frequency goes +1 each time a test breaks a candidate and −1 each
+        time a replayed test is passed; at 0 the entry leaves the book. The top-k by frequency are replayed to the
+        Coder.
       </p>
       <div className="form-row">
         <input
@@ -59,7 +63,10 @@ export function MistakeBookPanel() {
       {groups.map((g) => (
         <div key={g.problemId} className="book-group">
           <h3>
-            {g.problemId} <span className="muted">({g.entries.length} tests, total frequency {g.totalFrequency})</span>
+            {g.problemId}{' '}
+            <span className="muted">
+              ({g.entries.length} tests, total frequency {g.totalFrequency})
+            </span>
           </h3>
           <table className="book">
             <thead>

@@ -10,7 +10,10 @@ export interface ProblemGroup {
 /** Case-insensitive match on the test text or the problem id; entries below minFrequency are dropped. */
 export function filterMistakes(entries: MistakeEntry[], query: string, minFrequency: number): MistakeEntry[] {
   const q = query.trim().toLowerCase();
-  return entries.filter((e) => e.frequency >= minFrequency && (!q || e.test.toLowerCase().includes(q) || e.problemId.toLowerCase().includes(q)));
+  return entries.filter(
+    (e) =>
+      e.frequency >= minFrequency && (!q || e.test.toLowerCase().includes(q) || e.problemId.toLowerCase().includes(q)),
+  );
 }
 
 /** Groups by problem, most-frequent problems first; within a group, highest frequency first (the replay order). */

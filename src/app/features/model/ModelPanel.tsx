@@ -46,7 +46,10 @@ export function ModelPanel() {
   const checkpointStep = useLab((s) => s.checkpointStep);
   // Picked files are used when the next new run starts (a resumed run keeps its own checkpoint).
   const userModels = useLab((s) => s.userModels);
-  const picked = { coder: userModels.coder && Object.keys(userModels.coder), tester: userModels.tester && Object.keys(userModels.tester) };
+  const picked = {
+    coder: userModels.coder && Object.keys(userModels.coder),
+    tester: userModels.tester && Object.keys(userModels.tester),
+  };
   const hfCoder = useLab((s) => s.userHfModels.coder);
   const [err, setErr] = useState<string | null>(null);
   const [files, setFiles] = useState<{ name: string; bytes: number }[] | null>(null);
@@ -98,7 +101,10 @@ export function ModelPanel() {
       const config = await store.read(`latest/${role}/config.json`);
       if (!weights || !config) throw new Error(`the last checkpoint has no ${role} model`);
       // Loaded on demand: the exporter (protobufjs + graph builder) is only needed here.
-      const [{ loadCheckpoint }, { exportOnnx }] = await Promise.all([import('../../../model/checkpoint'), import('../../../model/onnx/export')]);
+      const [{ loadCheckpoint }, { exportOnnx }] = await Promise.all([
+        import('../../../model/checkpoint'),
+        import('../../../model/onnx/export'),
+      ]);
       const ck = loadCheckpoint({ weights, config: new TextDecoder().decode(config) });
       const onnx = exportOnnx(ck.params, ck.layout, {
         kvCache: true,
@@ -119,11 +125,15 @@ export function ModelPanel() {
         <dd data-testid="model-source">{source}</dd>
         <dt>preset {preset} model</dt>
         <dd>
-          {m.preset}; coder {m.coderCheckpoint ? <code>public/{m.coderCheckpoint}</code> : 'fresh init'}; tester {m.testerCheckpoint ? <code>public/{m.testerCheckpoint}</code> : 'fresh init'}
+          {m.preset}; coder {m.coderCheckpoint ? <code>public/{m.coderCheckpoint}</code> : 'fresh init'}; tester{' '}
+          {m.testerCheckpoint ? <code>public/{m.testerCheckpoint}</code> : 'fresh init'}
         </dd>
       </dl>
       <h3>Use your own checkpoint</h3>
-      <p className="note">Pick the model’s safetensors, config.json and tokenizer.json together. They are used by the next new run (Reset, then Start).</p>
+      <p className="note">
+        Pick the model’s safetensors, config.json and tokenizer.json together. They are used by the next new run (Reset,
+        then Start).
+      </p>
       <div className="form-row">
         <label>
           coder <input type="file" multiple data-testid="model-coder-files" onChange={pick('coder')} />
@@ -135,17 +145,21 @@ export function ModelPanel() {
       <dl className="kv" data-testid="model-in-use">
         <dt>next new run: coder</dt>
         <dd data-testid="model-in-use-coder">
-          {hfCoder ? 'the Hugging Face model below' : picked.coder ? `your files (${picked.coder.join(', ')})` : shippedLabel(m.coderCheckpoint)}
+          {hfCoder
+            ? 'the Hugging Face model below'
+            : picked.coder
+              ? `your files (${picked.coder.join(', ')})`
+              : shippedLabel(m.coderCheckpoint)}
         </dd>
         <dt>next new run: tester</dt>
         <dd data-testid="model-in-use-tester">
           {hfCoder
             ? 'the Hugging Face model below'
             : picked.tester
-            ? `your files (${picked.tester.join(', ')})`
-            : picked.coder
-              ? 'the same as the coder'
-              : shippedLabel(m.testerCheckpoint)}
+              ? `your files (${picked.tester.join(', ')})`
+              : picked.coder
+                ? 'the same as the coder'
+                : shippedLabel(m.testerCheckpoint)}
         </dd>
       </dl>
       {picked.tester && !picked.coder && (
@@ -169,13 +183,23 @@ export function ModelPanel() {
         List files of the last checkpoint{checkpointStep !== null ? ` (step ${checkpointStep})` : ''}
       </button>
       <div className="buttons">
-        <button data-testid="onnx-coder" disabled={!runId || checkpointStep === null} onClick={() => void downloadOnnx('coder')}>
+        <button
+          data-testid="onnx-coder"
+          disabled={!runId || checkpointStep === null}
+          onClick={() => void downloadOnnx('coder')}
+        >
           Coder as ONNX
         </button>
-        <button data-testid="onnx-tester" disabled={!runId || checkpointStep === null || !modeRules(mode).savesTester} onClick={() => void downloadOnnx('tester')}>
+        <button
+          data-testid="onnx-tester"
+          disabled={!runId || checkpointStep === null || !modeRules(mode).savesTester}
+          onClick={() => void downloadOnnx('tester')}
+        >
           Tester as ONNX
         </button>
-        <span className="muted">opset 17 with KV cache and attention mask inputs (HF Optimum names), for onnxruntime-web or transformers.js</span>
+        <span className="muted">
+          opset 17 with KV cache and attention mask inputs (HF Optimum names), for onnxruntime-web or transformers.js
+        </span>
       </div>
       {files && (
         <ul data-testid="trained-files">

@@ -45,7 +45,11 @@ export function PerfPanel() {
         { name: 'rollout', s: m['time/rollout_s'], cls: 'b-rollout' },
         { name: 'sandbox', s: m['time/sandbox_s'], cls: 'b-sandbox' },
         { name: 'update', s: m['time/update_s'], cls: 'b-update' },
-        { name: 'other', s: Math.max(0, m['time/step_s'] - m['time/rollout_s'] - m['time/sandbox_s'] - m['time/update_s']), cls: 'b-other' },
+        {
+          name: 'other',
+          s: Math.max(0, m['time/step_s'] - m['time/rollout_s'] - m['time/sandbox_s'] - m['time/update_s']),
+          cls: 'b-other',
+        },
       ]
     : [];
   return (
@@ -57,16 +61,24 @@ export function PerfPanel() {
         <dd data-testid="perf-gpu-mem">{(perf.gpuBytes / MB).toFixed(1)} MiB</dd>
         <dt>sandbox</dt>
         <dd data-testid="perf-sandbox">
-          {perf.sandboxCalls} calls, {perf.sandboxCalls ? (perf.sandboxMs / perf.sandboxCalls).toFixed(1) : '–'} ms each on average
-          {m && m['time/sandbox_s'] > 0 && perf.stepSandboxCalls > 0 ? ` · last step ${perf.stepSandboxCalls} calls in ${m['time/sandbox_s'].toFixed(2)} s = ${(perf.stepSandboxCalls / m['time/sandbox_s']).toFixed(1)} calls/s` : ''}
+          {perf.sandboxCalls} calls, {perf.sandboxCalls ? (perf.sandboxMs / perf.sandboxCalls).toFixed(1) : '–'} ms each
+          on average
+          {m && m['time/sandbox_s'] > 0 && perf.stepSandboxCalls > 0
+            ? ` · last step ${perf.stepSandboxCalls} calls in ${m['time/sandbox_s'].toFixed(2)} s = ${(perf.stepSandboxCalls / m['time/sandbox_s']).toFixed(1)} calls/s`
+            : ''}
         </dd>
       </dl>
       <h3>Step time (last step{m ? ` ${m.step}: ${m['time/step_s'].toFixed(2)} s` : ''})</h3>
       {m && <StepBreakdown parts={parts} />}
       <h3>GPU time per kernel family</h3>
       <label className="check">
-        <input type="checkbox" data-testid="profile" checked={perf.profiling} onChange={(e) => client.setProfiling(e.target.checked)} /> profile kernels (timestamp queries, one
-        pass per dispatch: slower; figures appear after the next step)
+        <input
+          type="checkbox"
+          data-testid="profile"
+          checked={perf.profiling}
+          onChange={(e) => client.setProfiling(e.target.checked)}
+        />{' '}
+        profile kernels (timestamp queries, one pass per dispatch: slower; figures appear after the next step)
       </label>
       {perf.kernelTimes.length > 0 && (
         <table className="kvtable" data-testid="kernel-times">

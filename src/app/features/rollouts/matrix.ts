@@ -36,7 +36,13 @@ export function passMatrix(r: RolloutRecord): MatrixRow[] {
       tr.tests.forEach((t: TestRecord, ti) => {
         let row = rows.get(t.text);
         if (!row) {
-          row = { test: t.text, valid: t.valid, callOk: t.callOk, replay: !!t.replay, cells: new Array<Cell>(n).fill(null) };
+          row = {
+            test: t.text,
+            valid: t.valid,
+            callOk: t.callOk,
+            replay: !!t.replay,
+            cells: new Array<Cell>(n).fill(null),
+          };
           rows.set(t.text, row);
         }
         const passed = passedAt[ti];

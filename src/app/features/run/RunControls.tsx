@@ -50,7 +50,12 @@ export function RunControls({ gpuOk }: { gpuOk: boolean }) {
         >
           Pause
         </button>
-        <button data-testid="single-step" disabled={!canRun} title={why} onClick={() => client.step(runId && checkpointStep !== null ? undefined : startModels())}>
+        <button
+          data-testid="single-step"
+          disabled={!canRun}
+          title={why}
+          onClick={() => client.step(runId && checkpointStep !== null ? undefined : startModels())}
+        >
           Single step
         </button>
         {confirmReset ? (

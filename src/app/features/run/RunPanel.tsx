@@ -1,7 +1,18 @@
 // Run panel: preset, mode, seed and the main hyperparameters (each explained in one line); the run controls
 // themselves sit at the top of the page (RunControls).
 import { useEffect, useState } from 'react';
-import { HYPERPARAMS, MODES, MODE_NOTES, PRESETS, PRESET_NOTES, checkHyperValue, isMode, isPreset, presetValue, type RunConfigUi } from '../../config/run-config';
+import {
+  HYPERPARAMS,
+  MODES,
+  MODE_NOTES,
+  PRESETS,
+  PRESET_NOTES,
+  checkHyperValue,
+  isMode,
+  isPreset,
+  presetValue,
+  type RunConfigUi,
+} from '../../config/run-config';
 import { labStore, useLab } from '../../store';
 import { syncHash } from '../../actions';
 import { VerlExportButton } from '../export/VerlExportButton';
@@ -23,7 +34,12 @@ export function RunPanel() {
       <div className="form-row">
         <label>
           preset{' '}
-          <select data-testid="preset" value={config.preset} disabled={locked} onChange={(e) => isPreset(e.target.value) && set({ ...config, preset: e.target.value, overrides: {} })}>
+          <select
+            data-testid="preset"
+            value={config.preset}
+            disabled={locked}
+            onChange={(e) => isPreset(e.target.value) && set({ ...config, preset: e.target.value, overrides: {} })}
+          >
             {PRESETS.map((p) => (
               <option key={p}>{p}</option>
             ))}
@@ -31,7 +47,12 @@ export function RunPanel() {
         </label>
         <label>
           mode{' '}
-          <select data-testid="mode" value={config.mode} disabled={locked} onChange={(e) => isMode(e.target.value) && set({ ...config, mode: e.target.value })}>
+          <select
+            data-testid="mode"
+            value={config.mode}
+            disabled={locked}
+            onChange={(e) => isMode(e.target.value) && set({ ...config, mode: e.target.value })}
+          >
             {MODES.map((m) => (
               <option key={m}>{m}</option>
             ))}
@@ -80,7 +101,17 @@ export function RunPanel() {
   );
 }
 
-function HyperRow({ hkey, config, locked, onChange }: { hkey: string; config: RunConfigUi; locked: boolean; onChange(c: RunConfigUi): void }) {
+function HyperRow({
+  hkey,
+  config,
+  locked,
+  onChange,
+}: {
+  hkey: string;
+  config: RunConfigUi;
+  locked: boolean;
+  onChange(c: RunConfigUi): void;
+}) {
   const h = HYPERPARAMS.find((x) => x.key === hkey)!;
   const value = config.overrides[hkey];
   const [text, setText] = useState(value === undefined ? '' : String(value));

@@ -63,7 +63,8 @@ export function StoragePanel() {
             onChange={(e) => {
               const f = e.target.files?.[0];
               e.target.value = '';
-              if (f) importBundle(labStore, f).then(() => ok(`Imported ${f.name}.`), report(`Import of ${f.name} failed`));
+              if (f)
+                importBundle(labStore, f).then(() => ok(`Imported ${f.name}.`), report(`Import of ${f.name} failed`));
             }}
           />
         </label>
@@ -76,7 +77,11 @@ export function StoragePanel() {
             onChange={(e) => {
               const f = e.target.files?.[0];
               e.target.value = '';
-              if (f) addComparison(labStore, f).then(() => ok(`Added ${f.name} to the charts.`), report(`Could not read ${f.name}`));
+              if (f)
+                addComparison(labStore, f).then(
+                  () => ok(`Added ${f.name} to the charts.`),
+                  report(`Could not read ${f.name}`),
+                );
             }}
           />
         </label>

@@ -37,7 +37,8 @@ const NODES: Node[] = [
     id: 'validation',
     title: 'Ground-truth validation',
     phase: 'validation',
-    what: (m) => (m === 'ace' ? 'none: no ground truth, calls only' : 'each test’s call runs on the reference solution'),
+    what: (m) =>
+      m === 'ace' ? 'none: no ground truth, calls only' : 'each test’s call runs on the reference solution',
   },
   {
     id: 'execution',
@@ -151,8 +152,7 @@ export function LoopDiagram() {
   return (
     <section className="panel loop" data-testid="loop-diagram" aria-label="One training step">
       <h2 className="loop-title">
-        One step of{' '}
-        {LOOP_TITLE[mode]}
+        One step of {LOOP_TITLE[mode]}
         <span className="muted">
           {' '}
           ·{' '}
@@ -167,7 +167,8 @@ export function LoopDiagram() {
         {NODES.map((n) => {
           const active = running && current === n.phase;
           const ev = events.find((e) => e.phase === n.phase);
-          const skip = (!modeRules(mode).usesTester && n.id === 'tester') || (!modeRules(mode).mistakeBook && n.id === 'book');
+          const skip =
+            (!modeRules(mode).usesTester && n.id === 'tester') || (!modeRules(mode).mistakeBook && n.id === 'book');
           return (
             <li
               key={n.id}

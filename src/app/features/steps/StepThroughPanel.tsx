@@ -29,7 +29,8 @@ export function StepThroughPanel() {
     <section className="panel" data-testid="steps">
       <div className="form-row">
         <label className="check">
-          <input type="checkbox" checked={stepThrough} onChange={(e) => client.setStepThrough(e.target.checked)} /> step-through mode
+          <input type="checkbox" checked={stepThrough} onChange={(e) => client.setStepThrough(e.target.checked)} />{' '}
+          step-through mode
         </label>
         <button
           data-testid="next-phase"
@@ -41,7 +42,9 @@ export function StepThroughPanel() {
             ? `Running ${PHASE_INFO[current].title}…`
             : `Run phase${current ? `: ${PHASE_INFO[current].title}` : ''} ▶`}
         </button>
-        {!stepThrough && <span className="muted">Turn on step-through, then press Single step to walk through one step.</span>}
+        {!stepThrough && (
+          <span className="muted">Turn on step-through, then press Single step to walk through one step.</span>
+        )}
       </div>
       <ol className="phases">
         {PHASES.map((p) => {
@@ -79,15 +82,24 @@ export function StepThroughPanel() {
   );
 }
 
-function Collusion({ step, mode, rollouts }: { step: number; mode: string; rollouts: Parameters<typeof collusionStats>[0] }) {
+function Collusion({
+  step,
+  mode,
+  rollouts,
+}: {
+  step: number;
+  mode: string;
+  rollouts: Parameters<typeof collusionStats>[0];
+}) {
   const s = collusionStats(rollouts);
   return (
     <div className={mode === 'self-play' ? 'collusion emph' : 'collusion'} data-testid="collusion">
       <h3>Trivial and self-serving tests (step {step})</h3>
       <p>
-        <b data-testid="self-serving-share">{share(s.selfServing, s.tests)}</b> self-serving (wrong expected value at an input where the candidate is wrong too: the test
-        agrees with the code instead of checking it) · <b data-testid="trivial-share">{share(s.trivial, s.tests)}</b> trivial (valid, yet passed by a candidate that fails its
-        hidden tests) · {share(s.invalid, s.tests)} invalid, of {s.tests} generated tests.
+        <b data-testid="self-serving-share">{share(s.selfServing, s.tests)}</b> self-serving (wrong expected value at an
+        input where the candidate is wrong too: the test agrees with the code instead of checking it) ·{' '}
+        <b data-testid="trivial-share">{share(s.trivial, s.tests)}</b> trivial (valid, yet passed by a candidate that
+        fails its hidden tests) · {share(s.invalid, s.tests)} invalid, of {s.tests} generated tests.
       </p>
       <p className="note">
         {mode === 'self-play'

@@ -8,16 +8,28 @@ import { stepCounts } from './LoopDiagram';
 describe('loop diagram counts', () => {
   it('candidates, valid / invalid tests, breaks and replays of a step', () => {
     const seed = freshSeed();
-    const rollouts = [sampleRollout(seed, 3, { candidates: 4, testers: 2, k: 3 }), sampleRollout(seed + 1, 3, { candidates: 3, testers: 1, k: 2 })];
+    const rollouts = [
+      sampleRollout(seed, 3, { candidates: 4, testers: 2, k: 3 }),
+      sampleRollout(seed + 1, 3, { candidates: 3, testers: 1, k: 2 }),
+    ];
     const c = stepCounts(rollouts);
     expect(c.candidates, `seed ${seed}`).toBe(7);
     expect(c.compiled).toBe(rollouts.flatMap((r) => r.candidates).filter((x) => x.compiles).length);
     expect(c.replays).toBe(rollouts.reduce((a, r) => a + r.replays.length, 0));
-    const tests = rollouts.flatMap((r) => r.candidates.flatMap((x) => x.testerRollouts.flatMap((t) => t.tests.filter((q) => !q.replay))));
+    const tests = rollouts.flatMap((r) =>
+      r.candidates.flatMap((x) => x.testerRollouts.flatMap((t) => t.tests.filter((q) => !q.replay))),
+    );
     expect(c.valid + c.invalid).toBe(tests.length);
     expect(c.valid).toBe(tests.filter((t) => t.valid).length);
     // Every break is a failed valid cell of the heatmap (a test repeated for one candidate shows once there).
-    const failedCells = rollouts.reduce((a, r) => a + passMatrix(r).filter((row) => row.valid).reduce((b, row) => b + row.cells.filter((x) => x === 0).length, 0), 0);
+    const failedCells = rollouts.reduce(
+      (a, r) =>
+        a +
+        passMatrix(r)
+          .filter((row) => row.valid)
+          .reduce((b, row) => b + row.cells.filter((x) => x === 0).length, 0),
+      0,
+    );
     expect(c.breaks, `seed ${seed}`).toBeGreaterThanOrEqual(failedCells);
   });
 });

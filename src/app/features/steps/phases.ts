@@ -60,7 +60,8 @@ const MODE_TEXT: Record<'golden' | 'self-play' | 'tcs' | 'ace', Partial<Record<P
       'Every program of the problem runs every input in the hardened sandbox, as an execution-only job: it returns, raises, hangs or crashes. A well-formed input that makes a program fail breaks it.',
     rewards:
       'A program that survives every well-formed input is robust (reward 1) and becomes supervised-fine-tuning data. An input group that broke its program is desirable, one that did not is undesirable: these labels, not a scalar reward, train the adversary.',
-    'mistake-book': 'ACE keeps no Mistake Book: without a reference solution there is no verified failing test to replay.',
+    'mistake-book':
+      'ACE keeps no Mistake Book: without a reference solution there is no verified failing test to replay.',
     update:
       'Two steps on the one model: supervised fine-tuning on the robust programs, then a KTO step that raises the likelihood of desirable input groups and lowers that of undesirable ones relative to a reference point z.',
   },
