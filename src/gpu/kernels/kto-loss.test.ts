@@ -13,7 +13,14 @@ import {
 } from './kto-loss';
 import { ktoLossBackwardRef, ktoLossForwardRef } from './kto-loss-ref';
 import { freshSeed, maxAbsDiff, mulberry32 } from '../../testing/random';
-import { gradientDiffs, statsRelDiff } from '../../testing/loss-check';
+import {
+  gradientDiffs,
+  randomSequences,
+  runLossKernel,
+  sampledCentralDiffs,
+  statsRelDiff,
+  withRowReduceWorkgroup,
+} from '../../testing/loss-check';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -25,41 +32,27 @@ const noise = (scale: number) => (rng() * 2 - 1) * scale;
  * reward has the sign of `shift`: shift > 0 puts z on the batch mean, shift < 0 on the clamp at 0.
  */
 function makeInputs(shape: KtoLossShape, shift: number): KtoLossInputs<Float32Array> {
-  const T = shape.B * shape.S;
-  const mask = new Float32Array(T);
-  const logp = new Float32Array(T);
-  const refLogp = new Float32Array(T);
-  for (let b = 0; b < shape.B; b++) {
-    const prompt = Math.floor(rng() * shape.S * 0.4);
-    const len = b === shape.B - 1 ? 0 : 2 + Math.floor(rng() * (shape.S - prompt - 2));
-    for (let s = 0; s < shape.S; s++) {
-      const t = b * shape.S + s;
-      const inCompletion = s >= prompt && s < prompt + len;
-      mask[t] = inCompletion ? 1 : 0;
-      // Garbage at pad positions must not reach the loss.
-      logp[t] = !inCompletion && s % 3 === 0 ? NaN : -rng() * 4;
-      refLogp[t] = logp[t] - shift + noise(0.3);
-    }
-  }
+  const logp = new Float32Array(shape.B * shape.S);
+  const refLogp = new Float32Array(shape.B * shape.S);
+  const mask = randomSequences(rng, shape, (t, s, part) => {
+    // Garbage at pad positions must not reach the loss.
+    logp[t] = part !== 'completion' && s % 3 === 0 ? NaN : -rng() * 4;
+    refLogp[t] = logp[t] - shift + noise(0.3);
+  });
   const labels = new Float32Array(shape.B).map((_, b) => [1, -1, 0][b % 3]);
   return { logp, refLogp, labels, mask };
 }
 
 async function runGpu(x: KtoLossInputs<Float32Array>, shape: KtoLossShape, c: KtoLossConfig, o: KtoLossOptions) {
   const gpu = await sharedNodeGpu();
-  const T = shape.B * shape.S;
   const inputs = {
     logp: gpu.buffer('logp', x.logp),
     refLogp: gpu.buffer('ref', x.refLogp),
     labels: gpu.buffer('labels', x.labels),
     mask: gpu.buffer('mask', x.mask),
   };
-  const dlogp = gpu.buffer('dlogp', T * 4);
-  const stats = gpu.buffer('stats', 8 * 4);
-  ktoLoss(gpu, dlogp, stats, inputs, shape, c, o);
-  const out = { stats: decodeKtoStats(await gpu.readF32(stats, 8)), dlogp: await gpu.readF32(dlogp, T) };
-  [dlogp, stats, ...Object.values(inputs)].forEach((b) => b.destroy());
-  return out;
+  const launch = (dlogp: GPUBuffer, stats: GPUBuffer) => ktoLoss(gpu, dlogp, stats, inputs, shape, c, o);
+  return runLossKernel(gpu, shape.B * shape.S, inputs, launch, decodeKtoStats);
 }
 
 /** Central differences of the reference loss at z pinned to its value at x: the loss is a smooth sigmoid there. */
@@ -70,18 +63,8 @@ function finiteDiff(
   o: KtoLossOptions,
 ): Float64Array {
   const zRef = ktoLossForwardRef(x, shape, c, o).z_ref;
-  const lp = Array.from(x.logp, Number);
   const f = (v: number[]) => ktoLossForwardRef({ ...x, logp: v }, shape, c, { ...o, zRef }).loss;
-  const h = 1e-5;
-  const stride = Math.max(1, Math.floor(lp.length / 150)); // a sample of tokens keeps the O(T²) check fast
-  return Float64Array.from(lp, (_, t) => {
-    if (x.mask[t] === 0 || t % stride !== 0) return NaN;
-    const p = lp.slice();
-    const m = lp.slice();
-    p[t] += h;
-    m[t] -= h;
-    return (f(p) - f(m)) / (2 * h);
-  });
+  return sampledCentralDiffs(x.logp, x.mask, f, 1e-5);
 }
 
 const config: KtoLossConfig = { beta: 0.1, lambda_d: 1, lambda_u: 1.33 };
@@ -132,9 +115,8 @@ describe(`kto loss (seed ${seed})`, () => {
   it('a real-GPU-like workgroup size (64) gives the same stats and gradient', async () => {
     const shape = { B: 5, S: 300 };
     const x = makeInputs(shape, 0.4);
-    const gpu = await sharedNodeGpu();
-    gpu.tuning.rowReduceWorkgroup = 64; // 256 compiles slowly on SwiftShader
-    const got = await runGpu(x, shape, config, {}).finally(() => (gpu.tuning.rowReduceWorkgroup = 0));
+    // 256 compiles slowly on SwiftShader
+    const got = await withRowReduceWorkgroup(await sharedNodeGpu(), 64, () => runGpu(x, shape, config, {}));
     const want = ktoLossForwardRef(x, shape, config);
     const statDiff = statsRelDiff(got.stats, want, KTO_STATS);
     const gradDiff =
