@@ -54,12 +54,12 @@ export function withRowReduceWorkgroup<R>(gpu: Gpu, size: number, f: () => Promi
 
 /**
  * float64 central differences of `loss` with step h at a sample of the masked tokens (~150 of them keep the O(T²)
- * check fast), NaN elsewhere. With `skipKinks`, a token whose one-sided slopes disagree is NaN too: its ratio sits
+ * check fast; a null mask = every position), NaN elsewhere. With `skipKinks`, a token whose one-sided slopes disagree is NaN too: its ratio sits
  * within h of a clip bound, where the loss has no derivative.
  */
 export function sampledCentralDiffs(
   logp: ArrayLike<number>,
-  mask: ArrayLike<number>,
+  mask: ArrayLike<number> | null,
   loss: (logp: number[]) => number,
   h: number,
   skipKinks = false,
@@ -68,7 +68,7 @@ export function sampledCentralDiffs(
   const stride = Math.max(1, Math.floor(lp.length / 150));
   const f0 = skipKinks ? loss(lp) : 0;
   return Float64Array.from(lp, (_, t) => {
-    if (mask[t] === 0 || t % stride !== 0) return NaN;
+    if (mask?.[t] === 0 || t % stride !== 0) return NaN;
     const p = lp.slice();
     const m = lp.slice();
     p[t] += h;
