@@ -30,19 +30,27 @@ export function randomSequences(
   return mask;
 }
 
-/** Runs a loss kernel into fresh dlogp [T] and stats [8] buffers, reads both back, and frees them and the inputs. */
-export async function runLossKernel<Stats>(
+/** Each input array as a GPU buffer (null stays null: an optional input the kernel does without). */
+export type LossBuffers<X> = { [K in keyof X]: X[K] extends Float32Array ? GPUBuffer : GPUBuffer | null };
+
+/**
+ * Uploads a loss kernel's inputs, runs it into fresh dlogp [T] and stats [8] buffers, reads both back and frees
+ * every buffer.
+ */
+export async function runLossKernel<X extends Record<string, Float32Array | null>, Stats>(
   gpu: Gpu,
   T: number,
-  inputs: Record<string, GPUBuffer | null>,
-  launch: (dlogp: GPUBuffer, stats: GPUBuffer) => void,
+  x: X,
+  launch: (inputs: LossBuffers<X>, dlogp: GPUBuffer, stats: GPUBuffer) => void,
   decode: (raw: Float32Array) => Stats,
 ): Promise<{ stats: Stats; dlogp: Float32Array }> {
+  const entries = Object.entries(x).map(([k, a]) => [k, a ? gpu.buffer(k, a) : null]);
+  const inputs = Object.fromEntries(entries) as LossBuffers<X>;
   const dlogp = gpu.buffer('dlogp', T * 4);
   const stats = gpu.buffer('stats', 8 * 4);
-  launch(dlogp, stats);
+  launch(inputs, dlogp, stats);
   const out = { stats: decode(await gpu.readF32(stats, 8)), dlogp: await gpu.readF32(dlogp, T) };
-  [dlogp, stats, ...Object.values(inputs)].forEach((b) => b?.destroy());
+  [dlogp, stats, ...Object.values<GPUBuffer | null>(inputs)].forEach((b) => b?.destroy());
   return out;
 }
 

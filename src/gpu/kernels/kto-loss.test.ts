@@ -13,14 +13,7 @@ import {
 } from './kto-loss';
 import { ktoLossBackwardRef, ktoLossForwardRef } from './kto-loss-ref';
 import { freshSeed, maxAbsDiff, mulberry32 } from '../../testing/random';
-import {
-  gradientDiffs,
-  randomSequences,
-  runLossKernel,
-  sampledCentralDiffs,
-  statsRelDiff,
-  withRowReduceWorkgroup,
-} from '../../testing/loss-check';
+import * as check from '../../testing/loss-check';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -34,7 +27,7 @@ const noise = (scale: number) => (rng() * 2 - 1) * scale;
 function makeInputs(shape: KtoLossShape, shift: number): KtoLossInputs<Float32Array> {
   const logp = new Float32Array(shape.B * shape.S);
   const refLogp = new Float32Array(shape.B * shape.S);
-  const mask = randomSequences(rng, shape, (t, s, part) => {
+  const mask = check.randomSequences(rng, shape, (t, s, part) => {
     // Garbage at pad positions must not reach the loss.
     logp[t] = part !== 'completion' && s % 3 === 0 ? NaN : -rng() * 4;
     refLogp[t] = logp[t] - shift + noise(0.3);
@@ -45,26 +38,9 @@ function makeInputs(shape: KtoLossShape, shift: number): KtoLossInputs<Float32Ar
 
 async function runGpu(x: KtoLossInputs<Float32Array>, shape: KtoLossShape, c: KtoLossConfig, o: KtoLossOptions) {
   const gpu = await sharedNodeGpu();
-  const inputs = {
-    logp: gpu.buffer('logp', x.logp),
-    refLogp: gpu.buffer('ref', x.refLogp),
-    labels: gpu.buffer('labels', x.labels),
-    mask: gpu.buffer('mask', x.mask),
-  };
-  const launch = (dlogp: GPUBuffer, stats: GPUBuffer) => ktoLoss(gpu, dlogp, stats, inputs, shape, c, o);
-  return runLossKernel(gpu, shape.B * shape.S, inputs, launch, decodeKtoStats);
-}
-
-/** Central differences of the reference loss at z pinned to its value at x: the loss is a smooth sigmoid there. */
-function finiteDiff(
-  x: KtoLossInputs<Float32Array>,
-  shape: KtoLossShape,
-  c: KtoLossConfig,
-  o: KtoLossOptions,
-): Float64Array {
-  const zRef = ktoLossForwardRef(x, shape, c, o).z_ref;
-  const f = (v: number[]) => ktoLossForwardRef({ ...x, logp: v }, shape, c, { ...o, zRef }).loss;
-  return sampledCentralDiffs(x.logp, x.mask, f, 1e-5);
+  const launch = (inputs: KtoLossInputs<GPUBuffer>, dlogp: GPUBuffer, stats: GPUBuffer) =>
+    ktoLoss(gpu, dlogp, stats, inputs, shape, c, o);
+  return check.runLossKernel(gpu, shape.B * shape.S, { ...x }, launch, decodeKtoStats);
 }
 
 const config: KtoLossConfig = { beta: 0.1, lambda_d: 1, lambda_u: 1.33 };
@@ -83,9 +59,12 @@ describe(`kto loss (seed ${seed})`, () => {
       const wantGrad = ktoLossBackwardRef(x, k.shape, config, k.o);
       const got = await runGpu(x, k.shape, config, k.o);
       // f32 sums of ≤ 300 log-ratios (|·| ≤ 5) against float64: relative error well under 1e-4.
-      const statDiff = statsRelDiff(got.stats, want, KTO_STATS);
-      const fd = finiteDiff(x, k.shape, config, k.o);
-      const { gradScale, gradDiff, fdDiff, sampled } = gradientDiffs(got.dlogp, fd, wantGrad);
+      const statDiff = check.statsRelDiff(got.stats, want, KTO_STATS);
+      // Central differences at z pinned to its value at x: the loss is a smooth sigmoid there.
+      const zRef = want.z_ref;
+      const loss = (v: number[]) => ktoLossForwardRef({ ...x, logp: v }, k.shape, config, { ...k.o, zRef }).loss;
+      const fd = check.sampledCentralDiffs(x.logp, x.mask, loss, 1e-5);
+      const { gradScale, gradDiff, fdDiff, sampled } = check.gradientDiffs(got.dlogp, fd, wantGrad);
       console.log(
         `kto B=${k.shape.B} S=${k.shape.S}: loss ${want.loss.toFixed(5)} z ${want.z_ref.toFixed(3)} stats rel diff ` +
           `${statDiff.toExponential(2)}, dlogp diff/scale ${gradDiff.toExponential(2)}, ref vs finite diff ${fdDiff.toExponential(2)}`,
@@ -116,9 +95,9 @@ describe(`kto loss (seed ${seed})`, () => {
     const shape = { B: 5, S: 300 };
     const x = makeInputs(shape, 0.4);
     // 256 compiles slowly on SwiftShader
-    const got = await withRowReduceWorkgroup(await sharedNodeGpu(), 64, () => runGpu(x, shape, config, {}));
+    const got = await check.withRowReduceWorkgroup(await sharedNodeGpu(), 64, () => runGpu(x, shape, config, {}));
     const want = ktoLossForwardRef(x, shape, config);
-    const statDiff = statsRelDiff(got.stats, want, KTO_STATS);
+    const statDiff = check.statsRelDiff(got.stats, want, KTO_STATS);
     const gradDiff =
       maxAbsDiff(got.dlogp, ktoLossBackwardRef(x, shape, config)) /
       Math.max(...ktoLossBackwardRef(x, shape, config).map(Math.abs));
