@@ -1,17 +1,13 @@
 // Masked cross-entropy, per row: loss[t] = mask[t] * (lse_t - logits[t, target_t]), and lse_t for the backward.
 // One workgroup per row; each thread reduces a strided slice of the vocabulary to (max, sum), merged in the workgroup.
-// (common/row_reduce.wgsl and common/vocab_rows.wgsl are prepended: bindings 0-2, WG.)
+// (common/row_reduce.wgsl and common/vocab_rows.wgsl are prepended: bindings 0-2, WG, the entry point.)
 struct U { T: u32, V: u32, _p0: u32, _p1: u32 }
 @group(0) @binding(3) var<storage, read> mask: array<f32>;
 @group(0) @binding(4) var<storage, read_write> loss: array<f32>;
 @group(0) @binding(5) var<storage, read_write> lse: array<f32>;
 
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let row = rowOf(wid, nwg);
-  if (row >= u.T) { return; } // uniform per workgroup
-  let base = row * u.V;
+// Row `row` of the logits, starting at element `base`; thread `lid` of the row's workgroup (called by main).
+fn vocabRow(row: u32, base: u32, lid: u32) {
   let m = sliceMax(base, lid, 1.0);
   var s = 0.0;
   for (var v = lid; v < u.V; v += WG) { s += exp(logits[base + v] - m); }
