@@ -2,36 +2,24 @@
 // the sequence and over the Hq/Hkv query heads of the group: dv_j = Σ P_ij dO_i, dk_j = scale · Σ P_ij (dP_ij − D_i) q_i.
 // A masked key gets dk = dv = 0. Same layout as attention.wgsl; D comes from attention_backward_q.wgsl. Register
 // tiling: RB keys per invocation, query rows in blocks of 4.
-struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, rows: u32 }
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> k: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> v: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read> keyMask: array<u32>;
+// Uniforms, bindings 0-4, tile constants and row indexing: common/attention_rows.wgsl, prepended by the launcher.
 @group(0) @binding(5) var<storage, read> dout: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read> lse: array<f32>;
 @group(0) @binding(7) var<storage, read> dsum: array<f32>;
 @group(0) @binding(8) var<storage, read_write> dk: array<vec4<f32>>;
 @group(0) @binding(9) var<storage, read_write> dv: array<vec4<f32>>;
 
-override WG: u32 = 16;
-const TILE: u32 = 64u; // private tile: rows · Dh/4 <= TILE, rows <= MAXRB (checked by the launcher)
-const MAXRB: u32 = 8u;
-
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let idx = gid.x + gid.y * nwg.x * WG;
+  let blk = rowBlock(gid, nwg, u.Hkv);
+  if (!blk.ok) { return; }
   let DH4 = u.Dh / 4u;
   let RB = u.rows;
-  let chunks = (u.S + RB - 1u) / RB;
-  if (idx >= u.B * chunks * u.Hkv) { return; }
-  let g = idx % u.Hkv;
-  let chunk = (idx / u.Hkv) % chunks;
-  let b = idx / (u.Hkv * chunks);
+  let g = blk.head;
   let group = u.Hq / u.Hkv;
-  let seqEnd = b * u.S + u.S;
-  let j0 = b * u.S + chunk * RB;
-  let jLast = min(j0 + RB, seqEnd) - 1u;
+  let seqEnd = blk.seqStart + u.S;
+  let j0 = blk.first;
+  let jLast = blk.last;
   var kr: array<vec4<f32>, TILE>;
   var vr: array<vec4<f32>, TILE>;
   var dkAcc: array<vec4<f32>, TILE>;

@@ -1,51 +1,28 @@
 // Attention backward, pass 1 (per query rows and head): D = Σ_d dO·O (saved for pass 2) and
 // dq = scale · Σ_j P_ij (dP_ij − D_i) k_j with P_ij = exp(s_ij − lse_i), dP_ij = dO_i · v_j. Same layout, masking
 // and register tiling as attention.wgsl (RB query rows per invocation, keys in blocks of 4).
-struct U { B: u32, S: u32, Hq: u32, Hkv: u32, Dh: u32, hasMask: u32, scale: f32, rows: u32 }
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> k: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> v: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read> keyMask: array<u32>;
+// Uniforms, bindings 0-4, tile constants and row indexing: common/attention_rows.wgsl, prepended by the launcher.
 @group(0) @binding(5) var<storage, read> out: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read> dout: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read> lse: array<f32>;
 @group(0) @binding(8) var<storage, read_write> dsum: array<f32>; // D [T, Hq]
 @group(0) @binding(9) var<storage, read_write> dq: array<vec4<f32>>;
 
-override WG: u32 = 16;
-const TILE: u32 = 64u; // private tile: rows · Dh/4 <= TILE, rows <= MAXRB (checked by the launcher)
-const MAXRB: u32 = 8u;
-
-fn keyOk(j: u32, last: u32) -> bool {
-  return j <= last && (u.hasMask == 0u || keyMask[j] != 0u);
-}
-
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let idx = gid.x + gid.y * nwg.x * WG;
+  let blk = rowBlock(gid, nwg, u.Hq);
+  if (!blk.ok) { return; }
   let DH4 = u.Dh / 4u;
   let RB = u.rows;
-  let chunks = (u.S + RB - 1u) / RB;
-  if (idx >= u.B * chunks * u.Hq) { return; }
-  let h = idx % u.Hq;
-  let chunk = (idx / u.Hq) % chunks;
-  let b = idx / (u.Hq * chunks);
+  let h = blk.head;
   let g = h / (u.Hq / u.Hkv);
-  let seqStart = b * u.S;
-  let row0 = seqStart + chunk * RB;
-  let rowLast = min(row0 + RB, seqStart + u.S) - 1u;
+  let row0 = blk.first;
+  let rowLast = blk.last;
   // hasMask = 2: masked query rows output a constant 0, so their dq is 0 and the key loop stops at the last live row.
   let maskQ = u.hasMask == 2u;
-  var live = rowLast;
-  var anyLive = true;
-  if (maskQ) {
-    anyLive = false;
-    for (var r = row0; r <= rowLast; r++) {
-      if (keyMask[r] != 0u) { live = r; anyLive = true; }
-    }
-  }
-  if (!anyLive) {
+  let lv = liveRows(row0, rowLast);
+  let live = lv.last;
+  if (!lv.any) {
     for (var r = row0; r <= rowLast; r++) {
       for (var d = 0u; d < DH4; d++) { dq[(r * u.Hq + h) * DH4 + d] = vec4<f32>(0.0); }
       dsum[r * u.Hq + h] = 0.0;
@@ -71,12 +48,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     lr[r] = lse[qi];
     if (row0 + r <= rowLast) { dsum[qi] = select(D, 0.0, maskQ && keyMask[row0 + r] == 0u); }
   }
-  // Masked queries also mean left pads are skipped: keys before the sequence's first valid one are no-ops.
-  var jStart = seqStart;
-  if (maskQ) {
-    while (jStart < live && keyMask[jStart] == 0u) { jStart += 1u; }
-  }
-  for (var j0 = jStart; j0 <= live; j0 += 4u) {
+  for (var j0 = firstKey(blk.seqStart, live); j0 <= live; j0 += 4u) {
     let kb0 = (j0 * u.Hkv + g) * DH4;
     let kb1 = (min(j0 + 1u, rowLast) * u.Hkv + g) * DH4;
     let kb2 = (min(j0 + 2u, rowLast) * u.Hkv + g) * DH4;

@@ -1,27 +1,15 @@
 // Row-wise log-softmax at a temperature: the target token's log-prob, the entropy of the full distribution and the
 // logsumexp (kept for the backward). One workgroup per row; each thread streams a strided slice of the vocabulary
 // and keeps a (max, sum, weighted-sum) state that the workgroup merges, so it works for any V (152k included).
-// (common/row_reduce.wgsl is prepended.)
+// (common/row_reduce.wgsl and common/vocab_rows.wgsl are prepended: bindings 0-2, WG, the entry point.)
 struct U { T: u32, V: u32, invTemp: f32, _pad: u32 }
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var<storage, read> logits: array<f32>;
-@group(0) @binding(2) var<storage, read> targets: array<u32>;
 @group(0) @binding(3) var<storage, read_write> logp: array<f32>;
 @group(0) @binding(4) var<storage, read_write> entropy: array<f32>;
 @group(0) @binding(5) var<storage, read_write> lse: array<f32>;
 
-override WG: u32 = 256; // power of two
-
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let row = rowOf(wid, nwg);
-  if (row >= u.T) { return; } // uniform per workgroup
-  let base = row * u.V;
-  // Two sweeps over this thread's slice (max, then sums) instead of one branchy online update: divergent
-  // branches run both sides on SIMD lanes, and the slice is still in cache for the second sweep.
-  var mt = NEG_BIG;
-  for (var v = lid; v < u.V; v += WG) { mt = max(mt, logits[base + v] * u.invTemp); }
+// Row `row` of the logits, starting at element `base`; thread `lid` of the row's workgroup (called by main).
+fn vocabRow(row: u32, base: u32, lid: u32) {
+  let mt = sliceMax(base, lid, u.invTemp);
   var st = St(mt, 0.0, 0.0);
   for (var v = lid; v < u.V; v += WG) {
     let x = logits[base + v] * u.invTemp - mt;

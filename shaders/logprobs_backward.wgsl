@@ -1,24 +1,15 @@
 // Backward of logprobs.wgsl: dlogits = (dlogp * (onehot - p) + dentropy * (-p * (log p + H))) / temperature.
 // One workgroup per row, threads strided over the vocabulary; lse and entropy come from the forward.
-// (common/row_reduce.wgsl is prepended.)
+// (common/row_reduce.wgsl and common/vocab_rows.wgsl are prepended: bindings 0-2, WG, the entry point.)
 struct U { T: u32, V: u32, invTemp: f32, hasDent: u32 }
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var<storage, read> logits: array<f32>;
-@group(0) @binding(2) var<storage, read> targets: array<u32>;
 @group(0) @binding(3) var<storage, read> lse: array<f32>;
 @group(0) @binding(4) var<storage, read> entropy: array<f32>;
 @group(0) @binding(5) var<storage, read> dlogp: array<f32>;
 @group(0) @binding(6) var<storage, read> dentropy: array<f32>; // a dummy when hasDent == 0
 @group(0) @binding(7) var<storage, read_write> dlogits: array<f32>;
 
-override WG: u32 = 256;
-
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let row = rowOf(wid, nwg);
-  if (row >= u.T) { return; }
-  let base = row * u.V;
+// Row `row` of the logits, starting at element `base`; thread `lid` of the row's workgroup (called by main).
+fn vocabRow(row: u32, base: u32, lid: u32) {
   let l = lse[row];
   let g = dlogp[row];
   var gh = 0.0;

@@ -1,25 +1,14 @@
 // Masked cross-entropy, per row: loss[t] = mask[t] * (lse_t - logits[t, target_t]), and lse_t for the backward.
 // One workgroup per row; each thread reduces a strided slice of the vocabulary to (max, sum), merged in the workgroup.
-// (common/row_reduce.wgsl is prepended.)
+// (common/row_reduce.wgsl and common/vocab_rows.wgsl are prepended: bindings 0-2, WG, the entry point.)
 struct U { T: u32, V: u32, _p0: u32, _p1: u32 }
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var<storage, read> logits: array<f32>;
-@group(0) @binding(2) var<storage, read> targets: array<u32>;
 @group(0) @binding(3) var<storage, read> mask: array<f32>;
 @group(0) @binding(4) var<storage, read_write> loss: array<f32>;
 @group(0) @binding(5) var<storage, read_write> lse: array<f32>;
 
-override WG: u32 = 256; // power of two
-
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let row = rowOf(wid, nwg);
-  if (row >= u.T) { return; } // uniform per workgroup
-  let base = row * u.V;
-  // Two sweeps over this thread's slice (max, then sum): no divergent branch, and the slice stays in cache.
-  var m = NEG_BIG;
-  for (var v = lid; v < u.V; v += WG) { m = max(m, logits[base + v]); }
+// Row `row` of the logits, starting at element `base`; thread `lid` of the row's workgroup (called by main).
+fn vocabRow(row: u32, base: u32, lid: u32) {
+  let m = sliceMax(base, lid, 1.0);
   var s = 0.0;
   for (var v = lid; v < u.V; v += WG) { s += exp(logits[base + v] - m); }
   let r = workgroupMaxSum(lid, m, s);

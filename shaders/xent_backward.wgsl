@@ -1,23 +1,14 @@
 // Cross-entropy gradient: dlogits[t, v] = gradScale * mask[t] * (softmax_v - 1[v = target]) / max(1, Σ mask),
 // with Σ mask read from the forward's stats[1] so no readback is needed. One workgroup per row.
-// (common/row_reduce.wgsl is prepended.)
+// (common/row_reduce.wgsl and common/vocab_rows.wgsl are prepended: bindings 0-2, WG, the entry point.)
 struct U { T: u32, V: u32, gradScale: f32, _p0: u32 }
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var<storage, read> logits: array<f32>;
-@group(0) @binding(2) var<storage, read> targets: array<u32>;
 @group(0) @binding(3) var<storage, read> mask: array<f32>;
 @group(0) @binding(4) var<storage, read> lse: array<f32>;
 @group(0) @binding(5) var<storage, read> stats: array<f32>;
 @group(0) @binding(6) var<storage, read_write> dlogits: array<f32>;
 
-override WG: u32 = 256;
-
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let row = rowOf(wid, nwg);
-  if (row >= u.T) { return; }
-  let base = row * u.V;
+// Row `row` of the logits, starting at element `base`; thread `lid` of the row's workgroup (called by main).
+fn vocabRow(row: u32, base: u32, lid: u32) {
   let w = mask[row] * u.gradScale / max(1.0, stats[1]);
   let l = lse[row];
   let t = targets[row];

@@ -11,7 +11,7 @@ import { rmsnormForward } from '../gpu/kernels/rmsnorm';
 import { ropeForward } from '../gpu/kernels/rope';
 import { swigluForward, swigluForwardFused } from '../gpu/kernels/swiglu';
 import { attentionCacheRope } from '../gpu/kernels/attention-cache-rope';
-import { attentionForward } from '../gpu/kernels/attention';
+import { attentionForward, type AttentionShape } from '../gpu/kernels/attention';
 import { attentionCacheWrite, attentionDecode } from '../gpu/kernels/attention-decode';
 import { advanceCounters } from '../gpu/kernels/sample';
 import { linearForward } from './forward';
@@ -295,6 +295,12 @@ function head(w: DecodeWeights, acts: Acts, logits: GPUBuffer, x: GPUBuffer, B: 
   w.linear(logits, acts.h, model.layout.lmHead, undefined, B);
 }
 
+/** Attention over B padded prompts of P tokens; pad query rows are masked too (nothing reads their output). */
+function promptAttention(model: GpuModel, B: number, P: number): AttentionShape {
+  const c = model.config;
+  return { B, S: P, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maskQueries: true };
+}
+
 /**
  * Records the prefill of left-padded prompts [B, P]: fills the caches' slots 0..P-1, leaves the last position's
  * logits in st.logits and sets the counters for the first decode step (slot P).
@@ -332,14 +338,7 @@ export function prefill(st: DecodeState, prompts: number[][], padId: number): { 
   const lse = gpu.temp('prefill.lse', T * c.heads * 4);
   const acts = allocActs(st.w, T, (label, bytes) => gpu.temp(label, bytes));
   layers(st.w, acts, x, T, positions, (l, out, q, k, v) => {
-    attentionForward(gpu, out, lse, q, k, v, valid, {
-      B,
-      S: P,
-      Hq: c.heads,
-      Hkv: c.kvHeads,
-      Dh: c.headDim,
-      maskQueries: true,
-    });
+    attentionForward(gpu, out, lse, q, k, v, valid, promptAttention(model, B, P));
     attentionCacheWrite(gpu, st.caches[l].k, st.caches[l].v, k, v, zeros, {
       B,
       n: P,
@@ -425,14 +424,7 @@ export function forwardAllLogits(
   const lse = gpu.temp('fwd.lse', T * c.heads * 4);
   const acts = allocActs(w, T, (label, bytes) => gpu.temp(label, bytes));
   layers(w, acts, x, T, positions, (_l, out, q, k, v) => {
-    attentionForward(gpu, out, lse, q, k, v, valid, {
-      B,
-      S: P,
-      Hq: c.heads,
-      Hkv: c.kvHeads,
-      Dh: c.headDim,
-      maskQueries: true,
-    });
+    attentionForward(gpu, out, lse, q, k, v, valid, promptAttention(model, B, P));
   });
   const logits = gpu.buffer(`${w.label}.logits`, T * c.vocabSize * 4);
   head(w, acts, logits, x, T);

@@ -17,6 +17,17 @@ import { referenceLoss } from './reference-grad';
 
 const seed = freshSeed();
 
+/** The GRPO loss settings of the detached and completion-rows checks (the loss is the same on both paths). */
+const GRPO_CONFIG = {
+  epsilon_low: 0.2,
+  epsilon_high: 0.28,
+  dual_clip_c: 3,
+  beta: 0.04,
+  loss_type: 'grpo' as const,
+  max_completion_length: 7,
+  is_cap: 2,
+};
+
 describe(`training step on micro (seed ${seed})`, async () => {
   const gpu = await sharedNodeGpu();
   const gc = makeGradCase(seed);
@@ -160,20 +171,17 @@ describe(`training step on micro (seed ${seed})`, async () => {
     const batch = uploadBatch(gpu, { ...gc.input, targets: g.targets, mask: g.mask });
     const refLogp = gpu.buffer('detached.ref', Float32Array.from(g.refLogp ?? []));
     const advantages = gpu.buffer('detached.adv', Float32Array.from(g.advantages));
-    const config = {
-      epsilon_low: 0.2,
-      epsilon_high: 0.28,
-      dual_clip_c: 3,
-      beta: 0.04,
-      loss_type: 'grpo' as const,
-      max_completion_length: 7,
-      is_cap: 2,
-    };
     const run = async (oldLogp: GPUBuffer | 'detached') => {
       model.zeroGrads();
       gpu.release(
-        recordLossAndBackward(model, batch, { kind: 'grpo', oldLogp, refLogp, rolloutLogp: null, advantages, config })
-          .stats,
+        recordLossAndBackward(model, batch, {
+          kind: 'grpo',
+          oldLogp,
+          refLogp,
+          rolloutLogp: null,
+          advantages,
+          config: GRPO_CONFIG,
+        }).stats,
       );
       return model.readGrads();
     };
@@ -195,15 +203,6 @@ describe(`training step on micro (seed ${seed})`, async () => {
     const g = gc.grpo;
     const batch = uploadBatch(gpu, { ...gc.input, targets: g.targets, mask: g.mask });
     const advantages = gpu.buffer('rows.adv', Float32Array.from(g.advantages));
-    const config = {
-      epsilon_low: 0.2,
-      epsilon_high: 0.28,
-      dual_clip_c: 3,
-      beta: 0.04,
-      loss_type: 'grpo' as const,
-      max_completion_length: 7,
-      is_cap: 2,
-    };
     const run = async (rowsOnly: boolean) => {
       gpu.tuning.headRows = rowsOnly;
       try {
@@ -217,7 +216,7 @@ describe(`training step on micro (seed ${seed})`, async () => {
           refLogp: ref.logp,
           rolloutLogp: null,
           advantages,
-          config,
+          config: GRPO_CONFIG,
           temperature: 0.8,
         });
         const stats = r.decode(await gpu.readF32(r.stats, 16));

@@ -19,7 +19,7 @@ import type { TrainConfig } from './config';
 import type { Generation, GenerateOptions, Policy } from './policy';
 import { candidateProgram, solutionBody } from './prompts';
 import { RAW_FORMAT } from './prompts-chat';
-import { attackForm, countTests, MAX_TESTS_PER_ROLLOUT } from './judging';
+import { attackForm, countTests, judgeHidden, MAX_TESTS_PER_ROLLOUT } from './judging';
 import { codetSelect } from './eval-metrics';
 import { bootstrapCI, problemRecord, summarize, type CiMetric, type ProblemEval } from './eval-ci';
 import { Rng, deriveSeed } from './rng';
@@ -133,13 +133,7 @@ export function evalSubset(problems: readonly Problem[], n: number, seed: number
 }
 
 async function hiddenPass(sandbox: Sandbox, p: Problem, code: string, timeoutMs: number): Promise<boolean> {
-  const r = await sandbox.judge({
-    code,
-    entryPoint: p.entryPoint,
-    tests: p.hiddenTests,
-    timeoutMs,
-    setupCode: p.setupCode,
-  });
+  const r = await judgeHidden(sandbox, p, code, timeoutMs);
   return r.compileError === undefined && r.verdicts.every((v) => v.status === 'passed');
 }
 

@@ -1,4 +1,5 @@
 // One GRPO mini-batch as GPU micro-batches: token layout, reference and (off-policy) old log-probs, loss specs.
+import type { Gpu } from '../gpu/runtime';
 import type { GpuModel } from '../model/model';
 import type { MicroBatch } from '../model/backward-step';
 import { uploadBatch, destroyBatch, type GpuBatch } from '../model/forward-batch';
@@ -19,6 +20,12 @@ export interface GrpoPolicyParts {
   padId: number;
   /** Sequences per micro-batch (bounds the [T, V] logits buffers). */
   microBatch: number;
+}
+
+/** A sequence layout (sequenceLayout) uploaded as one GPU batch with its targets and loss mask. */
+export function uploadLayout(gpu: Gpu, l: ReturnType<typeof sequenceLayout>, label: string): GpuBatch {
+  const { B: batch, S: seqLen, tokens, positions, valid, targets, mask } = l;
+  return uploadBatch(gpu, { batch, seqLen, tokens, positions, valid, targets, mask }, label);
 }
 
 export interface PreparedMiniBatch {
@@ -89,21 +96,7 @@ export function prepareGrpoMicroBatches(
     const l = sequenceLayout(group, p.model.config.maxSeqLen, p.padId);
     groups.push(group);
     layouts.push(l);
-    batches.push(
-      uploadBatch(
-        gpu,
-        {
-          batch: l.B,
-          seqLen: l.S,
-          tokens: l.tokens,
-          positions: l.positions,
-          valid: l.valid,
-          targets: l.targets,
-          mask: l.mask,
-        },
-        `${p.name}.grpo`,
-      ),
-    );
+    batches.push(uploadLayout(gpu, l, `${p.name}.grpo`));
   }
   // The loss reads both log-probs only on completion rows: the head runs on those rows alone.
   if (s.grpo.beta > 0) p.referenceState?.enter();

@@ -2,7 +2,7 @@
 // fill-in and de-duplication, execution of each candidate against all valid tests of its rollouts plus Mistake Book
 // replays. The counting itself (`countTests`) is pure so it can be tested on hand-written inputs.
 import type { Problem } from '../tasks/types';
-import type { RejectedLine, Sandbox, ValidatedTest } from '../sandbox/types';
+import type { JudgeResult, RejectedLine, Sandbox, ValidatedTest } from '../sandbox/types';
 import {
   coderReward,
   nonPrintableRatio,
@@ -201,4 +201,9 @@ export function mistakeBookInputs(
     oldPassed: valid.flatMap((c) => replays.filter((_, i) => c.replayPassed[i])),
     newFailing: valid.flatMap((c) => c.rollouts.flatMap((r) => r.valid.filter((_, i) => !r.passed[i]))),
   };
+}
+
+/** One program run against the problem's hidden tests (with its setup code): the evaluation's ground truth. */
+export function judgeHidden(sandbox: Sandbox, p: Problem, code: string, timeoutMs: number): Promise<JudgeResult> {
+  return sandbox.judge({ code, entryPoint: p.entryPoint, tests: p.hiddenTests, timeoutMs, setupCode: p.setupCode });
 }

@@ -1,9 +1,9 @@
 // The KTO update of a lab policy (ACE's adversary): one optimizer step over labelled sequences, the loss on our
 // kto-loss kernel with reference log-probs from the frozen reference model.
-import { uploadBatch, destroyBatch, type GpuBatch } from '../model/forward-batch';
+import { destroyBatch, type GpuBatch } from '../model/forward-batch';
 import { recordLogprobs } from '../model/forward-logprobs';
 import type { MicroBatch } from '../model/backward-step';
-import { sequenceLayout } from './grpo-batches';
+import { sequenceLayout, uploadLayout } from './grpo-batches';
 import { IDLE_STATS, type GrpoUpdateParts } from './grpo-update';
 import type { KtoItem, KtoSettings, UpdateStats } from './policy';
 
@@ -23,16 +23,7 @@ export async function runKtoUpdate(p: GrpoUpdateParts, items: KtoItem[], s: KtoS
   for (let i = 0; i < usable.length; i += p.microBatch) {
     const group = usable.slice(i, i + p.microBatch);
     const l = sequenceLayout(group, p.model.config.maxSeqLen, p.padId);
-    const input = {
-      batch: l.B,
-      seqLen: l.S,
-      tokens: l.tokens,
-      positions: l.positions,
-      valid: l.valid,
-      targets: l.targets,
-      mask: l.mask,
-    };
-    const batch = uploadBatch(gpu, input, `${p.name}.kto`);
+    const batch = uploadLayout(gpu, l, `${p.name}.kto`);
     batches.push(batch);
     const ref = recordLogprobs(p.ref, batch, s.rollout.temperature, { rows: 'mask' });
     gpu.release(ref.entropy);

@@ -4,7 +4,7 @@
 // consistent tests the failing program does not pass. docs/method.md lists the details we chose.
 import type { Problem } from '../tasks/types';
 import type { Sandbox } from '../sandbox/types';
-import type { JudgedRollout } from './judging';
+import { judgeHidden, type JudgedRollout } from './judging';
 import { validityReward, type TesterReward } from './rewards';
 
 export interface TcsEntry {
@@ -55,13 +55,7 @@ export async function hiddenPassRates(
   return Promise.all(
     codes.map(async (code) => {
       if (!p.hiddenTests.length) return 0;
-      const r = await sandbox.judge({
-        code,
-        entryPoint: p.entryPoint,
-        tests: p.hiddenTests,
-        timeoutMs,
-        setupCode: p.setupCode,
-      });
+      const r = await judgeHidden(sandbox, p, code, timeoutMs);
       if (r.compileError !== undefined) return 0;
       return r.verdicts.filter((v) => v.status === 'passed').length / p.hiddenTests.length;
     }),

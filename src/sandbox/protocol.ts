@@ -124,6 +124,22 @@ export interface RawJudge {
   restoredBytes: number;
 }
 
+/** A judge result before any step has run; the worker fills it in as the job proceeds. */
+export function emptyRawJudge(): RawJudge {
+  return {
+    kind: 'judge',
+    prep: [],
+    runs: [],
+    timedOut: [],
+    stdout: '',
+    stderr: '',
+    durationMs: 0,
+    restores: 0,
+    restoreMs: 0,
+    restoredBytes: 0,
+  };
+}
+
 export interface RawExtract {
   kind: 'extract';
   json?: string;

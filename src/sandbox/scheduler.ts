@@ -5,6 +5,7 @@ import {
   CLAIMING,
   CONTROL_BYTES,
   DEADLINE_F64,
+  emptyRawJudge,
   IRQ,
   JOB_ID,
   SIGINT,
@@ -275,19 +276,7 @@ export class WorkerScheduler {
         if (forced[step]) {
           // Died twice on the same step (only setup code can do that): settle without running it again.
           const why = verdict.status === 'timeout' ? { t: 1 as const } : { e: verdict.errorType, m: verdict.message };
-          p.resolve({
-            kind: 'judge',
-            setup: why,
-            prep: [],
-            runs: [],
-            timedOut: [],
-            stdout: '',
-            stderr: '',
-            durationMs: 0,
-            restores: 0,
-            restoreMs: 0,
-            restoredBytes: 0,
-          });
+          p.resolve({ ...emptyRawJudge(), setup: why });
           continue;
         }
         forced[step] = verdict;

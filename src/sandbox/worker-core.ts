@@ -7,6 +7,7 @@ import {
   CONTROL_BYTES,
   DEADLINE_F64,
   DEFINE_STEP,
+  emptyRawJudge,
   IDLE,
   IRQ,
   JOB_ID,
@@ -261,18 +262,7 @@ del _s, _k`,
     const b0 = this.snap.restoredBytes;
     this.jobBytes = 0;
     const forced = job.forced ?? {};
-    const raw: RawJudge = {
-      kind: 'judge',
-      prep: [],
-      runs: [],
-      timedOut: [],
-      stdout: '',
-      stderr: '',
-      durationMs: 0,
-      restores: 0,
-      restoreMs: 0,
-      restoredBytes: 0,
-    };
+    const raw = emptyRawJudge();
     const n = job.tests.length;
     const prep: PrepOut[] = new Array<PrepOut>(n);
     const pyIdx: number[] = [];

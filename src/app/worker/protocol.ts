@@ -3,7 +3,7 @@ import type { StepMetrics } from '../../rl/metrics';
 import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/records';
 import type { BookHistoryPoint } from '../../rl/mistake-book';
 import type { RunConfigUi } from '../config/run-config';
-import type { KernelTime } from '../store/types';
+import type { PerfSample } from '../store/types';
 import type { EvalPoint } from '../../rl/run-layout';
 import type { HfStart } from './hf-session';
 
@@ -57,15 +57,7 @@ export type WorkerEvent =
   | { type: 'progress'; phase: Phase; done: number; total: number }
   /** A step was committed to IndexedDB (checkpoint + metrics + Mistake Book). */
   | { type: 'committed'; runId: string; step: number; bytes: number }
-  | {
-      type: 'perf';
-      kernelTimes: KernelTime[];
-      gpuBytes: number;
-      sandboxCalls: number;
-      stepSandboxCalls: number;
-      sandboxMs: number;
-      profiling: boolean;
-    }
+  | ({ type: 'perf' } & PerfSample)
   | { type: 'eval'; runId: string; point: EvalPoint }
   | { type: 'evalProgress'; what: string; done: number; total: number }
   | { type: 'error'; message: string }

@@ -11,6 +11,7 @@
 // Each invocation owns `rows` consecutive rows (register tiling: up to 8 on SwiftShader, where B=4 S=256 Hq=4 Dh=32
 // costs 67 ms forward / 213 ms backward of worker CPU against 160 / 503 untiled; 1 on real GPUs, where occupancy
 // matters more). Shapes and the tiling are uniforms, so one pipeline per kernel serves every shape.
+import rowsSource from '../../../shaders/common/attention_rows.wgsl?raw';
 import forwardSource from '../../../shaders/attention.wgsl?raw';
 import backwardQSource from '../../../shaders/attention_backward_q.wgsl?raw';
 import backwardKvSource from '../../../shaders/attention_backward_kv.wgsl?raw';
@@ -44,9 +45,13 @@ const uniforms_: ReadonlyArray<readonly [UName, ScalarType]> = [
   ['scale', 'f32'],
   ['rows', 'u32'],
 ];
-const forwardKernel = new Kernel({ family: 'attention', source: forwardSource, uniforms: uniforms_ });
-const backwardQKernel = new Kernel({ family: 'attention', source: backwardQSource, uniforms: uniforms_ });
-const backwardKvKernel = new Kernel({ family: 'attention', source: backwardKvSource, uniforms: uniforms_ });
+const forwardKernel = new Kernel({ family: 'attention', source: rowsSource + forwardSource, uniforms: uniforms_ });
+const backwardQKernel = new Kernel({ family: 'attention', source: rowsSource + backwardQSource, uniforms: uniforms_ });
+const backwardKvKernel = new Kernel({
+  family: 'attention',
+  source: rowsSource + backwardKvSource,
+  uniforms: uniforms_,
+});
 
 const TILE = 64; // the shaders' private tile: rows · Dh/4 <= TILE
 

@@ -14,7 +14,14 @@ import {
 } from './grpo-loss';
 import { grpoLossBackwardRef, grpoLossForwardRef } from './grpo-loss-ref';
 import { freshSeed, maxAbsDiff, mulberry32 } from '../../testing/random';
-import { gradientDiffs, statsRelDiff } from '../../testing/loss-check';
+import {
+  gradientDiffs,
+  randomSequences,
+  runLossKernel,
+  sampledCentralDiffs,
+  statsRelDiff,
+  withRowReduceWorkgroup,
+} from '../../testing/loss-check';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -23,19 +30,13 @@ const noise = (scale: number) => (rng() * 2 - 1) * scale;
 /** Sequences with a random prompt, completion and pad part; the last has no completion tokens at all.
  * Advantages alternate in sign so both clip sides and the dual clip (A < 0) are exercised. */
 function makeInputs(shape: GrpoLossShape, withRef: boolean, withRollout: boolean): GrpoLossInputs<Float32Array> {
-  const T = shape.B * shape.S;
-  const mask = new Float32Array(T);
-  const logp = new Float32Array(T);
-  for (let b = 0; b < shape.B; b++) {
-    const prompt = Math.floor(rng() * shape.S * 0.4);
-    const len = b === shape.B - 1 ? 0 : 2 + Math.floor(rng() * (shape.S - prompt - 2));
-    for (let s = 0; s < shape.S; s++) {
-      const t = b * shape.S + s;
-      mask[t] = s >= prompt && s < prompt + len ? 1 : 0;
-      // Garbage at pad positions must not reach the loss.
-      logp[t] = s >= prompt + len && s % 3 === 0 ? NaN : -rng() * 4;
-    }
-  }
+  const logp = new Float32Array(shape.B * shape.S);
+  // Garbage at pad positions must not reach the loss.
+  const mask = randomSequences(
+    rng,
+    shape,
+    (t, s, part) => (logp[t] = part === 'pad' && s % 3 === 0 ? NaN : -rng() * 4),
+  );
   const oldLogp = logp.map((x) => x + noise(0.7));
   // Sequence 0 (A < 0) surely holds one dual-clipped (ratio e > c) and one low-clipped (ratio e^-0.6) token.
   const first = mask.indexOf(1);
@@ -76,47 +77,9 @@ const config = (loss_type: GrpoLossType, S: number): GrpoLossConfig => ({
 
 async function runGpu(x: GrpoLossInputs<Float32Array>, shape: GrpoLossShape, c: GrpoLossConfig, o: GrpoLossOptions) {
   const gpu = await sharedNodeGpu();
-  const T = shape.B * shape.S;
-  const buf = (name: string, a: Float32Array | null) => (a ? gpu.buffer(name, a) : null);
-  const inputs = {
-    logp: gpu.buffer('logp', x.logp),
-    oldLogp: gpu.buffer('old', x.oldLogp),
-    refLogp: buf('ref', x.refLogp),
-    rolloutLogp: buf('rollout', x.rolloutLogp),
-    advantages: gpu.buffer('adv', x.advantages),
-    mask: gpu.buffer('mask', x.mask),
-  };
-  const dlogp = gpu.buffer('dlogp', T * 4);
-  const stats = gpu.buffer('stats', 8 * 4);
-  grpoLoss(gpu, dlogp, stats, inputs, shape, c, o);
-  const out = { stats: decodeGrpoStats(await gpu.readF32(stats, 8)), dlogp: await gpu.readF32(dlogp, T) };
-  [dlogp, stats, ...Object.values(inputs)].forEach((b) => b?.destroy());
-  return out;
-}
-
-function finiteDiff(
-  x: GrpoLossInputs<Float32Array>,
-  shape: GrpoLossShape,
-  c: GrpoLossConfig,
-  o: GrpoLossOptions,
-): Float64Array {
-  const lp = Array.from(x.logp, Number);
-  const f = (v: number[]) => grpoLossForwardRef({ ...x, logp: v }, shape, c, o).loss;
-  const h = 1e-6;
-  const stride = Math.max(1, Math.floor(lp.length / 150)); // a sample of tokens keeps the O(T²) check fast
-  const f0 = f(lp);
-  return Float64Array.from(lp, (_, t) => {
-    if (x.mask[t] === 0 || t % stride !== 0) return NaN;
-    const p = lp.slice();
-    const m = lp.slice();
-    p[t] += h;
-    m[t] -= h;
-    const [fp, fm] = [f(p), f(m)];
-    // A token whose ratio sits within h of a clip bound has no derivative there: its one-sided slopes disagree.
-    // Such tokens are skipped (about 1 run in 80 draws one); everywhere else the loss is smooth in logp.
-    if (Math.abs(fp - f0 - (f0 - fm)) / h > 1e-3 * Math.max(1, Math.abs((fp - fm) / (2 * h)))) return NaN;
-    return (fp - fm) / (2 * h);
-  });
+  const launch = (inputs: GrpoLossInputs<GPUBuffer>, dlogp: GPUBuffer, stats: GPUBuffer) =>
+    grpoLoss(gpu, dlogp, stats, inputs, shape, c, o);
+  return runLossKernel(gpu, shape.B * shape.S, { ...x }, launch, decodeGrpoStats);
 }
 
 describe(`grpo loss (seed ${seed})`, () => {
@@ -135,7 +98,9 @@ describe(`grpo loss (seed ${seed})`, () => {
         const wantGrad = grpoLossBackwardRef(x, k.shape, c, k.o);
         const got = await runGpu(x, k.shape, c, k.o);
         const statDiff = statsRelDiff(got.stats, want, GRPO_STATS);
-        const fd = finiteDiff(x, k.shape, c, k.o);
+        // Tokens on a clip bound have no derivative and are skipped (about 1 run in 80 draws one).
+        const loss = (v: number[]) => grpoLossForwardRef({ ...x, logp: v }, k.shape, c, k.o).loss;
+        const fd = sampledCentralDiffs(x.logp, x.mask, loss, 1e-6, true);
         const { gradDiff, fdDiff, sampled } = gradientDiffs(got.dlogp, fd, wantGrad);
         expect(sampled).toBeGreaterThan(2);
         console.log(
@@ -159,9 +124,8 @@ describe(`grpo loss (seed ${seed})`, () => {
     const shape = { B: 3, S: 300 };
     const x = makeInputs(shape, true, true);
     const c = config('grpo', shape.S);
-    const gpu = await sharedNodeGpu();
-    gpu.tuning.rowReduceWorkgroup = 64; // 256 compiles slowly on SwiftShader
-    const got = await runGpu(x, shape, c, {}).finally(() => (gpu.tuning.rowReduceWorkgroup = 0));
+    // 256 compiles slowly on SwiftShader
+    const got = await withRowReduceWorkgroup(await sharedNodeGpu(), 64, () => runGpu(x, shape, c, {}));
     const want = grpoLossForwardRef(x, shape, c);
     const statDiff = statsRelDiff(got.stats, want, GRPO_STATS);
     const gradDiff = maxAbsDiff(got.dlogp, grpoLossBackwardRef(x, shape, c));

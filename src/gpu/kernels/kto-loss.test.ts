@@ -13,7 +13,7 @@ import {
 } from './kto-loss';
 import { ktoLossBackwardRef, ktoLossForwardRef } from './kto-loss-ref';
 import { freshSeed, maxAbsDiff, mulberry32 } from '../../testing/random';
-import { gradientDiffs, statsRelDiff } from '../../testing/loss-check';
+import * as check from '../../testing/loss-check';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -25,63 +25,22 @@ const noise = (scale: number) => (rng() * 2 - 1) * scale;
  * reward has the sign of `shift`: shift > 0 puts z on the batch mean, shift < 0 on the clamp at 0.
  */
 function makeInputs(shape: KtoLossShape, shift: number): KtoLossInputs<Float32Array> {
-  const T = shape.B * shape.S;
-  const mask = new Float32Array(T);
-  const logp = new Float32Array(T);
-  const refLogp = new Float32Array(T);
-  for (let b = 0; b < shape.B; b++) {
-    const prompt = Math.floor(rng() * shape.S * 0.4);
-    const len = b === shape.B - 1 ? 0 : 2 + Math.floor(rng() * (shape.S - prompt - 2));
-    for (let s = 0; s < shape.S; s++) {
-      const t = b * shape.S + s;
-      const inCompletion = s >= prompt && s < prompt + len;
-      mask[t] = inCompletion ? 1 : 0;
-      // Garbage at pad positions must not reach the loss.
-      logp[t] = !inCompletion && s % 3 === 0 ? NaN : -rng() * 4;
-      refLogp[t] = logp[t] - shift + noise(0.3);
-    }
-  }
+  const logp = new Float32Array(shape.B * shape.S);
+  const refLogp = new Float32Array(shape.B * shape.S);
+  const mask = check.randomSequences(rng, shape, (t, s, part) => {
+    // Garbage at pad positions must not reach the loss.
+    logp[t] = part !== 'completion' && s % 3 === 0 ? NaN : -rng() * 4;
+    refLogp[t] = logp[t] - shift + noise(0.3);
+  });
   const labels = new Float32Array(shape.B).map((_, b) => [1, -1, 0][b % 3]);
   return { logp, refLogp, labels, mask };
 }
 
 async function runGpu(x: KtoLossInputs<Float32Array>, shape: KtoLossShape, c: KtoLossConfig, o: KtoLossOptions) {
   const gpu = await sharedNodeGpu();
-  const T = shape.B * shape.S;
-  const inputs = {
-    logp: gpu.buffer('logp', x.logp),
-    refLogp: gpu.buffer('ref', x.refLogp),
-    labels: gpu.buffer('labels', x.labels),
-    mask: gpu.buffer('mask', x.mask),
-  };
-  const dlogp = gpu.buffer('dlogp', T * 4);
-  const stats = gpu.buffer('stats', 8 * 4);
-  ktoLoss(gpu, dlogp, stats, inputs, shape, c, o);
-  const out = { stats: decodeKtoStats(await gpu.readF32(stats, 8)), dlogp: await gpu.readF32(dlogp, T) };
-  [dlogp, stats, ...Object.values(inputs)].forEach((b) => b.destroy());
-  return out;
-}
-
-/** Central differences of the reference loss at z pinned to its value at x: the loss is a smooth sigmoid there. */
-function finiteDiff(
-  x: KtoLossInputs<Float32Array>,
-  shape: KtoLossShape,
-  c: KtoLossConfig,
-  o: KtoLossOptions,
-): Float64Array {
-  const zRef = ktoLossForwardRef(x, shape, c, o).z_ref;
-  const lp = Array.from(x.logp, Number);
-  const f = (v: number[]) => ktoLossForwardRef({ ...x, logp: v }, shape, c, { ...o, zRef }).loss;
-  const h = 1e-5;
-  const stride = Math.max(1, Math.floor(lp.length / 150)); // a sample of tokens keeps the O(T²) check fast
-  return Float64Array.from(lp, (_, t) => {
-    if (x.mask[t] === 0 || t % stride !== 0) return NaN;
-    const p = lp.slice();
-    const m = lp.slice();
-    p[t] += h;
-    m[t] -= h;
-    return (f(p) - f(m)) / (2 * h);
-  });
+  const launch = (inputs: KtoLossInputs<GPUBuffer>, dlogp: GPUBuffer, stats: GPUBuffer) =>
+    ktoLoss(gpu, dlogp, stats, inputs, shape, c, o);
+  return check.runLossKernel(gpu, shape.B * shape.S, { ...x }, launch, decodeKtoStats);
 }
 
 const config: KtoLossConfig = { beta: 0.1, lambda_d: 1, lambda_u: 1.33 };
@@ -100,9 +59,12 @@ describe(`kto loss (seed ${seed})`, () => {
       const wantGrad = ktoLossBackwardRef(x, k.shape, config, k.o);
       const got = await runGpu(x, k.shape, config, k.o);
       // f32 sums of ≤ 300 log-ratios (|·| ≤ 5) against float64: relative error well under 1e-4.
-      const statDiff = statsRelDiff(got.stats, want, KTO_STATS);
-      const fd = finiteDiff(x, k.shape, config, k.o);
-      const { gradScale, gradDiff, fdDiff, sampled } = gradientDiffs(got.dlogp, fd, wantGrad);
+      const statDiff = check.statsRelDiff(got.stats, want, KTO_STATS);
+      // Central differences at z pinned to its value at x: the loss is a smooth sigmoid there.
+      const zRef = want.z_ref;
+      const loss = (v: number[]) => ktoLossForwardRef({ ...x, logp: v }, k.shape, config, { ...k.o, zRef }).loss;
+      const fd = check.sampledCentralDiffs(x.logp, x.mask, loss, 1e-5);
+      const { gradScale, gradDiff, fdDiff, sampled } = check.gradientDiffs(got.dlogp, fd, wantGrad);
       console.log(
         `kto B=${k.shape.B} S=${k.shape.S}: loss ${want.loss.toFixed(5)} z ${want.z_ref.toFixed(3)} stats rel diff ` +
           `${statDiff.toExponential(2)}, dlogp diff/scale ${gradDiff.toExponential(2)}, ref vs finite diff ${fdDiff.toExponential(2)}`,
@@ -132,11 +94,10 @@ describe(`kto loss (seed ${seed})`, () => {
   it('a real-GPU-like workgroup size (64) gives the same stats and gradient', async () => {
     const shape = { B: 5, S: 300 };
     const x = makeInputs(shape, 0.4);
-    const gpu = await sharedNodeGpu();
-    gpu.tuning.rowReduceWorkgroup = 64; // 256 compiles slowly on SwiftShader
-    const got = await runGpu(x, shape, config, {}).finally(() => (gpu.tuning.rowReduceWorkgroup = 0));
+    // 256 compiles slowly on SwiftShader
+    const got = await check.withRowReduceWorkgroup(await sharedNodeGpu(), 64, () => runGpu(x, shape, config, {}));
     const want = ktoLossForwardRef(x, shape, config);
-    const statDiff = statsRelDiff(got.stats, want, KTO_STATS);
+    const statDiff = check.statsRelDiff(got.stats, want, KTO_STATS);
     const gradDiff =
       maxAbsDiff(got.dlogp, ktoLossBackwardRef(x, shape, config)) /
       Math.max(...ktoLossBackwardRef(x, shape, config).map(Math.abs));

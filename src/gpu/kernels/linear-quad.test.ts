@@ -3,13 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
 import { matmulRef } from './matmul';
 import { linearMatmul, quadMatmulApplies } from './linear-quad';
+import { MATMUL_FORMS, offsetAccumulateDiffs } from '../../testing/matmul-cases';
 import { freshSeed, maxAbsDiff, maxRelDiff, mulberry32, randomF32 } from '../../testing/random';
-
-const FORMS = [
-  { name: 'A·B', transA: false, transB: false },
-  { name: 'A·Bᵀ', transA: false, transB: true },
-  { name: 'Aᵀ·B', transA: true, transB: false },
-] as const;
 
 // [M, N, K]: tile-aligned, off-tile in every dimension (M, N multiples of 4 for Aᵀ·B), K not a multiple of 4·4.
 const SHAPES: [number, number, number][] = [
@@ -22,42 +17,19 @@ const SHAPES: [number, number, number][] = [
 describe('linearMatmul (quad)', () => {
   const seed = freshSeed();
   const rng = mulberry32(seed);
-  for (const form of FORMS) {
+  for (const form of MATMUL_FORMS) {
     for (const [M, N, K] of SHAPES) {
       if (K % 4 !== 0 && !form.transA) continue;
       it(`${form.name} ${M}x${N}x${K} accumulate alpha offsets (seed ${seed})`, async () => {
         const gpu = await sharedNodeGpu();
-        const [aOff, bOff, cOff] = [8, 4, 12];
-        const a = randomF32(aOff + M * K, rng);
-        const b = randomF32(bOff + K * N, rng);
-        const c0 = randomF32(cOff + M * N, rng);
-        const ga = gpu.buffer('q.a', a);
-        const gb = gpu.buffer('q.b', b);
-        const gc = gpu.buffer('q.c', c0);
-        const args = {
-          a: { buffer: ga, offset: aOff },
-          b: { buffer: gb, offset: bOff },
-          c: { buffer: gc, offset: cOff },
-          M,
-          N,
-          K,
-          ...form,
-          accumulate: true,
-          alpha: 0.5,
-        };
-        expect(quadMatmulApplies(gpu, args)).toBe(gpu.hasSubgroups);
-        linearMatmul(gpu, args);
-        const got = await gpu.readF32(gc, M * N, cOff);
-        const want = matmulRef(a.subarray(aOff), b.subarray(bOff), M, N, K, {
-          ...form,
-          alpha: 0.5,
-          c: c0.subarray(cOff),
+        const d = await offsetAccumulateDiffs(gpu, rng, [M, N, K], form, 0.5, (args) => {
+          expect(quadMatmulApplies(gpu, args)).toBe(gpu.hasSubgroups);
+          linearMatmul(gpu, args);
         });
-        console.log(`linear quad ${form.name} ${M}x${N}x${K} max abs ${maxAbsDiff(got, want).toExponential(2)}`);
-        expect(maxRelDiff(got, want)).toBeLessThan(1e-4);
+        console.log(`linear quad ${form.name} ${M}x${N}x${K} max abs ${d.abs.toExponential(2)}`);
+        expect(d.rel).toBeLessThan(1e-4);
         // Nothing before the C offset was touched.
-        expect(Array.from(await gpu.readF32(gc, cOff))).toEqual(Array.from(c0.subarray(0, cOff)));
-        [ga, gb, gc].forEach((x) => x.destroy());
+        expect(d.prefix).toBe(0);
       });
     }
   }

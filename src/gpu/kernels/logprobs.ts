@@ -5,6 +5,7 @@
 // Backward: dlogits[t, v] = (dlogp[t] (1[v = target] - p_v) - dentropy[t] p_v (log p_v + H_t)) / temperature.
 // Targets must be < V (out-of-range ones are clamped to V-1 in the forward).
 import rowReduceSource from '../../../shaders/common/row_reduce.wgsl?raw';
+import vocabRowsSource from '../../../shaders/common/vocab_rows.wgsl?raw';
 import forwardSource from '../../../shaders/logprobs.wgsl?raw';
 import backwardSource from '../../../shaders/logprobs_backward.wgsl?raw';
 import { Kernel } from '../launcher';
@@ -38,7 +39,7 @@ export function rowWorkgroup(gpu: Gpu): number {
 
 const forwardKernel = new Kernel({
   family: 'logprobs',
-  source: rowReduceSource + forwardSource,
+  source: rowReduceSource + vocabRowsSource + forwardSource,
   uniforms: [
     ['T', 'u32'],
     ['V', 'u32'],
@@ -49,7 +50,7 @@ const forwardKernel = new Kernel({
 
 const backwardKernel = new Kernel({
   family: 'logprobs',
-  source: rowReduceSource + backwardSource,
+  source: rowReduceSource + vocabRowsSource + backwardSource,
   uniforms: [
     ['T', 'u32'],
     ['V', 'u32'],

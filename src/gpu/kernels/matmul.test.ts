@@ -2,13 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../node';
 import { fastMatmulFits, matmul, matmulRef, type MatmulImpl } from './matmul';
+import { MATMUL_FORMS, offsetAccumulateDiffs } from '../../testing/matmul-cases';
 import { freshSeed, maxAbsDiff, maxRelDiff, mulberry32, randomF32 } from '../../testing/random';
-
-const FORMS = [
-  { name: 'A·B', transA: false, transB: false },
-  { name: 'A·Bᵀ', transA: false, transB: true },
-  { name: 'Aᵀ·B', transA: true, transB: false },
-] as const;
 
 // [M, N, K]: degenerate, odd (forces the tiled fallback for the vec4 kernel), off-tile and aligned shapes.
 const SHAPES: [number, number, number][] = [
@@ -26,7 +21,7 @@ describe('matmul', () => {
   const seed = freshSeed();
   const rng = mulberry32(seed);
   for (const impl of ['auto', 'general', 'tiled', 'naive'] as MatmulImpl[]) {
-    for (const form of FORMS) {
+    for (const form of MATMUL_FORMS) {
       for (const [M, N, K] of SHAPES) {
         it(`${impl} ${form.name} ${M}x${N}x${K} (seed ${seed})`, async () => {
           const gpu = await sharedNodeGpu();
@@ -51,38 +46,17 @@ describe('matmul', () => {
   }
 
   for (const impl of ['fast', 'general', 'tiled', 'naive'] as MatmulImpl[]) {
-    for (const form of FORMS) {
+    for (const form of MATMUL_FORMS) {
       it(`${impl} ${form.name} accumulate with alpha at element offsets (seed ${seed})`, async () => {
         const gpu = await sharedNodeGpu();
-        const [M, N, K] = [20, 24, 16];
-        const [aOff, bOff, cOff] = [8, 4, 12];
-        const a = randomF32(aOff + M * K, rng);
-        const b = randomF32(bOff + K * N, rng);
-        const c0 = randomF32(cOff + M * N, rng);
-        const ga = gpu.buffer('mm.a', a);
-        const gb = gpu.buffer('mm.b', b);
-        const gc = gpu.buffer('mm.c', c0);
         const alpha = -0.37;
-        matmul(gpu, {
-          a: { buffer: ga, offset: aOff },
-          b: { buffer: gb, offset: bOff },
-          c: { buffer: gc, offset: cOff },
-          M,
-          N,
-          K,
-          ...form,
-          alpha,
-          accumulate: true,
-          impl,
-        });
-        const got = await gpu.readF32(gc);
-        const want = matmulRef(a.subarray(aOff), b.subarray(bOff), M, N, K, { ...form, alpha, c: c0.subarray(cOff) });
+        const d = await offsetAccumulateDiffs(gpu, rng, [20, 24, 16], form, alpha, (args) =>
+          matmul(gpu, { ...args, impl }),
+        );
         // The prefix before cOff must be untouched.
-        expect(maxAbsDiff(got.subarray(0, cOff), c0.subarray(0, cOff))).toBe(0);
-        const rel = maxRelDiff(got.subarray(cOff, cOff + M * N), want);
-        console.log(`matmul ${impl} ${form.name} accumulate alpha=${alpha} rel ${rel.toExponential(2)}`);
-        expect(rel).toBeLessThan(1e-4);
-        [ga, gb, gc].forEach((x) => x.destroy());
+        expect(d.prefix).toBe(0);
+        console.log(`matmul ${impl} ${form.name} accumulate alpha=${alpha} rel ${d.rel.toExponential(2)}`);
+        expect(d.rel).toBeLessThan(1e-4);
       });
     }
   }
@@ -90,7 +64,7 @@ describe('matmul', () => {
   it('fast kernel: every tile shape (rows x columns per invocation) agrees with the reference', async () => {
     const gpu = await sharedNodeGpu();
     const [M, N, K] = [19, 28, 24];
-    for (const form of FORMS) {
+    for (const form of MATMUL_FORMS) {
       const Mf = form.transA ? 20 : M;
       const a = randomF32(Mf * K, rng);
       const b = randomF32(K * N, rng);

@@ -6,6 +6,7 @@
 // Backward → dlogits = gradScale · mask · (softmax − onehot) / max(1, Σ mask), the gradient of stats[0]
 // (gradScale, default 1, lets a caller average over micro-batches). Σ mask is read from stats on the GPU.
 import rowReduceSource from '../../../shaders/common/row_reduce.wgsl?raw';
+import vocabRowsSource from '../../../shaders/common/vocab_rows.wgsl?raw';
 import rowsSource from '../../../shaders/xent.wgsl?raw';
 import reduceSource from '../../../shaders/xent_reduce.wgsl?raw';
 import backwardSource from '../../../shaders/xent_backward.wgsl?raw';
@@ -16,7 +17,7 @@ import { checkBuffers, rowWorkgroup } from './logprobs';
 
 const rowsKernel = new Kernel({
   family: 'xent',
-  source: rowReduceSource + rowsSource,
+  source: rowReduceSource + vocabRowsSource + rowsSource,
   uniforms: [
     ['T', 'u32'],
     ['V', 'u32'],
@@ -36,7 +37,7 @@ const reduceKernel = new Kernel({
 });
 const backwardKernel = new Kernel({
   family: 'xent',
-  source: rowReduceSource + backwardSource,
+  source: rowReduceSource + vocabRowsSource + backwardSource,
   uniforms: [
     ['T', 'u32'],
     ['V', 'u32'],

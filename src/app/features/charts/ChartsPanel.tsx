@@ -44,6 +44,16 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Met
   };
 }
 
+/** A metric both roles report, as `coder/<name>` and `tester/<name>`. */
+type RoleMetric = {
+  [K in MetricKey]: K extends `coder/${infer N}` ? (`tester/${N}` extends MetricKey ? N : never) : never;
+}[MetricKey];
+
+/** The coder's and the tester's series of one metric, labelled by role. */
+function byRole(name: RoleMetric): { key: MetricKey; label: string }[] {
+  return (['coder', 'tester'] as const).map((role) => ({ key: `${role}/${name}` as const, label: role }));
+}
+
 export const CHARTS: ChartSpec[] = [
   metricChart('coder-reward', 'Coder reward', 'reward', [
     { key: 'coder/reward_mean', label: 'coder reward' },
@@ -61,18 +71,11 @@ export const CHARTS: ChartSpec[] = [
   ]),
   metricChart('mistake-book', 'Mistake Book size', 'tests', [{ key: 'mistake_book/size', label: 'entries' }]),
   metricChart('kl', 'KL to reference (k3)', 'KL (nats/token)', [
-    { key: 'coder/kl', label: 'coder' },
-    { key: 'tester/kl', label: 'tester' },
+    ...byRole('kl'),
     { key: 'rollout/mismatch_kl', label: 'rollout↔learner' },
   ]),
-  metricChart('entropy', 'Entropy', 'nats/token', [
-    { key: 'coder/entropy', label: 'coder' },
-    { key: 'tester/entropy', label: 'tester' },
-  ]),
-  metricChart('loss', 'GRPO loss', 'loss', [
-    { key: 'coder/loss', label: 'coder' },
-    { key: 'tester/loss', label: 'tester' },
-  ]),
+  metricChart('entropy', 'Entropy', 'nats/token', byRole('entropy')),
+  metricChart('loss', 'GRPO loss', 'loss', byRole('loss')),
   metricChart('tokens', 'Tokens / s (rollout)', 'tokens/s', [{ key: 'perf/tokens_per_s', label: 'tokens/s' }]),
   metricChart('clip', 'Clipped token fractions', 'share of tokens', [
     { key: 'coder/clip_ratio/low_mean', label: 'coder low' },
@@ -80,10 +83,12 @@ export const CHARTS: ChartSpec[] = [
     { key: 'tester/clip_ratio/low_mean', label: 'tester low' },
     { key: 'tester/clip_ratio/high_mean', label: 'tester high' },
   ]),
-  metricChart('zero-std', 'Groups with no reward spread (no GRPO signal)', 'share of groups', [
-    { key: 'coder/frac_reward_zero_std', label: 'coder' },
-    { key: 'tester/frac_reward_zero_std', label: 'tester' },
-  ]),
+  metricChart(
+    'zero-std',
+    'Groups with no reward spread (no GRPO signal)',
+    'share of groups',
+    byRole('frac_reward_zero_std'),
+  ),
   metricChart('lengths', 'Completion length (tokens)', 'tokens', [
     { key: 'completions/coder_mean_length', label: 'coder' },
     { key: 'completions/tester_mean_length', label: 'tester' },
