@@ -3,7 +3,7 @@
 import { createBrowserGpu } from '../../src/gpu/browser';
 import { destroyBatch, uploadBatch } from '../../src/model/forward-batch';
 import { computeLogits } from '../../src/model/forward-logprobs';
-import { fp32Weights } from '../../src/model/decode';
+import { fp32Weights } from '../../src/model/decode-weights';
 import { GpuModel } from '../../src/model/model';
 import { generate } from '../../src/model/sampler';
 import { importHfModel } from '../../src/model/hf/import';

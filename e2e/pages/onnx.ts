@@ -12,7 +12,7 @@ import { computeLogits } from '../../src/model/forward-logprobs';
 import { initParams } from '../../src/model/init';
 import { buildLayout, type Layout } from '../../src/model/layout';
 import { GpuModel } from '../../src/model/model';
-import { fp32Weights } from '../../src/model/decode';
+import { fp32Weights } from '../../src/model/decode-weights';
 import { generate, type GenerateStats } from '../../src/model/sampler';
 import { exportOnnx, ONNX_IR_VERSION, ONNX_OPSET, type OnnxQuant } from '../../src/model/onnx';
 import { GraphBuilder } from '../../src/model/onnx/graph';

@@ -14,7 +14,7 @@ import { GpuModel } from '../model/model';
 import { forward, releaseForward } from '../model/forward';
 import { uploadBatch, destroyBatch, type GpuBatch } from '../model/forward-batch';
 import { trainStep, DEFAULT_OPTIM } from '../model/backward-step';
-import { fp32Weights, type DecodeWeights } from '../model/decode';
+import { fp32Weights, type DecodeWeights } from '../model/decode-weights';
 import { generate, type GenerateStats } from '../model/sampler';
 import { RolloutWeights } from '../model/rollout-weights';
 import { exactKl } from '../model/mismatch';

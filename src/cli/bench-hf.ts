@@ -15,7 +15,7 @@ import { initParams } from '../model/init';
 import { GpuModel } from '../model/model';
 import { forward, releaseForward } from '../model/forward';
 import { uploadBatch, destroyBatch } from '../model/forward-batch';
-import { fp32Weights, type DecodeWeights } from '../model/decode';
+import { fp32Weights, type DecodeWeights } from '../model/decode-weights';
 import { generate, type GenerateStats } from '../model/sampler';
 import { RolloutWeights } from '../model/rollout-weights';
 import { parseQwen2Config } from '../model/hf/config';

@@ -17,7 +17,7 @@ import { initParams } from '../model/init';
 import { GpuModel } from '../model/model';
 import { uploadBatch, destroyBatch } from '../model/forward-batch';
 import { trainStep, DEFAULT_OPTIM } from '../model/backward-step';
-import { fp32Weights } from '../model/decode';
+import { fp32Weights } from '../model/decode-weights';
 import { generate } from '../model/sampler';
 import { RolloutWeights } from '../model/rollout-weights';
 import { mulberry32, randomF32 } from '../testing/random';

@@ -14,64 +14,10 @@ import { attentionCacheRope } from '../gpu/kernels/attention-cache-rope';
 import { attentionForward, type AttentionShape } from '../gpu/kernels/attention';
 import { attentionCacheWrite, attentionDecode } from '../gpu/kernels/attention-decode';
 import { advanceCounters } from '../gpu/kernels/sample';
-import { linearForward } from './forward';
-import { fusable, stackedIn, stackedLinear, type Stacking } from './decode-fused';
+import { fusable, stackedLinear } from './decode-fused';
+import type { DecodeWeights } from './decode-weights';
+import { forEachRun, leftPad } from './batch-rows';
 import type { GpuModel, TensorRef } from './model';
-import type { TensorSpec } from './layout';
-
-/** Where a forward reads its Linear weights; everything else (embedding, norms, biases, RoPE) is the model's. */
-export interface DecodeWeights extends Stacking {
-  readonly model: GpuModel;
-  readonly label: string;
-  /** y[M, out] (+)= x[M, in] · Wᵀ (+ bias). */
-  linear(
-    y: GPUBuffer,
-    x: GPUBuffer,
-    w: TensorSpec,
-    bias: TensorSpec | undefined,
-    M: number,
-    accumulate?: boolean,
-  ): void;
-}
-
-/** The learner's own fp32 weights. */
-export function fp32Weights(model: GpuModel): DecodeWeights {
-  return {
-    model,
-    label: 'fp32',
-    linear: (y, x, w, bias, M, accumulate = false) => linearForward(model, y, x, w, bias, M, accumulate),
-    stacked: (ws) =>
-      stackedIn(
-        ws,
-        (t) => t.offset,
-        (t) => model.p(t),
-      ),
-  };
-}
-
-/** Left-pads prompts to a common length P: ids, RoPE positions and key validity, all [B, P] row-major. */
-export function leftPad(
-  prompts: number[][],
-  padId: number,
-): { P: number; tokens: Uint32Array; positions: Uint32Array; valid: Float32Array; pads: number[] } {
-  const B = prompts.length;
-  const P = Math.max(1, ...prompts.map((p) => p.length));
-  const tokens = new Uint32Array(B * P).fill(padId);
-  const positions = new Uint32Array(B * P);
-  const valid = new Float32Array(B * P);
-  const pads: number[] = [];
-  prompts.forEach((p, b) => {
-    if (p.length === 0) throw new Error(`decode: prompt ${b} is empty`);
-    const pad = P - p.length;
-    pads.push(pad);
-    for (let s = pad; s < P; s++) {
-      tokens[b * P + s] = p[s - pad];
-      positions[b * P + s] = s - pad;
-      valid[b * P + s] = 1;
-    }
-  });
-  return { P, tokens, positions, valid, pads };
-}
 
 /** Per-batch decode buffers: KV caches, counters, one-token activations. Create once per generate call. */
 export class DecodeState {
@@ -168,17 +114,6 @@ export class DecodeState {
 
   destroy(): void {
     for (const b of this.bufs) b.destroy();
-  }
-}
-
-/** Calls fn(src, dst, n) for each run of consecutive source indices in `from`: rows src.. go to rows dst... */
-export function forEachRun(from: readonly number[], fn: (src: number, dst: number, n: number) => void): void {
-  let i = 0;
-  while (i < from.length) {
-    let j = i + 1;
-    while (j < from.length && from[j] === from[j - 1] + 1) j++;
-    fn(from[i], i, j - i);
-    i = j;
   }
 }
 

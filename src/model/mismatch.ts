@@ -4,7 +4,7 @@
 //    each, logits read back, KL summed in float64 on the CPU). A diagnostic: it reads back [tokens, V] floats twice.
 //  - sampledKl: the k3 estimator from the per-token log-probs the trainer already has (rollout log-probs from the
 //    sampler, learner log-probs from the GRPO forward), unbiased for KL(rollout ‖ learner) on rollout samples.
-import type { DecodeWeights } from './decode';
+import type { DecodeWeights } from './decode-weights';
 import { forwardAllLogits } from './decode';
 
 export interface MismatchSequence {

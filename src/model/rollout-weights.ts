@@ -16,7 +16,7 @@ import { dequantizeOnGpu, quantizeOnGpu } from '../gpu/kernels/quantize';
 import type { GpuModel, TensorRef } from './model';
 import type { TensorSpec } from './layout';
 import { scalesPerRow, wordsPerRow, type QuantFormat } from '../gpu/quant';
-import type { DecodeWeights } from './decode';
+import type { DecodeWeights } from './decode-weights';
 import { stackedIn } from './decode-fused';
 
 /** The rollout precision knob of the training config ('none' = the learner's fp32 weights). */

@@ -9,7 +9,7 @@ import { buildLayout } from './layout';
 import { initParams } from './init';
 import { GpuModel } from './model';
 import { referenceForward } from './reference';
-import { fp32Weights } from './decode';
+import { fp32Weights } from './decode-weights';
 import { decodeFusion } from './decode-fused';
 import { RolloutWeights } from './rollout-weights';
 import { generate, type GenerateStats, type SamplerTokenizer } from './sampler';

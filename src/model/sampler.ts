@@ -8,7 +8,9 @@
 // so compaction does not change what is sampled. The next chunk is recorded before the previous one's read-back is
 // awaited, so the GPU never waits for the CPU's stop-string check (at the cost of up to one chunk of masked steps).
 import { sampleTokens, unpackSampleOut, type SampleParams } from '../gpu/kernels/sample';
-import { DecodeState, decodeStep, forEachRun, leftPad, prefill, type DecodeWeights } from './decode';
+import { DecodeState, decodeStep, prefill } from './decode';
+import { forEachRun, leftPad } from './batch-rows';
+import type { DecodeWeights } from './decode-weights';
 import { SPECIAL_TOKENS } from './special-tokens';
 
 /** The part of the tokenizer the sampler needs (BpeTokenizer fits). */

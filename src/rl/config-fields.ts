@@ -1,129 +1,19 @@
 // The training config's one table: every field's help text, type, default (the paper preset), range and the release
 // setting it follows, the way TRL's GRPOConfig documents its fields. Validation, the CLI's --set and --help and the
 // UI's hyperparameter rows all read it; adding a field means adding it to TrainConfig and one row here.
-import { TRAIN_PARTS, type TrainPart } from '../tasks/split';
+import { TRAIN_PARTS } from '../tasks/split';
 import type { Mode } from './metrics';
 import { MODE_RULES } from './modes';
-import type { MethodsConfig } from './config-methods';
-
-export type LossType = 'grpo' | 'dr_grpo' | 'dapo';
-export type ScaleRewards = 'group' | 'batch' | 'none';
-export const PRESET_NAMES = ['micro', 'tiny', 'paper'] as const;
-export type PresetName = (typeof PRESET_NAMES)[number];
-
-/** The config's shape; what each field means, its default and its range are in CONFIG_FIELDS below. */
-export interface TrainConfig {
-  preset: PresetName;
-  mode: Mode;
-  seed: number;
-  tasks: { families: string[]; train_part?: TrainPart };
-  model: { preset: string; coderCheckpoint: string; testerCheckpoint: string };
-  rollout: {
-    num_generations: number;
-    tester_generations: number;
-    tests_per_group: number;
-    problems_per_step: number;
-    max_prompt_length: number;
-    max_completion_length: number;
-    max_test_completion_length: number;
-    temperature: number;
-    top_p: number;
-    rollout_quant: 'int8' | 'int4' | 'none';
-  };
-  reward: { alpha: number; golden_tests: 'public' | 'hidden'; timeout_ms: number };
-  mistake_book: { enabled: boolean; replay_top_k: number };
-  grpo: {
-    epsilon_low: number;
-    epsilon_high: number;
-    dual_clip_c: number;
-    beta: number;
-    loss_type: LossType;
-    scale_rewards: ScaleRewards;
-    tester_candidates: 'max-variance' | 'all';
-    is_cap: number;
-    num_iterations: number;
-    drop_zero_std_groups: boolean;
-  };
-  optim: {
-    lr: number;
-    tester_lr: number;
-    beta1: number;
-    beta2: number;
-    eps: number;
-    weight_decay: number;
-    weight_decay_params: 'all' | 'matrices';
-    max_grad_norm: number;
-    mini_batches: number;
-    schedule: 'constant' | 'cosine';
-    warmup_steps: number;
-    total_steps: number;
-  };
-  /** The tcs and ace modes' settings (config-methods.ts; their rows are the last block of the table). */
-  methods: MethodsConfig;
-  run: { checkpoint_every: number; max_bad_steps: number };
-}
-
-type Leaf = string | number | boolean | readonly string[];
-/** Dotted paths to every leaf of T ('rollout.num_generations', …). */
-type LeafPaths<T, P extends string = ''> = {
-  [K in keyof T & string]-?: NonNullable<T[K]> extends Leaf ? `${P}${K}` : LeafPaths<NonNullable<T[K]>, `${P}${K}.`>;
-}[keyof T & string];
-type At<T, P extends string> = P extends `${infer H}.${infer R}`
-  ? H extends keyof T
-    ? At<NonNullable<T[H]>, R>
-    : never
-  : P extends keyof T
-    ? T[P]
-    : never;
-export type ConfigPath = LeafPaths<TrainConfig>;
-
-interface FieldBase {
-  /** What the field does and why it matters (shown by --help and beside the UI row). */
-  help: string;
-  /** The paper's or the release's setting it follows (code/rl/config/1.5B_A1.yaml of ZJU-REAL/Code-A1, verl, TRL). */
-  ref?: string;
-  /** Shown as a hyperparameter row in the UI: `key` is its stable name in URLs and bundles, `row` its place. */
-  ui?: { key: string; label: string; row: number };
-}
-export interface NumberField extends FieldBase {
-  type: 'int' | 'number';
-  default: number;
-  min: number;
-  max: number;
-  /** The bound itself is out of range ((0, 1] rather than [0, 1]). */
-  minExclusive?: boolean;
-  maxExclusive?: boolean;
-}
-export interface BoolField extends FieldBase {
-  type: 'boolean';
-  default: boolean;
-}
-export interface EnumField<V extends string = string> extends FieldBase {
-  type: 'enum';
-  /** undefined: the field may be left out. */
-  default: V | undefined;
-  values: readonly V[];
-}
-export interface StringField extends FieldBase {
-  type: 'string';
-  default: string;
-}
-export interface ListField extends FieldBase {
-  type: 'list';
-  default: readonly string[];
-}
-export type FieldSpec = NumberField | BoolField | EnumField | StringField | ListField;
-type FieldFor<V> = [V] extends [number]
-  ? NumberField
-  : [V] extends [boolean]
-    ? BoolField
-    : [V] extends [readonly string[]]
-      ? ListField
-      : string extends V
-        ? StringField
-        : EnumField<Extract<NonNullable<V>, string>>;
-
-const BIG = 1 << 20;
+import { METHODS_FIELDS } from './config-methods';
+import {
+  BIG,
+  PRESET_NAMES,
+  type At,
+  type ConfigPath,
+  type FieldFor,
+  type FieldSpec,
+  type TrainConfig,
+} from './config-types';
 
 /** Every field exactly once (the type requires each path of TrainConfig), in the order configs are written. */
 export const CONFIG_FIELDS: { readonly [P in ConfigPath]: FieldFor<At<TrainConfig, P>> } = {
@@ -477,46 +367,7 @@ export const CONFIG_FIELDS: { readonly [P in ConfigPath]: FieldFor<At<TrainConfi
     max: 1000,
     help: 'Stop after this many consecutive non-finite steps.',
   },
-  // ---- Neighbouring methods (tcs, ace modes): docs/method.md lists each choice. ----
-  'methods.kto_beta': {
-    type: 'number',
-    default: 0.1,
-    min: 0,
-    max: 100,
-    minExclusive: true,
-    ref: 'TRL KTOConfig.beta',
-    help: 'ace: KTO’s β, how sharply the adversary’s loss separates desirable from undesirable input groups.',
-  },
-  'methods.kto_lambda_d': {
-    type: 'number',
-    default: 1,
-    min: 0,
-    max: 100,
-    ref: 'TRL KTOConfig.desirable_weight',
-    help: 'ace: KTO weight of desirable input groups (those that broke their program).',
-  },
-  'methods.kto_lambda_u': {
-    type: 'number',
-    default: 1,
-    min: 0,
-    max: 100,
-    ref: 'TRL KTOConfig.undesirable_weight',
-    help: 'ace: KTO weight of undesirable input groups (their program survived).',
-  },
-  'methods.tcs_stage2_step': {
-    type: 'int',
-    default: 10,
-    min: 0,
-    max: BIG,
-    help: 'tcs: first training step of stage 2 (counterexamples to the solver’s current failures); earlier steps reward consistency with the reference.',
-  },
-  'methods.tcs_buffer_steps': {
-    type: 'int',
-    default: 4,
-    min: 1,
-    max: 1000,
-    help: 'tcs: how many recent steps of Coder candidates the rolling buffer keeps (1 = this step’s only).',
-  },
+  ...METHODS_FIELDS,
 };
 
 /** The table as a list, in config order. */

@@ -1,17 +1,10 @@
 // The training config's named presets (paper, tiny, micro), their validation and the lr schedule; each field's
 // meaning, default and range are in the one table of config-fields.ts.
-import {
-  CONFIG_FIELDS,
-  FIELD_LIST,
-  PRESET_NAMES,
-  type ConfigPath,
-  type FieldSpec,
-  type PresetName,
-  type TrainConfig,
-} from './config-fields';
+import { CONFIG_FIELDS, FIELD_LIST } from './config-fields';
+import { PRESET_NAMES, type ConfigPath, type FieldSpec, type PresetName, type TrainConfig } from './config-types';
 
 export { CONFIG_FIELDS, FIELD_LIST, PRESET_NAMES };
-export type { ConfigPath, FieldSpec, LossType, PresetName, ScaleRewards, TrainConfig } from './config-fields';
+export type { ConfigPath, FieldSpec, LossType, PresetName, ScaleRewards, TrainConfig } from './config-types';
 
 /** The release's 1.5B settings: every field at its table default. */
 const PAPER = fromDefaults();

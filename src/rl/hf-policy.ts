@@ -7,7 +7,7 @@
 // adapter path on a frozen quantized base is what removes it).
 import type { Gpu } from '../gpu/runtime';
 import { GpuModel } from '../model/model';
-import { fp32Weights, type DecodeWeights } from '../model/decode';
+import { fp32Weights, type DecodeWeights } from '../model/decode-weights';
 import { RolloutWeights, quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
 import type { LoadedCheckpoint } from '../model/checkpoint';
 import type { HfTokenizer } from '../model/hf/tokenizer';

@@ -2,7 +2,7 @@
 // weights for sampling, and the tokenizer; GRPO updates run on our WGSL kernels.
 import type { Gpu } from '../gpu/runtime';
 import { GpuModel } from '../model/model';
-import { fp32Weights, type DecodeWeights } from '../model/decode';
+import { fp32Weights, type DecodeWeights } from '../model/decode-weights';
 import { RolloutWeights, quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
 import { trainStep } from '../model/backward-step';
 import { decayMaskFromRanges } from '../gpu/kernels/adamw';

@@ -1,6 +1,6 @@
 // Batched sampling for a policy: prompts tokenized and cut to their last tokens, the sampler run on rollout weights,
 // and the results as the trainer's Generation records. Shared by the lab's own models and Hugging Face ones.
-import type { DecodeWeights } from '../model/decode';
+import type { DecodeWeights } from '../model/decode-weights';
 import { generate as sampleGenerate } from '../model/sampler';
 import type { BpeTokenizer } from '../model/tokenizer';
 import type { Generation, GenerateOptions } from './policy';

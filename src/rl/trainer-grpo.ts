@@ -1,5 +1,6 @@
 // GRPO plumbing of the training step: per-step optimiser settings and the items each group contributes.
 import { lrAt, type TrainConfig } from './config';
+import { maxVarianceGroup } from './grpo';
 import type { Generation, GrpoItem, GrpoSettings, Policy, UpdateStats } from './policy';
 
 /** The GRPO settings at `step`: the config's groups as they are, with the lr from the schedule. */
@@ -43,4 +44,26 @@ export function chunk<T>(xs: T[], n: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
   return out;
+}
+
+/**
+ * The Tester's GRPO items: its groups for every candidate (`tester_candidates: all`), or per problem only the
+ * candidate whose tester group's rewards vary most (the release's choice).
+ */
+export function testerItemsFor(
+  config: TrainConfig,
+  problems: number,
+  M: number,
+  N: number,
+  testerGens: Generation[],
+  testerAdv: number[][],
+  testerGroups: number[][],
+): GrpoItem[] {
+  const chosen = new Set<number>();
+  for (let pi = 0; pi < problems; pi++) {
+    const idx = Array.from({ length: M }, (_, j) => pi * M + j);
+    if (config.grpo.tester_candidates === 'all') idx.forEach((i) => chosen.add(i));
+    else chosen.add(idx[maxVarianceGroup(idx.map((i) => testerGroups[i]))]);
+  }
+  return itemsFor(testerGens, testerAdv, N, config.grpo.drop_zero_std_groups, (g) => chosen.has(g));
 }

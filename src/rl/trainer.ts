@@ -7,25 +7,18 @@ import type { Generation, GrpoItem, Policy, UpdateStats } from './policy';
 import { MistakeBook } from './mistake-book';
 import { Rng, deriveSeed } from './rng';
 import { RAW_FORMAT } from './prompts-chat';
-import {
-  executeCandidate,
-  extractAndValidate,
-  goldenRollout,
-  mistakeBookInputs,
-  scoreCandidate,
-  type CountedRollout,
-  type JudgedCandidate,
-} from './judging';
-import { goldenReward, type TesterReward } from './rewards';
-import { groupAdvantages, maxVarianceGroup, mean } from './grpo';
+import { extractAndValidate, mistakeBookInputs, type CountedRollout, type JudgedCandidate } from './judging';
+import type { TesterReward } from './rewards';
+import { groupAdvantages, mean } from './grpo';
 import { buildRolloutRecords } from './trainer-records';
 import { stepMetrics } from './trainer-metrics';
 import { modeRules } from './modes';
-import { chunk, grpoSettingsAt, idleStats, itemsFor, updateOrIdle } from './trainer-grpo';
+import { chunk, grpoSettingsAt, idleStats, itemsFor, testerItemsFor, updateOrIdle } from './trainer-grpo';
 import { extractInputs } from './ace';
 import { aceExecuteAll, aceExecutionSummary, aceUpdate } from './trainer-ace';
 import { TcsBuffer } from './tcs';
 import { tcsJudgeTargets, tcsRewards, tcsTargets } from './trainer-tcs';
+import { executeCandidates, testRewards } from './trainer-judge';
 
 import { TrainingHalted, type StepHooks, type StepRun, type TrainerDeps, type TrainerState } from './trainer-types';
 
@@ -252,7 +245,7 @@ export class Trainer {
     candidates: string[],
     validated: CountedRollout[],
   ): Promise<{ replays: string[][]; judged: JudgedCandidate[] }> {
-    const { cfg, rules, problems, M, N, K } = s;
+    const { cfg, rules, problems } = s;
     const sandbox = this.deps.sandbox;
     const replays = problems.map((p) =>
       cfg.mistake_book.enabled && rules.usesTester && rules.mistakeBook
@@ -274,26 +267,7 @@ export class Trainer {
       s,
       'execution',
       'sandbox',
-      () =>
-        Promise.all(
-          candidates.map((code, ci) => {
-            const pi = Math.floor(ci / M);
-            const p = problems[pi];
-            if (rules.coderReward === 'golden-tests') {
-              const golden = cfg.reward.golden_tests === 'public' ? p.publicTests : p.hiddenTests;
-              return executeCandidate(sandbox, p, code, [goldenRollout(golden)], [], K, cfg.reward.timeout_ms);
-            }
-            return executeCandidate(
-              sandbox,
-              p,
-              code,
-              validated.slice(ci * N, (ci + 1) * N),
-              replays[pi],
-              K,
-              cfg.reward.timeout_ms,
-            );
-          }),
-        ),
+      () => executeCandidates(sandbox, s, candidates, validated, replays),
       (j) =>
         `${j.filter((c) => c.compiles).length}/${j.length} candidates compile; mean hidden pass ${mean(j.map((c) => c.hiddenPassRate)).toFixed(2)}`,
     );
@@ -319,14 +293,7 @@ export class Trainer {
           return { coderRewards: s.ace.flatMap((x) => x.coder), testerRewards: s.ace.flatMap((x) => x.tester) };
         }
         if (s.tcs) return tcsRewards(s.cfg, s.tcs, judged);
-        if (s.rules.coderReward === 'golden-tests') {
-          const coderRewards = judged.map((c) =>
-            goldenReward(c.compiles, c.rollouts[0].outcome.numPassed, c.rollouts[0].outcome.numValid),
-          );
-          return { coderRewards, testerRewards: [] as TesterReward[][] };
-        }
-        const scored = judged.map((c) => scoreCandidate(c, s.K, s.cfg.reward.alpha));
-        return { coderRewards: scored.map((x) => x.coder), testerRewards: scored.map((x) => x.tester) };
+        return testRewards(s, judged);
       },
       (r) =>
         `coder reward ${mean(r.coderRewards).toFixed(3)}; tester reward ${mean(r.testerRewards.flat().map((t) => t.reward)).toFixed(3)}`,
@@ -381,16 +348,9 @@ export class Trainer {
         }
         const drop = cfg.grpo.drop_zero_std_groups;
         const coderItems = itemsFor(coderGens, coderAdv, M, drop);
-        let testerItems: GrpoItem[] = [];
-        if (rules.trainsTester) {
-          const chosen = new Set<number>();
-          problems.forEach((_, pi) => {
-            const idx = Array.from({ length: M }, (_, j) => pi * M + j);
-            if (cfg.grpo.tester_candidates === 'all') idx.forEach((i) => chosen.add(i));
-            else chosen.add(idx[maxVarianceGroup(idx.map((i) => testerGroups[i]))]);
-          });
-          testerItems = itemsFor(testerGens, testerAdv, N, drop, (g) => chosen.has(g));
-        }
+        const testerItems: GrpoItem[] = rules.trainsTester
+          ? testerItemsFor(cfg, problems.length, M, N, testerGens, testerAdv, testerGroups)
+          : [];
         if (rules.testerIsCoder) {
           const st = await updateOrIdle(
             s.coder,

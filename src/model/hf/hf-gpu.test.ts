@@ -6,7 +6,7 @@ import { maxRelDiff } from '../../testing/random';
 import { destroyBatch, uploadBatch } from '../forward-batch';
 import { computeLogits } from '../forward-logprobs';
 import { GpuModel } from '../model';
-import { fp32Weights } from '../decode';
+import { fp32Weights } from '../decode-weights';
 import { generate } from '../sampler';
 import { FIXTURE_MODELS, fixtureSource, readReference, readReferenceLogits } from './fixtures-node';
 import { importHfModel } from './import';

@@ -10,7 +10,7 @@ import { linearMatmul } from '../../gpu/kernels/linear-quad';
 import { adamwStep, zeroBuffer } from '../../gpu/kernels/adamw';
 import { gradNorm, GRADNORM_OUT_BYTES } from '../../gpu/kernels/gradnorm';
 import type { OptimConfig } from '../backward-step';
-import type { DecodeWeights } from '../decode';
+import type { DecodeWeights } from '../decode-weights';
 import { alignUp, type TensorSpec } from '../layout';
 import type { LoraAdapters, LoraConfig } from './lora';
 
