@@ -3,12 +3,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
-import { loadCheckpointDir } from '../model/checkpoint-node';
 import { seqLogp } from '../testing/seq-logp';
-import { LabPolicy } from './lab-policy';
+import { freshSeed } from '../testing/random';
+import { microCoder, microSamples } from './micro-coder';
 import { PRESETS } from './config';
-import { loadCurriculum } from './lab-setup';
-import { coderPrompt } from './prompts';
 import type { GrpoSettings } from './policy';
 
 let gpu: Gpu;
@@ -18,20 +16,10 @@ beforeAll(async () => {
 
 describe('GRPO update direction (micro coder)', { timeout: 300_000 }, () => {
   it('raises the log-prob of positive-advantage completions and lowers that of negative ones', async () => {
-    const seed = (Date.now() ^ (Math.random() * 2 ** 31)) >>> 0;
+    const seed = freshSeed();
     const cfg = PRESETS.micro;
-    const policy = LabPolicy.create(gpu, {
-      name: 'dir',
-      checkpoint: await loadCheckpointDir(`public/${cfg.model.coderCheckpoint}`),
-      rolloutQuant: 'none',
-      maxPromptTokens: 160,
-    });
-    const prompts = loadCurriculum(cfg.tasks.families)
-      .train.slice(0, 6)
-      .map((p) => coderPrompt(p.prompt));
-    const gens = (await policy.generate(prompts, { maxNewTokens: 16, temperature: 1, topP: 1, seed })).filter(
-      (g) => g.completionTokens.length >= 2,
-    );
+    const policy = await microCoder(gpu, 'dir');
+    const gens = await microSamples(policy, seed);
     expect(gens.length, `seed ${seed}`).toBeGreaterThanOrEqual(4);
     const adv = gens.map((_, i) => (i % 2 === 0 ? 1 : -1));
     const before = await Promise.all(gens.map((g) => seqLogp(policy.model, g)));
@@ -62,12 +50,7 @@ describe('GRPO update direction (micro coder)', { timeout: 300_000 }, () => {
     const objective = moves.reduce((a, d, i) => a + adv[i] * d, 0);
     expect(objective, `seed ${seed}`).toBeGreaterThan(0);
     // With the sign flipped the same step must lower the objective: the test can tell the two directions apart.
-    const flipped = LabPolicy.create(gpu, {
-      name: 'dir-flip',
-      checkpoint: await loadCheckpointDir(`public/${cfg.model.coderCheckpoint}`),
-      rolloutQuant: 'none',
-      maxPromptTokens: 160,
-    });
+    const flipped = await microCoder(gpu, 'dir-flip');
     await flipped.grpoUpdate(
       gens.map((g, i) => ({
         promptTokens: g.promptTokens,

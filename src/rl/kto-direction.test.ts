@@ -3,13 +3,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
-import { loadCheckpointDir } from '../model/checkpoint-node';
 import { seqLogp } from '../testing/seq-logp';
+import { microCoder, microSamples } from './micro-coder';
 import { freshSeed } from '../testing/random';
-import { LabPolicy } from './lab-policy';
 import { PRESETS } from './config';
-import { loadCurriculum } from './lab-setup';
-import { coderPrompt } from './prompts';
 import type { KtoItem, KtoSettings } from './policy';
 
 let gpu: Gpu;
@@ -21,20 +18,8 @@ describe('KTO update direction (micro coder)', { timeout: 300_000 }, () => {
   it('raises desirable completions against undesirable ones, and the reverse with swapped labels', async () => {
     const seed = freshSeed();
     const cfg = PRESETS.micro;
-    const make = async (name: string) =>
-      LabPolicy.create(gpu, {
-        name,
-        checkpoint: await loadCheckpointDir(`public/${cfg.model.coderCheckpoint}`),
-        rolloutQuant: 'none',
-        maxPromptTokens: 160,
-      });
-    const policy = await make('kto-dir');
-    const prompts = loadCurriculum(cfg.tasks.families)
-      .train.slice(0, 6)
-      .map((p) => coderPrompt(p.prompt));
-    const gens = (await policy.generate(prompts, { maxNewTokens: 16, temperature: 1, topP: 1, seed })).filter(
-      (g) => g.completionTokens.length >= 2,
-    );
+    const policy = await microCoder(gpu, 'kto-dir');
+    const gens = await microSamples(policy, seed);
     expect(gens.length, `seed ${seed}`).toBeGreaterThanOrEqual(4);
     const labels = gens.map((_, i) => (i % 2 === 0 ? 1 : -1) as 1 | -1);
     const items = (sign: 1 | -1): KtoItem[] =>
@@ -63,7 +48,7 @@ describe('KTO update direction (micro coder)', { timeout: 300_000 }, () => {
     const objective = gens.reduce((a, _, i) => a + labels[i] * (after[i] - before[i]), 0);
     console.log(`seed ${seed}: KTO Σ label·Δlog p = ${objective.toFixed(5)}`);
     expect(objective, `seed ${seed}`).toBeGreaterThan(0);
-    const swapped = await make('kto-dir-swap');
+    const swapped = await microCoder(gpu, 'kto-dir-swap');
     await swapped.ktoUpdate(items(-1), s);
     const afterSwap = await Promise.all(gens.map((g) => seqLogp(swapped.model, g)));
     expect(
