@@ -4,7 +4,7 @@
 // lower the loss and the adapters-off policy stays the base.
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../../gpu/node';
-import { dequantize, quantize, type QuantFormat } from '../../gpu/quant';
+import { dequantize, quantize, type QuantFormat, type QuantizedTensor } from '../../gpu/quant';
 import { freshSeed, maxRelDiff } from '../../testing/random';
 import { DEFAULT_OPTIM, type LossSpec } from '../backward-step';
 import type { LoadedCheckpoint } from '../checkpoint';
@@ -21,11 +21,25 @@ import { baseLinears, frozenLoraModel, FrozenLoraLearner, type BaseFormat } from
 import { initLora, LORA_TARGETS, type LoraAdapters } from './lora';
 import { GpuLora } from './lora-gpu';
 import { loraReferenceLoss, loraToF64 } from './lora-reference';
+import { planMemory } from './memory-plan';
+import { QWEN_LORA_RUN } from './qwen-shapes';
 
 const seed = freshSeed();
 
 function checkpointOf(gc: GradCase): LoadedCheckpoint {
   return { config: gc.layout.config, layout: gc.layout, params: gc.params, metadata: {} };
+}
+
+/** What importHfModel returns with a quantized format and denseLinear off: codes, and zeros in the f32 slots. */
+function importedQuantized(gc: GradCase, format: QuantFormat): LoadedCheckpoint {
+  const params = gc.params.slice();
+  const quantized = new Map<string, QuantizedTensor>();
+  for (const t of gc.layout.tensors) {
+    if (t.kind !== 'linear') continue;
+    quantized.set(t.name, quantize(view(gc.params, t), t.shape[0], t.shape[1], format));
+    params.fill(0, t.offset, t.offset + t.size);
+  }
+  return { ...checkpointOf(gc), params, quantized, quantFormat: format };
 }
 
 /**
@@ -121,7 +135,10 @@ describe(`LoRA on a frozen base (seed ${seed})`, () => {
       const gc = makeGradCase(seed, { tiedEmbeddings: tied });
       const adapters = initLora(gc.layout, { rank: 2, alpha: 6, targets: [...LORA_TARGETS] }, seed + 1, { bStd: 0.2 });
       const lora = new GpuLora(gpu, adapters, `frozen.${format}`);
-      const { model, base } = frozenLoraModel(gpu, checkpointOf(gc), lora, format, `frozen.${format}`, cap);
+      // int8-b32 takes its codes from the import (as hf-setup does: quantized while streaming, the f32 Linear slots
+      // left zero), the others quantize the f32 parameters themselves.
+      const ckpt = format === 'int8-b32' ? importedQuantized(gc, format) : checkpointOf(gc);
+      const { model, base } = frozenLoraModel(gpu, ckpt, lora, format, `frozen.${format}`, cap);
       if (format !== 'f32') {
         // No f32 storage for any Linear weight the base quantizes.
         for (const t of baseLinears(gc.layout)) if (t !== gc.layout.embed) expect(model.holds(t)).toBe(false);
@@ -170,6 +187,10 @@ describe(`LoRA on a frozen base (seed ${seed})`, () => {
     const lora = new GpuLora(gpu, initLora(gc.layout, { rank: 4, alpha: 8, targets: [...LORA_TARGETS] }, seed), 'fz');
     const { model, base } = frozenLoraModel(gpu, checkpointOf(gc), lora, 'int4-b32', 'frozen.steps');
     const learner = new FrozenLoraLearner(model, base);
+    // The memory planner's count of the base is what FrozenBase allocates.
+    const big = { maxBufferSize: 2 ** 40, maxStorageBufferBindingSize: 2 ** 40, budgetBytes: 2 ** 40 };
+    const plan = planMemory(gc.layout.config, { ...QWEN_LORA_RUN, baseFormat: 'int4-b32' }, big);
+    expect(plan.items[0].bytes).toBe(base.bytes());
     const batch = uploadBatch(gpu, { ...gc.input, targets: gc.sft.targets, mask: gc.sft.mask });
     const before = await computeLogits(model, batch);
     const optim = { ...DEFAULT_OPTIM, adamw: { ...DEFAULT_OPTIM.adamw, lr: 0.01 } };

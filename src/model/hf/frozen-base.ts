@@ -14,7 +14,7 @@ import { qmatmul, type GpuQuantized } from '../../gpu/kernels/qmatmul';
 import { qmatmulT } from '../../gpu/kernels/qmatmul-t';
 import { linearMatmul } from '../../gpu/kernels/linear-quad';
 import { placeColumns, rowRanges, takeColumns } from '../../gpu/kernels/chunk-rows';
-import { quantize, scalesPerRow, wordsPerRow, type QuantFormat } from '../../gpu/quant';
+import { quantize, scalesPerRow, wordsPerRow, type QuantFormat, type QuantizedTensor } from '../../gpu/quant';
 import { addBias, f32LinearForward } from '../forward';
 import type { DecodeWeights } from '../decode-weights';
 import { GpuModel, type FrozenLinears } from '../model';
@@ -54,16 +54,27 @@ export class FrozenBase implements FrozenLinears, DecodeWeights {
     readonly model: GpuModel,
     readonly lora: GpuLora,
     readonly format: BaseFormat,
-    /** The checkpoint's flat f32 parameters (host): quantized here tensor by tensor (quantized formats only). */
-    host?: Float32Array,
+    /**
+     * Where the quantized weights come from (quantized formats only): the import's quantized tensors where it made
+     * them in this format (by HF name), the rest quantized here from the host f32 parameters.
+     */
+    source?: { params: Float32Array; quantized?: Map<string, QuantizedTensor> },
     maxBufferBytes?: number,
   ) {
     this.label = `base[${format}]+lora`;
     if (format !== 'f32') {
-      if (!host) throw new Error(`${this.label}: a quantized base needs the host parameters to quantize`);
+      if (!source) throw new Error(`${this.label}: a quantized base needs the parameters to quantize`);
       const lim = model.gpu.device.limits;
       const cap = maxBufferBytes ?? Math.min(lim.maxStorageBufferBindingSize, lim.maxBufferSize);
-      for (const t of baseLinears(model.layout)) this.quant.set(t, quantizeChunks(model.gpu, t, host, format, cap));
+      for (const t of baseLinears(model.layout)) {
+        const [rows, cols] = t.shape;
+        const given = source.quantized?.get(t.name);
+        const q =
+          given?.format === format
+            ? given
+            : quantize(source.params.subarray(t.offset, t.offset + t.size), rows, cols, format);
+        this.quant.set(t, uploadChunks(model.gpu, t, q, cap));
+      }
     }
   }
 
@@ -144,21 +155,20 @@ export class FrozenBase implements FrozenLinears, DecodeWeights {
   }
 }
 
-/** One tensor quantized on the CPU in row chunks whose codes fit `cap` bytes. */
-function quantizeChunks(gpu: Gpu, t: TensorSpec, host: Float32Array, format: QuantFormat, cap: number): QChunk[] {
-  const [rows, cols] = t.shape;
-  const rowBytes = Math.max(wordsPerRow(format, cols), scalesPerRow(format, cols)) * 4;
-  return rowRanges(rows, Math.floor(cap / rowBytes)).map(({ lo, rows: n }, i) => {
-    const q = quantize(host.subarray(t.offset + lo * cols, t.offset + (lo + n) * cols), n, cols, format);
+/** A quantized tensor uploaded in row chunks whose codes fit `cap` bytes (block rows are independent). */
+function uploadChunks(gpu: Gpu, t: TensorSpec, q: QuantizedTensor, cap: number): QChunk[] {
+  const { format, cols } = q;
+  const [wpr, spr] = [wordsPerRow(format, cols), scalesPerRow(format, cols)];
+  return rowRanges(q.rows, Math.floor(cap / (Math.max(wpr, spr) * 4))).map(({ lo, rows }, i) => {
     const label = `base.${t.name}[${i}]`;
     return {
       lo,
       q: {
         format,
-        rows: n,
+        rows,
         cols,
-        data: gpu.buffer(`${label}.codes`, q.data),
-        scales: gpu.buffer(`${label}.scales`, q.scales),
+        data: gpu.buffer(`${label}.codes`, q.data.subarray(lo * wpr, (lo + rows) * wpr)),
+        scales: gpu.buffer(`${label}.scales`, q.scales.subarray(lo * spr, (lo + rows) * spr)),
       },
     };
   });
@@ -182,7 +192,7 @@ export function frozenLoraModel(
   // A tied lm_head is the embedding table: the lookup keeps the f32 table, the head matmul reads FrozenBase's codes.
   const skip = (t: TensorSpec) => quantized && linears.has(t) && t !== ckpt.layout.embed;
   const model = new GpuModel(gpu, ckpt.layout, ckpt.params, label, { skip, maxBufferBytes });
-  const base = new FrozenBase(model, lora, format, ckpt.params, maxBufferBytes);
+  const base = new FrozenBase(model, lora, format, ckpt, maxBufferBytes);
   model.frozen = base;
   return { model, base };
 }
