@@ -1,8 +1,9 @@
 // `npm run bench:hf -- [--layers 2] [--prompt 64] [--new 8] [--tflops 10] [--util 0.3]`: a random-weight model with
 // Qwen2.5-Coder-0.5B-Instruct's exact config.json, made locally (bf16 safetensors, as the hub ships it): load time,
-// GPU memory, forward tok/s, decode tok/s at batch 1 and 8 (f32 and int4 rollout weights), one LoRA GRPO update, and
-// FLOPs per token with the projected times on a GPU of stated throughput. `--layers` keeps fewer of the 24 layers
-// when the adapter cannot hold the whole model (GpuModel binds one flat f32 buffer); the table scales by FLOPs.
+// GPU memory, forward tok/s, decode tok/s at batch 1 and 8 (f32 and int4 rollout weights), one LoRA GRPO update on an
+// int4 base (no f32 copy) vs an f32 base (merged learner), and FLOPs per token with the projected times on a GPU of
+// stated throughput. `--layers` keeps fewer of the 24 layers (default 2: SwiftShader's time and the host's memory;
+// GpuModel splits a larger model across buffers within the binding limit); the table scales by FLOPs.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,8 @@ import { dirSource } from '../model/hf/source-node';
 import { initLora, LORA_TARGETS } from '../model/hf/lora';
 import { GpuLora } from '../model/hf/lora-gpu';
 import { LoraLearner } from '../model/hf/lora-learner';
+import { frozenLoraModel, FrozenLoraLearner } from '../model/hf/frozen-base';
+import type { MicroBatch } from '../model/backward-step';
 import { fmtBytes, planMemory } from '../model/hf/memory-plan';
 import { prepareGrpoMicroBatches } from '../rl/grpo-batches';
 import { grpoOptim } from '../rl/grpo-update';
@@ -64,12 +67,8 @@ async function main(): Promise<void> {
     `adapter: ${gpu.summary.vendor} ${gpu.summary.architecture}; maxBufferSize ${fmtBytes(lim.maxBufferSize)}, maxStorageBufferBindingSize ${fmtBytes(lim.maxStorageBufferBindingSize)}`,
   );
   console.log(
-    `Qwen2.5-Coder-0.5B-Instruct: ${buildLayout(full).totalFloats.toLocaleString()} parameters; GpuModel's flat f32 buffer ${fmtBytes(fullFlat)}`,
+    `Qwen2.5-Coder-0.5B-Instruct: ${buildLayout(full).totalFloats.toLocaleString()} parameters, ${fmtBytes(fullFlat)} in f32; measured with ${layers} of 24 layers (full vocabulary and width), times scale by FLOPs below`,
   );
-  if (fullFlat > lim.maxStorageBufferBindingSize)
-    console.log(
-      `  exceeds this adapter's binding limit: measured with ${layers} of 24 layers (full vocabulary and width); times scale by FLOPs below`,
-    );
 
   // ---- made locally: random weights written as the hub ships them (bf16 safetensors), then imported -------------
   const layout = buildLayout(config);
@@ -87,6 +86,8 @@ async function main(): Promise<void> {
   const bar = new Progress();
   const loadRows: string[][] = [];
   let model: GpuModel | undefined;
+  /** The int4 import (codes only, the f32 Linear slots empty): the frozen base of the int4 LoRA update. */
+  let q4: Awaited<ReturnType<typeof importHfModel>> | undefined;
   for (const weights of ['f32', 'int4-b32'] as const) {
     let imported: Awaited<ReturnType<typeof importHfModel>> | undefined;
     const t = await timedCpu(gpu, async () => {
@@ -98,6 +99,7 @@ async function main(): Promise<void> {
     });
     bar.clear();
     loadRows.push([weights, t.wall.toFixed(2), t.cpu.toFixed(2), (diskBytes / 2 ** 20 / t.cpu).toFixed(0)]);
+    if (weights === 'int4-b32') q4 = imported;
     if (weights === 'f32' && imported) {
       const ck = imported;
       const up = await timedCpu(gpu, () => {
@@ -149,13 +151,7 @@ async function main(): Promise<void> {
     decodeRows,
   );
 
-  // ---- one LoRA GRPO update (rank 16, 2 sequences of 16 + 16 tokens, KL off: no reference copy) -----------------
-  const lora = new GpuLora(
-    gpu,
-    initLora(m.layout, { rank: 16, alpha: 32, targets: [...LORA_TARGETS] }, 5),
-    'bench-hf.lora',
-  );
-  const learner = new LoraLearner(m, lora);
+  // ---- one LoRA GRPO update (rank 16, 2 sequences of 16 + 16 tokens, KL off): int4 base vs f32 base ------------
   const items = [1, -1].map((advantage) => {
     const completion = toks(16);
     return {
@@ -172,30 +168,54 @@ async function main(): Promise<void> {
     optim: { ...cfg.optim, weight_decay: 0, max_grad_norm: 1 },
     rollout: { max_completion_length: 16, temperature: 1 },
   };
-  const prep = prepareGrpoMicroBatches(
-    { name: 'bench-hf', model: m, ref: m, padId: 0, microBatch: 2 },
-    items,
-    s,
-    false,
-  );
   const optim = grpoOptim(s);
-  await learner.stepMicro(prep.micro, optim);
-  const u = await timedCpu(gpu, () => learner.stepMicro(prep.micro, optim));
-  prep.release();
-  const gpuBytes = m.layout.totalFloats * 4 * 3 + int4.bytes() + lora.totalFloats * 4 * 4;
-  table(
-    'LoRA GRPO update (rank 16 on q/k/v/o/gate/up/down, 2 × 32 tokens, merged learner)',
-    ['', 'value'],
-    [
-      ['update wall s / CPU s', `${u.wall.toFixed(2)} / ${u.cpu.toFixed(2)}`],
-      ['adapter parameters', lora.totalFloats.toLocaleString()],
-      ['GPU buffers (weights + base copy + grads, int4 rollout, adapters + grads + AdamW)', fmtBytes(gpuBytes)],
-    ],
-  );
-  learner.destroy();
-  lora.destroy();
+  const loraCfg = { rank: 16, alpha: 32, targets: [...LORA_TARGETS] };
+  const updateRows: string[][] = [];
+  /** One warm-up update, then one timed; the learner's model serves the batches. */
+  const timeUpdate = async (name: string, model: GpuModel, step: (micro: MicroBatch[]) => Promise<unknown>) => {
+    const prep = prepareGrpoMicroBatches(
+      { name: 'bench-hf', model, ref: model, padId: 0, microBatch: 2 },
+      items,
+      s,
+      false,
+    );
+    await step(prep.micro);
+    const u = await timedCpu(gpu, () => step(prep.micro));
+    prep.release();
+    log(`LoRA update ${name}: ${u.wall.toFixed(2)} s`);
+    return u;
+  };
+  {
+    // f32 base through the merged learner (rollout_quant none): merged weights, a base copy, full weight gradients.
+    const lora = new GpuLora(gpu, initLora(m.layout, loraCfg, 5), 'bench-hf.lora-f32');
+    const learner = new LoraLearner(m, lora);
+    const u = await timeUpdate('f32', m, (micro) => learner.stepMicro(micro, optim));
+    const bytes = m.paramBytes() + learner.base.size + m.grads.size + lora.totalFloats * 4 * 4;
+    updateRows.push(['f32 base, merged learner', u.wall.toFixed(2), u.cpu.toFixed(2), fmtBytes(bytes)]);
+    learner.destroy();
+    lora.destroy();
+  }
   int4.destroy();
   m.destroy();
+  if (!q4) throw new Error('int4 import failed');
+  {
+    // int4 base held only as codes (FrozenBase): qmatmul forward, qmatmulT input gradients, adapters' grads only.
+    const lora = new GpuLora(gpu, initLora(q4.layout, loraCfg, 5), 'bench-hf.lora-int4');
+    const { model, base } = frozenLoraModel(gpu, q4, lora, 'int4-b32', 'bench-hf.int4');
+    const learner = new FrozenLoraLearner(model, base);
+    const u = await timeUpdate('int4', model, (micro) => learner.stepMicro(micro, optim));
+    const bytes = model.paramBytes() + base.bytes() + lora.totalFloats * 4 * 4;
+    updateRows.push(['int4 base (no f32 copy)', u.wall.toFixed(2), u.cpu.toFixed(2), fmtBytes(bytes)]);
+    base.destroy();
+    lora.destroy();
+    model.destroy();
+  }
+  q4 = undefined;
+  table(
+    `one LoRA GRPO update (rank 16 on q/k/v/o/gate/up/down, 2 × 32 tokens, ${layers}-layer model)`,
+    ['base', 'wall s', 'CPU s', 'GPU buffers (weights, base copy / codes, grads, adapters + AdamW)'],
+    updateRows,
+  );
 
   // ---- FLOPs and projections ----------------------------------------------------------------------------------
   const ctx = promptLen;
@@ -205,11 +225,9 @@ async function main(): Promise<void> {
   const rate = tflops * 1e12 * util;
   // A step of 16 problems × 8 candidates × 256 tokens, the same again for the Tester's tests.
   const stepTokens = 2 * 16 * 8 * 256;
-  const plan = planMemory(full, QWEN_LORA_RUN, {
-    maxBufferSize: 2 ** 52,
-    maxStorageBufferBindingSize: 2 ** 52,
-    budgetBytes: 2 ** 52,
-  });
+  const unlimited = { maxBufferSize: 2 ** 52, maxStorageBufferBindingSize: 2 ** 52, budgetBytes: 2 ** 52 };
+  const plan = planMemory(full, QWEN_LORA_RUN, unlimited);
+  const planF32 = planMemory(full, { ...QWEN_LORA_RUN, baseFormat: 'f32', mergedLearner: true }, unlimited);
   table(
     `FLOPs per token (context ${ctx}) and projections; GPU of ${tflops} TFLOP/s at ${(util * 100).toFixed(0)}% utilisation`,
     ['', `${layers}-layer (measured)`, '24 layers (Qwen2.5-Coder-0.5B)'],
@@ -232,6 +250,7 @@ async function main(): Promise<void> {
         `${((stepTokens * 4 * fFull) / rate).toFixed(1)} s`,
       ],
       ['memory plan, LoRA r16 on int4 base, seq 2048 (planner)', '', fmtBytes(plan.totalBytes)],
+      ['memory plan, LoRA r16 on f32 base, merged learner (planner)', '', fmtBytes(planF32.totalBytes)],
     ],
   );
   console.log(
