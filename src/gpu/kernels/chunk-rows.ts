@@ -54,25 +54,17 @@ export function chunkedLookup(
 }
 
 /** dst[r, c0 + j] = src[r, j] for a [R, w] src and a [R, ld] dst. */
-export function placeColumns(
-  gpu: Gpu,
-  dst: GPUBuffer,
-  src: GPUBuffer,
-  R: number,
-  w: number,
-  ld: number,
-  c0: number,
-): void {
-  placeKernel.dispatch(gpu, {
-    buffers: [src, dst],
-    uniforms: { n: R, D: w, lo: c0, rows: 0, V: 0, ld, pad: 0, _p: 0 },
-    workgroups: grid1d(R * w, WG),
-    overrides: { WG },
-  });
+export function placeColumns(gpu: Gpu, dst: GPUBuffer, src: GPUBuffer, R: number, w: number, ld: number, c0: number) {
+  columns(placeKernel, gpu, dst, src, R, w, ld, c0);
 }
 
 /** dst[r, j] = src[r, c0 + j] for a [R, ld] src and a [R, w] dst. */
-export function takeColumns(
+export function takeColumns(gpu: Gpu, dst: GPUBuffer, src: GPUBuffer, R: number, w: number, ld: number, c0: number) {
+  columns(takeKernel, gpu, dst, src, R, w, ld, c0);
+}
+
+function columns(
+  k: Kernel<Uniform>,
   gpu: Gpu,
   dst: GPUBuffer,
   src: GPUBuffer,
@@ -81,7 +73,7 @@ export function takeColumns(
   ld: number,
   c0: number,
 ): void {
-  takeKernel.dispatch(gpu, {
+  k.dispatch(gpu, {
     buffers: [src, dst],
     uniforms: { n: R, D: w, lo: c0, rows: 0, V: 0, ld, pad: 0, _p: 0 },
     workgroups: grid1d(R * w, WG),

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../../gpu/node';
 import { dequantize, quantize, type QuantFormat, type QuantizedTensor } from '../../gpu/quant';
 import { freshSeed, maxRelDiff } from '../../testing/random';
-import { DEFAULT_OPTIM, type LossSpec } from '../backward-step';
+import { DEFAULT_OPTIM } from '../backward-step';
+import { checkLoraGrads, gradCaseSpec } from '../../testing/grad-case-spec';
 import type { LoadedCheckpoint } from '../checkpoint';
 import type { ModelConfig } from '../config';
 import { fp32Weights } from '../decode-weights';
@@ -16,7 +17,6 @@ import { computeLogits } from '../forward-logprobs';
 import { buildLayout, view, type Layout } from '../layout';
 import { GpuModel } from '../model';
 import { makeGradCase, type GradCase } from '../reference-fixture';
-import type { Objective } from '../reference-grad';
 import { baseLinears, frozenLoraModel, FrozenLoraLearner, type BaseFormat } from './frozen-base';
 import { initLora, LORA_TARGETS, type LoraAdapters } from './lora';
 import { GpuLora } from './lora-gpu';
@@ -65,26 +65,6 @@ function referenceBase(
   }
   const pairs = new Map([...adapters.pairs].map(([k, p]) => [k, { ...p, base: out.byName.get(k) ?? p.base }] as const));
   return { layout: out, params: flat, adapters: loraToF64({ config: adapters.config, pairs }) };
-}
-
-function grpoSpec(gc: GradCase, bufs: GPUBuffer[]): LossSpec {
-  const c = gc.grpo.config;
-  return {
-    kind: 'grpo',
-    oldLogp: bufs[0],
-    refLogp: bufs[1],
-    rolloutLogp: null,
-    advantages: bufs[2],
-    config: {
-      epsilon_low: c.epsilonLow,
-      epsilon_high: c.epsilonHigh,
-      dual_clip_c: c.dualClipC,
-      beta: c.beta,
-      loss_type: c.lossType,
-      max_completion_length: c.maxCompletionLength,
-      is_cap: 2,
-    },
-  };
 }
 
 describe(`LoRA on a frozen base (seed ${seed})`, () => {
@@ -145,36 +125,22 @@ describe(`LoRA on a frozen base (seed ${seed})`, () => {
         expect(base.bytes()).toBeGreaterThan(0);
       }
       const learner = new FrozenLoraLearner(model, base);
-      const obj = which === 'sft' ? gc.sft : gc.grpo;
+      const { spec, obj, destroy } = gradCaseSpec(gpu, gc, which, 'frozen');
       const batch = uploadBatch(gpu, { ...gc.input, targets: obj.targets, mask: obj.mask });
-      const g = gc.grpo;
-      const oldLogp = Float32Array.from(g.oldLogp);
-      const refLogp = Float32Array.from(g.refLogp ?? []);
-      const advantages = Float32Array.from(g.advantages);
-      const bufs = [oldLogp, refLogp, advantages].map((a, i) => gpu.buffer(`frozen.grpo${i}`, a));
-      const spec: LossSpec = which === 'sft' ? { kind: 'sft' } : grpoSpec(gc, bufs);
       lora.zeroGrads();
       const { stats, decode } = learner.recordGrads(batch, spec);
       const lossGpu = decode(await gpu.readF32(stats, 16)).loss;
       gpu.release(stats);
       const got = await lora.read('grads');
-      const refObj: Objective = which === 'sft' ? gc.sft : { ...g, oldLogp, refLogp, advantages };
       const rb = referenceBase(gc.layout, gc.params, adapters, format);
-      const ref = loraReferenceLoss(rb.layout, rb.params, rb.adapters, gc.input, refObj);
-      let worst = 0;
-      for (const [name, r] of ref.grads) {
-        const mine = got.get(name);
-        worst = Math.max(worst, maxRelDiff(mine?.A ?? [], r.dA), maxRelDiff(mine?.B ?? [], r.dB));
-      }
-      console.log(
-        `frozen ${format} ${which}: loss ${lossGpu.toFixed(6)} (ref ${ref.loss.toFixed(6)}), worst adapter grad rel err ${worst.toExponential(2)}`,
-      );
+      const ref = loraReferenceLoss(rb.layout, rb.params, rb.adapters, gc.input, obj);
       // The same bounds as the f32 merged learner (lora-learner.test.ts): the kernels multiply by exactly the
       // dequantized values, so quantization adds no error against this reference, only f32 rounding does.
-      expect(Math.abs(lossGpu - ref.loss)).toBeLessThan(1e-4 * Math.max(1, Math.abs(ref.loss)));
-      expect(worst).toBeLessThan(1e-3);
+      checkLoraGrads(`frozen ${format} ${which}`, lossGpu, got, ref, (v, bound, what) =>
+        expect(v, what).toBeLessThan(bound),
+      );
       destroyBatch(batch);
-      bufs.forEach((b) => b.destroy());
+      destroy();
       base.destroy();
       lora.destroy();
       model.destroy();
