@@ -46,10 +46,13 @@ async function main(): Promise<void> {
     new: 'string',
     tflops: 'string',
     util: 'string',
+    'int4-only': 'boolean',
     help: 'boolean',
   });
   if (args.help) {
-    console.log('usage: npm run bench:hf -- [--layers 2] [--prompt 64] [--new 8] [--tflops 10] [--util 0.3]');
+    console.log(
+      'usage: npm run bench:hf -- [--layers 2] [--prompt 64] [--new 8] [--tflops 10] [--util 0.3] [--int4-only]',
+    );
     return;
   }
   const layers = intArg(args, 'layers', 2);
@@ -57,6 +60,8 @@ async function main(): Promise<void> {
   const newTokens = intArg(args, 'new', 8);
   const tflops = Number(args.tflops ?? 10);
   const util = Number(args.util ?? 0.3);
+  // Only the int4 base (no f32 model at all): what lets all 24 layers load on a host of a few GiB.
+  const int4Only = args['int4-only'] === true;
   const full = parseQwen2Config(QWEN25_CODER_05B_INSTRUCT, { maxSeqLen: 2048 }).config;
   const info = parseQwen2Config({ ...QWEN25_CODER_05B_INSTRUCT, num_hidden_layers: layers }, { maxSeqLen: 2048 });
   const config = info.config;
@@ -88,7 +93,7 @@ async function main(): Promise<void> {
   let model: GpuModel | undefined;
   /** The int4 import (codes only, the f32 Linear slots empty): the frozen base of the int4 LoRA update. */
   let q4: Awaited<ReturnType<typeof importHfModel>> | undefined;
-  for (const weights of ['f32', 'int4-b32'] as const) {
+  for (const weights of int4Only ? (['int4-b32'] as const) : (['f32', 'int4-b32'] as const)) {
     let imported: Awaited<ReturnType<typeof importHfModel>> | undefined;
     const t = await timedCpu(gpu, async () => {
       imported = await importHfModel(dirSource(dir), {
@@ -115,24 +120,42 @@ async function main(): Promise<void> {
     ['to', 'wall s', 'CPU s', 'MiB / CPU s'],
     loadRows,
   );
-  if (!model) throw new Error('import failed');
-  const m = model;
+  if (!q4 || !(model || int4Only)) throw new Error('import failed');
+  const q4ck = q4;
+  const loraCfg = { rank: 16, alpha: 32, targets: [...LORA_TARGETS] };
+  const lora4 = new GpuLora(gpu, initLora(q4ck.layout, loraCfg, 5), 'bench-hf.lora-int4');
+  const frozen = frozenLoraModel(gpu, q4ck, lora4, 'int4-b32', 'bench-hf.int4');
+  q4 = undefined;
+  log(
+    `int4 base on the GPU: ${fmtBytes(frozen.base.bytes())} of codes + ${fmtBytes(frozen.model.paramBytes())} of f32 embedding / norms / biases`,
+  );
 
   // ---- forward and decode -------------------------------------------------------------------------------------
   const rng = mulberry32(7);
   const V = config.vocabSize;
   const toks = (n: number) => Array.from({ length: n }, () => 8 + Math.floor(rng() * (V - 8)));
   const batch = uploadBatch(gpu, { batch: 1, seqLen: promptLen, tokens: toks(promptLen) }, 'bench-hf.fwd');
-  const fwd = () => releaseForward(gpu, forward(m, batch, false));
+  // The f32 model's forward, or with --int4-only the int4 base's (qmatmul; adapters at B = 0).
+  const fwdModel = model ?? frozen.model;
+  const fwd = () => releaseForward(gpu, forward(fwdModel, batch, false));
   await timedCpu(gpu, fwd);
   const f = await timedCpu(gpu, fwd);
   destroyBatch(batch);
-  const int4 = new RolloutWeights(m, 'int4-b32');
-  const weights: [string, DecodeWeights][] = [
-    ['f32', fp32Weights(m)],
-    ['int4', int4],
-  ];
+  log(`forward [1, ${promptLen}] (${model ? 'f32' : 'int4 base'}): ${(promptLen / f.wall).toFixed(2)} tok/s`);
   const decodeRows: string[][] = [];
+  const m = model;
+  // Rollout weights: the f32 model's own and its int4 rollout copy (RolloutWeights), and the frozen int4 base with
+  // its adapters (FrozenBase: what an int4 LoRA run samples from; qmatmul on the codes, no fp32 expansion).
+  const int4 = m && new RolloutWeights(m, 'int4-b32');
+  const weights: [string, DecodeWeights][] = [
+    ...(m && int4
+      ? ([
+          ['f32', fp32Weights(m)],
+          ['int4 rollout copy', int4],
+        ] as [string, DecodeWeights][])
+      : []),
+    ['int4 base + LoRA', frozen.base],
+  ];
   const opts = { temperature: 1, topP: 1, seed: 3, stopTokenIds: [] as number[] };
   for (const [, w] of weights) await generate(w, [toks(4)], { ...opts, maxNewTokens: 2 });
   for (const nb of [1, 8]) {
@@ -145,6 +168,7 @@ async function main(): Promise<void> {
       log(`decode batch ${nb} ${name}: ${tps.toFixed(2)} tok/s`);
     }
   }
+  int4?.destroy();
   table(
     `forward [1, ${promptLen}]: ${(promptLen / f.wall).toFixed(1)} tok/s (${f.wall.toFixed(2)} s wall, ${f.cpu.toFixed(2)} CPU s)`,
     ['decode batch', 'weights', 'tok/s', 'ms / step'],
@@ -169,7 +193,6 @@ async function main(): Promise<void> {
     rollout: { max_completion_length: 16, temperature: 1 },
   };
   const optim = grpoOptim(s);
-  const loraCfg = { rank: 16, alpha: 32, targets: [...LORA_TARGETS] };
   const updateRows: string[][] = [];
   /** One warm-up update, then one timed; the learner's model serves the batches. */
   const timeUpdate = async (name: string, model: GpuModel, step: (micro: MicroBatch[]) => Promise<unknown>) => {
@@ -185,7 +208,7 @@ async function main(): Promise<void> {
     log(`LoRA update ${name}: ${u.wall.toFixed(2)} s`);
     return u;
   };
-  {
+  if (m) {
     // f32 base through the merged learner (rollout_quant none): merged weights, a base copy, full weight gradients.
     const lora = new GpuLora(gpu, initLora(m.layout, loraCfg, 5), 'bench-hf.lora-f32');
     const learner = new LoraLearner(m, lora);
@@ -194,14 +217,12 @@ async function main(): Promise<void> {
     updateRows.push(['f32 base, merged learner', u.wall.toFixed(2), u.cpu.toFixed(2), fmtBytes(bytes)]);
     learner.destroy();
     lora.destroy();
+    m.destroy();
   }
-  int4.destroy();
-  m.destroy();
-  if (!q4) throw new Error('int4 import failed');
   {
     // int4 base held only as codes (FrozenBase): qmatmul forward, qmatmulT input gradients, adapters' grads only.
-    const lora = new GpuLora(gpu, initLora(q4.layout, loraCfg, 5), 'bench-hf.lora-int4');
-    const { model, base } = frozenLoraModel(gpu, q4, lora, 'int4-b32', 'bench-hf.int4');
+    const { model, base } = frozen;
+    const lora = lora4;
     const learner = new FrozenLoraLearner(model, base);
     const u = await timeUpdate('int4', model, (micro) => learner.stepMicro(micro, optim));
     const bytes = model.paramBytes() + base.bytes() + lora.totalFloats * 4 * 4;
@@ -210,7 +231,6 @@ async function main(): Promise<void> {
     lora.destroy();
     model.destroy();
   }
-  q4 = undefined;
   table(
     `one LoRA GRPO update (rank 16 on q/k/v/o/gate/up/down, 2 × 32 tokens, ${layers}-layer model)`,
     ['base', 'wall s', 'CPU s', 'GPU buffers (weights, base copy / codes, grads, adapters + AdamW)'],
