@@ -132,21 +132,30 @@ export class GpuModel {
   /** Several buffers of at most `capFloats` each: the embedding and lm_head in row chunks, the rest in segments. */
   private split(capFloats: number): void {
     const { embed, lmHead } = this.layout;
-    let cur: Segment | undefined;
     let pending: TensorSpec[] = [];
     const close = () => {
       if (!pending.length) return;
       const start = pending[0].offset;
       const last = pending[pending.length - 1];
       const floats = alignUp(last.offset + last.size) - start;
-      cur = { buffer: this.gpu.buffer(`${this.label}.params[${this.segments.length}]`, floats * 4), start, floats };
-      this.segments.push(cur);
-      for (const t of pending) this.segmentOf.set(t, cur);
+      const seg = {
+        buffer: this.gpu.buffer(`${this.label}.params[${this.segments.length}]`, floats * 4),
+        start,
+        floats,
+      };
+      this.segments.push(seg);
+      for (const t of pending) this.segmentOf.set(t, seg);
       pending = [];
     };
     for (const t of this.layout.tensors) {
-      if (this.skipped.has(t)) continue;
+      // A segment is a contiguous run of the layout: a skipped tensor (or a row-split one) ends it, so no buffer
+      // holds floats of a tensor without f32 storage.
+      if (this.skipped.has(t)) {
+        close();
+        continue;
+      }
       if (t === embed || t === lmHead) {
+        close();
         const cols = t.shape[1];
         const chunks = rowRanges(t.shape[0], Math.floor(capFloats / cols)).map((r, i) => ({
           ...r,
@@ -155,7 +164,8 @@ export class GpuModel {
         this.rowChunks.set(t, chunks);
         continue;
       }
-      if (t.size > capFloats)
+      // Its segment spans the tensor's aligned end, so that is what must fit.
+      if (alignUp(t.size) > capFloats)
         throw new Error(
           `${this.label}: ${t.name} (${t.size * 4} bytes) exceeds the largest buffer this device binds (${capFloats * 4} bytes)`,
         );

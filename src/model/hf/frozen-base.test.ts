@@ -14,7 +14,7 @@ import { fp32Weights } from '../decode-weights';
 import { forwardAllLogits } from '../decode';
 import { destroyBatch, uploadBatch } from '../forward-batch';
 import { computeLogits } from '../forward-logprobs';
-import { buildLayout, view, type Layout } from '../layout';
+import { alignUp, buildLayout, view, type Layout } from '../layout';
 import { GpuModel } from '../model';
 import { makeGradCase, type GradCase } from '../reference-fixture';
 import { baseLinears, frozenLoraModel, FrozenLoraLearner, type BaseFormat } from './frozen-base';
@@ -122,6 +122,10 @@ describe(`LoRA on a frozen base (seed ${seed})`, () => {
       if (format !== 'f32') {
         // No f32 storage for any Linear weight the base quantizes.
         for (const t of baseLinears(gc.layout)) if (t !== gc.layout.embed) expect(model.holds(t)).toBe(false);
+        // Nor any buffer spanning their floats: the f32 buffers hold the resident tensors (aligned) and their
+        // mirrors (norms, biases; the embedding's when unsplit), at most twice the resident floats.
+        const resident = gc.layout.tensors.filter((t) => model.holds(t)).reduce((a, t) => a + alignUp(t.size), 0);
+        expect(model.paramBytes()).toBeLessThanOrEqual(2 * resident * 4);
         expect(base.bytes()).toBeGreaterThan(0);
       }
       const learner = new FrozenLoraLearner(model, base);
