@@ -72,6 +72,8 @@ export async function loadHfPolicy(
     recompute: false,
     klReference: config.grpo.beta > 0,
     mergedLearner: baseFormat === 'f32',
+    // The training step keeps every layer's activations and a micro-batch's whole logits (recompute: false above).
+    memorySavers: false,
   };
   log(`${name}: ${s.src.label} (${c.layers} layers, hidden ${c.hidden}, vocab ${c.vocabSize}, context ${c.maxSeqLen})`);
   let plan;

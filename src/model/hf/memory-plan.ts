@@ -30,6 +30,11 @@ export interface PlanSettings {
    * weight gradients; the KL reference is the learner with the adapters off (no third copy). Needs baseFormat 'f32'.
    */
   mergedLearner?: boolean;
+  /**
+   * Whether the run can turn on per-layer recompute and a chunked lm_head loss when memory is short (default: unless
+   * mergedLearner). The lab's training step has neither yet, so runs that plan what they execute pass false.
+   */
+  memorySavers?: boolean;
 }
 
 export interface DeviceLimits {
@@ -191,8 +196,8 @@ function* cheaper(s: PlanSettings): Generator<PlanSettings> {
     cur = next;
     yield cur;
   };
-  // The merged learner has neither recompute nor a chunked head: only its batch sizes can change.
-  const full = !cur.mergedLearner;
+  // Without recompute and a chunked head (the merged learner, today's training step) only batch sizes can change.
+  const full = cur.memorySavers ?? !cur.mergedLearner;
   if (full && !cur.recompute) yield* step({ ...cur, recompute: true });
   while (cur.microBatch > 1) yield* step({ ...cur, microBatch: Math.max(1, Math.floor(cur.microBatch / 2)) });
   for (const chunk of [32768, 8192, 2048])
