@@ -67,7 +67,7 @@ function referenceBase(
   return { layout: out, params: flat, adapters: loraToF64({ config: adapters.config, pairs }) };
 }
 
-describe(`LoRA on a frozen base (seed ${seed})`, () => {
+describe(`LoRA on a frozen base (seed ${seed})`, { timeout: 300_000 }, () => {
   it('a model split across buffers (segments, embedding and lm_head in row chunks) gives the flat model its logits', async () => {
     const gpu = await sharedNodeGpu();
     for (const tied of [true, false]) {
