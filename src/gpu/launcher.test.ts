@@ -99,4 +99,50 @@ describe(`launcher (seed ${seed})`, () => {
     expect(Array.from(got)).toEqual(Array.from({ length: 40 }, (_, i) => i * 0.5 + 2));
     [x, y].forEach((b) => b.destroy());
   });
+  it('a dry-run view dispatches nothing, prefetches the pipeline, and ready() on the device waits for it', async () => {
+    const gpu = await sharedNodeGpu();
+    const k = new Kernel({
+      family: 'launcher_dry',
+      source: source + '\n// dry run',
+      uniforms: [
+        ['n', 'u32'],
+        ['scale', 'f32'],
+        ['_p0', 'u32'],
+        ['_p1', 'u32'],
+      ],
+    });
+    const view = gpu.dryRunView();
+    expect(view.collecting).toBe(true);
+    expect(view.pipelines).toBe(gpu.pipelines);
+    const x = gpu.buffer(
+      'ld.x',
+      Float32Array.from({ length: 40 }, (_, i) => i + 1),
+    );
+    const y = gpu.buffer('ld.y', Float32Array.from({ length: 40 }, () => -7));
+    const args = {
+      buffers: [x, y],
+      uniforms: { n: 40, scale: 2, _p0: 0, _p1: 0 },
+      workgroups: [3] as [number],
+      overrides: { WG: 16, BIAS: 1 },
+    };
+    const requested = gpu.pipelines.requested;
+    const dispatches = view.dispatches;
+    k.dispatch(view, args);
+    expect(view.dispatches).toBe(dispatches);
+    expect(gpu.pipelines.requested).toBe(requested + 1);
+    k.dispatch(view, args); // already in flight: not requested twice
+    expect(gpu.pipelines.requested).toBe(requested + 1);
+    // The view's dispatch wrote nothing.
+    expect(Array.from(await gpu.readF32(y, 40))).toEqual(Array.from({ length: 40 }, () => -7));
+    await view.ready(); // immediate on a view
+    await gpu.ready();
+    expect(gpu.pipelines.has(k.id, args.overrides)).toBe(true);
+    const misses = gpu.pipelines.misses;
+    k.dispatch(gpu, args);
+    expect(gpu.pipelines.misses).toBe(misses);
+    expect(Array.from(await gpu.readF32(y, 40))).toEqual(Array.from({ length: 40 }, (_, i) => (i + 1) * 2 + 1));
+    view.releaseView();
+    expect(() => view.destroy()).toThrow(/releaseView/);
+    [x, y].forEach((b) => b.destroy());
+  });
 });

@@ -143,14 +143,11 @@ export class PipelineCache {
     return n;
   }
 
-  /** Prefetches the requested pipelines and waits for them; returns how many were not compiled yet. */
+  /** Prefetches the requested pipelines and waits for them; returns how many compiles that started. */
   async warm(requests: PipelineRequest[]): Promise<number> {
-    let n = 0;
-    for (const r of requests) {
-      const id = programId(r.source, r.entryPoint);
-      if (!this.has(id, r.constants)) n++;
-      this.prefetch(id, r);
-    }
+    const before = this.requested;
+    for (const r of requests) this.prefetch(programId(r.source, r.entryPoint), r);
+    const n = this.requested - before;
     await this.ready();
     return n;
   }

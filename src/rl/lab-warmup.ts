@@ -74,29 +74,34 @@ async function dryRun(policy: LabPolicy, config: TrainConfig, scope: WarmScope):
   const line = 'def solve(values):\n    """Return the sum of the even values."""\n';
   let prompt = line;
   while (policy.tokenCount(prompt) < Math.min(64, rollout.max_prompt_length)) prompt += line;
+  const sampling = { maxNewTokens: 2, temperature: rollout.temperature, topP: rollout.top_p, seed: 1 };
   for (const rows of DECODE_ROWS) {
     // Two rows per distinct prompt where there are two: prefill once, fan out (the trainer's M samples per problem).
     const prompts = Array.from({ length: rows }, (_, i) => `${prompt}# ${Math.floor(i / 2)}\n`);
-    await policy.generate(prompts, { maxNewTokens: 2, temperature: rollout.temperature, topP: rollout.top_p, seed: 1 });
+    await policy.generate(prompts, sampling);
   }
-  if (scope === 'train') {
-    const groups = Math.max(2, Math.min(4, rollout.problems_per_step));
-    const per = Math.max(2, Math.min(4, rollout.num_generations));
-    const promptLen = Math.min(64, rollout.max_prompt_length);
-    const items: GrpoItem[] = [];
-    for (let g = 0; g < groups; g++) {
-      const promptTokens = Array.from({ length: promptLen }, (_, i) => (g * 31 + i * 7 + 3) % V);
-      for (let j = 0; j < per; j++) {
-        const n = Math.max(1, Math.min(rollout.max_completion_length, 8 + 5 * j));
-        const completionTokens = Array.from({ length: n }, (_, i) => (g * 13 + j * 5 + i * 11 + 1) % V);
-        items.push({
-          promptTokens,
-          completionTokens,
-          rolloutLogprobs: completionTokens.map(() => -1),
-          advantage: j % 2 ? 1 : -1,
-        });
-      }
-    }
-    await policy.grpoUpdate(items, grpoSettingsAt(config, 0, config.optim.lr));
-  }
+  // A short prompt: prefill matmuls below the quad kernel's row minimum.
+  await policy.generate(['def f(x):'], sampling);
+  if (scope !== 'train') return;
+  const promptLen = Math.min(64, rollout.max_prompt_length);
+  const item = (g: number, j: number, n: number, len = promptLen): GrpoItem => {
+    const completionTokens = Array.from({ length: n }, (_, i) => (g * 13 + j * 5 + i * 11 + 1) % V);
+    return {
+      promptTokens: Array.from({ length: len }, (_, i) => (g * 31 + i * 7 + 3) % V),
+      completionTokens,
+      rolloutLogprobs: completionTokens.map(() => -1),
+      advantage: j % 2 ? 1 : -1,
+    };
+  };
+  const settings = grpoSettingsAt(config, 0, config.optim.lr);
+  // The trainer's shape: groups of samples sharing a prompt, completions of assorted lengths.
+  const groups = Math.max(2, Math.min(4, rollout.problems_per_step));
+  const per = Math.max(2, Math.min(4, rollout.num_generations));
+  const cap = (n: number) => Math.max(1, Math.min(rollout.max_completion_length, n));
+  const items: GrpoItem[] = [];
+  for (let g = 0; g < groups; g++) for (let j = 0; j < per; j++) items.push(item(g, j, cap(8 + 5 * j)));
+  await policy.grpoUpdate(items, settings);
+  // Small updates (few completion tokens, short prompts): the head and weight-gradient matmuls at small row counts
+  // take other tiles.
+  for (const n of [1, 2, 5]) await policy.grpoUpdate([item(0, 0, n, 8), item(0, 1, cap(n + 1), 8)], settings);
 }
