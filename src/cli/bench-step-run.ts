@@ -72,7 +72,9 @@ async function main(): Promise<void> {
   const problems = Number(opt('problems', '4'));
   const seed = Number(opt('seed', '1'));
   const config = presetConfig(presetName, { seed, rollout: { problems_per_step: problems } });
-  const lab = await openNodeLab(config);
+  // --no-warmup: no pipeline warm-up (step 0 compiles at first use), to measure what the warm-up itself costs.
+  // (Revisions without the warm-up take no fourth argument and ignore it.)
+  const lab = await openNodeLab(config, undefined, undefined, argv.includes('--no-warmup') ? 'none' : 'train');
   const gpu = lab.gpu;
   const m: Meter = {
     wall: 0,
