@@ -72,8 +72,8 @@ async function main(): Promise<void> {
   const problems = Number(opt('problems', '4'));
   const seed = Number(opt('seed', '1'));
   const config = presetConfig(presetName, { seed, rollout: { problems_per_step: problems } });
-  // --no-warmup: no pipeline warm-up (step 0 compiles at first use), to measure what the warm-up itself costs.
-  // (Revisions without the warm-up take no fourth argument and ignore it.)
+  // The pipeline warm-up is on (step 0's compiles off the main thread); --no-warmup turns it off, to measure what it
+  // costs later steps. (Revisions without the warm-up take no fourth argument and ignore it.)
   const lab = await openNodeLab(config, undefined, undefined, argv.includes('--no-warmup') ? 'none' : 'train');
   const gpu = lab.gpu;
   const m: Meter = {

@@ -11,7 +11,9 @@ import { parseArgs, intArg, runMain } from './args';
 import { fmt, median, minOf, table } from './bench-util';
 
 const HELP = `usage: npm run bench:step -- [--preset tiny|micro] [--problems 4] [--seed 1] [--steps 2] [--repeats 2] [--ab REF]
-  Step 0 of each process includes shader compilation; steps 1.. are the timed "after warm-up" steps.`;
+                            [--no-warmup]
+  Step 0 of each process includes shader compilation (by the pipeline warm-up, off the main thread, unless
+  --no-warmup); steps 1.. are the timed "after warm-up" steps.`;
 
 interface Cost {
   wallS: number;
@@ -162,6 +164,7 @@ async function main(): Promise<void> {
     steps: 'string',
     repeats: 'string',
     ab: 'string',
+    'no-warmup': 'boolean',
     help: 'boolean',
   });
   if (args.help) {
@@ -182,6 +185,7 @@ async function main(): Promise<void> {
     String(intArg(args, 'seed', 1)),
     '--steps',
     String(steps),
+    ...(args['no-warmup'] ? ['--no-warmup'] : []),
   ];
   const ref = typeof args.ab === 'string' ? args.ab : undefined;
   const wt = ref ? worktreeFor(ref) : undefined;

@@ -63,7 +63,12 @@ export async function openNodeLab(
   config: TrainConfig,
   committed?: Committed,
   log: (m: string) => void = () => {},
-  warm: WarmScope | 'none' = 'train',
+  /**
+   * Off by default in Node: Dawn's async-compiled pipelines ran 3-10% slower on SwiftShader than synchronously compiled
+   * ones (linear_quad, same process, alternating; a tiny step 1.07x), which over a long run costs more than step 0's
+   * ~9 s of main-thread compiles. The browser warms up (session.ts).
+   */
+  warm: WarmScope | 'none' = 'none',
 ): Promise<NodeLab> {
   const gpu = await createNodeGpu();
   log(`gpu: ${gpu.summary.vendor} ${gpu.summary.architecture}`);
