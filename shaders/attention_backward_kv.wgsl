@@ -14,7 +14,8 @@ struct QueryCols { q: mat4x4<f32>, o: mat4x4<f32> }
 
 fn queryCols(qi: vec4<u32>, d: u32) -> QueryCols {
   let o = qi * (u.Dh / 4u) + d;
-  return QueryCols(mat4x4<f32>(q[o.x], q[o.y], q[o.z], q[o.w]), mat4x4<f32>(dout[o.x], dout[o.y], dout[o.z], dout[o.w]));
+  let qm = mat4x4<f32>(q[o.x], q[o.y], q[o.z], q[o.w]);
+  return QueryCols(qm, mat4x4<f32>(dout[o.x], dout[o.y], dout[o.z], dout[o.w]));
 }
 
 @compute @workgroup_size(WG)

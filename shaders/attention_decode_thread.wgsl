@@ -49,7 +49,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   }
   let lastKey = max(len, 1u) - 1u;
   for (var j0 = 0u; j0 < len; j0 += 4u) {
-    let kb = (cacheBase + min(vec4<u32>(j0, j0 + 1u, j0 + 2u, j0 + 3u), vec4<u32>(j0, lastKey, lastKey, lastKey))) * DH4;
+    let jb = min(vec4<u32>(j0, j0 + 1u, j0 + 2u, j0 + 3u), vec4<u32>(j0, lastKey, lastKey, lastKey));
+    let kb = (cacheBase + jb) * DH4;
     var sc = array<vec4<f32>, MAXRB>();
     for (var d = 0u; d < DH4; d++) {
       let kd = mat4x4<f32>(kCache[kb.x + d], kCache[kb.y + d], kCache[kb.z + d], kCache[kb.w + d]);
