@@ -223,4 +223,3 @@ export function toFloat32(t: SafeTensor): Float32Array {
       throw new CheckpointError(`tensor '${t.name}': dtype ${t.dtype} is not a float type`, t.name);
   }
 }
-
