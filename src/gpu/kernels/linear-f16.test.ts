@@ -13,29 +13,34 @@ function ulp16(v: number): number {
 }
 
 /**
- * Worst violation of |gpu − emulation| ≤ δ + ulp16(|emulation| + δ) (+ the f32 residual add), per element; ≤ 0 passes.
- * Why it holds: both sides round the same f16 products' sum to f16; the GPU's f32 sum is within δ = K·2^-24·Σ|x·w| of
- * the exact one the emulation rounds, and two numbers δ apart round to f16 values at most δ plus one f16 spacing
- * apart (each moves by at most half a spacing). With accumulate the GPU adds in f32: one more 2^-24·|y|.
+ * Worst violation of |gpu − emulation| ≤ δ + ulp16(|out| + δ) (+ the f32 residual add), per element; ≤ 0 passes.
+ * Why it holds: both sides round the same f16 products' sum (+ bias b) to f16; the GPU's f32 sum is within
+ * δ = (K + 1)·2^-24·(Σ|x·w| + |b|) of the exact one the emulation rounds (K − 1 additions and the bias add, each off
+ * by at most 2^-24 of a partial sum bounded by Σ|x·w| + |b|), and two numbers δ apart round to f16 values at most δ plus one f16 spacing at
+ * their magnitude apart (each moves by at most half a spacing). `out` is that f16 result (before any residual add:
+ * the spacing is the output's, however much y0 cancels it). With accumulate both sides then add y0 in f32, each
+ * rounding by at most 2^-24 of the sum: 2^-23·|y| more.
  */
 function violation(
   got: Float32Array,
   want: Float64Array,
+  out: Float64Array,
   x: Float32Array,
   wv: Float32Array,
   M: number,
   N: number,
   K: number,
   accumulate: boolean,
+  bias?: ArrayLike<number>,
 ): number {
   let worst = -Infinity;
   for (let m = 0; m < M; m++) {
     for (let n = 0; n < N; n++) {
       let abs = 0;
       for (let k = 0; k < K; k++) abs += Math.abs(f16Round(x[m * K + k]) * wv[n * K + k]);
-      const delta = K * 2 ** -24 * abs;
+      const delta = (K + 1) * 2 ** -24 * (abs + Math.abs(bias ? bias[n] : 0));
       const e = want[m * N + n];
-      const bound = delta + ulp16(Math.abs(e) + delta) + (accumulate ? 2 ** -23 * Math.abs(e) : 0);
+      const bound = delta + ulp16(Math.abs(out[m * N + n]) + delta) + (accumulate ? 2 ** -23 * Math.abs(e) : 0);
       worst = Math.max(worst, Math.abs(got[m * N + n] - e) - bound);
     }
   }
@@ -82,8 +87,8 @@ describe('f16 Linear (GPU vs CPU emulation)', () => {
         const wantAcc = linearF16Ref(x, wv, M, N, K, undefined, y0);
         // Outputs are f16 values (not merely close to them).
         expect(got.every((v) => f16Round(v) === v)).toBe(true);
-        expect(violation(got, want, x, wv, M, N, K, false)).toBeLessThanOrEqual(0);
-        expect(violation(gotAcc, wantAcc, x, wv, M, N, K, true)).toBeLessThanOrEqual(0);
+        expect(violation(got, want, want, x, wv, M, N, K, false, bias)).toBeLessThanOrEqual(0);
+        expect(violation(gotAcc, wantAcc, linearF16Ref(x, wv, M, N, K), x, wv, M, N, K, true)).toBeLessThanOrEqual(0);
         let same = 0;
         for (let i = 0; i < got.length; i++) if (got[i] === want[i]) same++;
         console.log(`linear_f16 ${variant} ${M}x${N}x${K}: ${same}/${got.length} outputs equal the emulation exactly`);
@@ -117,9 +122,10 @@ describe('f16 Linear (GPU vs CPU emulation)', () => {
             wg: 16,
           });
           const got = await gpu.readF32(gy, M * N, yOff);
-          expect(violation(got, want, x.subarray(xOff), wv, M, N, K, false), `tm ${tm} nf ${nf}`).toBeLessThanOrEqual(
-            0,
-          );
+          expect(
+            violation(got, want, want, x.subarray(xOff), wv, M, N, K, false, bias.subarray(bOff)),
+            `tm ${tm} nf ${nf}`,
+          ).toBeLessThanOrEqual(0);
           gy.destroy();
         }
       }
