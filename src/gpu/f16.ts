@@ -57,13 +57,6 @@ export function f16Round(x: number): number {
   return halfToFloat(f16Bits(x));
 }
 
-/** Every element rounded to f16 (a new array of the same kind). */
-export function f16RoundAll<T extends Float32Array | Float64Array>(a: T): T {
-  const out = a.slice() as T;
-  for (let i = 0; i < out.length; i++) out[i] = f16Round(out[i]);
-  return out;
-}
-
 /** Half bits of every element. */
 export function toHalves(a: ArrayLike<number>): Uint16Array {
   const out = new Uint16Array(a.length);
@@ -78,9 +71,7 @@ export function fromHalves(h: Uint16Array): Float32Array {
   return out;
 }
 
-/** Machine epsilon of f16 (2^-10) and its unit roundoff u = 2^-11: |f16Round(x) − x| ≤ u·|x| for normal x. */
-export const F16_EPS = 2 ** -10;
+/** f16's unit roundoff u = 2^-11 (half its machine epsilon 2^-10): |f16Round(x) − x| ≤ u·|x| in the normal range. */
 export const F16_U = 2 ** -11;
-/** Largest finite half and smallest positive normal half. */
+/** The largest finite half; WGSL leaves the f16 conversion of anything larger indeterminate (here: ±inf). */
 export const F16_MAX = 65504;
-export const F16_MIN_NORMAL = 2 ** -14;
