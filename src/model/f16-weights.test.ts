@@ -2,6 +2,7 @@
 // Linear copy), its size, and the rollout precision setting's refusal on adapters without 'shader-f16'.
 import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
+import { softwareAdapter } from '../gpu/kernels/logprobs';
 import { forwardAllLogits } from './decode';
 import { GpuModel } from './model';
 import { F16Weights } from './f16-weights';
@@ -29,14 +30,22 @@ describe('F16Weights', () => {
       const out = forwardAllLogits(w, [ids], 0);
       const v = await gpu.readF32(out.logits);
       const bytes = w.bytes();
+      const halves: Uint16Array[] = [];
+      for (const m of w.mats.values()) halves.push(new Uint16Array((await gpu.readU32(m.buffer)).buffer));
       out.logits.destroy();
       w.destroy();
       model.destroy();
-      return { v, bytes };
+      return { v, bytes, halves };
     };
     const a = await logits(dense, false);
     const b = await logits(sparse, true);
-    expect(b.v).toEqual(a.v);
+    // The GPU conversion gives the importer's bits back: the Linear weights are halves already, and the tied head's
+    // f16 copy of the f32 embedding is rounded to nearest even by SwiftShader as by the CPU (WGSL allows either
+    // neighbour, so another adapter may differ by one step there). Equal bits: the same computation, equal logits.
+    let steps = 0;
+    a.halves.forEach((h, i) => h.forEach((x, j) => (steps = Math.max(steps, Math.abs(x - b.halves[i][j])))));
+    expect(steps).toBeLessThanOrEqual(softwareAdapter(gpu) ? 0 : 1);
+    if (steps === 0) expect(b.v).toEqual(a.v);
     expect(a.v.some((x) => x !== 0)).toBe(true);
     // Half the bytes of f32 Linear weights (the fixture's widths are multiples of 4: no row padding).
     const L = dense.layout;
