@@ -41,6 +41,8 @@ export class Gpu {
     readonly summary: AdapterSummary,
     readonly hasTimestamps: boolean,
     readonly hasSubgroups: boolean,
+    /** Created with 'shader-f16' (the f16 kernels' `enable f16` compiles). */
+    readonly hasF16 = false,
   ) {
     this.pool = new BufferPool(device);
     this.pipelines = new PipelineCache(device);
@@ -59,7 +61,13 @@ export class Gpu {
         for (const l of self.lostListeners) l({ reason: String(info.reason), message: info.message });
       },
     });
-    holder.gpu = new Gpu(acquired.device, acquired.summary, acquired.hasTimestamps, acquired.hasSubgroups);
+    holder.gpu = new Gpu(
+      acquired.device,
+      acquired.summary,
+      acquired.hasTimestamps,
+      acquired.hasSubgroups,
+      acquired.hasF16,
+    );
     return holder.gpu;
   }
 
