@@ -18,6 +18,7 @@ import { uploadBatch, destroyBatch } from '../model/forward-batch';
 import { fp32Weights, type DecodeWeights } from '../model/decode-weights';
 import { generate, type GenerateStats } from '../model/sampler';
 import { RolloutWeights } from '../model/rollout-weights';
+import { F16Weights } from '../model/f16-weights';
 import { parseQwen2Config } from '../model/hf/config';
 import { flopsPerToken, QWEN25_CODER_05B_INSTRUCT, QWEN_LORA_RUN } from '../model/hf/qwen-shapes';
 import { exportHfModel } from '../model/hf/export';
@@ -130,6 +131,10 @@ async function main(): Promise<void> {
     ['f32', fp32Weights(m)],
     ['int4', int4],
   ];
+  // The f16 compute path where the adapter has 'shader-f16' (f16-weights.ts); SwiftShader has not.
+  const f16 = gpu.hasF16 ? new F16Weights(m) : undefined;
+  if (f16) weights.push(['f16', f16]);
+  else log("decode f16: not measured, this adapter has no 'shader-f16'");
   const decodeRows: string[][] = [];
   const opts = { temperature: 1, topP: 1, seed: 3, stopTokenIds: [] as number[] };
   for (const [, w] of weights) await generate(w, [toks(4)], { ...opts, maxNewTokens: 2 });
@@ -195,6 +200,7 @@ async function main(): Promise<void> {
   learner.destroy();
   lora.destroy();
   int4.destroy();
+  f16?.destroy();
   m.destroy();
 
   // ---- FLOPs and projections ----------------------------------------------------------------------------------

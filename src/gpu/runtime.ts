@@ -46,6 +46,8 @@ export class Gpu {
     readonly summary: AdapterSummary,
     readonly hasTimestamps: boolean,
     readonly hasSubgroups: boolean,
+    /** Created with 'shader-f16' (the f16 kernels' `enable f16` compiles). */
+    readonly hasF16 = false,
     parent?: Gpu,
   ) {
     this.pool = new BufferPool(device);
@@ -61,7 +63,7 @@ export class Gpu {
    * exactly the pipelines they need without running them. Free it with releaseView(), never destroy().
    */
   dryRunView(): Gpu {
-    return new Gpu(this.device, this.summary, this.hasTimestamps, this.hasSubgroups, this);
+    return new Gpu(this.device, this.summary, this.hasTimestamps, this.hasSubgroups, this.hasF16, this);
   }
 
   /** Frees a dry-run view's buffers (the device stays). */
@@ -92,7 +94,13 @@ export class Gpu {
         for (const l of self.lostListeners) l({ reason: String(info.reason), message: info.message });
       },
     });
-    holder.gpu = new Gpu(acquired.device, acquired.summary, acquired.hasTimestamps, acquired.hasSubgroups);
+    holder.gpu = new Gpu(
+      acquired.device,
+      acquired.summary,
+      acquired.hasTimestamps,
+      acquired.hasSubgroups,
+      acquired.hasF16,
+    );
     return holder.gpu;
   }
 

@@ -7,8 +7,8 @@
 // adapter path on a frozen quantized base is what removes it).
 import type { Gpu } from '../gpu/runtime';
 import { GpuModel } from '../model/model';
-import { fp32Weights, type DecodeWeights } from '../model/decode-weights';
-import { RolloutWeights, quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
+import type { DecodeWeights } from '../model/decode-weights';
+import { rolloutWeightsFor, type RolloutPrecision } from '../model/rollout-select';
 import type { LoadedCheckpoint } from '../model/checkpoint';
 import type { HfTokenizer } from '../model/hf/tokenizer';
 import { initLora, type LoraAdapters, type LoraConfig } from '../model/hf/lora';
@@ -29,7 +29,7 @@ export interface HfLoraPolicyOptions {
   lora: LoraConfig;
   /** Seed of the adapters' A init (B starts at zero, as PEFT, so the first policy is the base). */
   seed: number;
-  rolloutQuant: RolloutQuant;
+  rolloutQuant: RolloutPrecision;
   maxPromptTokens: number;
   microBatch?: number;
   /** Written into adapter_config.json's base_model_name_or_path. */
@@ -73,10 +73,7 @@ export class HfLoraPolicy implements Policy {
     if (optimizer) this.lora.setOptimizerState(optimizer);
     this.learner = new LoraLearner(this.model, this.lora);
     this.learner.merge();
-    this.rollout =
-      opts.rolloutQuant === 'none'
-        ? fp32Weights(this.model)
-        : new RolloutWeights(this.model, quantFormatFor(opts.rolloutQuant));
+    this.rollout = rolloutWeightsFor(this.model, opts.rolloutQuant);
   }
 
   /** The adapters of a saved policy, which must have this run's rank, alpha and targets. */
