@@ -55,7 +55,7 @@ async function main(): Promise<number> {
   // Evaluate both models as separate policies even for self-play runs (the one model plays both roles).
   const lab = hf
     ? await openHfLab(config, hf, (m) => console.log(m))
-    : await openNodeLab(config, committed, (m) => console.log(m), 'generate');
+    : await openNodeLab(config, committed, (m) => console.log(m));
   // 0 (the default) takes every held-out problem.
   const n = intArg(args, 'problems', 0) || Number.MAX_SAFE_INTEGER;
   const seed = intArg(args, 'seed', 1234);
