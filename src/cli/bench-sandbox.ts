@@ -8,6 +8,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodeSandbox } from '../sandbox/node';
+import { COST_PARTS, measureSuiteCost } from './bench-sandbox-cost';
 import type { JudgeRequest } from '../sandbox/types';
 import { runMain } from './args';
 
@@ -196,6 +197,24 @@ async function main(): Promise<void> {
   const cost = (p: typeof py) =>
     `${p.restoresPerSuite.toFixed(2)} restores per suite, ${p.restoreMsEach.toFixed(2)} ms and ${p.kib.toFixed(0)} KiB written each`;
   console.log(`  reset cost: ${cost(py)} (memory compared page by page, changed pages written back)`);
+  const costs = await measureSuiteCost(suites, repeats);
+  const pick = (f: (c: (typeof costs)[number]) => number) => stat(costs.map(f)).median;
+  const inProc = pick((c) => c.total);
+  console.log(
+    `where a suite's CPU goes (the worker code on this thread, CPU clock; median ms per suite of ${repeats} x ${n}):`,
+  );
+  for (const [key, label] of COST_PARTS) {
+    const ms = pick((c) => c.parts[key]);
+    console.log(`  ${label.padEnd(52)} ${ms.toFixed(3).padStart(7)} ms ${((100 * ms) / inProc).toFixed(0).padStart(3)} %`);
+  }
+  console.log(
+    `  ${'total in-process'.padEnd(52)} ${inProc.toFixed(3).padStart(7)} ms = ${(1000 / inProc).toFixed(0)} suites per CPU-second ` +
+      `(${pick((c) => c.restoresPerSuite).toFixed(2)} restores, ${pick((c) => c.kibPerSuite).toFixed(0)} KiB written per suite)`,
+  );
+  const poolMs = 1000 / stat(py.runs.map((x) => x.perCpuSec)).median;
+  console.log(
+    `  ${'pool (worker threads) total'.padEnd(52)} ${poolMs.toFixed(3).padStart(7)} ms; the thread hop (event loops, scheduler, wake-ups) ~${(poolMs - inProc).toFixed(3)} ms`,
+  );
   if (!process.argv.includes('--no-ab')) {
     const full = await benchPyodide(suites, workers, repeats, nPy, true);
     console.log(`pyodide pool, reset writing every page back (A/B): ${fmt(full.runs)}; ${cost(full)}`);

@@ -1,6 +1,7 @@
 // Node adapter of the sandbox worker (worker_threads): loads Pyodide from node_modules, then locks the realm down.
 import { parentPort } from 'node:worker_threads';
 import { loadPyodide } from 'pyodide';
+import { nodeBytesEqual } from './bytes-node';
 import { disableCodeGeneration, removeGlobals } from './lockdown';
 import type { FromWorker, ToWorker } from './protocol';
 import { SandboxWorker } from './worker-core';
@@ -22,7 +23,7 @@ const worker = new SandboxWorker({
     removeGlobals(['process', 'require', 'module', 'Buffer', 'fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest']);
   },
   post: (msg: FromWorker) => port.postMessage(msg),
-  // memcmp, captured before lockDown() removes Buffer from the realm.
-  compare: Buffer.compare,
+  // memcmp, taken at import, before lockDown() removes Buffer from the realm.
+  equal: nodeBytesEqual,
 });
 port.on('message', (msg: ToWorker) => worker.handle(msg));
