@@ -11,6 +11,7 @@ import type { JudgeRequest } from '../sandbox/types';
 import { toJudgeResult } from '../sandbox/verdicts';
 import { SandboxWorker } from '../sandbox/worker-core';
 
+const mib = (bytes: number): number => bytes / 2 ** 20;
 const cpuMs = (): number => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
@@ -23,6 +24,8 @@ export interface SuiteCost {
   restoresPerSuite: number;
   kibPerSuite: number;
   passed: number;
+  /** MiB each restore reads: static data, heap up to the break, zeros above it. */
+  layout: { staticMiB: number; heapMiB: number; zeroMiB: number };
 }
 
 export const COST_PARTS: [key: string, label: string][] = [
@@ -99,6 +102,7 @@ export async function measureSuiteCost(suites: JudgeRequest[], repeats: number):
       verdicts += cpuMs() - c1;
     });
     const total = cpuMs() - t0;
+    const layout = worker.memoryLayout;
     const w = snapshot();
     const d = (k: keyof typeof w) => (w[k] - w0[k]) / jobs.length;
     const parts: Record<string, number> = {
@@ -118,6 +122,7 @@ export async function measureSuiteCost(suites: JudgeRequest[], repeats: number):
       restoresPerSuite: d('restores'),
       kibPerSuite: d('restoredBytes') / 1024,
       passed,
+      layout: { staticMiB: mib(layout.staticBytes), heapMiB: mib(layout.heapBytes), zeroMiB: mib(layout.zeroBytes) },
     });
   }
   return out;

@@ -205,11 +205,18 @@ async function main(): Promise<void> {
   );
   for (const [key, label] of COST_PARTS) {
     const ms = pick((c) => c.parts[key]);
-    console.log(`  ${label.padEnd(52)} ${ms.toFixed(3).padStart(7)} ms ${((100 * ms) / inProc).toFixed(0).padStart(3)} %`);
+    console.log(
+      `  ${label.padEnd(52)} ${ms.toFixed(3).padStart(7)} ms ${((100 * ms) / inProc).toFixed(0).padStart(3)} %`,
+    );
   }
   console.log(
     `  ${'total in-process'.padEnd(52)} ${inProc.toFixed(3).padStart(7)} ms = ${(1000 / inProc).toFixed(0)} suites per CPU-second ` +
       `(${pick((c) => c.restoresPerSuite).toFixed(2)} restores, ${pick((c) => c.kibPerSuite).toFixed(0)} KiB written per suite)`,
+  );
+  const lay = costs[costs.length - 1].layout;
+  console.log(
+    `  memory each restore reads: ${lay.staticMiB.toFixed(2)} MiB static data + ${lay.heapMiB.toFixed(2)} MiB heap ` +
+      `(both against the snapshot copy) + ${lay.zeroMiB.toFixed(2)} MiB of zeros above the break`,
   );
   const poolMs = 1000 / stat(py.runs.map((x) => x.perCpuSec)).median;
   console.log(

@@ -42,6 +42,8 @@ const STACK_MARGIN = 64 * 1024;
  */
 const BLOCK = 64 * 1024;
 const PAGE = 4096;
+/** A restore compares this much memory, then writes back what differs in it while that is still in cache. */
+const CHUNK = 16 * BLOCK;
 const ZEROS = new Uint8Array(BLOCK);
 
 /**
@@ -84,8 +86,8 @@ export class InterpreterSnapshot {
   dirty = true;
   /** Bytes written back are those of the pages a job changed, or everything without a byte compare. */
   readonly cost: RestoreCost = { restores: 0, compareMs: 0, writeMs: 0, fsMs: 0, restoredBytes: 0 };
-  /** [from, to) of each range the last compare found changed: copied from the snapshot below the break, else zeroed. */
-  private changed = new Int32Array(0);
+  /** [from, to) of each range of the current chunk that differs (room for every page as its own range). */
+  private readonly changed = new Int32Array((2 * CHUNK) / PAGE);
 
   /**
    * `equal`: a native range compare, so that only changed pages are written back; without one all are. `clock`
@@ -181,6 +183,12 @@ export class InterpreterSnapshot {
     return this.mod.HEAPU32[this.mod._emscripten_get_sbrk_ptr() >>> 2];
   }
 
+  /** Bytes every restore reads: static data (and the live top of the C stack), heap up to the break, zeros above. */
+  layout(): { staticBytes: number; heapBytes: number; zeroBytes: number } {
+    const [g0, g1] = this.gap;
+    return { staticBytes: g0, heapBytes: this.brk - g1, zeroBytes: this.mod.HEAPU8.length - this.brk };
+  }
+
   /** Total milliseconds spent restoring. */
   get restoreMs(): number {
     return this.cost.compareMs + this.cost.writeMs + this.cost.fsMs;
@@ -189,38 +197,26 @@ export class InterpreterSnapshot {
   /**
    * Makes memory equal to the snapshot again: every byte up to the old break (the dead C stack aside) and zeros from
    * there to the end of memory, wherever the job wrote (it may have moved the break up and down again, or written
-   * past it through a memory bug), whatever it grew. Two passes: compare everything, then write what differs.
+   * past it through a memory bug), whatever it grew. With a byte compare, memory is taken 1 MiB at a time: compared
+   * in full, then the pages that differ are written back while they are still in cache.
    */
   restore(): void {
     if (!this.mem || !this.dirty) return;
     const cost = this.cost;
-    const t0 = this.clock();
     const heap = this.mod.HEAPU8;
     const [g0, g1] = this.gap;
     const mem = this.mem;
-    let n = 0;
     if (this.equal) {
-      // Room for every page as its own range (ranges are merged only when adjacent): memory may have grown.
-      const room = 2 * Math.ceil(heap.length / PAGE);
-      if (this.changed.length < room) this.changed = new Int32Array(room);
-      n = this.scan(heap, mem, 0, g0, 0);
-      n = this.scan(heap, mem, g1, this.brk, n);
-      n = this.scan(heap, ZEROS, this.brk, heap.length, n);
-    }
-    const t1 = this.clock();
-    if (this.equal) {
-      const c = this.changed;
-      for (let i = 0; i < n; i += 2) {
-        const [p, pe] = [c[i], c[i + 1]];
-        if (p < this.brk) heap.set(mem.subarray(p, pe), p);
-        else heap.fill(0, p, pe);
-        cost.restoredBytes += pe - p;
-      }
+      this.restoreRange(heap, mem, 0, g0);
+      this.restoreRange(heap, mem, g1, this.brk);
+      this.restoreRange(heap, ZEROS, this.brk, heap.length);
     } else {
+      const t0 = this.clock();
       heap.set(mem.subarray(0, g0), 0);
       heap.set(mem.subarray(g1, this.brk), g1);
       heap.fill(0, this.brk);
       cost.restoredBytes += heap.length - (g1 - g0);
+      cost.writeMs += this.clock() - t0;
     }
     const t2 = this.clock();
     const fs = this.fs;
@@ -234,29 +230,47 @@ export class InterpreterSnapshot {
     fs.currentPath = this.cwd;
     this.dirty = false;
     cost.restores++;
-    const t3 = this.clock();
-    cost.compareMs += t1 - t0;
-    cost.writeMs += t2 - t1;
-    cost.fsMs += t3 - t2;
+    cost.fsMs += this.clock() - t2;
+  }
+
+  /** heap[from, to) = want (the snapshot at the same offsets, or ZEROS), a chunk at a time: compare, then write. */
+  private restoreRange(heap: Uint8Array, want: Uint8Array, from: number, to: number): void {
+    const cost = this.cost;
+    const ranges = this.changed;
+    let t0 = this.clock();
+    for (let c = from; c < to; c += CHUNK) {
+      const n = this.scan(heap, want, c, Math.min(to, c + CHUNK));
+      const t1 = this.clock();
+      cost.compareMs += t1 - t0;
+      for (let i = 0; i < n; i += 2) {
+        const [p, pe] = [ranges[i], ranges[i + 1]];
+        if (want === ZEROS) heap.fill(0, p, pe);
+        else heap.set(want.subarray(p, pe), p);
+        cost.restoredBytes += pe - p;
+      }
+      t0 = this.clock();
+      cost.writeMs += t0 - t1;
+    }
   }
 
   /**
-   * Appends to `changed` the pages of heap[from, to) that differ from `want` (the snapshot, or zeros repeated: `want`
-   * shorter than the range is read at offsets modulo BLOCK). A 64 KiB block is compared first (one native call) and
-   * only a block that differs is compared again in 4 KiB pages. Returns the new length of `changed`.
+   * Puts into `changed` the [from, to) ranges of heap[from, to) that differ from `want` (the snapshot at the same
+   * offsets, or ZEROS, read at offsets modulo BLOCK), page by page, adjacent pages merged. A 64 KiB block is
+   * compared first (one native call) and only a block that differs is compared again in 4 KiB pages. Returns the
+   * number of entries (two per range).
    */
-  private scan(heap: Uint8Array, want: Uint8Array, from: number, to: number, n: number): number {
+  private scan(heap: Uint8Array, want: Uint8Array, from: number, to: number): number {
     const eq = this.equal as BytesEqual;
     const c = this.changed;
     const w = (at: number) => (want === ZEROS ? (at - from) % BLOCK : at);
-    const first = n;
+    let n = 0;
     for (let b = from; b < to; b += BLOCK) {
       const be = Math.min(to, b + BLOCK);
       if (eq(heap, b, want, w(b), be - b)) continue;
       for (let p = b; p < be; p += PAGE) {
         const pe = Math.min(be, p + PAGE);
         if (eq(heap, p, want, w(p), pe - p)) continue;
-        if (n > first && c[n - 1] === p) c[n - 1] = pe;
+        if (n > 0 && c[n - 1] === p) c[n - 1] = pe;
         else {
           c[n++] = p;
           c[n++] = pe;

@@ -26,6 +26,7 @@ import {
 } from './protocol';
 import { literalTest } from './literal';
 import { InterpreterSnapshot, type BytesEqual, type RestoreCost } from './snapshot';
+import { withSmallerMemory, INITIAL_MEMORY_PAGES } from './wasm-memory';
 import { capWasmMemory, OutputCap, probeRealm } from './worker-util';
 import { arr, isProxy, marshalOut, runOut, type Plain, type PyFn } from './worker-values';
 
@@ -80,12 +81,19 @@ export class SandboxWorker {
   private err!: OutputCap;
   private opts!: WorkerOptions;
   private jobBytes = 0;
+  /** No Python call ran since the last flush of its output. */
+  private flushed = false;
   private heapBytes: () => number = () => 0;
   private readonly clock: () => number;
   readonly cost: WorkerCost = { jobs: 0, parseMs: 0, execMs: 0, marshalMs: 0, postMs: 0 };
 
   constructor(private readonly platform: WorkerPlatform) {
     this.clock = platform.clock ?? (() => performance.now());
+  }
+
+  /** What a restore has to read (InterpreterSnapshot.layout). */
+  get memoryLayout(): ReturnType<InterpreterSnapshot['layout']> {
+    return this.snap.layout();
   }
 
   /** The restores' share of the cost (compare, page writes, file system). */
@@ -97,7 +105,7 @@ export class SandboxWorker {
     const t0 = now();
     this.opts = options;
     this.heapBytes = capWasmMemory(options.memoryCapBytes);
-    const py = await this.platform.load();
+    const py = await withSmallerMemory(INITIAL_MEMORY_PAGES, () => this.platform.load());
     this.out = new OutputCap(options.outputCap);
     this.err = new OutputCap(options.outputCap);
     py.setStdout({ write: this.out.write });
@@ -151,6 +159,7 @@ del _s, _k`,
   /** Run one Python call under a deadline; `claimed` means the watchdog interrupted it (a timeout). */
   private step<T>(jobId: number, stepNo: number, timeoutMs: number, fn: () => T): { value?: T; claimed: boolean } {
     this.snap.dirty = true;
+    this.flushed = false;
     this.seq = (this.seq % 0x3fffffff) + 1;
     const seq = this.seq;
     this.i32[JOB_ID] = jobId;
@@ -215,8 +224,11 @@ del _s, _k`,
     this.snap.restore();
   }
 
+  /** Python's buffered stdout/stderr, pushed to the capped writers; a second flush in a row has nothing to push. */
   private flushOutput(): void {
-    if (this.snap.dirty) this.step(0, DEFINE_STEP, 1000, () => this.api.flush());
+    if (!this.snap.dirty || this.flushed) return;
+    this.step(0, DEFINE_STEP, 1000, () => this.api.flush());
+    this.flushed = true;
   }
 
   /** Phase E: arguments and expected values of the tests JS could not read, with no candidate defined. */
