@@ -3,9 +3,9 @@
 // structured-cloned as postMessage would, and the verdicts computed as the pool does. The realm is not locked down
 // (it is the benchmark's own); nothing else differs from a pool worker. The pool's own figure, measured around
 // worker threads, minus this total is what the thread hop costs (event loops, scheduler, wake-ups).
-import { loadPyodide } from 'pyodide';
 import { nodeBytesEqual } from '../sandbox/bytes-node';
 import { CONTROL_BYTES, type FromWorker, type JudgeJob, type RawJudge, type ToWorker } from '../sandbox/protocol';
+import { loadNodePyodide } from '../sandbox/pyodide-node';
 import { harnessSources } from '../sandbox/sources';
 import type { JudgeRequest } from '../sandbox/types';
 import { toJudgeResult } from '../sandbox/verdicts';
@@ -22,6 +22,8 @@ export interface SuiteCost {
   parts: Record<string, number>;
   total: number;
   restoresPerSuite: number;
+  /** Share of restores that wrote every page back (the adaptive choice). */
+  copiedShare: number;
   kibPerSuite: number;
   passed: number;
   /** MiB each restore reads: static data, heap up to the break, zeros above it. */
@@ -33,7 +35,7 @@ export const COST_PARTS: [key: string, label: string][] = [
   ['marshal', 'values out of Python (marshal.dumps, caps, decode)'],
   ['parse', 'JS-side parsing (literal tests, call payloads)'],
   ['compare', 'reset: compare all memory with the snapshot'],
-  ['write', 'reset: write back the changed pages'],
+  ['write', 'reset: write back changed pages (or everything)'],
   ['fs', 'reset: file system (mounts, open files, cwd)'],
   ['clone', 'messages: structured clone of job and result'],
   ['verdicts', 'verdicts on the main thread (compare.ts)'],
@@ -45,13 +47,7 @@ export async function measureSuiteCost(suites: JudgeRequest[], repeats: number):
   let result: FromWorker | undefined;
   let ready: (() => void) | undefined;
   const worker = new SandboxWorker({
-    load: () =>
-      loadPyodide({
-        jsglobals: Object.create(null) as object,
-        env: { HOME: '/home/pyodide' },
-        stdout: () => {},
-        stderr: () => {},
-      }),
+    load: loadNodePyodide,
     lockDown: () => {},
     post: (msg) => {
       if (msg.type === 'ready') ready?.();
@@ -120,6 +116,7 @@ export async function measureSuiteCost(suites: JudgeRequest[], repeats: number):
       parts,
       total: total / jobs.length,
       restoresPerSuite: d('restores'),
+      copiedShare: d('copies') / Math.max(1e-9, d('restores')),
       kibPerSuite: d('restoredBytes') / 1024,
       passed,
       layout: { staticMiB: mib(layout.staticBytes), heapMiB: mib(layout.heapBytes), zeroMiB: mib(layout.zeroBytes) },

@@ -47,7 +47,7 @@ describe.each<[string, BytesEqual | undefined]>([
     const rand = mulberry32(seed);
     console.log(`seed ${seed}`);
     py.runPython('import gc, sys\nprobe = [1, 2, 3]\nbuf = bytearray(b"a" * 100)\ngc.collect()');
-    const snap = new InterpreterSnapshot(py, compare);
+    const snap = new InterpreterSnapshot(py, compare, undefined, false);
     snap.take();
     const want = mod.HEAPU8.slice();
     const brk = sbrk();
@@ -91,5 +91,28 @@ describe.each<[string, BytesEqual | undefined]>([
       if (compare) expect(snap.cost.restoredBytes - b0).toBeLessThan(8 * 2 ** 20);
       else expect(snap.cost.restoredBytes - b0).toBeGreaterThanOrEqual(mod.HEAPU8.length - (g1 - g0));
     }
+  }, 120_000);
+});
+
+describe('InterpreterSnapshot: adaptive restore', () => {
+  it('probes both methods each window, keeps the one that timed cheaper, and every restore is exact', () => {
+    // A clock that advances one unit per read: a compare reads it twice per 1 MiB, a full write twice in all, so
+    // writing everything times cheaper and must be chosen for the rest of each window.
+    let t = 0;
+    const snap = new InterpreterSnapshot(py, nodeBytesEqual, () => t++);
+    py.runPython('import gc\nprobe2 = [1]\ngc.collect()');
+    snap.take();
+    const want = mod.HEAPU8.slice(0, sbrk());
+    const [g0, g1] = (snap as unknown as { gap: [number, number] }).gap;
+    for (let k = 0; k < 70; k++) {
+      py.runPython(`probe2.append(${k})\nx = "y" * ${1000 + k}`);
+      snap.dirty = true;
+      snap.restore();
+      expect(firstDiff(want, g0, g1), `restore ${k}`).toBe(-1);
+      // Window 0: 4 compares, 4 full writes (probes), then full writes; window 1 starts with 4 compares again.
+      const expected = k < 4 ? 0 : k < 64 ? k - 3 : k < 68 ? 60 : 60 + (k - 67);
+      expect(snap.cost.copies, `restore ${k}`).toBe(expected);
+    }
+    expect(py.runPython('probe2').toJs()).toEqual([1]);
   }, 120_000);
 });

@@ -62,7 +62,18 @@ export interface RestoreCost {
   /** File system: fresh per-job mounts when a job wrote there, open files and working directory put back. */
   fsMs: number;
   restoredBytes: number;
+  /** Restores that wrote every page back (no byte compare, or the adaptive choice found that cheaper). */
+  copies: number;
 }
+
+/**
+ * With a byte compare, a restore can compare and write back what differs, or write everything: both put every byte
+ * back; which is cheaper depends on the machine and its load (memory bandwidth, caches; measured either way by
+ * 20 % and more). Of every WINDOW restores the first PROBE compare and the next PROBE write everything, timed; the
+ * rest use the one whose PROBE timings had the lower median.
+ */
+const WINDOW = 64;
+const PROBE = 4;
 
 /** EACCES in Emscripten's errno numbering: Python sees PermissionError. */
 const EACCES = 2;
@@ -85,18 +96,23 @@ export class InterpreterSnapshot {
   /** Set by any Python call; cleared by restore(). */
   dirty = true;
   /** Bytes written back are those of the pages a job changed, or everything without a byte compare. */
-  readonly cost: RestoreCost = { restores: 0, compareMs: 0, writeMs: 0, fsMs: 0, restoredBytes: 0 };
+  readonly cost: RestoreCost = { restores: 0, compareMs: 0, writeMs: 0, fsMs: 0, restoredBytes: 0, copies: 0 };
+  /** Timings of this window's probes (compare, write everything) and the choice made from them. */
+  private probes: [number[], number[]] = [[], []];
+  private copyIsCheaper = false;
   /** [from, to) of each range of the current chunk that differs (room for every page as its own range). */
   private readonly changed = new Int32Array((2 * CHUNK) / PAGE);
 
   /**
    * `equal`: a native range compare, so that only changed pages are written back; without one all are. `clock`
-   * (milliseconds) times the parts of a restore: the benchmark passes a CPU clock.
+   * (milliseconds) times the parts of a restore: the benchmark passes a CPU clock. `adaptive`: with a compare, pick
+   * the cheaper method from timed probes (WINDOW); false: always compare.
    */
   constructor(
     py: PyodideAPI,
     private readonly equal?: BytesEqual,
     private readonly clock: () => number = () => performance.now(),
+    private readonly adaptive = true,
   ) {
     this.fs = (py as unknown as { FS: Emfs }).FS;
     this.mod = (py as unknown as { _module: EmModule })._module;
@@ -206,19 +222,23 @@ export class InterpreterSnapshot {
     const heap = this.mod.HEAPU8;
     const [g0, g1] = this.gap;
     const mem = this.mem;
-    if (this.equal) {
+    const i = cost.restores % WINDOW;
+    const copy = !this.equal || (this.adaptive && (i < 2 * PROBE ? i >= PROBE : this.copyIsCheaper));
+    const t0 = this.clock();
+    if (!copy) {
       this.restoreRange(heap, mem, 0, g0);
       this.restoreRange(heap, mem, g1, this.brk);
       this.restoreRange(heap, ZEROS, this.brk, heap.length);
     } else {
-      const t0 = this.clock();
       heap.set(mem.subarray(0, g0), 0);
       heap.set(mem.subarray(g1, this.brk), g1);
       heap.fill(0, this.brk);
       cost.restoredBytes += heap.length - (g1 - g0);
-      cost.writeMs += this.clock() - t0;
+      cost.copies++;
     }
     const t2 = this.clock();
+    if (copy) cost.writeMs += t2 - t0;
+    if (this.equal && this.adaptive && i < 2 * PROBE) this.choose(i, t2 - t0);
     const fs = this.fs;
     for (let fd = 0; fd < Math.max(fs.streams.length, this.streams.length); fd++) {
       const s = this.streams[fd] ?? null;
@@ -231,6 +251,15 @@ export class InterpreterSnapshot {
     this.dirty = false;
     cost.restores++;
     cost.fsMs += this.clock() - t2;
+  }
+
+  /** Records probe `i` of this window (its time `ms`); after the last, picks the method with the lower median. */
+  private choose(i: number, ms: number): void {
+    if (i === 0) this.probes = [[], []];
+    this.probes[i < PROBE ? 0 : 1].push(ms);
+    if (i < 2 * PROBE - 1) return;
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    this.copyIsCheaper = median(this.probes[1]) < median(this.probes[0]);
   }
 
   /** heap[from, to) = want (the snapshot at the same offsets, or ZEROS), a chunk at a time: compare, then write. */

@@ -2,18 +2,9 @@
 // (its maximum, its code); modules it does not apply to are left alone; instantiate is restored after loading.
 import { describe, expect, it } from 'vitest';
 import { freshSeed, mulberry32 } from '../testing/random';
-import { withInitialMemory, withSmallerMemory } from './wasm-memory';
+import { encodeLeb, withInitialMemory, withSmallerMemory } from './wasm-memory';
 
-const leb = (v: number): number[] => {
-  const out: number[] = [];
-  do {
-    let b = v % 128;
-    v = Math.floor(v / 128);
-    if (v > 0) b |= 128;
-    out.push(b);
-  } while (v > 0);
-  return out;
-};
+const leb = encodeLeb;
 
 /** Signed LEB128 of a non-negative value (i32.const). */
 const sleb = (v: number): number[] => {

@@ -18,7 +18,8 @@ function leb(bytes: Uint8Array, at: number): [value: number, next: number] {
   return [v, at];
 }
 
-function encodeLeb(v: number): number[] {
+/** Unsigned LEB128, as wasm encodes sizes and counts. */
+export function encodeLeb(v: number): number[] {
   const out: number[] = [];
   do {
     let b = v % 128;

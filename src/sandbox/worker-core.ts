@@ -123,7 +123,9 @@ export class SandboxWorker {
         /* already gone */
       }
     }
-    this.snap = new InterpreterSnapshot(py, options.fullCopy ? undefined : this.platform.equal, this.clock);
+    const method = options.restore ?? 'adaptive';
+    const equal = method === 'copy' ? undefined : this.platform.equal;
+    this.snap = new InterpreterSnapshot(py, equal, this.clock, method === 'adaptive');
     this.snap.protectFileSystem();
     // Drop every route from Python back to JS before any untrusted code runs.
     py.runPython(
@@ -302,6 +304,7 @@ del _s, _k`,
     const r0 = this.snap.cost.restores;
     const m0 = this.snap.restoreMs;
     const b0 = this.snap.cost.restoredBytes;
+    const k0 = this.snap.cost.copies;
     this.jobBytes = 0;
     const forced = job.forced ?? {};
     const raw = emptyRawJudge();
@@ -391,6 +394,7 @@ del _s, _k`,
     raw.restores = this.snap.cost.restores - r0;
     raw.restoreMs = this.snap.restoreMs - m0;
     raw.restoredBytes = this.snap.cost.restoredBytes - b0;
+    raw.copies = this.snap.cost.copies - k0;
     return raw;
   }
 
