@@ -7,18 +7,21 @@
 #   bash scripts/compare-modes.sh                  # runs what is missing, continues runs short of STEPS (resumable)
 #   OUT=/tmp/cmp STEPS=10 SEEDS="1 2" MODES="code-a1 golden" bash scripts/compare-modes.sh
 #   RECORDS_ONLY=1 bash scripts/compare-modes.sh   # only copy the records and print the table
-# Evaluation: every in-distribution held-out instance, EVAL_SAMPLES samples at T 0.7 / top-p 0.95 plus greedy, the
-# Tester on each reference and 3 mutants, no CodeT, eval seed 1234 (the same problems and draws for every run).
+# Evaluation: EVAL_PROBLEMS in-distribution held-out instances spread over the families (eval seed 1234: the same
+# problems and draws for every run), EVAL_SAMPLES samples at T 0.7 / top-p 0.95 plus greedy, the Tester on each
+# reference and 3 mutants, no CodeT. The defaults (4 steps, 32 problems × 4) are what the shared 2-core machine allowed
+# for all runs in one session (docs/results.md); on an idle machine raise them (e.g. STEPS=40 EVAL_PROBLEMS=0).
 set -euo pipefail
-STEPS=${STEPS:-10}
+STEPS=${STEPS:-4}
 SEEDS=${SEEDS:-"1"}
 MODES=${MODES:-"code-a1 golden self-play tcs ace"}
 OUT=${OUT:-runs/compare}
 EVAL_SAMPLES=${EVAL_SAMPLES:-4}
+EVAL_PROBLEMS=${EVAL_PROBLEMS:-32} # 0: every held-out instance (86)
 EVOLVE_PROBLEMS=${EVOLVE_PROBLEMS:-338} # every training problem of the tiny preset
 EVOLVE_ROUNDS=${EVOLVE_ROUNDS:-3}
 DATA=${DATA:-docs/results-data/compare}
-EVAL=(--samples "$EVAL_SAMPLES" --splits heldout --no-codet)
+EVAL=(--problems "$EVAL_PROBLEMS" --samples "$EVAL_SAMPLES" --splits heldout --no-codet)
 mkdir -p "$OUT"
 
 step_of() { # the last committed step of a run directory (0 when none)

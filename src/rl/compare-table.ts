@@ -4,6 +4,8 @@
 // suite size, redundancy). Pure functions of the records, so results-table.test.ts can check the page against them.
 import { bootstrapMeanCI, type CiMetric } from './eval-ci';
 import type { SplitReport } from './eval';
+import type { EvolveResult } from '../tasks/evolve';
+import { blockLines } from './results-table';
 
 /** One evaluated model pair: a run's final eval.json (or the shipped models' start evaluation). */
 export interface CompareRun {
@@ -16,15 +18,10 @@ export interface CompareRun {
 }
 
 /** One evolved problem: what `npm run tasks -- evolve` writes in each JSONL record's `evolution` field. */
-export interface EvolvedProblem {
-  id: string;
-  passBefore: number;
-  passAfter: number;
-  sizeBefore: number;
-  sizeAfter: number;
-  redundancyBefore: number;
-  redundancyAfter: number;
-}
+export type EvolvedProblem = { id: string } & Pick<
+  EvolveResult,
+  'passBefore' | 'passAfter' | 'sizeBefore' | 'sizeAfter' | 'redundancyBefore' | 'redundancyAfter'
+>;
 
 export const COMPARE_HEADER = [
   '| run | mode | seed | step | problems × samples | Coder pass@1 (%) | Δ pass@1 vs start (points, paired) | greedy (%) | Tester validity (%) | mut@k | Mul | pass@k | wb-mutation score (%) |',
@@ -143,14 +140,8 @@ export const COMPARE_END = '<!-- compare-table:end -->';
 
 /** The lines between COMPARE_BEGIN and COMPARE_END against `want` (what the records give); one message per mismatch. */
 export function checkCompareBlock(page: string, want: readonly string[]): string[] {
-  const a = page.indexOf(COMPARE_BEGIN);
-  const b = page.indexOf(COMPARE_END);
-  if (a < 0 || b < a) return [`no ${COMPARE_BEGIN} … ${COMPARE_END} block`];
-  const got = page
-    .slice(a + COMPARE_BEGIN.length, b)
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
+  const got = blockLines(page, COMPARE_BEGIN, COMPARE_END);
+  if (!got) return [`no ${COMPARE_BEGIN} … ${COMPARE_END} block`];
   const out: string[] = [];
   for (let i = 0; i < Math.max(got.length, want.length); i++)
     if (got[i] !== want[i])
