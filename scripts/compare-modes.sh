@@ -62,12 +62,17 @@ if [ "${RECORDS_ONLY:-0}" != 1 ]; then
   for seed in $SEEDS; do for mode in $MODES; do run_one "$mode" "$seed"; done; done
   # Test evolution on the first EVOLVE_PROBLEMS training problems (all of them by default), and golden mode trained against the evolved suites
   # (EVOLVE=0 skips both).
-  if [ "${EVOLVE:-1}" = 1 ] && [ ! -f "$OUT/evolved-tiny.jsonl" ]; then
-    echo "$(date -u +%T) evolve: $EVOLVE_PROBLEMS problems, $EVOLVE_ROUNDS rounds"
-    npm run -s tasks -- evolve --preset tiny --rounds "$EVOLVE_ROUNDS" --problems "$EVOLVE_PROBLEMS" \
-      --out "$OUT/evolved-tiny.part" > "$OUT/evolve.log" 2>&1
-    mv "$OUT/evolved-tiny.part" "$OUT/evolved-tiny.jsonl"
-  fi
+  # Two starting points: the hidden tests (evolved-tiny) and the one public docstring test (evolved-tiny-from-public).
+  for from in hidden public; do
+    name=evolved-tiny
+    [ "$from" = public ] && name=evolved-tiny-from-public
+    if [ "${EVOLVE:-1}" = 1 ] && [ ! -f "$OUT/$name.jsonl" ]; then
+      echo "$(date -u +%T) evolve from $from tests: $EVOLVE_PROBLEMS problems, $EVOLVE_ROUNDS rounds"
+      npm run -s tasks -- evolve --preset tiny --rounds "$EVOLVE_ROUNDS" --problems "$EVOLVE_PROBLEMS" --from "$from" \
+        --out "$OUT/$name.part" > "$OUT/$name.log" 2>&1
+      mv "$OUT/$name.part" "$OUT/$name.jsonl"
+    fi
+  done
   if [ "${EVOLVE:-1}" = 1 ]; then
     for seed in $SEEDS; do run_one golden "$seed" --hidden-tests "$OUT/evolved-tiny.jsonl"; done
   fi
@@ -75,7 +80,7 @@ fi
 
 # Records: config, metrics and the final eval of each run; the start eval and the evolved suites (with lineage).
 mkdir -p "$DATA"
-for f in start-eval.json evolved-tiny.jsonl; do if [ -f "$OUT/$f" ]; then cp "$OUT/$f" "$DATA/$f"; fi; done
+for f in start-eval.json evolved-tiny.jsonl evolved-tiny-from-public.jsonl; do if [ -f "$OUT/$f" ]; then cp "$OUT/$f" "$DATA/$f"; fi; done
 for dir in "$OUT"/*/; do
   dir=${dir%/}
   [ -f "$dir/config.json" ] && [ -f "$dir/eval.json" ] || continue
