@@ -116,6 +116,11 @@ describe('evolution table', () => {
     expect(row).toMatch(
       /^\| tiny \| 2 \| 50\.0 \(50\.0–50\.0\) \| 37\.5 \(25\.0–50\.0\) \| -12\.5 \(-25\.0 to \+0\.0\) \| 24\.0 \(24\.0–24\.0\) \| 1\.5 \(1\.0–2\.0\) \| 0\.75 \(0\.50–1\.00\) \| 0\.00 \(0\.00–0\.00\) \|$/,
     );
+    // Unchanged pass rates that vary over problems: both columns resample the same problems, so the same interval.
+    const same = parseEvolved([0.25, 0.4, 0.25, 0.6].map((v) => rec(v, v, [24, 1], [1, 0])).join('\n'));
+    const cells = evolveTable('same', same)[2].split(' | ');
+    expect(cells[2]).toBe(cells[3]);
+    expect(cells[2]).not.toMatch(/\((\d+\.\d)–\1\)/);
     expect(() => parseEvolved('{"task_id":"x"}')).toThrow('line 1: no evolution.pass_before');
     expect(() => evolveTable('e', [])).toThrow('e: no evolved problems');
   });
