@@ -75,5 +75,5 @@ export function loadCompareRecords(paths: readonly string[]): CompareRecords {
 
 /** The tables the records give, as docs/results.md shows them (blank line between the tables). */
 export function compareBlock(r: CompareRecords): string[] {
-  return [...compareTable(r.runs, r.start), ...r.evolved.flatMap((e) => ['', ...evolveTable(e.label, e.problems)])];
+  return [...compareTable(r.runs, r.start), ...(r.evolved.length ? ['', ...evolveTable(r.evolved)] : [])];
 }

@@ -9,6 +9,7 @@ import {
   compareTable,
   COMPARE_BEGIN,
   COMPARE_END,
+  evolveRow,
   evolveTable,
   pairedPass1Delta,
   parseEvolved,
@@ -77,12 +78,19 @@ describe('comparison rows', () => {
     const row = compareRow({ name: 'code-a1-s1', mode: 'code-a1', seed: 1, step: 10, row: run }, s);
     // Δ: per-problem differences +2/4, 0, 0, 0 → mean +12.5 points.
     expect(row).toMatch(
-      /^\| code-a1-s1 \| code-a1 \| 1 \| 10 \| 4 × 4 \| 56\.3 \(25\.0–75\.0\) \| \+12\.5 \(\+0\.0 to \+\d+\.\d\) \| 50\.0 \(0\.0–100\.0\) \| 25\.0 \(10\.0–40\.0\) \| 20\.0 \(10\.0–30\.0\) \| 2\.5 \(1\.0–4\.0\) \| 12\.5 \(5\.0–20\.0\) \| 10\.0 \(0\.0–20\.0\) \|$/,
+      /^\| code-a1-s1 \| code-a1 \| 1 \| 10 \| 4 × 4 \| 56\.3 \(25\.0–75\.0\) \| \+12\.5 \(\+0\.0 to \+\d+\.\d\) \| – \| 50\.0 \(0\.0–100\.0\) \| 25\.0 \(10\.0–40\.0\) \| 20\.0 \(10\.0–30\.0\) \| 2\.5 \(1\.0–4\.0\) \| 12\.5 \(5\.0–20\.0\) \| 10\.0 \(0\.0–20\.0\) \|$/,
     );
-    expect(compareRow(s, s)).toContain('| – |');
-    const table = compareTable([{ name: 'r', mode: 'golden', seed: 2, step: 10, row: run }], s);
-    expect(table).toHaveLength(4);
+    expect(compareRow(s, s)).toContain('| – | – |');
+    // The second Δ is against the code-a1 run of the same seed: golden seed 2 (one fewer pass on p0) against it.
+    const a1 = { name: 'a', mode: 'code-a1', seed: 2, step: 10, row: run };
+    const golden = { name: 'g', mode: 'golden', seed: 2, step: 10, row: report([1, 1, 2, 4]) };
+    const table = compareTable([a1, golden, { ...golden, name: 'g3', seed: 3 }], s);
+    expect(table).toHaveLength(6);
     expect(table[2]).toMatch(/^\| start \| shipped models \| – \| 0 \|/);
+    expect(table[3].split(' | ')[7]).toBe('–');
+    // Differences −1/4, 0, 0, 0: mean −6.25 points; a third of resamples miss p0, so the upper end is 0.
+    expect(table[4].split(' | ')[7]).toMatch(/^-6\.3 \(-\d+\.\d to \+0\.0\)$/);
+    expect(table[5].split(' | ')[7]).toBe('–');
   });
 
   it('the page check passes on the records and names the line that differs', () => {
@@ -112,16 +120,16 @@ describe('evolution table', () => {
 
   it('averages over problems with intervals, from the records evolve writes', () => {
     const xs = parseEvolved([rec(0.5, 0.25, [24, 2], [1, 0]), rec(0.5, 0.5, [24, 1], [0.5, 0])].join('\n'));
-    const [, , row] = evolveTable('tiny', xs);
+    const [, , row] = evolveTable([{ label: 'tiny', problems: xs }]);
     expect(row).toMatch(
       /^\| tiny \| 2 \| 50\.0 \(50\.0–50\.0\) \| 37\.5 \(25\.0–50\.0\) \| -12\.5 \(-25\.0 to \+0\.0\) \| 24\.0 \(24\.0–24\.0\) \| 1\.5 \(1\.0–2\.0\) \| 0\.75 \(0\.50–1\.00\) \| 0\.00 \(0\.00–0\.00\) \|$/,
     );
     // Unchanged pass rates that vary over problems: both columns resample the same problems, so the same interval.
     const same = parseEvolved([0.25, 0.4, 0.25, 0.6].map((v) => rec(v, v, [24, 1], [1, 0])).join('\n'));
-    const cells = evolveTable('same', same)[2].split(' | ');
+    const cells = evolveRow('same', same).split(' | ');
     expect(cells[2]).toBe(cells[3]);
     expect(cells[2]).not.toMatch(/\((\d+\.\d)–\1\)/);
     expect(() => parseEvolved('{"task_id":"x"}')).toThrow('line 1: no evolution.pass_before');
-    expect(() => evolveTable('e', [])).toThrow('e: no evolved problems');
+    expect(() => evolveRow('e', [])).toThrow('e: no evolved problems');
   });
 });

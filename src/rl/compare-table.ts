@@ -24,8 +24,8 @@ export type EvolvedProblem = { id: string } & Pick<
 >;
 
 export const COMPARE_HEADER = [
-  '| run | mode | seed | step | problems × samples | Coder pass@1 (%) | Δ pass@1 vs start (points, paired) | greedy (%) | Tester validity (%) | mut@k | Mul | pass@k | wb-mutation score (%) |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| run | mode | seed | step | problems × samples | Coder pass@1 (%) | Δ pass@1 vs start (points, paired) | Δ pass@1 vs code-a1 (points, paired) | greedy (%) | Tester validity (%) | mut@k | Mul | pass@k | wb-mutation score (%) |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 
 export const EVOLVE_HEADER = [
@@ -56,12 +56,18 @@ export function pairedPass1Delta(run: SplitReport, base: SplitReport): { delta: 
   return { delta: 100 * mean, ci: [100 * ci[0], 100 * ci[1]] };
 }
 
-/** One row of the comparison table; `start` (the common start evaluation) gives the paired Δ column. */
-export function compareRow(r: CompareRun, start?: CompareRun): string {
+/**
+ * One row of the comparison table; `start` (the common start evaluation) and `ref` (the code-a1 run of the same seed)
+ * give the paired Δ columns ('–' for the row itself or when absent).
+ */
+export function compareRow(r: CompareRun, start?: CompareRun, ref?: CompareRun): string {
   const x = r.row;
   const cell = (k: CiMetric, scale: number) => fmt(x[k], x.ci?.[k], scale);
-  const d = start && start !== r ? pairedPass1Delta(x, start.row) : null;
   const dsign = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;
+  const delta = (base?: CompareRun) => {
+    const d = base && base !== r ? pairedPass1Delta(x, base.row) : null;
+    return d ? `${dsign(d.delta)} (${dsign(d.ci[0])} to ${dsign(d.ci[1])})` : '–';
+  };
   return `| ${[
     r.name,
     r.mode,
@@ -69,7 +75,8 @@ export function compareRow(r: CompareRun, start?: CompareRun): string {
     String(r.step),
     `${x.problems} × ${x.samples ?? '?'}`,
     cell('coderPass1', 100),
-    d ? `${dsign(d.delta)} (${dsign(d.ci[0])} to ${dsign(d.ci[1])})` : '–',
+    delta(start),
+    delta(ref),
     cell('coderPass1Greedy', 100),
     cell('testerValidity', 100),
     cell('mutAtK', 1),
@@ -79,16 +86,24 @@ export function compareRow(r: CompareRun, start?: CompareRun): string {
   ].join(' | ')} |`;
 }
 
-/** The whole comparison table: the start row first (when given), then the runs in the order given. */
+/**
+ * The whole comparison table: the start row first (when given), then the runs in the order given; each run's second Δ
+ * is against the code-a1 run of its seed (the method the others are compared with).
+ */
 export function compareTable(runs: readonly CompareRun[], start?: CompareRun): string[] {
-  return [...COMPARE_HEADER, ...(start ? [start] : []).concat(runs).map((r) => compareRow(r, start))];
+  const refOf = (r: CompareRun) => runs.find((x) => x.mode === 'code-a1' && x.seed === r.seed);
+  return [
+    ...COMPARE_HEADER,
+    ...(start ? [compareRow(start, start)] : []),
+    ...runs.map((r) => compareRow(r, start, refOf(r))),
+  ];
 }
 
 /**
  * The evolution row: means over problems with bootstrap CIs (pass rates in %, sizes in tests). Every column resamples
  * the same problems (one seed), so columns with equal values get equal intervals.
  */
-export function evolveTable(label: string, xs: readonly EvolvedProblem[]): string[] {
+export function evolveRow(label: string, xs: readonly EvolvedProblem[]): string {
   if (!xs.length) throw new Error(`${label}: no evolved problems`);
   const m = (f: (p: EvolvedProblem) => number) => bootstrapMeanCI(xs.map(f), { seed: 20260103 });
   const cell = (f: (p: EvolvedProblem) => number, scale: number, digits = 1) => {
@@ -97,20 +112,22 @@ export function evolveTable(label: string, xs: readonly EvolvedProblem[]): strin
   };
   const delta = m((p) => p.passAfter - p.passBefore);
   const sign = (v: number) => `${v >= 0 ? '+' : ''}${(100 * v).toFixed(1)}`;
-  return [
-    ...EVOLVE_HEADER,
-    `| ${[
-      label,
-      String(xs.length),
-      cell((p) => p.passBefore, 100),
-      cell((p) => p.passAfter, 100),
-      `${sign(delta.mean)} (${sign(delta.ci[0])} to ${sign(delta.ci[1])})`,
-      cell((p) => p.sizeBefore, 1),
-      cell((p) => p.sizeAfter, 1),
-      cell((p) => p.redundancyBefore, 1, 2),
-      cell((p) => p.redundancyAfter, 1, 2),
-    ].join(' | ')} |`,
-  ];
+  return `| ${[
+    label,
+    String(xs.length),
+    cell((p) => p.passBefore, 100),
+    cell((p) => p.passAfter, 100),
+    `${sign(delta.mean)} (${sign(delta.ci[0])} to ${sign(delta.ci[1])})`,
+    cell((p) => p.sizeBefore, 1),
+    cell((p) => p.sizeAfter, 1),
+    cell((p) => p.redundancyBefore, 1, 2),
+    cell((p) => p.redundancyAfter, 1, 2),
+  ].join(' | ')} |`;
+}
+
+/** The evolution table: one row per evolved file. */
+export function evolveTable(sets: readonly { label: string; problems: readonly EvolvedProblem[] }[]): string[] {
+  return [...EVOLVE_HEADER, ...sets.map((e) => evolveRow(e.label, e.problems))];
 }
 
 /** The `evolution` fields of an evolved JSONL file (one record per problem), as EvolvedProblem rows. */
@@ -145,6 +162,8 @@ export const COMPARE_END = '<!-- compare-table:end -->';
 export function checkCompareBlock(page: string, want: readonly string[]): string[] {
   const got = blockLines(page, COMPARE_BEGIN, COMPARE_END);
   if (!got) return [`no ${COMPARE_BEGIN} … ${COMPARE_END} block`];
+  // Blank lines (between the tables) are layout, as blockLines drops them from the page.
+  want = want.filter(Boolean);
   const out: string[] = [];
   for (let i = 0; i < Math.max(got.length, want.length); i++)
     if (got[i] !== want[i])
