@@ -7,6 +7,10 @@ import type { TrainConfig } from './config';
 import type { SplitReport } from './eval';
 import { compareTable, evolveTable, parseEvolved, type CompareRun, type EvolvedProblem } from './compare-table';
 
+/** The run's copy of `train --hidden-tests` (src/cli/hidden-tests-file.ts writes it; rl does not import the CLI). */
+const HIDDEN_TESTS_FILE = 'hidden-tests.jsonl';
+const HIDDEN_TESTS_VARIANT = '+ evolved tests';
+
 /** The order of the rows: the paper's method first, then its baselines, then the neighbouring methods. */
 const MODE_ORDER = ['code-a1', 'golden', 'self-play', 'tcs', 'ace'];
 
@@ -29,7 +33,9 @@ export function loadCompareRun(dir: string): CompareRun {
   if (!existsSync(cfgFile) || !existsSync(evalFile))
     throw new Error(`${dir}: not an evaluated run (needs config.json and eval.json: npm run eval -- --run ${dir})`);
   const cfg = JSON.parse(readFileSync(cfgFile, 'utf8')) as TrainConfig;
-  return { name: basename(dir), mode: cfg.mode, seed: cfg.seed, ...heldoutRow(evalFile) };
+  // A run trained against replaced hidden tests (train --hidden-tests) is a variant of its mode, listed after it.
+  const mode = existsSync(join(dir, HIDDEN_TESTS_FILE)) ? `${cfg.mode} ${HIDDEN_TESTS_VARIANT}` : cfg.mode;
+  return { name: basename(dir), mode, seed: cfg.seed, ...heldoutRow(evalFile) };
 }
 
 export interface CompareRecords {
@@ -66,10 +72,11 @@ export function loadCompareRecords(paths: readonly string[]): CompareRecords {
     }
   }
   const rank = (r: CompareRun) => {
-    const i = MODE_ORDER.indexOf(r.mode);
-    return i < 0 ? MODE_ORDER.length : i;
+    const i = MODE_ORDER.indexOf(r.mode.split(' ')[0]);
+    // Variants (a mode with evolved tests) right after their mode.
+    return (i < 0 ? MODE_ORDER.length : i) + (r.mode.includes(' ') ? 0.5 : 0);
   };
-  out.runs.sort((a, b) => rank(a) - rank(b) || (a.seed ?? 0) - (b.seed ?? 0) || a.name.localeCompare(b.name));
+  out.runs.sort((a, b) => (a.seed ?? 0) - (b.seed ?? 0) || rank(a) - rank(b) || a.name.localeCompare(b.name));
   return out;
 }
 
