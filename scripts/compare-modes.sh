@@ -5,7 +5,7 @@
 # (a fixed candidate pool's pass rate before/after evolution, suite size, redundancy); then the records copied to
 # docs/results-data/compare and the table printed by `npm run compare`.
 #   bash scripts/compare-modes.sh                  # runs what is missing, continues runs short of STEPS (resumable)
-#   OUT=/tmp/cmp STEPS=10 SEEDS="1 2" MODES="code-a1 golden" bash scripts/compare-modes.sh
+#   OUT=/tmp/cmp STEPS=10 SEEDS="1 2" MODES="code-a1 golden" TRAIN_ARGS="--set optim.lr=2e-4" bash scripts/compare-modes.sh
 #   RECORDS_ONLY=1 bash scripts/compare-modes.sh   # only copy the records and print the table
 # Evaluation: EVAL_PROBLEMS in-distribution held-out instances spread over the families (eval seed 1234: the same
 # problems and draws for every run), EVAL_SAMPLES samples at T 0.7 / top-p 0.95 plus greedy, the Tester on each
@@ -21,6 +21,8 @@ EVAL_PROBLEMS=${EVAL_PROBLEMS:-32} # 0: every held-out instance (86)
 EVOLVE_PROBLEMS=${EVOLVE_PROBLEMS:-338} # every training problem of the tiny preset
 EVOLVE_ROUNDS=${EVOLVE_ROUNDS:-3}
 DATA=${DATA:-docs/results-data/compare}
+# Extra training flags for every run, e.g. TRAIN_ARGS="--set rollout.problems_per_step=16" (none by default).
+read -r -a TRAIN_EXTRA <<< "${TRAIN_ARGS:-}"
 EVAL=(--problems "$EVAL_PROBLEMS" --samples "$EVAL_SAMPLES" --splits heldout --no-codet)
 mkdir -p "$OUT"
 
@@ -45,7 +47,8 @@ run_one() { # mode seed [extra train args...]
     fi
   else
     echo "$(date -u +%T) $dir: training $STEPS steps"
-    npm run -s train -- --preset tiny --mode "$mode" --steps "$STEPS" --seed "$seed" --out "$dir" "$@" > "$dir.log" 2>&1
+    npm run -s train -- --preset tiny --mode "$mode" --steps "$STEPS" --seed "$seed" --out "$dir" "${TRAIN_EXTRA[@]}" "$@" \
+      > "$dir.log" 2>&1
   fi
   if [ "$(eval_step "$dir/eval.json")" != "$(step_of "$dir")" ]; then
     echo "$(date -u +%T) $dir: evaluating step $(step_of "$dir")"
