@@ -9,6 +9,15 @@
 @group(0) @binding(8) var<storage, read_write> dk: array<vec4<f32>>;
 @group(0) @binding(9) var<storage, read_write> dv: array<vec4<f32>>;
 
+// Column d of the q and dout rows qi (a block of four query rows of one head), as the columns of two matrices.
+struct QueryCols { q: mat4x4<f32>, o: mat4x4<f32> }
+
+fn queryCols(qi: vec4<u32>, d: u32) -> QueryCols {
+  let o = qi * (u.Dh / 4u) + d;
+  let qm = mat4x4<f32>(q[o.x], q[o.y], q[o.z], q[o.w]);
+  return QueryCols(qm, mat4x4<f32>(dout[o.x], dout[o.y], dout[o.z], dout[o.w]));
+}
+
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let blk = rowBlock(gid, nwg, u.Hkv);
@@ -22,8 +31,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let jLast = blk.last;
   var kr: array<vec4<f32>, TILE>;
   var vr: array<vec4<f32>, TILE>;
-  var dkAcc: array<vec4<f32>, TILE>;
-  var dvAcc: array<vec4<f32>, TILE>;
+  var dkAcc = array<vec4<f32>, TILE>();
+  var dvAcc = array<vec4<f32>, TILE>();
   var valid: array<bool, MAXRB>;
   for (var r = 0u; r < RB; r++) {
     let j = min(j0 + r, jLast);
@@ -32,8 +41,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
       let i = r * DH4 + d;
       kr[i] = k[base + d] * u.scale;
       vr[i] = v[base + d];
-      dkAcc[i] = vec4<f32>(0.0);
-      dvAcc[i] = vec4<f32>(0.0);
     }
     valid[r] = j0 + r <= jLast && (u.hasMask == 0u || keyMask[j] != 0u);
   }
@@ -51,38 +58,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   for (var hh = 0u; hh < group; hh++) {
     let h = g * group + hh;
     for (var i0 = j0; i0 < qEnd; i0 += 4u) {
-      let q0i = i0 * u.Hq + h;
-      let q1i = min(i0 + 1u, last) * u.Hq + h;
-      let q2i = min(i0 + 2u, last) * u.Hq + h;
-      let q3i = min(i0 + 3u, last) * u.Hq + h;
-      var sc: array<vec4<f32>, MAXRB>;
-      var dp: array<vec4<f32>, MAXRB>;
-      for (var r = 0u; r < RB; r++) {
-        sc[r] = vec4<f32>(0.0);
-        dp[r] = vec4<f32>(0.0);
-      }
+      let qi = block4(i0, last) * u.Hq + h;
+      var sc = array<vec4<f32>, MAXRB>();
+      var dp = array<vec4<f32>, MAXRB>();
       for (var d = 0u; d < DH4; d++) {
-        let qa = q[q0i * DH4 + d];
-        let qb = q[q1i * DH4 + d];
-        let qc = q[q2i * DH4 + d];
-        let qd = q[q3i * DH4 + d];
-        let oa = dout[q0i * DH4 + d];
-        let ob = dout[q1i * DH4 + d];
-        let oc = dout[q2i * DH4 + d];
-        let od = dout[q3i * DH4 + d];
+        let c = queryCols(qi, d);
         for (var r = 0u; r < RB; r++) {
           let kv = kr[r * DH4 + d];
           let vv = vr[r * DH4 + d];
-          sc[r] += vec4<f32>(dot(kv, qa), dot(kv, qb), dot(kv, qc), dot(kv, qd));
-          dp[r] += vec4<f32>(dot(vv, oa), dot(vv, ob), dot(vv, oc), dot(vv, od));
+          sc[r] += vec4<f32>(dot(kv, c.q[0]), dot(kv, c.q[1]), dot(kv, c.q[2]), dot(kv, c.q[3]));
+          dp[r] += vec4<f32>(dot(vv, c.o[0]), dot(vv, c.o[1]), dot(vv, c.o[2]), dot(vv, c.o[3]));
         }
       }
-      let l4 = vec4<f32>(lse[q0i], lse[q1i], lse[q2i], lse[q3i]);
-      let D4 = vec4<f32>(dsum[q0i], dsum[q1i], dsum[q2i], dsum[q3i]);
+      let l4 = vec4<f32>(lse[qi.x], lse[qi.y], lse[qi.z], lse[qi.w]);
+      let D4 = vec4<f32>(dsum[qi.x], dsum[qi.y], dsum[qi.z], dsum[qi.w]);
       var inSeq = vec4<bool>(true, i0 + 1u < seqEnd, i0 + 2u < seqEnd, i0 + 3u < seqEnd);
       if (maskQ) {
-        inSeq = inSeq & vec4<bool>(keyMask[i0] != 0u, keyMask[min(i0 + 1u, last)] != 0u, keyMask[min(i0 + 2u, last)] != 0u,
-                                   keyMask[min(i0 + 3u, last)] != 0u);
+        let i = block4(i0, last);
+        inSeq = inSeq & vec4<bool>(keyMask[i.x] != 0u, keyMask[i.y] != 0u, keyMask[i.z] != 0u, keyMask[i.w] != 0u);
       }
       var pr: array<vec4<f32>, MAXRB>;
       var ds: array<vec4<f32>, MAXRB>;
@@ -94,20 +87,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         ds[r] = p * (dp[r] - D4);
       }
       for (var d = 0u; d < DH4; d++) {
-        let qa = q[q0i * DH4 + d];
-        let qb = q[q1i * DH4 + d];
-        let qc = q[q2i * DH4 + d];
-        let qd = q[q3i * DH4 + d];
-        let oa = dout[q0i * DH4 + d];
-        let ob = dout[q1i * DH4 + d];
-        let oc = dout[q2i * DH4 + d];
-        let od = dout[q3i * DH4 + d];
+        let c = queryCols(qi, d);
         for (var r = 0u; r < RB; r++) {
           let p = pr[r];
           let w = ds[r];
           let i = r * DH4 + d;
-          dvAcc[i] += p.x * oa + p.y * ob + p.z * oc + p.w * od;
-          dkAcc[i] += w.x * qa + w.y * qb + w.z * qc + w.w * qd;
+          dvAcc[i] += p.x * c.o[0] + p.y * c.o[1] + p.z * c.o[2] + p.w * c.o[3];
+          dkAcc[i] += w.x * c.q[0] + w.y * c.q[1] + w.z * c.q[2] + w.w * c.q[3];
         }
       }
     }

@@ -1,7 +1,8 @@
 // Decode attention without barriers, for CPU-emulated WebGPU (SwiftShader), where workgroup barriers are costly.
 // Same bindings and semantics as attention_decode.wgsl. Register tiling as in attention.wgsl: one invocation owns
 // `rows` query heads of one kv group of one sequence (GQA heads share every k/v load) and walks the cache in blocks
-// of 4 keys with one softmax rescale per block. Dh % 4 == 0; rows · Dh/4 <= TILE, rows <= MAXRB.
+// of 4 keys with one softmax rescale per block (common/online_softmax.wgsl, prepended by the launcher). Dh % 4 == 0;
+// rows · Dh/4 <= TILE, rows <= MAXRB.
 struct U { B: u32, Hq: u32, Hkv: u32, Dh: u32, maxLen: u32, hasMask: u32, scale: f32, rows: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;
@@ -36,57 +37,43 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let len = min(lens[b], u.maxLen);
   let cacheBase = (b * u.Hkv + g) * u.maxLen;
   var qr: array<vec4<f32>, TILE>;
-  var acc: array<vec4<f32>, TILE>;
+  var acc = array<vec4<f32>, TILE>();
   var m: array<f32, MAXRB>;
-  var l: array<f32, MAXRB>;
+  var l = array<f32, MAXRB>();
   for (var r = 0u; r < RB; r++) {
     let qBase = (b * u.Hq + min(h0 + r, hLast)) * DH4;
     for (var d = 0u; d < DH4; d++) {
       qr[r * DH4 + d] = q[qBase + d] * u.scale;
-      acc[r * DH4 + d] = vec4<f32>(0.0);
     }
     m[r] = NEG_BIG;
-    l[r] = 0.0;
   }
   let lastKey = max(len, 1u) - 1u;
   for (var j0 = 0u; j0 < len; j0 += 4u) {
-    let kb0 = (cacheBase + j0) * DH4;
-    let kb1 = (cacheBase + min(j0 + 1u, lastKey)) * DH4;
-    let kb2 = (cacheBase + min(j0 + 2u, lastKey)) * DH4;
-    let kb3 = (cacheBase + min(j0 + 3u, lastKey)) * DH4;
-    var sc: array<vec4<f32>, MAXRB>;
-    for (var r = 0u; r < RB; r++) { sc[r] = vec4<f32>(0.0); }
+    let jb = min(vec4<u32>(j0, j0 + 1u, j0 + 2u, j0 + 3u), vec4<u32>(j0, lastKey, lastKey, lastKey));
+    let kb = (cacheBase + jb) * DH4;
+    var sc = array<vec4<f32>, MAXRB>();
     for (var d = 0u; d < DH4; d++) {
-      let k0 = kCache[kb0 + d];
-      let k1 = kCache[kb1 + d];
-      let k2 = kCache[kb2 + d];
-      let k3 = kCache[kb3 + d];
+      let kd = mat4x4<f32>(kCache[kb.x + d], kCache[kb.y + d], kCache[kb.z + d], kCache[kb.w + d]);
       for (var r = 0u; r < RB; r++) {
         let qv = qr[r * DH4 + d];
-        sc[r] += vec4<f32>(dot(qv, k0), dot(qv, k1), dot(qv, k2), dot(qv, k3));
+        sc[r] += vec4<f32>(dot(qv, kd[0]), dot(qv, kd[1]), dot(qv, kd[2]), dot(qv, kd[3]));
       }
     }
     let ok = vec4<bool>(keyOk(b, j0, len), keyOk(b, j0 + 1u, len), keyOk(b, j0 + 2u, len), keyOk(b, j0 + 3u, len));
     var pr: array<vec4<f32>, MAXRB>;
     var cr: array<f32, MAXRB>;
     for (var r = 0u; r < RB; r++) {
-      let s = select(vec4<f32>(NEG_BIG), sc[r], ok);
-      let mNew = max(m[r], max(max(s.x, s.y), max(s.z, s.w)));
-      let p = select(vec4<f32>(0.0), exp(s - mNew), ok);
-      cr[r] = exp(m[r] - mNew);
-      l[r] = l[r] * cr[r] + p.x + p.y + p.z + p.w;
-      m[r] = mNew;
-      pr[r] = p;
+      let st = softmaxStep(sc[r], ok, m[r], l[r]);
+      m[r] = st.m;
+      l[r] = st.l;
+      cr[r] = st.c;
+      pr[r] = st.p;
     }
     for (var d = 0u; d < DH4; d++) {
-      let v0 = vCache[kb0 + d];
-      let v1 = vCache[kb1 + d];
-      let v2 = vCache[kb2 + d];
-      let v3 = vCache[kb3 + d];
+      let vd = mat4x4<f32>(vCache[kb.x + d], vCache[kb.y + d], vCache[kb.z + d], vCache[kb.w + d]);
       for (var r = 0u; r < RB; r++) {
-        let p = pr[r];
         let i = r * DH4 + d;
-        acc[i] = acc[i] * cr[r] + p.x * v0 + p.y * v1 + p.z * v2 + p.w * v3;
+        acc[i] = rescaleAdd(acc[i], cr[r], pr[r], vd);
       }
     }
   }

@@ -2,6 +2,7 @@
 // dTable [V, D] without float atomics: a link pass finds, per token, the next token with the same id and
 // whether it is the first occurrence; the accumulate pass walks each chain from its head, so every vocab row is
 // written by exactly one thread per column, in token order (deterministic, correct with repeated ids).
+// (common/row_cells.wgsl is prepended.)
 struct U { T: u32, D: u32, V: u32, pad: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 
@@ -14,15 +15,13 @@ override WG: u32 = 256;
 
 @compute @workgroup_size(WG)
 fn forward(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * WG;
-  if (i >= u.T * u.D) { return; }
-  let t = i / u.D;
-  let d = i - t * u.D;
-  let id = f_ids[t];
+  let e = cellOf(gid, nwg, u.T);
+  if (!e.ok) { return; }
+  let id = f_ids[e.row];
   // An out-of-range id gives NaN rather than reading another row, so the bug is loud.
   // (u.pad is always 0; it keeps the NaN a runtime value, which WGSL constant folding would reject.)
-  if (id >= u.V) { f_out[i] = bitcast<f32>(0x7fc00000u | u.pad); return; }
-  f_out[i] = f_table[id * u.D + d];
+  if (id >= u.V) { f_out[e.i] = bitcast<f32>(0x7fc00000u | u.pad); return; }
+  f_out[e.i] = f_table[id * u.D + e.col];
 }
 
 // ---- backward pass 1: link[t] = next token with the same id (or NONE); head[t] = 1 if first occurrence -------
@@ -54,10 +53,10 @@ fn link(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 
 @compute @workgroup_size(WG)
 fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * WG;
-  if (i >= u.T * u.D) { return; }
-  let t = i / u.D;
-  let d = i - t * u.D;
+  let e = cellOf(gid, nwg, u.T);
+  if (!e.ok) { return; }
+  let t = e.row;
+  let d = e.col;
   if (a_link[u.T + t] == 0u) { return; }
   let id = a_ids[t];
   if (id >= u.V) { return; }

@@ -6,18 +6,13 @@
 // the tiny model's shapes (src/cli/bench-train.ts). No early return: every quad lane must reach the
 // broadcasts, so loads are clamped in bounds and stores guarded. Alignment as matmul.wgsl (checked by the launcher):
 // A·B needs K%4 = N%4 = 0; A·Bᵀ needs K%4 = 0; Aᵀ·B needs M%4 = N%4 = 0; offsets multiples of 4 elements.
-// (common/matmul_tile.wgsl and common/store_tile.wgsl are appended.)
+// (common/matmul_io.wgsl (uniforms, output C, transposes), common/matmul_tile.wgsl and common/store_tile.wgsl are appended.)
 enable subgroups;
-struct U { M: u32, N: u32, K: u32, alpha: f32, beta: f32, aOff: u32, bOff: u32, cOff: u32 }
-@group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> a: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> b: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
 
 override WG_X: u32 = 16; // a multiple of 4, so each quad lies in one row of the workgroup
 override WG_Y: u32 = 4;
-override TRANS_A: bool = false;
-override TRANS_B: bool = false;
 
 @compute @workgroup_size(WG_X, WG_Y)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(subgroup_invocation_id) sg: u32) {

@@ -4,20 +4,15 @@
 // TM >= 4; offsets are multiples of 4 elements. Other shapes go to matmul_tiled.wgsl. Edges are handled by clamping
 // load indices (always in bounds) and guarding stores, so M and N need not be multiples of the tile.
 // Accumulators: a<r> holds row r's columns 0..3 of the tile, h<r> its columns 4..7 (TN = 8 only).
-// (common/matmul_tile.wgsl and common/store_tile.wgsl are appended.)
-struct U { M: u32, N: u32, K: u32, alpha: f32, beta: f32, aOff: u32, bOff: u32, cOff: u32 }
-@group(0) @binding(0) var<uniform> u: U;
+// (common/matmul_io.wgsl (uniforms, output C, transposes), common/matmul_tile.wgsl and common/store_tile.wgsl are appended.)
 @group(0) @binding(1) var<storage, read> a: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> b: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
 
 override WG_X: u32 = 16;
 override WG_Y: u32 = 4;
 // Rows per invocation: 1, 2, 4 or 8; columns: 4 or 8. Constant per pipeline, so unused parts compile away.
 override TM: u32 = 4;
 override TN: u32 = 4;
-override TRANS_A: bool = false;
-override TRANS_B: bool = false;
 
 @compute @workgroup_size(WG_X, WG_Y)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {

@@ -2,19 +2,14 @@
 // register tiles of TM rows x 4 columns with scalar loads and one k per step, so no shape or alignment limits.
 // On SwiftShader this is the fallback of choice: no barriers (workgroup-memory tiling pays a large fixed cost per
 // workgroup there) and ~8 loads per 32 FMAs instead of the naive kernel's 2 per FMA.
-// C[M,N] = alpha * op(A)·op(B) + beta * C. (common/matmul_tile.wgsl is appended.)
-struct U { M: u32, N: u32, K: u32, alpha: f32, beta: f32, aOff: u32, bOff: u32, cOff: u32 }
-@group(0) @binding(0) var<uniform> u: U;
+// C[M,N] = alpha * op(A)·op(B) + beta * C. (common/matmul_io.wgsl (uniforms, output C, transposes) and common/matmul_tile.wgsl are appended.)
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read> b: array<f32>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
 
 override WG_X: u32 = 16;
 override WG_Y: u32 = 4;
 // Rows per invocation: 1, 2, 4 or 8 (constant per pipeline, so unused rows compile away).
 override TM: u32 = 4;
-override TRANS_A: bool = false;
-override TRANS_B: bool = false;
 
 @compute @workgroup_size(WG_X, WG_Y)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {

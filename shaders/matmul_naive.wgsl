@@ -1,15 +1,11 @@
 // Naive fp32 matmul, one output per invocation: the benchmark baseline and a shape-agnostic reference path.
 // C[M,N] = alpha * op(A)·op(B) + beta * C, op = optional transpose; operands are row-major at element offsets.
-struct U { M: u32, N: u32, K: u32, alpha: f32, beta: f32, aOff: u32, bOff: u32, cOff: u32 }
-@group(0) @binding(0) var<uniform> u: U;
+// (common/matmul_io.wgsl (uniforms, output C, transposes) is appended.)
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read> b: array<f32>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
 
 override WG_X: u32 = 16;
 override WG_Y: u32 = 16;
-override TRANS_A: bool = false;
-override TRANS_B: bool = false;
 
 @compute @workgroup_size(WG_X, WG_Y)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {

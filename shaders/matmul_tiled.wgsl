@@ -1,17 +1,12 @@
 // Workgroup-memory tiled fp32 matmul for real GPUs: each workgroup stages a BK-deep slab of A and B in shared
 // memory, each invocation accumulates a 4x4 register tile. Any shape and any transpose combination; loads are
 // bounds-checked (zero fill), so this is also the fallback for shapes the vec4 kernel cannot take.
-// C[M,N] = alpha * op(A)·op(B) + beta * C.
-struct U { M: u32, N: u32, K: u32, alpha: f32, beta: f32, aOff: u32, bOff: u32, cOff: u32 }
-@group(0) @binding(0) var<uniform> u: U;
+// C[M,N] = alpha * op(A)·op(B) + beta * C. (common/matmul_io.wgsl (uniforms, output C, transposes) is appended.)
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read> b: array<f32>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
 
 override WG_X: u32 = 8;
 override WG_Y: u32 = 8;
-override TRANS_A: bool = false;
-override TRANS_B: bool = false;
 const BK = 16u;
 override BM: u32 = 4u * WG_Y;
 override BN: u32 = 4u * WG_X;

@@ -17,6 +17,11 @@ fn keyOk(j: u32, last: u32) -> bool {
   return j <= last && (u.hasMask == 0u || keyMask[j] != 0u);
 }
 
+// With hasMask = 2, masked query rows (the model's pad rows, whose outputs no loss reads) get constant outputs.
+fn maskedQuery(row: u32) -> bool {
+  return u.hasMask == 2u && keyMask[row] == 0u;
+}
+
 // The rows [first, last] (RB = u.rows of them, fewer at the sequence end) of one head that an invocation owns: the
 // launcher's grid is B · ceil(S / RB) · heads invocations, head fastest; ok = false past its end.
 struct RowBlock { ok: bool, head: u32, seqStart: u32, first: u32, last: u32 }
@@ -39,7 +44,7 @@ fn liveRows(first: u32, last: u32) -> LiveRows {
   if (u.hasMask == 2u) {
     lv.any = false;
     for (var r = first; r <= last; r++) {
-      if (keyMask[r] != 0u) { lv = LiveRows(r, true); }
+      if (!maskedQuery(r)) { lv = LiveRows(r, true); }
     }
   }
   return lv;
@@ -53,4 +58,51 @@ fn firstKey(seqStart: u32, live: u32) -> u32 {
     while (j < live && keyMask[j] == 0u) { j += 1u; }
   }
   return j;
+}
+
+// The query side of a row block (attention.wgsl, attention_backward_q.wgsl): query head h and its kv head g, rows
+// [first, last], and the key blocks j0 = key0, key0 + 4, ... <= live their key loop visits. A block whose rows are
+// all masked queries gets an empty key range, so its outputs take the masked-row values with no work and no extra path.
+struct QueryBlock { ok: bool, h: u32, g: u32, first: u32, last: u32, key0: u32, live: u32 }
+
+fn queryBlock(gid: vec3<u32>, nwg: vec3<u32>) -> QueryBlock {
+  let blk = rowBlock(gid, nwg, u.Hq);
+  var qb = QueryBlock(blk.ok, blk.head, blk.head / (u.Hq / u.Hkv), blk.first, blk.last, blk.last + 1u, blk.last);
+  if (blk.ok) {
+    let lv = liveRows(blk.first, blk.last);
+    if (lv.any) {
+      qb.live = lv.last;
+      qb.key0 = firstKey(blk.seqStart, lv.last);
+    }
+  }
+  return qb;
+}
+
+// The rows i0 .. i0 + 3 of a block of four (keys or queries); rows past `last` clamp to it (and are masked by the
+// caller).
+fn block4(i0: u32, last: u32) -> vec4<u32> {
+  return min(vec4<u32>(i0, i0 + 1u, i0 + 2u, i0 + 3u), vec4<u32>(i0, last, last, last));
+}
+
+// vec4 offsets of the four k/v rows j0 .. j0 + 3 of kv head g (keyBlockOk masks the clamped ones).
+fn keyBlock(j0: u32, g: u32, last: u32) -> vec4<u32> {
+  return (block4(j0, last) * u.Hkv + g) * (u.Dh / 4u);
+}
+
+fn keyBlockOk(j0: u32, last: u32) -> vec4<bool> {
+  return vec4<bool>(keyOk(j0, last), keyOk(j0 + 1u, last), keyOk(j0 + 2u, last), keyOk(j0 + 3u, last));
+}
+
+// keyBlockOk narrowed to the keys query row `row` may see (causal).
+fn causalOk(ok: vec4<bool>, j0: u32, row: u32) -> vec4<bool> {
+  return ok & vec4<bool>(j0 <= row, j0 + 1u <= row, j0 + 2u <= row, j0 + 3u <= row);
+}
+
+// Column d of the four k (or v) rows at offsets kb, as the columns of a matrix.
+fn kRows(kb: vec4<u32>, d: u32) -> mat4x4<f32> {
+  return mat4x4<f32>(k[kb.x + d], k[kb.y + d], k[kb.z + d], k[kb.w + d]);
+}
+
+fn vRows(kb: vec4<u32>, d: u32) -> mat4x4<f32> {
+  return mat4x4<f32>(v[kb.x + d], v[kb.y + d], v[kb.z + d], v[kb.w + d]);
 }

@@ -1,6 +1,6 @@
 // Register-tile helpers of the fp32 matmuls (matmul.wgsl, matmul_general.wgsl, linear_quad.wgsl), appended by their
 // launchers (after the shader, so an `enable` directive stays first; WGSL resolves module-scope names in any order).
-// The shader declares `u` (a struct U with M, N, alpha, beta, cOff) and the output `c: array<f32>`.
+// `u` and the output `c` come from common/matmul_io.wgsl.
 
 // C[i] = alpha·v (+ beta·C[i]); beta = 0 never reads C, so an uninitialised C cannot leak a NaN.
 fn put(i: u32, v: f32) {

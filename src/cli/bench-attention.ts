@@ -1,6 +1,7 @@
 // Node bench for the part-B kernels (attention forward/backward/decode, logprobs, xent, GRPO loss) on the tiny preset's
 // shapes: wall ms per call and, on Linux, worker-CPU ms per call (SwiftShader's threads; robust to other people's load).
-// Run: npx tsx --import ./scripts/raw-loader.mjs src/cli/bench-attention.ts
+// Attention runs at S = 64, 128, 256 over the same 1,024 tokens, each with its per-FLOP cost against the model's matmul.
+// Run: npm run bench:attention
 import type { Gpu } from '../gpu/runtime';
 import { sharedNodeGpu } from '../gpu/node';
 import { mulberry32, randomF32 } from '../testing/random';
@@ -10,7 +11,7 @@ import { attentionDecode } from '../gpu/kernels/attention-decode';
 import { logprobsBackward, logprobsForward } from '../gpu/kernels/logprobs';
 import { xentBackward, xentForward } from '../gpu/kernels/xent';
 import { grpoLoss } from '../gpu/kernels/grpo-loss';
-import { table, workerCpuSeconds } from './bench-util';
+import { median, minOf, table, workerCpuSeconds } from './bench-util';
 
 /** GFLOP per worker-CPU second (per wall second where CPU time is not measurable). */
 function gflop(flops: number, t: { wall: number; cpu: number }): string {
@@ -18,14 +19,32 @@ function gflop(flops: number, t: { wall: number; cpu: number }): string {
   return (flops / ms / 1e6).toFixed(2);
 }
 
-async function time(gpu: Gpu, record: () => void, reps: number): Promise<{ wall: number; cpu: number }> {
+/** Timings per call (`reps` calls, one sync) repeated BENCH_REPEATS times: the minimum, with the median beside it. */
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+
+async function time(
+  gpu: Gpu,
+  record: () => void,
+  reps: number,
+): Promise<{ wall: number; cpu: number; cpuMedian: number }> {
   record(); // compile + warm up
   await gpu.sync();
-  const c = workerCpuSeconds();
-  const t = performance.now();
-  for (let i = 0; i < reps; i++) record();
-  await gpu.sync();
-  return { wall: (performance.now() - t) / reps, cpu: ((workerCpuSeconds() - c) * 1000) / reps };
+  const walls: number[] = [];
+  const cpus: number[] = [];
+  for (let r = 0; r < REPEATS; r++) {
+    const c = workerCpuSeconds();
+    const t = performance.now();
+    for (let i = 0; i < reps; i++) record();
+    await gpu.sync();
+    walls.push((performance.now() - t) / reps);
+    cpus.push(((workerCpuSeconds() - c) * 1000) / reps);
+  }
+  return { wall: minOf(walls), cpu: minOf(cpus), cpuMedian: median(cpus) };
+}
+
+/** Worker CPU ms per call, min (median). */
+function cpuCell(t: { cpu: number; cpuMedian: number }): string {
+  return Number.isFinite(t.cpu) ? `${t.cpu.toFixed(1)} (${t.cpuMedian.toFixed(1)})` : '-';
 }
 
 async function benchKernelsB(gpu: Gpu, reps = 5): Promise<string[][]> {
@@ -33,7 +52,7 @@ async function benchKernelsB(gpu: Gpu, reps = 5): Promise<string[][]> {
   const rows: string[][] = [];
   const add = async (name: string, record: () => void) => {
     const t = await time(gpu, record, reps);
-    rows.push([name, t.wall.toFixed(1), Number.isFinite(t.cpu) ? t.cpu.toFixed(1) : '-', '', '']);
+    rows.push([name, t.wall.toFixed(1), cpuCell(t), '', '']);
   };
   const buf = (n: number, scale = 1) => gpu.buffer('bench', randomF32(n, rng, scale));
   // Attention, tiny preset heads: B=4 sequences of S=256, Hq=4, Hkv=2, Dh=32.
@@ -45,43 +64,42 @@ async function benchKernelsB(gpu: Gpu, reps = 5): Promise<string[][]> {
   const [dq, dk, dv] = [T * s.Hq * s.Dh, T * s.Hkv * s.Dh, T * s.Hkv * s.Dh].map((n) => buf(n));
   // Per-FLOP cost against the model's matmul kernel (linear_quad where it applies) at the same token count: the MLP
   // up projection [T, 128]·[384, 128]ᵀ. Causal attention FLOPs: B·Hq·S(S+1)/2 keys · 4·Dh (q·k and p·v).
-  const attnFlops = (s.B * s.Hq * s.S * (s.S + 1) * 4 * s.Dh) / 2;
   const x = buf(T * 128);
   const wUp = buf(384 * 128);
   const y = buf(T * 384);
   const mmFlops = 2 * T * 384 * 128;
   const mm = await time(gpu, () => linearMatmul(gpu, { a: x, b: wUp, c: y, M: T, N: 384, K: 128, transB: true }), reps);
-  rows.push([
-    `matmul (linear) ${T}x384x128`,
-    mm.wall.toFixed(1),
-    Number.isFinite(mm.cpu) ? mm.cpu.toFixed(1) : '-',
-    gflop(mmFlops, mm),
-    '1.00',
-  ]);
+  rows.push([`matmul (linear) ${T}x384x128`, mm.wall.toFixed(1), cpuCell(mm), gflop(mmFlops, mm), '1.00']);
   const perFlop = (t: { wall: number; cpu: number }, flops: number) => {
     const c = (x: { wall: number; cpu: number }) => (Number.isFinite(x.cpu) && x.cpu > 0 ? x.cpu : x.wall);
     return (c(t) / flops / (c(mm) / mmFlops)).toFixed(2);
   };
+  // The same T = 1024 tokens cut into sequences of S = 64, 128, 256 (B = 16, 8, 4): per-FLOP cost should not grow
+  // with S (the causal FLOPs do, ~S/2 keys per row).
   for (const unrolled of [true, false]) {
     gpu.tuning.attention.unrolled = unrolled;
     const which = unrolled ? 'generated' : 'WGSL files';
-    const t = await time(gpu, () => attentionForward(gpu, out, lse, q, k, v, null, s), reps);
-    rows.push([
-      `attention fwd B=4 S=256 Hq=4 Hkv=2 Dh=32 (${which})`,
-      t.wall.toFixed(1),
-      Number.isFinite(t.cpu) ? t.cpu.toFixed(1) : '-',
-      gflop(attnFlops, t),
-      perFlop(t, attnFlops),
-    ]);
-    // Backward: q·k recomputed in both passes, dP = dO·vᵀ twice, then dq, dk, dv: 3.5× the forward's FLOPs.
-    const tb = await time(gpu, () => attentionBackward(gpu, dq, dk, dv, dout, q, k, v, null, out, lse, s), reps);
-    rows.push([
-      `attention bwd, same shape (${which})`,
-      tb.wall.toFixed(1),
-      Number.isFinite(tb.cpu) ? tb.cpu.toFixed(1) : '-',
-      gflop(3.5 * attnFlops, tb),
-      perFlop(tb, 3.5 * attnFlops),
-    ]);
+    for (const S of unrolled ? [64, 128, 256] : [256]) {
+      const sh = { ...s, B: T / S, S };
+      const flops = (sh.B * sh.Hq * sh.S * (sh.S + 1) * 4 * sh.Dh) / 2;
+      const t = await time(gpu, () => attentionForward(gpu, out, lse, q, k, v, null, sh), reps);
+      rows.push([
+        `attention fwd B=${sh.B} S=${S} Hq=4 Hkv=2 Dh=32 (${which})`,
+        t.wall.toFixed(1),
+        cpuCell(t),
+        gflop(flops, t),
+        perFlop(t, flops),
+      ]);
+      // Backward: q·k recomputed in both passes, dP = dO·vᵀ twice, then dq, dk, dv: 3.5× the forward's FLOPs.
+      const tb = await time(gpu, () => attentionBackward(gpu, dq, dk, dv, dout, q, k, v, null, out, lse, sh), reps);
+      rows.push([
+        `attention bwd, same shape (${which})`,
+        tb.wall.toFixed(1),
+        cpuCell(tb),
+        gflop(3.5 * flops, tb),
+        perFlop(tb, 3.5 * flops),
+      ]);
+    }
   }
   gpu.tuning.attention.unrolled = 'auto';
   for (const B of [1, 16, 64]) {
@@ -129,5 +147,9 @@ async function benchKernelsB(gpu: Gpu, reps = 5): Promise<string[][]> {
 }
 
 const gpu = await sharedNodeGpu();
-table('', ['kernel', 'wall ms', 'worker cpu ms', 'GFLOP/cpu-s', 'cost per FLOP vs matmul'], await benchKernelsB(gpu));
+table(
+  '',
+  ['kernel', 'wall ms (min)', 'worker cpu ms, min (median)', 'GFLOP/cpu-s (min)', 'cost per FLOP vs matmul (min)'],
+  await benchKernelsB(gpu),
+);
 process.exit(0);

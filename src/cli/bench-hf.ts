@@ -19,6 +19,7 @@ import { uploadBatch, destroyBatch } from '../model/forward-batch';
 import { fp32Weights, type DecodeWeights } from '../model/decode-weights';
 import { generate, type GenerateStats } from '../model/sampler';
 import { RolloutWeights } from '../model/rollout-weights';
+import { F16Weights } from '../model/f16-weights';
 import { parseQwen2Config } from '../model/hf/config';
 import { flopsPerToken, QWEN25_CODER_05B_INSTRUCT, QWEN_LORA_RUN } from '../model/hf/qwen-shapes';
 import { exportHfModel } from '../model/hf/export';
@@ -156,6 +157,10 @@ async function main(): Promise<void> {
       : []),
     ['int4 base + LoRA', frozen.base],
   ];
+  // The f16 compute path where the adapter has 'shader-f16' (f16-weights.ts); SwiftShader has not.
+  const f16 = m && gpu.hasF16 ? new F16Weights(m) : undefined;
+  if (f16) weights.push(['f16', f16]);
+  else log("decode f16: not measured, this adapter has no 'shader-f16' (or --int4-only)");
   const opts = { temperature: 1, topP: 1, seed: 3, stopTokenIds: [] as number[] };
   for (const [, w] of weights) await generate(w, [toks(4)], { ...opts, maxNewTokens: 2 });
   for (const nb of [1, 8]) {
@@ -169,6 +174,7 @@ async function main(): Promise<void> {
     }
   }
   int4?.destroy();
+  f16?.destroy();
   table(
     `forward [1, ${promptLen}]: ${(promptLen / f.wall).toFixed(1)} tok/s (${f.wall.toFixed(2)} s wall, ${f.cpu.toFixed(2)} CPU s)`,
     ['decode batch', 'weights', 'tok/s', 'ms / step'],

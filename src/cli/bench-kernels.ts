@@ -1,4 +1,4 @@
-// `npm run bench:kernels`: fp32 matmul GFLOP/s (fast, naive and workgroup-tiled in the same run) and int8/int4
+// `npm run bench:kernels`: fp32 matmul GFLOP/s (fast, naive and workgroup-tiled in the same run) and int8/int4/f16
 // decode matmul against fp32. Timing records many dispatches into one submit and syncs once (a submit+readback
 // round trip costs ~1 ms). The CPU here is shared, so each figure is the best of BENCH_TRIES timings, and on
 // SwiftShader a second figure divides by the CPU time of the process's non-main threads (SwiftShader's workers):
@@ -14,6 +14,7 @@ import { fastMatmulFits, matmul, type MatmulArgs } from '../gpu/kernels/matmul';
 import { linearMatmul, quadMatmulApplies } from '../gpu/kernels/linear-quad';
 import { qmatmul, uploadQuantized } from '../gpu/kernels/qmatmul';
 import { quantize, QUANT_FORMATS } from '../gpu/quant';
+import { linearF16, uploadF16Matrix, type F16Variant } from '../gpu/kernels/linear-f16';
 import { mulberry32, randomF32 } from '../testing/random';
 import { table, workerCpuSeconds } from './bench-util';
 
@@ -26,6 +27,8 @@ const TM = process.env.BENCH_TM ? (Number(process.env.BENCH_TM) as 1 | 2 | 4 | 8
 const WG = process.env.BENCH_WG ? (process.env.BENCH_WG.split('x').map(Number) as [number, number]) : undefined;
 
 let keepInstance: GPU | undefined;
+
+const F16_VARIANT = (gpu: Gpu): F16Variant => (gpu.hasF16 ? 'native' : 'packed');
 
 async function acquire(): Promise<{ gpu: Gpu; mode: string }> {
   if (process.env.CODE_A1_ROBUST !== '1')
@@ -196,6 +199,7 @@ async function benchQuant(gpu: Gpu): Promise<string[][]> {
     const wf = randomF32(N * K, rng, 0.1);
     const gw = gpu.buffer('bench.w', wf);
     const qs = QUANT_FORMATS.map((f) => uploadQuantized(gpu, quantize(wf, N, K, f), `bench.${f}`));
+    const f16 = uploadF16Matrix(gpu, wf, N, K, 'bench.f16');
     for (const M of [1, 16, 64]) {
       if (ONLY && !`${M}x${N}x${K} q`.includes(ONLY)) continue;
       const x = gpu.buffer('bench.x', randomF32(M * K, rng));
@@ -212,10 +216,16 @@ async function benchQuant(gpu: Gpu): Promise<string[][]> {
           `${(t.wall * 1e6).toFixed(0)} (${(fp32.wall / t.wall).toFixed(2)}x${Number.isFinite(cpuRatio) ? `, cpu ${cpuRatio.toFixed(2)}x` : ''})`,
         );
       }
+      const h = await timeKernel(gpu, () => linearF16(gpu, { x, w: f16, y, M, variant: F16_VARIANT(gpu) }), 2000);
+      const hCpu = fp32.cpu / h.cpu;
+      cells.push(
+        `${(h.wall * 1e6).toFixed(0)} (${(fp32.wall / h.wall).toFixed(2)}x${Number.isFinite(hCpu) ? `, cpu ${hCpu.toFixed(2)}x` : ''})`,
+      );
       rows.push(cells);
       [x, y].forEach((b) => b.destroy());
     }
     gw.destroy();
+    f16.buffer.destroy();
     qs.forEach((q) => [q.data, q.scales].forEach((b) => b.destroy()));
   }
   return rows;
@@ -252,8 +262,8 @@ async function main(): Promise<void> {
   );
   if (process.env.BENCH_SKIP_QUANT !== '1') {
     table(
-      'quantized y = x·Wᵀ (dequantized on the fly) vs fp32 A·Bᵀ; M x out x in; µs per call (speed-up over fp32 by wall time, and by worker CPU time where long enough to measure)',
-      ['shape', 'fp32 µs', 'fp32 GFLOP/s', ...QUANT_FORMATS],
+      'quantized y = x·Wᵀ (dequantized on the fly) and the f16 Linear (native with shader-f16, else the packed variant) vs fp32 A·Bᵀ; M x out x in; µs per call (speed-up over fp32 by wall time, and by worker CPU time where long enough to measure)',
+      ['shape', 'fp32 µs', 'fp32 GFLOP/s', ...QUANT_FORMATS, `f16 ${F16_VARIANT(gpu)}`],
       await benchQuant(gpu),
     );
   }

@@ -8,6 +8,8 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodeSandbox } from '../sandbox/node';
+import { COST_PARTS, measureSuiteCost } from './bench-sandbox-cost';
+import type { RestoreMethod } from '../sandbox/protocol';
 import type { JudgeRequest } from '../sandbox/types';
 import { runMain } from './args';
 
@@ -71,16 +73,17 @@ async function benchPyodide(
   workers: number,
   repeats: number,
   nCheck: number,
-  fullCopy: boolean,
+  restore: RestoreMethod,
 ) {
   const t0 = performance.now();
-  const sandbox = createNodeSandbox({ size: workers, fullCopy });
+  const sandbox = createNodeSandbox({ size: workers, restore });
   await sandbox.warm();
   const coldMs = performance.now() - t0;
   await Promise.all(suites.slice(0, 50).map((s) => sandbox.judge(s)));
   const runs: Run[] = [];
   let passedFirst = 0;
-  const r0 = { n: sandbox.stats.restores, ms: sandbox.stats.restoreMs, bytes: sandbox.stats.restoredBytes };
+  const st = sandbox.stats;
+  const r0 = { n: st.restores, ms: st.restoreMs, bytes: st.restoredBytes, copies: st.restoreCopies };
   for (let r = 0; r < repeats; r++) {
     const cpu0 = process.cpuUsage();
     const t1 = performance.now();
@@ -104,6 +107,7 @@ async function benchPyodide(
     restoresPerSuite: restores / (suites.length * repeats),
     restoreMsEach: restoreMs / Math.max(1, restores),
     kib,
+    copiedShare: (st.restoreCopies - r0.copies) / Math.max(1, restores),
   };
 }
 
@@ -186,7 +190,7 @@ async function main(): Promise<void> {
   console.log(
     `suites: candidate + 8 asserts; ${n} in the Pyodide pool, ${nPy} for CPython; ${workers} worker(s); ${repeats} repeats`,
   );
-  const py = await benchPyodide(suites, workers, repeats, nPy, false);
+  const py = await benchPyodide(suites, workers, repeats, nPy, 'adaptive');
   console.log(
     `pyodide pool cold start: ${py.coldMs.toFixed(0)} ms (${workers} worker(s), Pyodide + harness + snapshot)`,
   );
@@ -195,12 +199,46 @@ async function main(): Promise<void> {
   );
   const cost = (p: typeof py) =>
     `${p.restoresPerSuite.toFixed(2)} restores per suite, ${p.restoreMsEach.toFixed(2)} ms and ${p.kib.toFixed(0)} KiB written each`;
-  console.log(`  reset cost: ${cost(py)} (memory compared page by page, changed pages written back)`);
+  console.log(
+    `  reset cost: ${cost(py)}; ${(100 * py.copiedShare).toFixed(0)} % of restores wrote every page back, the rest ` +
+      'compared all memory and wrote back the changed pages (the adaptive choice: whichever timed cheaper)',
+  );
+  const costs = await measureSuiteCost(suites, repeats);
+  const pick = (f: (c: (typeof costs)[number]) => number) => stat(costs.map(f)).median;
+  const inProc = pick((c) => c.total);
+  console.log(
+    `where a suite's CPU goes (the worker code on this thread, CPU clock; median ms per suite of ${repeats} x ${n}):`,
+  );
+  for (const [key, label] of COST_PARTS) {
+    const ms = pick((c) => c.parts[key]);
+    console.log(
+      `  ${label.padEnd(52)} ${ms.toFixed(3).padStart(7)} ms ${((100 * ms) / inProc).toFixed(0).padStart(3)} %`,
+    );
+  }
+  console.log(
+    `  ${'total in-process'.padEnd(52)} ${inProc.toFixed(3).padStart(7)} ms = ${(1000 / inProc).toFixed(0)} suites per CPU-second ` +
+      `(${pick((c) => c.restoresPerSuite).toFixed(2)} restores, ${(100 * pick((c) => c.copiedShare)).toFixed(0)} % of them ` +
+      `writing everything, ${pick((c) => c.kibPerSuite).toFixed(0)} KiB written per suite)`,
+  );
+  const lay = costs[costs.length - 1].layout;
+  console.log(
+    `  memory each restore reads: ${lay.staticMiB.toFixed(2)} MiB static data + ${lay.heapMiB.toFixed(2)} MiB heap ` +
+      `(both against the snapshot copy) + ${lay.zeroMiB.toFixed(2)} MiB of zeros above the break`,
+  );
+  const poolMs = 1000 / stat(py.runs.map((x) => x.perCpuSec)).median;
+  console.log(
+    `  ${'pool (worker threads) total'.padEnd(52)} ${poolMs.toFixed(3).padStart(7)} ms; the thread hop (event loops, scheduler, wake-ups) ~${(poolMs - inProc).toFixed(3)} ms`,
+  );
   if (!process.argv.includes('--no-ab')) {
-    const full = await benchPyodide(suites, workers, repeats, nPy, true);
-    console.log(`pyodide pool, reset writing every page back (A/B): ${fmt(full.runs)}; ${cost(full)}`);
-    const r = stat(py.runs.map((x) => x.perCpuSec)).median / stat(full.runs.map((x) => x.perCpuSec)).median;
-    console.log(`  compare-and-write-changed-pages / write-everything: ${r.toFixed(2)}x per CPU-second`);
+    const perCpu = (p: typeof py) => stat(p.runs.map((x) => x.perCpuSec)).median;
+    const cmp = await benchPyodide(suites, workers, repeats, nPy, 'compare');
+    console.log(`pyodide pool, reset always comparing (A/B): ${fmt(cmp.runs)}; ${cost(cmp)}`);
+    const full = await benchPyodide(suites, workers, repeats, nPy, 'copy');
+    console.log(`pyodide pool, reset always writing every page back (A/B): ${fmt(full.runs)}; ${cost(full)}`);
+    console.log(
+      `  per CPU-second, adaptive / always compare: ${(perCpu(py) / perCpu(cmp)).toFixed(2)}x; ` +
+        `adaptive / always write everything: ${(perCpu(py) / perCpu(full)).toFixed(2)}x`,
+    );
   }
   let python: string;
   try {

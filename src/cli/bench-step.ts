@@ -11,14 +11,23 @@ import { parseArgs, intArg, runMain } from './args';
 import { fmt, median, minOf, table } from './bench-util';
 
 const HELP = `usage: npm run bench:step -- [--preset tiny|micro] [--problems 4] [--seed 1] [--steps 2] [--repeats 2] [--ab REF]
-  Step 0 of each process includes shader compilation; steps 1.. are the timed "after warm-up" steps.`;
+                            [--no-warmup]
+  Step 0 of each process includes shader compilation (by the pipeline warm-up, off the main thread, unless
+  --no-warmup); steps 1.. are the timed "after warm-up" steps.`;
 
 interface Cost {
   wallS: number;
   cpuS: number;
   mainCpuS: number;
+  /** Main-thread milliseconds inside synchronous pipeline / shader-module creation. */
   compileMs: number;
+  /** Main-thread CPU milliseconds in those calls (absent from bench-step-run.ts revisions older than the field). */
+  compileCpuMs?: number;
+  /** Pipelines compiled synchronously at first use. */
   compiles: number;
+  /** Pipelines compiled with createComputePipelineAsync (a warm-up; absent from revisions older than the field). */
+  asyncCompiles?: number;
+  asyncIssueMs?: number;
   dispatches: number;
   submits: number;
   rowSteps: number;
@@ -104,7 +113,7 @@ function summarise(label: string, runs: StepLine[][]): Map<string, number[]> {
       f(s.total.mainCpuS),
       String(s.total.dispatches),
       String(s.total.submits),
-      `${rowSteps} / ${s.keptTokens}`,
+      `${rowSteps} / ${s.keptTokens} (${f(rowSteps / Math.max(1, s.keptTokens))}×)`,
       `${f((100 * (rowSteps - s.keptTokens)) / Math.max(1, rowSteps), 1)}%`,
       s.tokenHash,
     ];
@@ -117,15 +126,32 @@ function summarise(label: string, runs: StepLine[][]): Map<string, number[]> {
   const first = runs.map((r) => r.find((s) => s.step === 0)).filter((s): s is StepLine => !!s);
   table(
     `${label}: step 0 of each process (cold: shader compiles)`,
-    ['#', 'CPU-s', 'wall s', 'main-thread CPU-s', 'pipelines compiled', 'main-thread compile s'],
+    [
+      '#',
+      'CPU-s',
+      'wall s',
+      'main-thread CPU-s',
+      'pipelines sync / async',
+      'main-thread compile CPU-s',
+      'main-thread compile wall s',
+      'async issue ms',
+    ],
     first.map((s, i) => [
       String(i),
       f(s.total.cpuS),
       f(s.total.wallS),
       f(s.total.mainCpuS),
-      String(s.total.compiles),
+      `${s.total.compiles} / ${s.total.asyncCompiles ?? 0}`,
+      f((s.total.compileCpuMs ?? NaN) / 1000),
       f(s.total.compileMs / 1000),
+      f(s.total.asyncIssueMs ?? 0, 1),
     ]),
+  );
+  console.log(
+    '  main-thread compile = time inside createComputePipeline + createShaderModule (WGSL parsing) on the main thread' +
+      " (CPU: the thread's own CPU time, from schedstat; wall: overstated by other load);" +
+      ' async compiles run on Dawn worker threads (Chromium: the GPU process). Main-thread CPU-s also counts the' +
+      " Node binding's busy polling while GPU promises are pending.",
   );
   return byPhase;
 }
@@ -138,6 +164,7 @@ async function main(): Promise<void> {
     steps: 'string',
     repeats: 'string',
     ab: 'string',
+    'no-warmup': 'boolean',
     help: 'boolean',
   });
   if (args.help) {
@@ -158,6 +185,7 @@ async function main(): Promise<void> {
     String(intArg(args, 'seed', 1)),
     '--steps',
     String(steps),
+    ...(args['no-warmup'] ? ['--no-warmup'] : []),
   ];
   const ref = typeof args.ab === 'string' ? args.ab : undefined;
   const wt = ref ? worktreeFor(ref) : undefined;
@@ -187,9 +215,22 @@ async function main(): Promise<void> {
     if (!w) continue;
     rows.push([p, f(median(v)), f(median(w)), f(median(v) / median(w)), f(minOf(v) / minOf(w))]);
   }
-  const c0 = (runs: StepLine[][]) =>
-    median(runs.map((r) => r.find((s) => s.step === 0)?.total.compileMs ?? NaN)) / 1000;
-  rows.push(['step 0 main-thread compile s', f(c0(here)), f(c0(there)), f(c0(here) / c0(there)), '']);
+  const s0 = (runs: StepLine[][], k: (c: Cost) => number, agg: (v: number[]) => number) =>
+    agg(runs.map((r) => k(r.find((s) => s.step === 0)?.total ?? ({} as Cost))));
+  for (const [name, k] of [
+    ['step 0 main-thread compile CPU-s', (c: Cost) => (c.compileCpuMs ?? NaN) / 1000],
+    ['step 0 main-thread compile wall s', (c: Cost) => c.compileMs / 1000],
+    ['step 0 CPU-s', (c: Cost) => c.cpuS],
+    ['step 0 main-thread CPU-s', (c: Cost) => c.mainCpuS],
+  ] as const) {
+    rows.push([
+      name,
+      f(s0(here, k, median)),
+      f(s0(there, k, median)),
+      f(s0(here, k, median) / s0(there, k, median)),
+      f(s0(here, k, minOf) / s0(there, k, minOf)),
+    ]);
+  }
   table(
     `A/B: this checkout vs ${ref} (CPU seconds, timed steps)`,
     ['phase', 'this', ref, 'ratio (median)', 'ratio (min)'],

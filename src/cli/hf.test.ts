@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import { importHfModel } from '../model/hf/import';
 import { dirSource } from '../model/hf/source-node';
+import { sharedNodeGpu } from '../gpu/node';
 
 const run = promisify(execFile);
 const cli = (...args: string[]) =>
@@ -37,5 +38,14 @@ describe('npm run hf', async () => {
     expect(stdout).toMatch(/tokenizer: 390 ids, eos <\|end\|>/);
     expect(stdout).toMatch(/KV cache \(2 × 64 tokens\)/);
     await expect(cli('inspect', out, '--budget-gb', '0.0001')).rejects.toThrow(/memory plan: needs .* the budget is/);
+  });
+
+  it("--load --weights f16 loads where the adapter has 'shader-f16' and is refused with the alternatives elsewhere", async () => {
+    const load = cli('inspect', out, '--seq', '64', '--load', '--weights', 'f16');
+    if ((await sharedNodeGpu()).hasF16) expect((await load).stdout).toMatch(/loaded \d+ tensors as f16/);
+    else
+      await expect(load).rejects.toThrow(
+        /--weights f16 needs a WebGPU adapter with the 'shader-f16' feature.*Use --weights f32, or one of int8-row/,
+      );
   });
 });

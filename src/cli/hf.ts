@@ -20,14 +20,17 @@ import { loadTokenizer } from '../model/tokenizer';
 import { checkMemory, fmtBytes, formatPlan, type BaseFormat } from '../model/hf/memory-plan';
 import { LORA_TARGETS } from '../model/hf/lora';
 import { QUANT_FORMATS } from '../gpu/quant';
+import { sharedNodeGpu } from '../gpu/node';
+import { f16Unavailable } from '../model/f16-weights';
 import { maxRelDiff } from '../testing/random';
 
 const HELP = `usage:
-  npm run hf -- inspect SRC [--revision REV --endpoint URL --token T] [--load [--weights f32|${QUANT_FORMATS.join('|')}]]
+  npm run hf -- inspect SRC [--revision REV --endpoint URL --token T] [--load [--weights f32|f16|${QUANT_FORMATS.join('|')}]]
         [--seq 2048 --rollout 8 --micro 4 --rank 16 --base int4-b32 --budget-gb 8]
       SRC: a folder, or hub:owner/name (the Hugging Face hub, or --endpoint with the hub's URL layout).
       Prints the model's shape, tensors and tokenizer, and the memory plan of a LoRA run with the given settings
-      (refused with a setting that fits when it exceeds --budget-gb); --load imports every tensor with progress.
+      (refused with a setting that fits when it exceeds --budget-gb); --load imports every tensor with progress
+      (--weights f16 only where the WebGPU adapter has 'shader-f16').
   npm run hf -- export (--run runs/NAME [--model coder|tester] | --checkpoint DIR) --out DIR [--dtype f32|bf16|f16]
         [--max-shard-mb N]
       Writes a lab checkpoint as a Hugging Face Qwen2 folder (config, safetensors, tokenizer) and re-imports it.`;
@@ -96,8 +99,14 @@ async function inspect(spec: string, args: Args): Promise<void> {
   );
   if (args.load) {
     const weights = (typeof args.weights === 'string' ? args.weights : 'f32') as WeightFormat;
-    if (weights !== 'f32' && !(QUANT_FORMATS as readonly string[]).includes(weights))
-      throw new Error(`--weights must be f32 or one of ${QUANT_FORMATS.join(', ')}`);
+    if (weights !== 'f32' && weights !== 'f16' && !(QUANT_FORMATS as readonly string[]).includes(weights))
+      throw new Error(`--weights must be f32, f16 or one of ${QUANT_FORMATS.join(', ')}`);
+    if (weights === 'f16') {
+      // f16 weights are only useful to the f16 kernels, which need the adapter's 'shader-f16'.
+      const gpu = await sharedNodeGpu();
+      if (!gpu.hasF16)
+        throw f16Unavailable(gpu, '--weights f16', `--weights f32, or one of ${QUANT_FORMATS.join(', ')}`);
+    }
     const bar = new Progress();
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();

@@ -11,6 +11,7 @@ import type { Committed } from '../rl/run-store';
 import { buildPolicies, freshSources, runProblems, type PolicySources, type RunProblems } from '../rl/lab-setup';
 import type { LabPolicy } from '../rl/lab-policy';
 import type { Gpu } from '../gpu/runtime';
+import { startLabWarmup, type WarmScope } from '../rl/lab-warmup';
 
 /** A lab opened in Node: GPU, sandbox, the two policies (of type P) and the problems. */
 export interface LabOf<P> extends RunProblems {
@@ -31,6 +32,8 @@ export async function closeLab(
   tester: { destroy(): void },
 ): Promise<void> {
   await sandbox.close();
+  // A warm-up still compiling must settle before its device goes away.
+  await gpu.pipelines.ready();
   coder.destroy();
   if (tester !== coder) tester.destroy();
   gpu.destroy();
@@ -60,6 +63,12 @@ export async function openNodeLab(
   config: TrainConfig,
   committed?: Committed,
   log: (m: string) => void = () => {},
+  /**
+   * Off by default in Node: Dawn's async-compiled pipelines ran 3-10% slower on SwiftShader than synchronously compiled
+   * ones (linear_quad, same process, alternating; a tiny step 1.07x), which over a long run costs more than step 0's
+   * ~9 s of main-thread compiles. The browser warms up (session.ts).
+   */
+  warm: WarmScope | 'none' = 'none',
 ): Promise<NodeLab> {
   const gpu = await createNodeGpu();
   log(`gpu: ${gpu.summary.vendor} ${gpu.summary.architecture}`);
@@ -72,6 +81,8 @@ export async function openNodeLab(
     sources,
     committed ? { coder: committed.coder, tester: committed.tester } : undefined,
   );
+  // Compiles the shaders step 0 will need off this thread while the sandbox and the first prompts get ready.
+  if (warm !== 'none') startLabWarmup(gpu, config, sources, warm);
   log(
     `models: coder ${coder.model.layout.totalFloats.toLocaleString()} floats${tester !== coder ? `, tester ${tester.model.layout.totalFloats.toLocaleString()} floats` : ' (self-play: one model)'}`,
   );

@@ -11,6 +11,27 @@ import { RUN_FILES, type EvalPoint } from '../rl/run-layout';
 import type { SplitReport } from '../rl/eval';
 import { runMain } from './args';
 
+/** Scale and y-axis label of each plotted evaluation metric (shares in %; mut@k and Mul already are). */
+const EVAL_AXES = {
+  coderPass1: [100, 'pass@1 (%)'],
+  coderPass1Greedy: [100, 'pass@1 (%)'],
+  mutationScore: [100, 'mutants killed (%)'],
+  testerValidity: [100, 'valid tests (%)'],
+  mutAtK: [1, 'mut@k (%)'],
+  mul: [1, 'Mul'],
+} as const satisfies Partial<Record<CiMetric, readonly [number, string]>>;
+
+/** The evaluation plots: file, title (the CI bands' note is appended), split, metric. */
+const EVAL_PLOTS: [file: string, title: string, split: string, key: keyof typeof EVAL_AXES][] = [
+  ['pass1-heldout.svg', 'Coder pass@1, held-out problems', 'heldout', 'coderPass1'],
+  ['pass1-greedy-heldout.svg', 'Coder greedy pass@1, held-out problems', 'heldout', 'coderPass1Greedy'],
+  ['pass1-heldout-family.svg', 'Coder pass@1, held-out families', 'heldout-family', 'coderPass1'],
+  ['mutation-score.svg', 'Tester white-box mutation score (held-out)', 'heldout', 'mutationScore'],
+  ['tester-validity-eval.svg', 'Tester validity on held-out problems', 'heldout', 'testerValidity'],
+  ['mut-at-k.svg', 'Tester mut@k on the reference (held-out)', 'heldout', 'mutAtK'],
+  ['mul.svg', 'Tester Mul = pass@k × mut@k / 100 (held-out)', 'heldout', 'mul'],
+];
+
 async function readJsonl<T>(path: string): Promise<T[]> {
   try {
     const text = await readFile(path, 'utf8');
@@ -80,55 +101,10 @@ async function main(): Promise<number> {
   await metricPlot('tester-adversarial.svg', 'Tester adversarial reward', 'tester/adversarial_mean', 'adversarial');
   await metricPlot('mistake-book.svg', 'Mistake Book size', 'mistake_book/size', 'tests');
   const band = '(bands: 95% CI over problems)';
-  await evalPlot(
-    'pass1-heldout.svg',
-    `Coder pass@1, held-out problems ${band}`,
-    'heldout',
-    'coderPass1',
-    100,
-    'pass@1 (%)',
-  );
-  await evalPlot(
-    'pass1-greedy-heldout.svg',
-    `Coder greedy pass@1, held-out problems ${band}`,
-    'heldout',
-    'coderPass1Greedy',
-    100,
-    'pass@1 (%)',
-  );
-  await evalPlot(
-    'pass1-heldout-family.svg',
-    `Coder pass@1, held-out families ${band}`,
-    'heldout-family',
-    'coderPass1',
-    100,
-    'pass@1 (%)',
-  );
-  await evalPlot(
-    'mutation-score.svg',
-    `Tester white-box mutation score (held-out) ${band}`,
-    'heldout',
-    'mutationScore',
-    100,
-    'mutants killed (%)',
-  );
-  await evalPlot(
-    'tester-validity-eval.svg',
-    `Tester validity on held-out problems ${band}`,
-    'heldout',
-    'testerValidity',
-    100,
-    'valid tests (%)',
-  );
-  await evalPlot(
-    'mut-at-k.svg',
-    `Tester mut@k on the reference (held-out) ${band}`,
-    'heldout',
-    'mutAtK',
-    1,
-    'mut@k (%)',
-  );
-  await evalPlot('mul.svg', `Tester Mul = pass@k × mut@k / 100 (held-out) ${band}`, 'heldout', 'mul', 1, 'Mul');
+  for (const [file, title, split, key] of EVAL_PLOTS) {
+    const [scale, yLabel] = EVAL_AXES[key];
+    await evalPlot(file, `${title} ${band}`, split, key, scale, yLabel);
+  }
   // Memorisation shows as a gap between the training batches' pass rate and the held-out one. An eval at step E
   // follows metrics lines E − every … E − 1 (line s is the step that took the trainer from s to s + 1).
   const trainVsHeldout: Series[] = evalSeries('heldout', 'coderPass1', 100).flatMap((h) => {

@@ -19,7 +19,7 @@ import { PRESETS, type PresetName } from '../rl/config';
 import type { Problem } from '../tasks/types';
 
 const USAGE =
-  'usage: npm run tasks -- evolve FILE.jsonl|--preset micro|tiny|paper --rounds R [--problems N] [--out FILE] [--timeout MS]';
+  'usage: npm run tasks -- evolve FILE.jsonl|--preset micro|tiny|paper --rounds R [--problems N] [--from hidden|public] [--out FILE] [--timeout MS]';
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -37,6 +37,13 @@ interface Job {
   problem: Problem;
   pool: PoolCandidate[];
   extra?: (round: number) => string[];
+}
+
+/** `--from public`: start each suite from the problem's public tests (its docstring example) instead of its hidden tests. */
+function startingSuite(p: Problem, from: string): Problem {
+  if (from === 'hidden') return p;
+  if (from === 'public') return { ...p, hiddenTests: p.publicTests };
+  throw new Error(`--from must be hidden or public, got '${from}'`);
 }
 
 function presetJobs(name: string, n: number): Job[] {
@@ -64,6 +71,8 @@ export async function evolveCommand(args: string[]): Promise<number> {
     for (const e of errors) console.log(`skip ${e.message}`);
     jobs = items.slice(0, nProblems).map((it) => ({ problem: it.problem, pool: sourceMutants(it.problem.solution) }));
   } else jobs = presetJobs(preset as string, nProblems);
+  const from = flag(args, '--from') ?? 'hidden';
+  jobs = jobs.map((j) => ({ ...j, problem: startingSuite(j.problem, from) }));
   if (!jobs.length) throw new Error('evolve: no problems to evolve');
   const out = flag(args, '--out') ?? `evolved-${preset ?? 'file'}.jsonl`;
   const sandbox = createNodeSandbox();

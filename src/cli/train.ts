@@ -1,5 +1,6 @@
 // `npm run train -- --preset tiny --mode code-a1 --steps 50 --seed 1 --out runs/NAME` (or `--resume runs/NAME`):
 // headless Code-A1 / golden / self-play training with a progress bar, a compact line per step, and crash-safe runs.
+import { join } from 'node:path';
 import { configHelp, parseArgs, intArg, setOverrides } from './args';
 import { Progress } from './progress';
 import { presetConfig, type DeepPartial, type PresetName, type TrainConfig } from '../rl/config';
@@ -13,10 +14,14 @@ import { openNodeLab } from './lab-node';
 import { DEFAULT_EVAL, parseHeldOutSplits } from '../rl/eval';
 import { formatReport } from '../rl/format';
 import { HF_FLAGS, HF_HELP, HF_RUN_FILE, hfOptions, hfRunJson, openHfLab, readHfRun } from './hf-lab';
+import { HIDDEN_TESTS_FILE, readHiddenTests } from './hidden-tests-file';
 
 const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play|tcs|ace] [--steps N]
                         [--seed S] [--out runs/NAME | --resume runs/NAME] [--set group.key=value ...]
+                        [--hidden-tests FILE.jsonl]   (HumanEval/MBPP records, e.g. evolved suites, replace those training problems' hidden tests)
                         [--eval-every N [--eval-problems 0 (all)] [--eval-samples 8] [--eval-splits heldout,heldout-family]]   (appends eval.jsonl)
+                        [--warmup]   (compile step 0's shaders ahead, off the main thread; on SwiftShader the async-compiled
+                                      kernels then run ~5-10% slower, so long runs are faster without it)
 ${HF_HELP}
 
 ${configHelp()}`;
@@ -34,6 +39,8 @@ async function main(): Promise<number> {
     'eval-problems': 'string',
     'eval-samples': 'string',
     'eval-splits': 'string',
+    warmup: 'boolean',
+    'hidden-tests': 'string',
     ...HF_FLAGS,
     help: 'boolean',
   });
@@ -56,6 +63,12 @@ async function main(): Promise<number> {
     if (!cfg) throw new Error(`--resume ${resumeDir}: no config.json there (is it a run directory?)`);
   }
 
+  const hiddenArg = typeof args['hidden-tests'] === 'string' ? args['hidden-tests'] : undefined;
+  if (hiddenArg && resumeDir)
+    throw new Error(
+      `--resume continues with the hidden tests the run started with (its ${HIDDEN_TESTS_FILE}): drop --hidden-tests`,
+    );
+
   let config: TrainConfig;
   if (committed) config = committed.config;
   else if (resumeDir) config = (await run.readConfig())!;
@@ -64,7 +77,12 @@ async function main(): Promise<number> {
     if (args.mode) overrides.mode = args.mode as Mode;
     if (args.seed !== undefined) overrides.seed = intArg(args, 'seed', 1);
     config = presetConfig(((args.preset as string) ?? 'tiny') as PresetName, overrides);
+  }
+  // Checked before the run directory is written, so a bad file leaves nothing behind.
+  const hidden = await readHiddenTests(config, run.store, hiddenArg);
+  if (!resumeDir) {
     await run.init(config);
+    if (hidden) await run.store.write(HIDDEN_TESTS_FILE, new TextEncoder().encode(hidden.text));
   }
   const steps = intArg(args, 'steps', 20);
   const progress = new Progress();
@@ -75,9 +93,14 @@ async function main(): Promise<number> {
   const hf = hfArg ?? (resumeDir ? await readHfRun(run.store) : undefined);
   const lab = hf
     ? await openHfLab(config, hf, (msg) => console.log(msg), committed)
-    : await openNodeLab(config, committed, (msg) => console.log(msg));
+    : await openNodeLab(config, committed, (msg) => console.log(msg), args.warmup ? 'train' : 'none');
   if (hfArg) await run.store.write(HF_RUN_FILE, hfRunJson(hfArg));
-  const session = new RunSession({ ...lab, config, dir: run }, committed?.state);
+  if (hidden)
+    console.log(
+      `hidden tests: replaced those of ${hidden.override.replaced.length} of ${hidden.override.problems.length} training problems from ${hiddenArg ?? join(outDir, HIDDEN_TESTS_FILE)}`,
+    );
+  const trainProblems = hidden ? hidden.override.problems : lab.trainProblems;
+  const session = new RunSession({ ...lab, trainProblems, config, dir: run }, committed?.state);
   const evalSplits = parseHeldOutSplits(args['eval-splits'] as string | undefined, '--eval-splits');
   const evalRequest: EvalRequest = {
     splits: [...evalSplits],

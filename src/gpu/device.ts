@@ -14,6 +14,8 @@ export interface AcquiredDevice {
   summary: AdapterSummary;
   hasTimestamps: boolean;
   hasSubgroups: boolean;
+  /** The device was created with 'shader-f16' (WGSL `enable f16`): the f16 compute path can run. */
+  hasF16: boolean;
 }
 
 export class NoAdapterError extends Error {
@@ -64,7 +66,7 @@ export async function acquireDevice(gpu: GPU, opts: AcquireOptions = {}): Promis
   if (!adapter) throw new NoAdapterError('requestAdapter() returned null');
   const requiredLimits: Record<string, number> = {};
   for (const key of RAISED_LIMITS) requiredLimits[key] = Number(adapter.limits[key]);
-  const wanted: GPUFeatureName[] = ['timestamp-query', 'subgroups'];
+  const wanted: GPUFeatureName[] = ['timestamp-query', 'subgroups', 'shader-f16'];
   const requiredFeatures = wanted.filter((f) => adapter.features.has(f));
   const device = await adapter.requestDevice({ label: 'code-a1-lab', requiredLimits, requiredFeatures });
   void device.lost.then((info) => opts.onLost?.(info));
@@ -77,5 +79,6 @@ export async function acquireDevice(gpu: GPU, opts: AcquireOptions = {}): Promis
     summary: summarizeAdapter(adapter),
     hasTimestamps: requiredFeatures.includes('timestamp-query'),
     hasSubgroups: requiredFeatures.includes('subgroups'),
+    hasF16: requiredFeatures.includes('shader-f16'),
   };
 }

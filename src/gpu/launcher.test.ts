@@ -19,19 +19,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 const seed = freshSeed();
 
+/** The test shader's kernel; a different source (a trailing comment) makes a distinct program. */
+function testKernel(family: string, src: string): Kernel<'n' | 'scale' | '_p0' | '_p1'> {
+  return new Kernel({
+    family,
+    source: src,
+    uniforms: [
+      ['n', 'u32'],
+      ['scale', 'f32'],
+      ['_p0', 'u32'],
+      ['_p1', 'u32'],
+    ],
+  });
+}
+
 describe(`launcher (seed ${seed})`, () => {
   it('reuses pipelines by override values and keeps every dispatch on its own buffers and uniforms', async () => {
     const gpu = await sharedNodeGpu();
-    const k = new Kernel({
-      family: 'launcher_test',
-      source,
-      uniforms: [
-        ['n', 'u32'],
-        ['scale', 'f32'],
-        ['_p0', 'u32'],
-        ['_p1', 'u32'],
-      ],
-    });
+    const k = testKernel('launcher_test', source);
     const rng = mulberry32(seed);
     const n = 100;
     const before = gpu.pipelines.size;
@@ -65,16 +70,7 @@ describe(`launcher (seed ${seed})`, () => {
 
   it('warm() compiles ahead with createComputePipelineAsync; the first dispatch then compiles nothing', async () => {
     const gpu = await sharedNodeGpu();
-    const k = new Kernel({
-      family: 'launcher_warm',
-      source: source + '\n// warm',
-      uniforms: [
-        ['n', 'u32'],
-        ['scale', 'f32'],
-        ['_p0', 'u32'],
-        ['_p1', 'u32'],
-      ],
-    });
+    const k = testKernel('launcher_warm', source + '\n// warm');
     const sets = [
       { WG: 16, BIAS: 2 },
       { BIAS: 2, WG: 16 },
@@ -97,6 +93,46 @@ describe(`launcher (seed ${seed})`, () => {
     expect(gpu.pipelines.misses).toBe(misses);
     const got = await gpu.readF32(y, 40);
     expect(Array.from(got)).toEqual(Array.from({ length: 40 }, (_, i) => i * 0.5 + 2));
+    [x, y].forEach((b) => b.destroy());
+  });
+  it('a dry-run view dispatches nothing, prefetches the pipeline, and ready() on the device waits for it', async () => {
+    const gpu = await sharedNodeGpu();
+    const k = testKernel('launcher_dry', source + '\n// dry run');
+    const view = gpu.dryRunView();
+    expect(view.collecting).toBe(true);
+    expect(view.pipelines).toBe(gpu.pipelines);
+    const x = gpu.buffer(
+      'ld.x',
+      Float32Array.from({ length: 40 }, (_, i) => i + 1),
+    );
+    const y = gpu.buffer(
+      'ld.y',
+      Float32Array.from({ length: 40 }, () => -7),
+    );
+    const args = {
+      buffers: [x, y],
+      uniforms: { n: 40, scale: 2, _p0: 0, _p1: 0 },
+      workgroups: [3] as [number],
+      overrides: { WG: 16, BIAS: 1 },
+    };
+    const requested = gpu.pipelines.requested;
+    const dispatches = view.dispatches;
+    k.dispatch(view, args);
+    expect(view.dispatches).toBe(dispatches);
+    expect(gpu.pipelines.requested).toBe(requested + 1);
+    k.dispatch(view, args); // already in flight: not requested twice
+    expect(gpu.pipelines.requested).toBe(requested + 1);
+    // The view's dispatch wrote nothing.
+    expect(Array.from(await gpu.readF32(y, 40))).toEqual(Array.from({ length: 40 }, () => -7));
+    await view.ready(); // immediate on a view
+    await gpu.ready();
+    expect(gpu.pipelines.has(k.id, args.overrides)).toBe(true);
+    const misses = gpu.pipelines.misses;
+    k.dispatch(gpu, args);
+    expect(gpu.pipelines.misses).toBe(misses);
+    expect(Array.from(await gpu.readF32(y, 40))).toEqual(Array.from({ length: 40 }, (_, i) => (i + 1) * 2 + 1));
+    view.releaseView();
+    expect(() => view.destroy()).toThrow(/releaseView/);
     [x, y].forEach((b) => b.destroy());
   });
 });

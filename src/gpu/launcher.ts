@@ -3,7 +3,7 @@
 // on a pipeline hit: the program id is fixed at construction, override sets are matched by value against the ones
 // seen before, uniforms are written straight into the ring, and the bind-group descriptor is reused (WebGPU copies it).
 import type { Gpu } from './runtime';
-import { programId, type Overrides } from './pipelines';
+import { programId, type Overrides, type PipelineRequest } from './pipelines';
 
 export type ScalarType = 'u32' | 'i32' | 'f32';
 
@@ -82,15 +82,13 @@ export class Kernel<U extends string = string> {
     }
   }
 
+  private request(constants: Overrides): PipelineRequest {
+    return { label: this.spec.family, source: this.spec.source, entryPoint: this.spec.entryPoint ?? 'main', constants };
+  }
+
   private pipelineFor(gpu: Gpu, overrides: Overrides): Compiled {
     for (const c of this.compiled) if (c.gpu === gpu && sameOverrides(c.overrides, overrides)) return c;
-    const entryPoint = this.spec.entryPoint ?? 'main';
-    const pipeline = gpu.pipelines.byId(this.id, {
-      label: this.spec.family,
-      source: this.spec.source,
-      entryPoint,
-      constants: overrides,
-    });
+    const pipeline = gpu.pipelines.byId(this.id, this.request(overrides));
     const c = { gpu, overrides: { ...overrides }, pipeline, layout: pipeline.getBindGroupLayout(0) };
     this.compiled.push(c);
     return c;
@@ -98,10 +96,7 @@ export class Kernel<U extends string = string> {
 
   /** Compiles (asynchronously, ahead of first use) the pipelines for these override sets. */
   warm(gpu: Gpu, overrideSets: Overrides[]): Promise<number> {
-    const entryPoint = this.spec.entryPoint ?? 'main';
-    return gpu.pipelines.warm(
-      overrideSets.map((constants) => ({ label: this.spec.family, source: this.spec.source, entryPoint, constants })),
-    );
+    return gpu.pipelines.warm(overrideSets.map((constants) => this.request(constants)));
   }
 
   dispatch(gpu: Gpu, args: DispatchArgs<U>): void {
@@ -114,6 +109,12 @@ export class Kernel<U extends string = string> {
       throw new Error(`${this.spec.family}: ${x}x${y}x${z} workgroups exceeds the device limit ${maxWg}`);
     }
     if (x === 0 || y === 0 || z === 0) return;
+    if (gpu.collecting) {
+      // A dry run: only note (and start compiling) the pipeline this dispatch needs.
+      const constants = args.overrides ?? NO_OVERRIDES;
+      gpu.pipelines.prefetch(this.id, this.request(constants));
+      return;
+    }
     const c = this.pipelineFor(gpu, args.overrides ?? NO_OVERRIDES);
     const entries = this.entries;
     let n = 0;

@@ -31,8 +31,18 @@ export class PipelineCache {
   private modules = new Map<number, GPUShaderModule>();
   /** Per program id: override key → pipeline. */
   private pipelines = new Map<number, Map<string, GPUComputePipeline>>();
+  /** Per program id: override key → an async compile in flight (see prefetch). */
+  private inFlight = new Map<number, Map<string, Promise<void>>>();
+  /** Warm-up tasks (e.g. a dry run that prefetches what a model will dispatch) that first use waits for. */
+  private tasks = new Set<Promise<unknown>>();
   hits = 0;
+  /** Pipelines compiled synchronously, on the calling thread, at first dispatch. */
   misses = 0;
+  /** Async compiles started by prefetch, and those finished. */
+  requested = 0;
+  prefetched = 0;
+  /** Synchronous compiles of a pipeline whose async compile was still in flight (first use did not wait). */
+  raced = 0;
   /** Milliseconds the calling thread spent inside synchronous pipeline creation. */
   compileMs = 0;
 
@@ -47,9 +57,9 @@ export class PipelineCache {
     return m;
   }
 
-  private table(id: number): Map<string, GPUComputePipeline> {
-    let t = this.pipelines.get(id);
-    if (!t) this.pipelines.set(id, (t = new Map()));
+  private table<T>(all: Map<number, Map<string, T>>, id: number): Map<string, T> {
+    let t = all.get(id);
+    if (!t) all.set(id, (t = new Map()));
     return t;
   }
 
@@ -63,13 +73,14 @@ export class PipelineCache {
 
   /** The pipeline for a registered program (see programId) and override set, compiled on first use. */
   byId(id: number, r: PipelineRequest, ovKey = overridesKey(r.constants)): GPUComputePipeline {
-    const t = this.table(id);
+    const t = this.table(this.pipelines, id);
     const hit = t.get(ovKey);
     if (hit) {
       this.hits++;
       return hit;
     }
     this.misses++;
+    if (this.inFlight.get(id)?.has(ovKey)) this.raced++;
     const t0 = performance.now();
     const pipeline = this.device.createComputePipeline(this.descriptor(id, r, ovKey));
     this.compileMs += performance.now() - t0;
@@ -83,31 +94,62 @@ export class PipelineCache {
   }
 
   has(id: number, constants: Overrides): boolean {
-    return this.table(id).has(overridesKey(constants));
+    return this.table(this.pipelines, id).has(overridesKey(constants));
   }
 
   /**
-   * Compiles the requested pipelines with createComputePipelineAsync, all in flight at once, and caches them; on
-   * browsers the GPU process compiles them off the calling thread. (Node's Dawn compiles async pipelines on the main
-   * thread as it polls, so there this only batches the work.)
+   * Starts compiling this pipeline with createComputePipelineAsync unless it is compiled or in flight. Browsers
+   * compile it in the GPU process; Node's Dawn on its worker threads. Either way the calling thread goes on.
    */
-  async warm(requests: PipelineRequest[]): Promise<number> {
-    const todo = new Map<string, { id: number; r: PipelineRequest; ov: string }>();
-    for (const r of requests) {
-      const id = programId(r.source, r.entryPoint);
-      const ov = overridesKey(r.constants);
-      if (!this.table(id).has(ov)) todo.set(`${id}|${ov}`, { id, r, ov });
-    }
-    const made = await Promise.all(
-      [...todo.values()].map(async ({ id, r, ov }) => ({
-        id,
-        ov,
-        p: await this.device.createComputePipelineAsync(this.descriptor(id, r, ov)),
-      })),
+  prefetch(id: number, r: PipelineRequest, ov = overridesKey(r.constants)): void {
+    if (this.table(this.pipelines, id).has(ov)) return;
+    const flying = this.table(this.inFlight, id);
+    if (flying.has(ov)) return;
+    this.requested++;
+    const done = this.device.createComputePipelineAsync(this.descriptor(id, r, ov)).then(
+      (p) => {
+        this.table(this.pipelines, id).set(ov, p);
+        this.prefetched++;
+      },
+      // A pipeline that fails to compile asynchronously fails again, loudly, at its first synchronous use.
+      () => {},
     );
-    for (const { id, ov, p } of made) this.table(id).set(ov, p);
-    this.misses += made.length;
-    return made.length;
+    flying.set(
+      ov,
+      done.finally(() => flying.delete(ov)),
+    );
+  }
+
+  /** Registers a warm-up task; ready() waits for it (and whatever it prefetched). */
+  track(task: Promise<unknown>): void {
+    const t = task.catch(() => {}).finally(() => this.tasks.delete(t));
+    this.tasks.add(t);
+  }
+
+  /**
+   * Resolves once every tracked warm-up task and every prefetched pipeline has settled. Model entry points (generate,
+   * training steps) await it before recording, so a first dispatch finds its pipeline instead of compiling it again
+   * synchronously. (A dry run, itself a tracked task, runs on a Gpu view whose ready() does not wait.)
+   */
+  async ready(): Promise<void> {
+    while (this.tasks.size > 0 || this.flying() > 0) {
+      await Promise.all([...this.tasks, ...[...this.inFlight.values()].flatMap((t) => [...t.values()])]);
+    }
+  }
+
+  private flying(): number {
+    let n = 0;
+    for (const t of this.inFlight.values()) n += t.size;
+    return n;
+  }
+
+  /** Prefetches the requested pipelines and waits for them; returns how many compiles that started. */
+  async warm(requests: PipelineRequest[]): Promise<number> {
+    const before = this.requested;
+    for (const r of requests) this.prefetch(programId(r.source, r.entryPoint), r);
+    const n = this.requested - before;
+    await this.ready();
+    return n;
   }
 
   get size(): number {

@@ -17,7 +17,12 @@ export class Gpu {
   /** When true (and timestamps exist), each dispatch runs in its own timed pass; slower, for profiling only. */
   profile = false;
   /** Kernel variants this context runs with; benches and tests pin one here. */
-  readonly tuning: GpuTuning = defaultTuning();
+  readonly tuning: GpuTuning;
+  /**
+   * A dry-run view (see dryRunView): its dispatches run nothing and only start compiling the pipelines they would
+   * use, in the parent's cache.
+   */
+  readonly collecting: boolean;
   private encoder?: GPUCommandEncoder;
   private pass?: GPUComputePassEncoder;
   private uniformChunks: {
@@ -41,10 +46,40 @@ export class Gpu {
     readonly summary: AdapterSummary,
     readonly hasTimestamps: boolean,
     readonly hasSubgroups: boolean,
+    /** Created with 'shader-f16' (the f16 kernels' `enable f16` compiles). */
+    readonly hasF16 = false,
+    parent?: Gpu,
   ) {
     this.pool = new BufferPool(device);
-    this.pipelines = new PipelineCache(device);
-    if (hasTimestamps) this.timer = new GpuTimer(device);
+    this.pipelines = parent?.pipelines ?? new PipelineCache(device);
+    this.tuning = parent?.tuning ?? defaultTuning();
+    this.collecting = !!parent;
+    if (hasTimestamps && !parent) this.timer = new GpuTimer(device);
+  }
+
+  /**
+   * A view of this device for a dry run: same device, pipeline cache and tuning, its own buffers; its kernels
+   * dispatch nothing (Kernel.dispatch only prefetches their pipelines). Running a model's code paths on it lists
+   * exactly the pipelines they need without running them. Free it with releaseView(), never destroy().
+   */
+  dryRunView(): Gpu {
+    return new Gpu(this.device, this.summary, this.hasTimestamps, this.hasSubgroups, this.hasF16, this);
+  }
+
+  /** Frees a dry-run view's buffers (the device stays). */
+  releaseView(): void {
+    if (!this.collecting) throw new Error('releaseView: not a dry-run view');
+    this.endPass();
+    this.encoder = undefined;
+    this.pool.destroy();
+  }
+
+  /**
+   * Waits for warm-up compiles in flight (PipelineCache.ready): model entry points call this before recording so a
+   * first dispatch finds its pipeline. Immediate on a dry-run view, which is itself part of a warm-up.
+   */
+  async ready(): Promise<void> {
+    if (!this.collecting) await this.pipelines.ready();
   }
 
   static async create(gpu: GPU, opts: AcquireOptions = {}): Promise<Gpu> {
@@ -59,7 +94,13 @@ export class Gpu {
         for (const l of self.lostListeners) l({ reason: String(info.reason), message: info.message });
       },
     });
-    holder.gpu = new Gpu(acquired.device, acquired.summary, acquired.hasTimestamps, acquired.hasSubgroups);
+    holder.gpu = new Gpu(
+      acquired.device,
+      acquired.summary,
+      acquired.hasTimestamps,
+      acquired.hasSubgroups,
+      acquired.hasF16,
+    );
     return holder.gpu;
   }
 
@@ -218,6 +259,7 @@ export class Gpu {
   }
 
   destroy(): void {
+    if (this.collecting) throw new Error('destroy: a dry-run view shares its device; use releaseView()');
     this.endPass();
     this.encoder = undefined;
     this.pool.destroy();

@@ -235,6 +235,7 @@ export async function trainStep(
     : [{ batch: batchOrMicro, spec: spec ?? { kind: 'sft' } }];
   if (!micro.length) throw new Error('trainStep: no micro-batches');
   const gpu = model.gpu;
+  await gpu.ready();
   model.zeroGrads();
   const n = micro.length;
   // Each micro-batch's 16 stats floats, then the 4 grad-norm floats: one buffer, one round trip.

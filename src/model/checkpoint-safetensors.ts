@@ -1,4 +1,5 @@
 // safetensors reader/writer (8-byte LE header length, JSON header, raw little-endian data), bytes in and out, no fs.
+import { halfToFloat } from '../gpu/f16';
 
 /** Element sizes of every dtype the format defines; anything else is rejected by name. */
 export const DTYPE_BYTES = {
@@ -221,13 +222,4 @@ export function toFloat32(t: SafeTensor): Float32Array {
     default:
       throw new CheckpointError(`tensor '${t.name}': dtype ${t.dtype} is not a float type`, t.name);
   }
-}
-
-function halfToFloat(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const f = h & 0x3ff;
-  if (e === 0) return s * 2 ** -14 * (f / 1024);
-  if (e === 31) return f ? NaN : s * Infinity;
-  return s * 2 ** (e - 15) * (1 + f / 1024);
 }

@@ -74,8 +74,19 @@ function complete(input: BatchInput): Required<BatchInput> {
   };
 }
 
-/** Logits [T, V] for a batch, in float64. */
-export function referenceForward(layout: Layout, params: Float64Array, batchInput: BatchInput): RefForward {
+/** A Linear y[T, nOut] = x[T, nIn] · wᵀ + b: reference-ops' float64 one, or an emulation of a GPU kernel's. */
+export type LinearOp = typeof linear;
+
+/**
+ * Logits [T, V] for a batch, in float64. `linearOp` replaces every Linear (the f16 path's emulation passes the
+ * f16 kernel's numerics; f16-reference.ts).
+ */
+export function referenceForward(
+  layout: Layout,
+  params: Float64Array,
+  batchInput: BatchInput,
+  linearOp: LinearOp = linear,
+): RefForward {
   const input = complete(batchInput);
   const c = layout.config;
   const { hidden: H, intermediate: I, vocabSize: V } = c;
@@ -95,27 +106,27 @@ export function referenceForward(layout: Layout, params: Float64Array, batchInpu
   const layers: LayerCache[] = [];
   for (const L of layout.layers) {
     const { y: h1, rinv: r1 } = rmsnorm(x, P(L.inputNorm), T, H, c.rmsEps);
-    const q = linear(h1, P(L.q), L.qBias && P(L.qBias), T, H, qW);
-    const k = linear(h1, P(L.k), L.kBias && P(L.kBias), T, H, kW);
-    const v = linear(h1, P(L.v), L.vBias && P(L.vBias), T, H, kW);
+    const q = linearOp(h1, P(L.q), L.qBias && P(L.qBias), T, H, qW);
+    const k = linearOp(h1, P(L.k), L.kBias && P(L.kBias), T, H, kW);
+    const v = linearOp(h1, P(L.v), L.vBias && P(L.vBias), T, H, kW);
     rope(q, input.positions, T, c.heads, c.headDim, c.ropeTheta);
     rope(k, input.positions, T, c.kvHeads, c.headDim, c.ropeTheta);
     const { out: attn, probs } = attention(q, k, v, input.valid, sh);
-    const o = linear(attn, P(L.o), undefined, T, qW, H);
+    const o = linearOp(attn, P(L.o), undefined, T, qW, H);
     const xMid = new Float64Array(T * H);
     for (let i = 0; i < xMid.length; i++) xMid[i] = x[i] + o[i];
     const { y: h2, rinv: r2 } = rmsnorm(xMid, P(L.postNorm), T, H, c.rmsEps);
-    const g = linear(h2, P(L.gate), undefined, T, H, I);
-    const u = linear(h2, P(L.up), undefined, T, H, I);
+    const g = linearOp(h2, P(L.gate), undefined, T, H, I);
+    const u = linearOp(h2, P(L.up), undefined, T, H, I);
     const a = swiglu(g, u);
-    const d = linear(a, P(L.down), undefined, T, I, H);
+    const d = linearOp(a, P(L.down), undefined, T, I, H);
     const xOut = new Float64Array(T * H);
     for (let i = 0; i < xOut.length; i++) xOut[i] = xMid[i] + d[i];
     layers.push({ x, r1, h1, q, k, v, probs, attn, xMid, r2, h2, g, u, a });
     x = xOut;
   }
   const { y: hf, rinv: rf } = rmsnorm(x, P(layout.finalNorm), T, H, c.rmsEps);
-  const logits = linear(hf, P(layout.lmHead), undefined, T, H, V);
+  const logits = linearOp(hf, P(layout.lmHead), undefined, T, H, V);
   return { logits, cache: { layers, xFinal: x, rf, hf }, input };
 }
 

@@ -135,8 +135,8 @@ export const CONFIG_FIELDS: { readonly [P in ConfigPath]: FieldFor<At<TrainConfi
   'rollout.rollout_quant': {
     type: 'enum',
     default: 'none',
-    values: ['int8', 'int4', 'none'],
-    help: "Rollouts run on quantized copies of the learner ('none' = fp32); the loss corrects with a capped importance weight.",
+    values: ['int8', 'int4', 'f16', 'none'],
+    help: "Rollouts run on quantized copies of the learner ('none' = fp32; 'f16' = f16 weights and matmuls, GPUs with shader-f16 only); the loss corrects with a capped importance weight.",
   },
   'reward.alpha': {
     type: 'number',

@@ -28,7 +28,7 @@ export interface TrainConfig {
     max_test_completion_length: number;
     temperature: number;
     top_p: number;
-    rollout_quant: 'int8' | 'int4' | 'none';
+    rollout_quant: 'int8' | 'int4' | 'f16' | 'none';
   };
   reward: { alpha: number; golden_tests: 'public' | 'hidden'; timeout_ms: number };
   mistake_book: { enabled: boolean; replay_top_k: number };

@@ -100,12 +100,27 @@ export function bootstrapCI(
     const s = summarize(Array.from({ length: xs.length }, () => xs[rng.int(xs.length)]));
     for (const m of CI_METRICS) draws[m].push(s[m]);
   }
-  const q = (v: number[], p: number) =>
-    v.length ? v[Math.min(v.length - 1, Math.max(0, Math.round(p * (v.length - 1))))] : 0;
   const out = {} as Record<CiMetric, [number, number]>;
-  for (const m of CI_METRICS) {
-    const v = draws[m].sort((a, b) => a - b);
-    out[m] = [q(v, (1 - level) / 2), q(v, (1 + level) / 2)];
-  }
+  for (const m of CI_METRICS) out[m] = percentileInterval(draws[m], level);
   return out;
+}
+
+/** The (1−level)/2 and (1+level)/2 quantiles of bootstrap draws (sorted in place); [0, 0] when there are none. */
+function percentileInterval(draws: number[], level: number): [number, number] {
+  const v = draws.sort((a, b) => a - b);
+  const q = (p: number) => (v.length ? v[Math.min(v.length - 1, Math.max(0, Math.round(p * (v.length - 1))))] : 0);
+  return [q((1 - level) / 2), q((1 + level) / 2)];
+}
+
+/** The mean of per-problem values with a percentile-bootstrap interval over them (as bootstrapCI, for one number). */
+export function bootstrapMeanCI(
+  xs: readonly number[],
+  o: { reps?: number; level?: number; seed?: number } = {},
+): { mean: number; ci: [number, number] } {
+  const reps = o.reps ?? 1000;
+  const rng = new Rng(o.seed ?? 20260101);
+  const mean = (v: readonly number[]) => (v.length ? v.reduce((a, x) => a + x, 0) / v.length : 0);
+  const draws: number[] = [];
+  for (let r = 0; r < reps && xs.length; r++) draws.push(mean(Array.from(xs, () => xs[rng.int(xs.length)])));
+  return { mean: mean(xs), ci: percentileInterval(draws, o.level ?? 0.95) };
 }

@@ -188,31 +188,33 @@ export async function evaluateSplit(
   // Each model's prompt format: the lab's raw one, or the release's chat prompts for a Hugging Face instruct model.
   const cf = coder.promptFormat ?? RAW_FORMAT;
   const tf = tester.promptFormat ?? RAW_FORMAT;
-  const sampled = await generateChunked(
-    coder,
+  // One batched generation by the coder or the tester, reported as `what`: sampled as configured, or greedy.
+  const generate = (role: 'coder' | 'tester', prompts: string[], what: string, seed: number, greedy = false) =>
+    generateChunked(
+      role === 'coder' ? coder : tester,
+      prompts,
+      {
+        maxNewTokens: role === 'coder' ? o.maxNewTokens : o.maxTestTokens,
+        temperature: greedy ? 0 : o.temperature,
+        topP: greedy ? 1 : o.topP,
+        seed,
+        stop: (role === 'coder' ? cf : tf).stop,
+        onProgress: (d, t) => progress(what, d, t),
+      },
+      maxBatch,
+    );
+  const sampled = await generate(
+    'coder',
     problems.flatMap((p) => Array<string>(n).fill(cf.coderPrompt(p))),
-    {
-      maxNewTokens: o.maxNewTokens,
-      temperature: o.temperature,
-      topP: o.topP,
-      seed: o.seed,
-      stop: cf.stop,
-      onProgress: (d, t) => progress('coder samples', d, t),
-    },
-    maxBatch,
+    'coder samples',
+    o.seed,
   );
-  const greedy = await generateChunked(
-    coder,
+  const greedy = await generate(
+    'coder',
     problems.map((p) => cf.coderPrompt(p)),
-    {
-      maxNewTokens: o.maxNewTokens,
-      temperature: 0,
-      topP: 1,
-      seed: o.seed,
-      stop: cf.stop,
-      onProgress: (d, t) => progress('coder greedy', d, t),
-    },
-    maxBatch,
+    'coder greedy',
+    o.seed,
+    true,
   );
   lap('coder generation');
   const codes = sampled.map((g, i) => cf.candidate(problems[Math.floor(i / n)], g.text));
@@ -235,18 +237,11 @@ export async function evaluateSplit(
       targets.push({ pi, code: candidateProgram(p.prompt, solutionBody(m.code)), groups: groupsPerMutant, mutant: m });
     }
   });
-  const testGens = await generateChunked(
-    tester,
+  const testGens = await generate(
+    'tester',
     targets.flatMap((t) => Array<string>(t.groups).fill(tf.testerPrompt(problems[t.pi], t.code, o.k))),
-    {
-      maxNewTokens: o.maxTestTokens,
-      temperature: o.temperature,
-      topP: o.topP,
-      seed: o.seed + 1,
-      stop: tf.stop,
-      onProgress: (d, t) => progress('tester', d, t),
-    },
-    maxBatch,
+    'tester',
+    o.seed + 1,
   );
   lap('tester generation');
   // Each target's tests, counted as in training; a test is correct when its call ran, its expected value matched and
@@ -323,18 +318,11 @@ export async function evaluateSplit(
   // CodeT-style selection among the n coder samples, with the tester's tests written for those samples (one batched
   // generation for all problems).
   if (o.selection !== false) {
-    const gens = await generateChunked(
-      tester,
+    const gens = await generate(
+      'tester',
       codes.map((c, ci) => tf.testerPrompt(problems[Math.floor(ci / n)], c, o.k)),
-      {
-        maxNewTokens: o.maxTestTokens,
-        temperature: o.temperature,
-        topP: o.topP,
-        seed: o.seed + 2,
-        stop: tf.stop,
-        onProgress: (d, t) => progress('selection tests', d, t),
-      },
-      maxBatch,
+      'selection tests',
+      o.seed + 2,
     );
     lap('selection generation');
     for (let pi = 0; pi < problems.length; pi++) {

@@ -51,6 +51,8 @@ export async function runGrpoUpdate(p: GrpoUpdateParts, items: GrpoItem[], s: Gr
   const minis: GrpoItem[][] = [];
   for (let i = 0; i < usable.length; i += per) minis.push(usable.slice(i, i + per));
   if (!minis.length) return { ...IDLE_STATS };
+  // The reference and old log-probs below record at once: pipelines a warm-up is compiling are awaited first.
+  await p.model.gpu.ready();
   const offPolicy = minis.length > 1 || s.grpo.num_iterations > 1;
   // The first mini-batch of a single pass is only ever used by the first optimizer step, while the learner is still
   // the old policy: its recorded log-probs would be this very forward's, bit for bit (same kernels, weights, rows),

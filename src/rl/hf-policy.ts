@@ -8,8 +8,9 @@
 // merged learner (LoraLearner) trains it, as before. Either way no second model exists for the KL reference.
 import type { Gpu } from '../gpu/runtime';
 import { GpuModel } from '../model/model';
-import { fp32Weights, type DecodeWeights } from '../model/decode-weights';
-import { quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
+import type { DecodeWeights } from '../model/decode-weights';
+import { quantFormatFor } from '../model/rollout-weights';
+import { rolloutWeightsFor, type RolloutPrecision } from '../model/rollout-select';
 import type { LoadedCheckpoint } from '../model/checkpoint';
 import type { HfTokenizer } from '../model/hf/tokenizer';
 import { initLora, type LoraAdapters, type LoraConfig } from '../model/hf/lora';
@@ -31,7 +32,7 @@ export interface HfLoraPolicyOptions {
   lora: LoraConfig;
   /** Seed of the adapters' A init (B starts at zero, as PEFT, so the first policy is the base). */
   seed: number;
-  rolloutQuant: RolloutQuant;
+  rolloutQuant: RolloutPrecision;
   maxPromptTokens: number;
   microBatch?: number;
   /** Written into adapter_config.json's base_model_name_or_path. */
@@ -74,12 +75,12 @@ export class HfLoraPolicy implements Policy {
     this.lora = new GpuLora(gpu, adapters, `${opts.name}.lora`);
     const optimizer = opts.restore && decodeOptimizer(opts.restore, opts.name);
     if (optimizer) this.lora.setOptimizerState(optimizer);
-    if (opts.rolloutQuant === 'none') {
+    if (opts.rolloutQuant === 'none' || opts.rolloutQuant === 'f16') {
       this.model = new GpuModel(gpu, ck.layout, ck.params, `${opts.name}.learner`);
       const learner = new LoraLearner(this.model, this.lora);
       learner.merge();
       this.learner = learner;
-      this.rollout = fp32Weights(this.model);
+      this.rollout = rolloutWeightsFor(this.model, opts.rolloutQuant);
       this.reference = { enter: () => learner.unmerge(), leave: () => learner.merge() };
     } else {
       const f = frozenLoraModel(gpu, ck, this.lora, quantFormatFor(opts.rolloutQuant), `${opts.name}.learner`);

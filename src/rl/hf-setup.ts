@@ -49,7 +49,8 @@ export async function loadHfPolicy(
   // A quantized rollout precision is also the frozen base's only form (FrozenBase): the import quantizes each
   // Linear weight as it streams and leaves its f32 slot empty, so no f32 copy of the base is ever made.
   const q = config.rollout.rollout_quant;
-  const baseFormat = q === 'none' ? ('f32' as const) : quantFormatFor(q);
+  // f16 rollouts sample from an f16 copy of the merged f32 learner, so the base is imported f32.
+  const baseFormat = q === 'none' || q === 'f16' ? ('f32' as const) : quantFormatFor(q);
   const checkpoint = await importHfModel(s.src, {
     onProgress: s.onProgress,
     weights: baseFormat,

@@ -16,6 +16,7 @@ export async function runKtoUpdate(p: GrpoUpdateParts, items: KtoItem[], s: KtoS
   const usable = items.filter((it) => it.completionTokens.length > 0);
   if (!usable.length) return { ...IDLE_STATS };
   const gpu = p.model.gpu;
+  await gpu.ready();
   const batches: GpuBatch[] = [];
   const temps: GPUBuffer[] = [];
   const released: GPUBuffer[] = [];

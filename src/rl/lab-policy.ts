@@ -2,8 +2,8 @@
 // weights for sampling, and the tokenizer; GRPO updates run on our WGSL kernels.
 import type { Gpu } from '../gpu/runtime';
 import { GpuModel } from '../model/model';
-import { fp32Weights, type DecodeWeights } from '../model/decode-weights';
-import { RolloutWeights, quantFormatFor, type RolloutQuant } from '../model/rollout-weights';
+import type { DecodeWeights } from '../model/decode-weights';
+import { rolloutWeightsFor, type RolloutPrecision } from '../model/rollout-select';
 import { trainStep } from '../model/backward-step';
 import { decayMaskFromRanges } from '../gpu/kernels/adamw';
 import { grpoOptim, runGrpoUpdate, type GrpoUpdateParts } from './grpo-update';
@@ -34,7 +34,7 @@ export interface LabPolicyOptions {
   checkpoint: LoadedCheckpoint;
   /** The frozen reference policy for the KL term (default: the starting checkpoint's weights). */
   reference?: Float32Array;
-  rolloutQuant: RolloutQuant;
+  rolloutQuant: RolloutPrecision;
   /** Prompts longer than this keep their last tokens. */
   maxPromptTokens: number;
   /** Sequences per micro-batch in the update (bounds the [T, V] logits buffers). */
@@ -71,10 +71,7 @@ export class LabPolicy implements Policy {
       gpu.write(v, opts.optimizer.v);
       this.model.step = opts.optimizer.step;
     }
-    this.rollout =
-      opts.rolloutQuant === 'none'
-        ? fp32Weights(this.model)
-        : new RolloutWeights(this.model, quantFormatFor(opts.rolloutQuant));
+    this.rollout = rolloutWeightsFor(this.model, opts.rolloutQuant);
   }
 
   static create(gpu: Gpu, opts: LabPolicyOptions): LabPolicy {

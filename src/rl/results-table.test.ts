@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkResultsTable, RESULTS_HEADER, resultsRow, TABLE_BEGIN, TABLE_END } from './results-table';
 import type { EvalPoint } from './run-layout';
+import { checkCompareBlock } from './compare-table';
+import { compareBlock, loadCompareRecords } from './compare-records-node';
 
 const DATA = join(__dirname, '..', '..', 'docs', 'results-data');
 const load = (run: string): EvalPoint[] | undefined => {
@@ -17,9 +19,15 @@ const load = (run: string): EvalPoint[] | undefined => {
 };
 
 describe('docs/results.md results table', () => {
+  const page = () => readFileSync(join(__dirname, '..', '..', 'docs', 'results.md'), 'utf8');
   it('matches the committed records row by row', () => {
-    const page = readFileSync(join(__dirname, '..', '..', 'docs', 'results.md'), 'utf8');
-    expect(checkResultsTable(page, load)).toEqual([]);
+    expect(checkResultsTable(page(), load)).toEqual([]);
+  });
+
+  it('the mode comparison is what `npm run compare -- docs/results-data/compare` prints from the records', () => {
+    const records = loadCompareRecords([join(DATA, 'compare')]);
+    expect(records.start).toBeDefined();
+    expect(checkCompareBlock(page(), compareBlock(records))).toEqual([]);
   });
 
   it('reports a changed number, an unknown run and a missing block', () => {

@@ -41,19 +41,25 @@ export function rowKey(line: string): { run: string; step: number } | undefined 
 export const TABLE_BEGIN = '<!-- results-table:begin -->';
 export const TABLE_END = '<!-- results-table:end -->';
 
+/** The non-blank lines (trimmed) between two markers of a page, or undefined when the block is missing. */
+export function blockLines(page: string, begin: string, end: string): string[] | undefined {
+  const a = page.indexOf(begin);
+  const b = page.indexOf(end);
+  if (a < 0 || b < a) return undefined;
+  return page
+    .slice(a + begin.length, b)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
 /**
  * Every row of the page's results table (between TABLE_BEGIN and TABLE_END) against the records: `load(run)` gives
  * that run's eval.jsonl points. Returns one message per mismatch (empty when the page matches).
  */
 export function checkResultsTable(page: string, load: (run: string) => EvalPoint[] | undefined): string[] {
-  const a = page.indexOf(TABLE_BEGIN);
-  const b = page.indexOf(TABLE_END);
-  if (a < 0 || b < a) return [`no ${TABLE_BEGIN} … ${TABLE_END} block`];
-  const lines = page
-    .slice(a + TABLE_BEGIN.length, b)
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
+  const lines = blockLines(page, TABLE_BEGIN, TABLE_END);
+  if (!lines) return [`no ${TABLE_BEGIN} … ${TABLE_END} block`];
   const problems: string[] = [];
   if (lines[0] !== RESULTS_HEADER[0] || lines[1] !== RESULTS_HEADER[1])
     problems.push('the header differs from RESULTS_HEADER');

@@ -8,7 +8,7 @@ import type { StepRun } from './trainer-types';
 /** Each candidate against its tester group's validated tests and the problem's replays, or the golden tests. */
 export function executeCandidates(
   sandbox: Sandbox,
-  s: StepRun,
+  s: Pick<StepRun, 'cfg' | 'rules' | 'problems' | 'M' | 'N' | 'K'>,
   candidates: string[],
   validated: CountedRollout[],
   replays: string[][],
@@ -30,7 +30,7 @@ export function executeCandidates(
 
 /** Golden mode: the Coder's share of golden tests passed (no Tester); otherwise the Code-A1 rewards of both. */
 export function testRewards(
-  s: StepRun,
+  s: Pick<StepRun, 'cfg' | 'rules' | 'K'>,
   judged: JudgedCandidate[],
 ): { coderRewards: number[]; testerRewards: TesterReward[][] } {
   if (s.rules.coderReward === 'golden-tests') {

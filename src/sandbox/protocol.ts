@@ -26,6 +26,8 @@ export interface HarnessSources {
   api: string;
 }
 
+export type RestoreMethod = 'adaptive' | 'compare' | 'copy';
+
 export interface WorkerOptions {
   /** Bytes of stdout (and of stderr) kept per job. */
   outputCap: number;
@@ -37,8 +39,11 @@ export interface WorkerOptions {
   extractTimeoutMs: number;
   /** Wasm heap ceiling per worker: allocations past it raise MemoryError. */
   memoryCapBytes: number;
-  /** Write every page back on restore instead of only the changed ones (the benchmark's A/B). */
-  fullCopy?: boolean;
+  /**
+   * How a restore puts memory back (the benchmark's A/B): `adaptive` (default) compares and writes back the changed
+   * pages or writes everything, whichever timed cheaper; `compare` always the former, `copy` always the latter.
+   */
+  restore?: RestoreMethod;
 }
 
 export interface JudgeJob {
@@ -122,6 +127,8 @@ export interface RawJudge {
   restoreMs: number;
   /** Bytes those restores wrote back. */
   restoredBytes: number;
+  /** Those of the restores that wrote every page back (RestoreMethod). */
+  copies: number;
 }
 
 /** A judge result before any step has run; the worker fills it in as the job proceeds. */
@@ -137,6 +144,7 @@ export function emptyRawJudge(): RawJudge {
     restores: 0,
     restoreMs: 0,
     restoredBytes: 0,
+    copies: 0,
   };
 }
 

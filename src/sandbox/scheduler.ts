@@ -17,6 +17,7 @@ import {
   type RawExtract,
   type RawProbe,
   type RawJudge,
+  type RestoreMethod,
   type ToWorker,
   type WorkerOptions,
 } from './protocol';
@@ -51,8 +52,8 @@ export interface PoolOptions {
   defaultTimeoutMs?: number;
   /** Extra booted workers kept ready so a hard stop or crash is replaced at once, not after a cold start. */
   spares?: number;
-  /** Restores write every page back, not only those a job changed (to measure what the compare saves). */
-  fullCopy?: boolean;
+  /** How restores put memory back (protocol.ts RestoreMethod; default adaptive): for the benchmark's A/B. */
+  restore?: RestoreMethod;
 }
 
 export interface PoolStats {
@@ -66,6 +67,8 @@ export interface PoolStats {
   restores: number;
   restoreMs: number;
   restoredBytes: number;
+  /** Restores that wrote every page back (the rest compared and wrote back the changed pages). */
+  restoreCopies: number;
 }
 
 export type RawResult = RawJudge | RawExtract | RawProbe;
@@ -101,6 +104,7 @@ export class WorkerScheduler {
     restores: 0,
     restoreMs: 0,
     restoredBytes: 0,
+    restoreCopies: 0,
   };
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
@@ -126,7 +130,7 @@ export class WorkerScheduler {
       recycleBytes: opts.recycleBytes ?? 256 * 1024 * 1024,
       defaultTimeoutMs: opts.defaultTimeoutMs ?? 1000,
       spares: opts.spares ?? 0,
-      fullCopy: opts.fullCopy ?? false,
+      restore: opts.restore ?? 'adaptive',
       resultCap: opts.resultCap ?? 2 ** 20,
       jobResultCap: opts.jobResultCap ?? 16 * 2 ** 20,
       extractTimeoutMs: opts.extractTimeoutMs ?? 5000,
@@ -174,7 +178,7 @@ export class WorkerScheduler {
       resultCap: o.resultCap,
       jobResultCap: o.jobResultCap,
       extractTimeoutMs: o.extractTimeoutMs,
-      fullCopy: o.fullCopy,
+      restore: o.restore,
     };
     slot.handle.post({ type: 'init', sources: this.sources, control, options });
     return slot;
@@ -220,6 +224,7 @@ export class WorkerScheduler {
           this.stats.restores += msg.raw.restores;
           this.stats.restoreMs += msg.raw.restoreMs;
           this.stats.restoredBytes += msg.raw.restoredBytes;
+          this.stats.restoreCopies += msg.raw.copies;
         }
         p.resolve(msg.raw);
         this.stats.maxHeapBytes = Math.max(this.stats.maxHeapBytes, msg.heapBytes);

@@ -5,7 +5,8 @@
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshSeed, mulberry32 } from '../testing/random';
-import { InterpreterSnapshot, type ByteCompare } from './snapshot';
+import { nodeBytesEqual } from './bytes-node';
+import { InterpreterSnapshot, type BytesEqual } from './snapshot';
 
 interface Em {
   HEAPU8: Uint8Array;
@@ -37,8 +38,8 @@ function firstDiff(want: Uint8Array, skip0: number, skip1: number): number {
   return -1;
 }
 
-describe.each<[string, ByteCompare | undefined]>([
-  ['changed pages written back', Buffer.compare],
+describe.each<[string, BytesEqual | undefined]>([
+  ['changed pages written back', nodeBytesEqual],
   ['every page written back', undefined],
 ])('InterpreterSnapshot: %s', (_mode, compare) => {
   it('every byte a job changed is back after restore()', () => {
@@ -46,7 +47,7 @@ describe.each<[string, ByteCompare | undefined]>([
     const rand = mulberry32(seed);
     console.log(`seed ${seed}`);
     py.runPython('import gc, sys\nprobe = [1, 2, 3]\nbuf = bytearray(b"a" * 100)\ngc.collect()');
-    const snap = new InterpreterSnapshot(py, compare);
+    const snap = new InterpreterSnapshot(py, compare, undefined, false);
     snap.take();
     const want = mod.HEAPU8.slice();
     const brk = sbrk();
@@ -61,10 +62,12 @@ describe.each<[string, ByteCompare | undefined]>([
       );
       const heap = mod.HEAPU8;
       expect(heap.length).toBeGreaterThan(want.length);
-      // Arbitrary single-byte writes: static data, heap, just past the break, the grown part, the last byte.
+      // Arbitrary single-byte writes: static data, heap, just below and just past the break (changed ranges on both
+      // sides of it, which must not be merged into one copy from the snapshot), the grown part, the last byte.
       const spots = [
         Math.floor(rand() * g0),
         g1 + Math.floor(rand() * (brk - g1)),
+        brk - 1 - Math.floor(rand() * 64),
         brk + Math.floor(rand() * 64),
         want.length + Math.floor(rand() * (heap.length - want.length)),
         heap.length - 1,
@@ -72,7 +75,7 @@ describe.each<[string, ByteCompare | undefined]>([
       for (let k = 0; k < 24; k++)
         spots.push(rand() < 0.3 ? Math.floor(rand() * g0) : g1 + Math.floor(rand() * (heap.length - g1)));
       for (const a of spots) heap[a] = (heap[a] + 1 + Math.floor(rand() * 255)) & 255;
-      const b0 = snap.restoredBytes;
+      const b0 = snap.cost.restoredBytes;
       snap.dirty = true;
       snap.restore();
       const at = firstDiff(want, g0, g1);
@@ -85,8 +88,31 @@ describe.each<[string, ByteCompare | undefined]>([
       ]);
       // With a byte compare only changed pages are written: the grown memory (zeros but for `big[-1]` and the
       // malloc headers) and the pages the job touched, far less than the ~20 MiB a full write-back costs.
-      if (compare) expect(snap.restoredBytes - b0).toBeLessThan(8 * 2 ** 20);
-      else expect(snap.restoredBytes - b0).toBeGreaterThanOrEqual(mod.HEAPU8.length - (g1 - g0));
+      if (compare) expect(snap.cost.restoredBytes - b0).toBeLessThan(8 * 2 ** 20);
+      else expect(snap.cost.restoredBytes - b0).toBeGreaterThanOrEqual(mod.HEAPU8.length - (g1 - g0));
     }
+  }, 120_000);
+});
+
+describe('InterpreterSnapshot: adaptive restore', () => {
+  it('probes both methods each window, keeps the one that timed cheaper, and every restore is exact', () => {
+    // A clock that advances one unit per read: a compare reads it twice per 1 MiB, a full write twice in all, so
+    // writing everything times cheaper and must be chosen for the rest of each window.
+    let t = 0;
+    const snap = new InterpreterSnapshot(py, nodeBytesEqual, () => t++);
+    py.runPython('import gc\nprobe2 = [1]\ngc.collect()');
+    snap.take();
+    const want = mod.HEAPU8.slice(0, sbrk());
+    const [g0, g1] = (snap as unknown as { gap: [number, number] }).gap;
+    for (let k = 0; k < 70; k++) {
+      py.runPython(`probe2.append(${k})\nx = "y" * ${1000 + k}`);
+      snap.dirty = true;
+      snap.restore();
+      expect(firstDiff(want, g0, g1), `restore ${k}`).toBe(-1);
+      // Window 0: 4 compares, 4 full writes (probes), then full writes; window 1 starts with 4 compares again.
+      const expected = k < 4 ? 0 : k < 64 ? k - 3 : k < 68 ? 60 : 60 + (k - 67);
+      expect(snap.cost.copies, `restore ${k}`).toBe(expected);
+    }
+    expect(py.runPython('probe2').toJs()).toEqual([1]);
   }, 120_000);
 });

@@ -25,7 +25,8 @@ import {
   type WorkerOptions,
 } from './protocol';
 import { literalTest } from './literal';
-import { InterpreterSnapshot, type ByteCompare } from './snapshot';
+import { InterpreterSnapshot, type BytesEqual, type RestoreCost } from './snapshot';
+import { withSmallerMemory, INITIAL_MEMORY_PAGES } from './wasm-memory';
 import { capWasmMemory, OutputCap, probeRealm } from './worker-util';
 import { arr, isProxy, marshalOut, runOut, type Plain, type PyFn } from './worker-values';
 
@@ -49,8 +50,23 @@ export interface WorkerPlatform {
   /** Remove what arbitrary JS in this worker could use to leave it (code generation, network, host APIs). */
   lockDown(): void;
   post(msg: FromWorker): void;
-  /** A native byte compare, so a restore writes back only the pages a job changed (absent: all of them). */
-  compare?: ByteCompare;
+  /** A native range compare, so a restore writes back only the pages a job changed (absent: all of them). */
+  equal?: BytesEqual;
+  /** Milliseconds for the cost breakdown (the benchmark passes a CPU clock); default wall-clock time. */
+  clock?: () => number;
+}
+
+/** Where a worker's time went, besides the restores (RestoreCost), in milliseconds of the platform's clock. */
+export interface WorkerCost {
+  jobs: number;
+  /** Reading literal tests in JS, building call payloads. */
+  parseMs: number;
+  /** Python calls: the harness phases, the candidate and the tests (and the watchdog bookkeeping around them). */
+  execMs: number;
+  /** Values out of Python: marshal.dumps, the size caps, decoding (marshal.ts). */
+  marshalMs: number;
+  /** Posting results (serialising them for the main thread). */
+  postMs: number;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
@@ -65,15 +81,31 @@ export class SandboxWorker {
   private err!: OutputCap;
   private opts!: WorkerOptions;
   private jobBytes = 0;
+  /** No Python call ran since the last flush of its output. */
+  private flushed = false;
   private heapBytes: () => number = () => 0;
+  private readonly clock: () => number;
+  readonly cost: WorkerCost = { jobs: 0, parseMs: 0, execMs: 0, marshalMs: 0, postMs: 0 };
 
-  constructor(private readonly platform: WorkerPlatform) {}
+  constructor(private readonly platform: WorkerPlatform) {
+    this.clock = platform.clock ?? (() => performance.now());
+  }
+
+  /** What a restore has to read (InterpreterSnapshot.layout). */
+  get memoryLayout(): ReturnType<InterpreterSnapshot['layout']> {
+    return this.snap.layout();
+  }
+
+  /** The restores' share of the cost (compare, page writes, file system). */
+  get restoreCost(): RestoreCost {
+    return this.snap.cost;
+  }
 
   async init(sources: HarnessSources, control: SharedArrayBuffer, options: WorkerOptions): Promise<void> {
     const t0 = now();
     this.opts = options;
     this.heapBytes = capWasmMemory(options.memoryCapBytes);
-    const py = await this.platform.load();
+    const py = await withSmallerMemory(INITIAL_MEMORY_PAGES, () => this.platform.load());
     this.out = new OutputCap(options.outputCap);
     this.err = new OutputCap(options.outputCap);
     py.setStdout({ write: this.out.write });
@@ -91,7 +123,9 @@ export class SandboxWorker {
         /* already gone */
       }
     }
-    this.snap = new InterpreterSnapshot(py, options.fullCopy ? undefined : this.platform.compare);
+    const method = options.restore ?? 'adaptive';
+    const equal = method === 'copy' ? undefined : this.platform.equal;
+    this.snap = new InterpreterSnapshot(py, equal, this.clock, method === 'adaptive');
     this.snap.protectFileSystem();
     // Drop every route from Python back to JS before any untrusted code runs.
     py.runPython(
@@ -127,6 +161,7 @@ del _s, _k`,
   /** Run one Python call under a deadline; `claimed` means the watchdog interrupted it (a timeout). */
   private step<T>(jobId: number, stepNo: number, timeoutMs: number, fn: () => T): { value?: T; claimed: boolean } {
     this.snap.dirty = true;
+    this.flushed = false;
     this.seq = (this.seq % 0x3fffffff) + 1;
     const seq = this.seq;
     this.i32[JOB_ID] = jobId;
@@ -158,6 +193,7 @@ del _s, _k`,
   private py(jobId: number, stepNo: number, timeoutMs: number, fn: () => unknown): { r?: Plain; claimed: boolean } {
     const s = this.step(jobId, stepNo, timeoutMs, () => {
       let res: unknown;
+      const t0 = this.clock();
       try {
         res = fn();
       } catch (e) {
@@ -170,12 +206,16 @@ del _s, _k`,
           return { ok: false, e: 'HarnessBroken', m: `${type} in the sandbox harness` } as Plain;
         throw e;
       }
+      const t1 = this.clock();
       try {
         const p = marshalOut(this.api.dumps, res, this.opts.resultCap, this.opts.jobResultCap - this.jobBytes);
         if (p.ok) this.jobBytes += p.bytes;
         return p;
       } finally {
         if (isProxy(res)) res.destroy();
+        const t2 = this.clock();
+        this.cost.execMs += t1 - t0;
+        this.cost.marshalMs += t2 - t1;
       }
     });
     return { r: s.value, claimed: s.claimed };
@@ -186,8 +226,11 @@ del _s, _k`,
     this.snap.restore();
   }
 
+  /** Python's buffered stdout/stderr, pushed to the capped writers; a second flush in a row has nothing to push. */
   private flushOutput(): void {
-    if (this.snap.dirty) this.step(0, DEFINE_STEP, 1000, () => this.api.flush());
+    if (!this.snap.dirty || this.flushed) return;
+    this.step(0, DEFINE_STEP, 1000, () => this.api.flush());
+    this.flushed = true;
   }
 
   /** Phase E: arguments and expected values of the tests JS could not read, with no candidate defined. */
@@ -257,9 +300,11 @@ del _s, _k`,
 
   judge(id: number, job: JudgeJob): RawJudge {
     const t0 = now();
-    const r0 = this.snap.restores;
+    const c0 = this.clock();
+    const r0 = this.snap.cost.restores;
     const m0 = this.snap.restoreMs;
-    const b0 = this.snap.restoredBytes;
+    const b0 = this.snap.cost.restoredBytes;
+    const k0 = this.snap.cost.copies;
     this.jobBytes = 0;
     const forced = job.forced ?? {};
     const raw = emptyRawJudge();
@@ -280,6 +325,7 @@ del _s, _k`,
         };
       else pyIdx.push(i);
     });
+    this.cost.parseMs += this.clock() - c0;
     if (pyIdx.length) this.prepare(id, job, pyIdx, prep, raw);
     raw.prep = prep;
     const cap = this.opts.resultCap;
@@ -307,10 +353,12 @@ del _s, _k`,
         continue;
       }
       if (p.k !== 'c' || p.a === undefined || !p.fn || (p.x === undefined && !job.wantRepr)) continue;
+      const c1 = this.clock();
       const kwargs = Object.fromEntries(
         arr(p.kw).flatMap((v, k, all) => (k % 2 === 0 ? [[v as string, all[k + 1]]] : [])),
       );
       const payload = JSON.stringify({ a: arr(p.a), k: kwargs });
+      this.cost.parseMs += this.clock() - c1;
       const r = this.py(id, i, job.timeoutMs, () => this.api.call(p.fn, payload, !!job.wantRepr));
       if (r.claimed) raw.timedOut.push(`run:${i}`);
       runs[i] = runOut(r.r, r.claimed);
@@ -343,9 +391,10 @@ del _s, _k`,
     raw.stdout = this.out.take();
     raw.stderr = this.err.take();
     raw.durationMs = now() - t0;
-    raw.restores = this.snap.restores - r0;
+    raw.restores = this.snap.cost.restores - r0;
     raw.restoreMs = this.snap.restoreMs - m0;
-    raw.restoredBytes = this.snap.restoredBytes - b0;
+    raw.restoredBytes = this.snap.cost.restoredBytes - b0;
+    raw.copies = this.snap.cost.copies - k0;
     return raw;
   }
 
@@ -381,7 +430,10 @@ del _s, _k`,
           raw = { kind: 'extract', failed: `extraction failed: ${type}` };
         }
       }
+      const t0 = this.clock();
       this.platform.post({ type: 'result', id, raw, heapBytes: this.heapBytes() });
+      this.cost.postMs += this.clock() - t0;
+      this.cost.jobs++;
     } catch (e) {
       // A JS-level failure inside Pyodide (e.g. a wasm stack overflow) leaves the interpreter unusable.
       const error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);

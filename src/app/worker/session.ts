@@ -10,6 +10,7 @@ import { RUN_FILES } from '../../rl/run-layout';
 import { RunSession } from '../../rl/run-session';
 import type { StepMetrics } from '../../rl/metrics';
 import { buildPolicies, freshSources, runProblems, type PolicySources } from '../../rl/lab-setup';
+import { startLabWarmup } from '../../rl/lab-warmup';
 import {
   CONFIG_FILE,
   TOKENIZER_FILE,
@@ -133,7 +134,10 @@ async function openLabPolicies(
   saved: { coder: PolicyFiles; tester?: PolicyFiles } | undefined,
 ): Promise<{ coder: SessionPolicy; tester: SessionPolicy; label: string }> {
   const { sources, label } = await resolveSources(config, store, user);
-  return { ...buildPolicies(gpu, config, sources, saved), label };
+  const policies = buildPolicies(gpu, config, sources, saved);
+  // The GPU process compiles the shaders step 0 needs while the sandbox warms up (first use awaits them).
+  startLabWarmup(gpu, config, sources, 'train');
+  return { ...policies, label };
 }
 
 export async function openSession(

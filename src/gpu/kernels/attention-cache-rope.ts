@@ -1,5 +1,6 @@
 // The decode step's KV append from a fused QKV activation (shaders/attention_cache_rope.wgsl): RoPE on the k heads
 // and the cache write of k and v in one dispatch, with its CPU reference.
+import ropePairSource from '../../../shaders/common/rope_pair.wgsl?raw';
 import source from '../../../shaders/attention_cache_rope.wgsl?raw';
 import { Kernel } from '../launcher';
 import type { Gpu } from '../runtime';
@@ -19,7 +20,7 @@ export interface CacheRopeShape {
 
 const kernel = new Kernel({
   family: 'attention_decode',
-  source,
+  source: ropePairSource + source,
   uniforms: [
     ['B', 'u32'],
     ['Hq', 'u32'],

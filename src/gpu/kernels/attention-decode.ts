@@ -12,6 +12,7 @@
 // no valid key outputs 0. Scale 1/sqrt(Dh); Hq a multiple of Hkv; Dh % 4 == 0, Dh <= 128.
 // Two kernels: 'workgroup' (a workgroup per sequence and head, keys scored in parallel; for real GPUs) and
 // 'thread' (no barriers, GQA heads of a group share k/v loads; ~10x less CPU than 'workgroup' on SwiftShader).
+import softmaxSource from '../../../shaders/common/online_softmax.wgsl?raw';
 import decodeSource from '../../../shaders/attention_decode.wgsl?raw';
 import decodeThreadSource from '../../../shaders/attention_decode_thread.wgsl?raw';
 import writeSource from '../../../shaders/attention_cache_write.wgsl?raw';
@@ -42,7 +43,11 @@ const decodeUniforms = [
 ] as const;
 const decodeKernels = {
   workgroup: new Kernel({ family: 'attention_decode', source: decodeSource, uniforms: decodeUniforms }),
-  thread: new Kernel({ family: 'attention_decode', source: decodeThreadSource, uniforms: decodeUniforms }),
+  thread: new Kernel({
+    family: 'attention_decode',
+    source: softmaxSource + decodeThreadSource,
+    uniforms: decodeUniforms,
+  }),
 } satisfies Record<DecodeKernel, unknown>;
 export type DecodeImpl = 'auto' | DecodeKernel;
 const writeKernel = new Kernel({

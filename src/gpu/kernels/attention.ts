@@ -12,6 +12,7 @@
 // costs 67 ms forward / 213 ms backward of worker CPU against 160 / 503 untiled; 1 on real GPUs, where occupancy
 // matters more). Shapes and the tiling are uniforms, so one pipeline per kernel serves every shape.
 import rowsSource from '../../../shaders/common/attention_rows.wgsl?raw';
+import softmaxSource from '../../../shaders/common/online_softmax.wgsl?raw';
 import forwardSource from '../../../shaders/attention.wgsl?raw';
 import backwardQSource from '../../../shaders/attention_backward_q.wgsl?raw';
 import backwardKvSource from '../../../shaders/attention_backward_kv.wgsl?raw';
@@ -45,7 +46,11 @@ const uniforms_: ReadonlyArray<readonly [UName, ScalarType]> = [
   ['scale', 'f32'],
   ['rows', 'u32'],
 ];
-const forwardKernel = new Kernel({ family: 'attention', source: rowsSource + forwardSource, uniforms: uniforms_ });
+const forwardKernel = new Kernel({
+  family: 'attention',
+  source: rowsSource + softmaxSource + forwardSource,
+  uniforms: uniforms_,
+});
 const backwardQKernel = new Kernel({ family: 'attention', source: rowsSource + backwardQSource, uniforms: uniforms_ });
 const backwardKvKernel = new Kernel({
   family: 'attention',

@@ -1,5 +1,6 @@
 // Embedding launchers (gather forward, deterministic atomic-free scatter-add backward) and their CPU references.
-import source from '../../../shaders/embedding.wgsl?raw';
+import cellsSource from '../../../shaders/common/row_cells.wgsl?raw';
+import embeddingSource from '../../../shaders/embedding.wgsl?raw';
 import { Kernel } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
@@ -12,6 +13,7 @@ const uniforms = [
 ] as const;
 type Uniform = (typeof uniforms)[number][0];
 
+const source = cellsSource + embeddingSource;
 const forwardKernel = new Kernel<Uniform>({ family: 'embedding', source, entryPoint: 'forward', uniforms });
 const linkKernel = new Kernel<Uniform>({ family: 'embedding', source, entryPoint: 'link', uniforms });
 const accumulateKernel = new Kernel<Uniform>({ family: 'embedding', source, entryPoint: 'accumulate', uniforms });

@@ -11,6 +11,7 @@ import commonSource from '../../../shaders/grpo_loss_common.wgsl?raw';
 import seqSource from '../../../shaders/grpo_loss.wgsl?raw';
 import reduceSource from '../../../shaders/grpo_loss_reduce.wgsl?raw';
 import backwardSource from '../../../shaders/grpo_loss_backward.wgsl?raw';
+import tokenSource from '../../../shaders/common/loss_token.wgsl?raw';
 import { Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
@@ -92,7 +93,11 @@ const uniforms: ReadonlyArray<readonly [UName, ScalarType]> = [
 ];
 const seqKernel = new Kernel({ family: 'grpo_loss', source: commonSource + seqSource, uniforms });
 const reduceKernel = new Kernel({ family: 'grpo_loss', source: reduceSource, uniforms });
-const backwardKernel = new Kernel({ family: 'grpo_loss', source: commonSource + backwardSource, uniforms });
+const backwardKernel = new Kernel({
+  family: 'grpo_loss',
+  source: commonSource + tokenSource + backwardSource,
+  uniforms,
+});
 const LOSS_TYPES: Record<GrpoLossType, number> = { grpo: 0, dr_grpo: 1, dapo: 2 };
 const WG = 256;
 

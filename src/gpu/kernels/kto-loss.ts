@@ -11,6 +11,7 @@ import termsSource from '../../../shaders/kto_loss_terms.wgsl?raw';
 import seqSource from '../../../shaders/kto_loss.wgsl?raw';
 import reduceSource from '../../../shaders/kto_loss_reduce.wgsl?raw';
 import backwardSource from '../../../shaders/kto_loss_backward.wgsl?raw';
+import tokenSource from '../../../shaders/common/loss_token.wgsl?raw';
 import { Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
@@ -75,7 +76,7 @@ const seqKernel = new Kernel({ family: 'kto_loss', source: uniformSource + seqSo
 const reduceKernel = new Kernel({ family: 'kto_loss', source: uniformSource + termsSource + reduceSource, uniforms });
 const backwardKernel = new Kernel({
   family: 'kto_loss',
-  source: uniformSource + termsSource + backwardSource,
+  source: uniformSource + termsSource + tokenSource + backwardSource,
   uniforms,
 });
 const WG = 256;

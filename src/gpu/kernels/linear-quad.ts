@@ -1,6 +1,7 @@
 // Quad-shared fp32 matmul (shaders/linear_quad.wgsl) for the model's linear layers, with the same arguments as
 // matmul(); it falls back to matmul() where it does not apply (no 'subgroups', unaligned shapes, small M).
 import linearQuadSource from '../../../shaders/linear_quad.wgsl?raw';
+import matmulIoSource from '../../../shaders/common/matmul_io.wgsl?raw';
 import matmulTileSource from '../../../shaders/common/matmul_tile.wgsl?raw';
 import storeTileSource from '../../../shaders/common/store_tile.wgsl?raw';
 import { ceilDiv, Kernel } from '../launcher';
@@ -10,7 +11,7 @@ import { softwareAdapter } from './logprobs';
 
 const kernel = new Kernel<MatmulUniform>({
   family: 'matmul',
-  source: linearQuadSource + matmulTileSource + storeTileSource,
+  source: linearQuadSource + matmulIoSource + matmulTileSource + storeTileSource,
   uniforms: MATMUL_UNIFORMS,
 });
 

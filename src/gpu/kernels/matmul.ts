@@ -7,6 +7,7 @@ import fastSource from '../../../shaders/matmul.wgsl?raw';
 import tiledSource from '../../../shaders/matmul_tiled.wgsl?raw';
 import naiveSource from '../../../shaders/matmul_naive.wgsl?raw';
 import generalSource from '../../../shaders/matmul_general.wgsl?raw';
+import matmulIoSource from '../../../shaders/common/matmul_io.wgsl?raw';
 import matmulTileSource from '../../../shaders/common/matmul_tile.wgsl?raw';
 import storeTileSource from '../../../shaders/common/store_tile.wgsl?raw';
 import { ceilDiv, Kernel, type ScalarType } from '../launcher';
@@ -57,14 +58,22 @@ export type MatmulUniform = 'M' | 'N' | 'K' | 'alpha' | 'beta' | 'aOff' | 'bOff'
 const kernels = {
   fast: new Kernel<MatmulUniform>({
     family: 'matmul',
-    source: fastSource + matmulTileSource + storeTileSource,
+    source: fastSource + matmulIoSource + matmulTileSource + storeTileSource,
     uniforms: MATMUL_UNIFORMS,
   }),
-  tiled: new Kernel<MatmulUniform>({ family: 'matmul', source: tiledSource, uniforms: MATMUL_UNIFORMS }),
-  naive: new Kernel<MatmulUniform>({ family: 'matmul', source: naiveSource, uniforms: MATMUL_UNIFORMS }),
+  tiled: new Kernel<MatmulUniform>({
+    family: 'matmul',
+    source: tiledSource + matmulIoSource,
+    uniforms: MATMUL_UNIFORMS,
+  }),
+  naive: new Kernel<MatmulUniform>({
+    family: 'matmul',
+    source: naiveSource + matmulIoSource,
+    uniforms: MATMUL_UNIFORMS,
+  }),
   general: new Kernel<MatmulUniform>({
     family: 'matmul',
-    source: generalSource + matmulTileSource,
+    source: generalSource + matmulIoSource + matmulTileSource,
     uniforms: MATMUL_UNIFORMS,
   }),
 };

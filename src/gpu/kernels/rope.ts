@@ -1,4 +1,5 @@
 // RoPE launchers (forward and backward share one kernel), the float64 cos/sin table, and CPU references.
+import ropePairSource from '../../../shaders/common/rope_pair.wgsl?raw';
 import source from '../../../shaders/rope.wgsl?raw';
 import { Kernel } from '../launcher';
 import type { Gpu } from '../runtime';
@@ -6,7 +7,7 @@ import { grid1d } from './grid';
 
 const kernel = new Kernel({
   family: 'rope',
-  source,
+  source: ropePairSource + source,
   uniforms: [
     ['T', 'u32'],
     ['H', 'u32'],

@@ -1,4 +1,5 @@
 // Row gather / scatter between a [T, D] buffer and its selected rows [n, D] (u32 row indices), plus CPU references.
+import cellsSource from '../../../shaders/common/row_cells.wgsl?raw';
 import source from '../../../shaders/rows_scatter.wgsl?raw';
 import { Kernel } from '../launcher';
 import type { Gpu } from '../runtime';
@@ -8,7 +9,7 @@ import { checkBuffers } from './logprobs';
 
 const scatterKernel = new Kernel({
   family: 'rows',
-  source,
+  source: cellsSource + source,
   uniforms: [
     ['n', 'u32'],
     ['D', 'u32'],

@@ -10,7 +10,11 @@ import {
   type SafeTensor,
 } from '../checkpoint-safetensors';
 import type { Layout } from '../layout';
+import { f16Bits } from '../../gpu/f16';
 import { LORA_TARGETS, validateLoraConfig, type LoraAdapters, type LoraPair, type LoraTarget } from './lora';
+
+// The f16 rounding lives with the f16 kernels' emulation; re-exported for the exporter's callers.
+export { f16Bits };
 
 export type ExportDtype = 'f32' | 'bf16' | 'f16';
 
@@ -47,39 +51,6 @@ const U32 = new Uint32Array(F32.buffer);
 function bf16FromU32(u: number): number {
   if ((u & 0x7fffffff) > 0x7f800000) return (u >>> 16) | 0x40;
   return ((u + 0x7fff + ((u >>> 16) & 1)) >>> 16) & 0xffff;
-}
-
-/** f32 → IEEE half bits, round to nearest even, overflow to ±inf, subnormals kept. */
-export function f16Bits(x: number): number {
-  F32[0] = x;
-  const u = U32[0];
-  const sign = (u >>> 16) & 0x8000;
-  const exp = (u >>> 23) & 0xff;
-  let mant = u & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    const half = 1 << (shift - 1);
-    let h = mant >>> shift;
-    const rest = mant & ((1 << shift) - 1);
-    if (rest > half || (rest === half && h & 1)) h++;
-    return sign | h;
-  }
-  let h = mant >>> 13;
-  const rest = mant & 0x1fff;
-  if (rest > 0x1000 || (rest === 0x1000 && h & 1)) {
-    h++;
-    if (h === 0x400) {
-      h = 0;
-      e++;
-      if (e >= 0x1f) return sign | 0x7c00;
-    }
-  }
-  return sign | (e << 10) | h;
 }
 
 /** A tensor's bytes in the export dtype. */

@@ -1,15 +1,20 @@
 // Hugging Face Qwen2 checkpoint → the lab's flat parameters: config.json checked, then tensors streamed one at a time
-// (f32 / f16 / bf16 converted to f32, linear weights optionally block-quantized on the fly), with progress.
+// (f32 / f16 / bf16 converted to f32, linear weights optionally rounded to f16 or block-quantized on the fly), with
+// progress.
 import { CheckpointError, toFloat32 } from '../checkpoint-safetensors';
 import type { LoadedCheckpoint } from '../checkpoint';
 import { buildLayout, type TensorSpec } from '../layout';
 import { dequantize, quantize, type QuantFormat, type QuantizedTensor } from '../../gpu/quant';
+import { fromHalves, toHalves } from '../../gpu/f16';
 import { parseQwen2Config, type HfConfigOptions, type HfModelInfo } from './config';
 import { indexCheckpoint, readTensor, type TensorEntry } from './safetensors-stream';
 import { readJson, type HfSource } from './source';
 
-/** The GPU weight format: f32, or a block-quantized format of quant.ts for every Linear weight. */
-export type WeightFormat = 'f32' | QuantFormat;
+/**
+ * The GPU weight format: f32, f16 (the f16 compute path, f16-weights.ts; devices with 'shader-f16'), or a
+ * block-quantized format of quant.ts for every Linear weight.
+ */
+export type WeightFormat = 'f32' | 'f16' | QuantFormat;
 
 export interface ImportProgress {
   bytesDone: number;
@@ -23,8 +28,9 @@ export interface ImportProgress {
 export interface ImportOptions extends HfConfigOptions {
   weights?: WeightFormat;
   /**
-   * With a quantized format, also fill the f32 parameters' Linear slots with the dequantized weights (default true,
-   * so a GpuModel can run them). false leaves those slots zero, for a frozen base whose f32 copy would not fit.
+   * With a quantized or f16 format, also fill the f32 parameters' Linear slots with the dequantized (f16-rounded)
+   * weights (default true, so a GpuModel can run them). false leaves those slots zero, for a frozen base whose f32
+   * copy would not fit.
    */
   denseLinear?: boolean;
   onProgress?: (p: ImportProgress) => void;
@@ -33,6 +39,11 @@ export interface ImportOptions extends HfConfigOptions {
 export interface HfImported extends LoadedCheckpoint {
   info: HfModelInfo;
   weightFormat: WeightFormat;
+  /**
+   * weights 'f16': half bits of every Linear weight by name, and of the lm_head (the embedding's name when tied:
+   * its f16 copy, while the lookup table stays f32), for F16Weights.
+   */
+  halves?: Map<string, Uint16Array>;
 }
 
 const FLOAT_DTYPES = new Set(['F32', 'F16', 'BF16']);
@@ -133,13 +144,19 @@ export async function importHfModel(src: HfSource, opts: ImportOptions = {}): Pr
   const format = opts.weights ?? 'f32';
   const denseLinear = opts.denseLinear ?? true;
   const params = new Float32Array(layout.totalFloats);
-  const quantized = format === 'f32' ? undefined : new Map<string, QuantizedTensor>();
+  const quantized = format === 'f32' || format === 'f16' ? undefined : new Map<string, QuantizedTensor>();
+  const halves = format === 'f16' ? new Map<string, Uint16Array>() : undefined;
   const bytesTotal = work.reduce((a, w) => a + w.entry.end - w.entry.begin, 0);
   let bytesDone = 0;
   let tensorsDone = 0;
   for (const { spec, entry } of work) {
     const values = toFloat32(await readTensor(src, entry));
-    if (quantized && spec.kind === 'linear') {
+    if (halves && (spec.kind === 'linear' || spec === layout.lmHead)) {
+      const h = toHalves(values);
+      halves.set(spec.name, h);
+      if (spec.kind !== 'linear') params.set(values, spec.offset);
+      else if (denseLinear) params.set(fromHalves(h), spec.offset);
+    } else if (quantized && spec.kind === 'linear') {
       const [rows, cols] = spec.shape;
       const q = quantize(values, rows, cols, format as QuantFormat);
       quantized.set(spec.name, q);
@@ -160,5 +177,6 @@ export async function importHfModel(src: HfSource, opts: ImportOptions = {}): Pr
     metadata: index.metadata,
     info,
     weightFormat: format,
+    halves,
   };
 }

@@ -1,6 +1,7 @@
 // Memory planner: its byte counts agree with what the lab really allocates, and a plan that does not fit is refused
 // with a setting that does.
 import { describe, expect, it } from 'vitest';
+import { padHalves } from '../../gpu/kernels/linear-f16';
 import { preset } from '../config';
 import { buildLayout } from '../layout';
 import { quantize, quantizedBytes } from '../../gpu/quant';
@@ -47,6 +48,8 @@ describe('memory planner', () => {
       const w = Float32Array.from({ length: rows * cols }, () => rng() - 0.5);
       for (const f of ['int8-row', 'int8-b32', 'int4-b32'] as const)
         expect(linearBytes(rows, cols, f)).toBe(quantizedBytes(quantize(w, rows, cols, f)));
+      expect(linearBytes(rows, cols, 'f16')).toBe(padHalves(w, rows, cols).byteLength);
+      if (cols % 4 === 0) expect(linearBytes(rows, cols, 'f16')).toBe(linearBytes(rows, cols, 'f32') / 2);
     }
   });
 

@@ -66,7 +66,8 @@ export function linearBytes(rows: number, cols: number, format: BaseFormat): num
     case 'f32':
       return rows * cols * 4;
     case 'f16':
-      return rows * cols * 2;
+      // linear-f16.ts pads each row to a multiple of 4 halves (vec4 loads): half of f32 for 4-aligned widths.
+      return rows * Math.ceil(cols / 4) * 4 * 2;
     case 'int8-row':
       return rows * (blocksPerRow(cols) * QUANT_BLOCK + 4);
     case 'int8-b32':

@@ -4,8 +4,15 @@ import { labStore, useLab } from '../../store';
 import { client } from '../../lab';
 import type { EvalReport } from '../../store/types';
 import { codetSelection } from './codet';
+import { NumberField } from '../fields';
 
 const pct = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : `${(100 * x).toFixed(1)}%`);
+
+/** The evaluation's two counts: problems per split and coder samples per problem. */
+const EVAL_COUNTS = [
+  { key: 'problems', max: 200, width: 60 },
+  { key: 'samples', max: 16, width: 50 },
+] as const;
 
 export function EvalPanel() {
   const steps = useLab((s) => s.rolloutSteps);
@@ -115,30 +122,18 @@ function HeldOut() {
           <option value="heldout">held-out instances</option>
           <option value="heldout-family">held-out families</option>
         </select>
-        <label>
-          problems{' '}
-          <input
-            data-testid="eval-problems"
-            type="number"
+        {EVAL_COUNTS.map(({ key, max, width }) => (
+          <NumberField
+            key={key}
+            label={key}
+            testId={`eval-${key}`}
             min={1}
-            max={200}
-            value={problems}
-            style={{ width: 60 }}
-            onChange={(e) => setOpts({ problems: Math.max(1, Number(e.target.value) || 1) })}
+            max={max}
+            value={key === 'problems' ? problems : samples}
+            width={width}
+            onChange={(v) => setOpts({ [key]: Math.max(1, v || 1) })}
           />
-        </label>
-        <label>
-          samples{' '}
-          <input
-            data-testid="eval-samples"
-            type="number"
-            min={1}
-            max={16}
-            value={samples}
-            style={{ width: 50 }}
-            onChange={(e) => setOpts({ samples: Math.max(1, Number(e.target.value) || 1) })}
-          />
-        </label>
+        ))}
         <button data-testid="run-eval" disabled={!canRun} onClick={() => client.evaluate(split, problems, samples)}>
           Evaluate at step {step}
         </button>

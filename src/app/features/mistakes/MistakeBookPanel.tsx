@@ -3,6 +3,7 @@ import type uPlot from 'uplot';
 import { labStore, useLab } from '../../store';
 import { UPlotChart, type ChartSpec } from '../charts/UPlotChart';
 import { filterMistakes, groupByProblem } from './filter';
+import { NumberField } from '../fields';
 
 const GROWTH: ChartSpec = {
   id: 'book-growth',
@@ -44,17 +45,14 @@ export function MistakeBookPanel() {
           value={query}
           onChange={(e) => labStore.getState().setMistakeFilter(e.target.value, minF)}
         />
-        <label>
-          min frequency{' '}
-          <input
-            type="number"
-            min={1}
-            value={minF}
-            aria-label="minimum frequency"
-            style={{ width: 60 }}
-            onChange={(e) => labStore.getState().setMistakeFilter(query, Math.max(1, Number(e.target.value) || 1))}
-          />
-        </label>
+        <NumberField
+          label="min frequency"
+          ariaLabel="minimum frequency"
+          min={1}
+          value={minF}
+          width={60}
+          onChange={(v) => labStore.getState().setMistakeFilter(query, Math.max(1, v || 1))}
+        />
         <span className="muted" data-testid="mistake-count">
           {shown.length} of {entries.length} entries · {groups.length} problems
         </span>

@@ -8,6 +8,7 @@ import { useLab, labStore } from '../../store';
 import { checkHfFiles, pickedFiles, type HfModelSpec } from '../../hf/hf-files';
 import { clearHubCache, loadHubModel } from '../../hf/hub-cache';
 import type { HfStart } from '../../worker/hf-session';
+import { SelectField } from '../fields';
 
 type Role = 'coder' | 'tester';
 
@@ -169,13 +170,10 @@ export function HfModelSection() {
         then Start); the Tester defaults to the Coder’s model with its own adapters.
       </p>
       <div className="form-row">
-        <label>
-          load for{' '}
-          <select data-testid="hf-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            <option value="coder">coder</option>
-            <option value="tester">tester</option>
-          </select>
-        </label>
+        <SelectField label="load for" testId="hf-role" value={role} onChange={(v) => setRole(v as Role)}>
+          <option value="coder">coder</option>
+          <option value="tester">tester</option>
+        </SelectField>
       </div>
       <div className="form-row">
         <span>From files:</span>

@@ -69,6 +69,10 @@ export function ModelPanel() {
     }
   };
   const shippedLabel = (ck: string) => (ck ? `shipped public/${ck}` : `fresh ${m.preset} initialisation`);
+  // What the next new run loads for a role: the Hugging Face model, the picked files, or the shipped default (the
+  // tester falls back to the coder's files).
+  const nextModel = (files: string[] | undefined, fallback: string) =>
+    hfCoder ? 'the Hugging Face model below' : files ? `your files (${files.join(', ')})` : fallback;
 
   const listTrained = async () => {
     if (!runId) return;
@@ -144,22 +148,10 @@ export function ModelPanel() {
       </div>
       <dl className="kv" data-testid="model-in-use">
         <dt>next new run: coder</dt>
-        <dd data-testid="model-in-use-coder">
-          {hfCoder
-            ? 'the Hugging Face model below'
-            : picked.coder
-              ? `your files (${picked.coder.join(', ')})`
-              : shippedLabel(m.coderCheckpoint)}
-        </dd>
+        <dd data-testid="model-in-use-coder">{nextModel(picked.coder, shippedLabel(m.coderCheckpoint))}</dd>
         <dt>next new run: tester</dt>
         <dd data-testid="model-in-use-tester">
-          {hfCoder
-            ? 'the Hugging Face model below'
-            : picked.tester
-              ? `your files (${picked.tester.join(', ')})`
-              : picked.coder
-                ? 'the same as the coder'
-                : shippedLabel(m.testerCheckpoint)}
+          {nextModel(picked.tester, picked.coder ? 'the same as the coder' : shippedLabel(m.testerCheckpoint))}
         </dd>
       </dl>
       {picked.tester && !picked.coder && (

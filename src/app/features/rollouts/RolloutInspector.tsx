@@ -4,6 +4,7 @@ import { labStore, useLab } from '../../store';
 import type { CandidateRecord, RolloutRecord, TesterRolloutRecord } from '../../../rl/records';
 import { alignPassed, passMatrix } from './matrix';
 import { EvolvePanel } from './EvolvePanel';
+import { SelectField } from '../fields';
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
 
@@ -22,34 +23,30 @@ export function RolloutInspector() {
   return (
     <section className="panel" data-testid="rollouts">
       <div className="form-row">
-        <label>
-          step{' '}
-          <select
-            data-testid="rollout-step"
-            value={entry.step}
-            onChange={(e) => labStore.getState().selectRollout(Number(e.target.value), 0)}
-          >
-            {steps.map((x) => (
-              <option key={x.step} value={x.step}>
-                {x.step}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          problem{' '}
-          <select
-            data-testid="rollout-problem"
-            value={problem}
-            onChange={(e) => labStore.getState().selectRollout(entry.step, Number(e.target.value))}
-          >
-            {entry.rollouts.map((x, i) => (
-              <option key={i} value={i}>
-                {x.problemId}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="step"
+          testId="rollout-step"
+          value={entry.step}
+          onChange={(v) => labStore.getState().selectRollout(Number(v), 0)}
+        >
+          {steps.map((x) => (
+            <option key={x.step} value={x.step}>
+              {x.step}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="problem"
+          testId="rollout-problem"
+          value={problem}
+          onChange={(v) => labStore.getState().selectRollout(entry.step, Number(v))}
+        >
+          {entry.rollouts.map((x, i) => (
+            <option key={i} value={i}>
+              {x.problemId}
+            </option>
+          ))}
+        </SelectField>
         {r && (
           <span className="muted">
             mode {r.mode} · entry point <code>{r.entryPoint}</code>

@@ -16,6 +16,7 @@ import {
 import { labStore, useLab } from '../../store';
 import { syncHash } from '../../actions';
 import { VerlExportButton } from '../export/VerlExportButton';
+import { NumberField, SelectField } from '../fields';
 
 export function RunPanel() {
   const config = useLab((s) => s.config);
@@ -32,47 +33,37 @@ export function RunPanel() {
     <section className="panel" data-testid="run-panel">
       <h2>Run</h2>
       <div className="form-row">
-        <label>
-          preset{' '}
-          <select
-            data-testid="preset"
-            value={config.preset}
-            disabled={locked}
-            onChange={(e) => isPreset(e.target.value) && set({ ...config, preset: e.target.value, overrides: {} })}
-          >
-            {PRESETS.map((p) => (
-              <option key={p}>{p}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          mode{' '}
-          <select
-            data-testid="mode"
-            value={config.mode}
-            disabled={locked}
-            onChange={(e) => isMode(e.target.value) && set({ ...config, mode: e.target.value })}
-          >
-            {MODES.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          seed{' '}
-          <input
-            data-testid="seed"
-            type="number"
-            min={0}
-            step={1}
-            value={config.seed}
-            disabled={locked}
-            onChange={(e) => {
-              const n = Number(e.target.value);
-              if (Number.isSafeInteger(n) && n >= 0) set({ ...config, seed: n });
-            }}
-          />
-        </label>
+        <SelectField
+          label="preset"
+          testId="preset"
+          value={config.preset}
+          disabled={locked}
+          onChange={(v) => isPreset(v) && set({ ...config, preset: v, overrides: {} })}
+        >
+          {PRESETS.map((p) => (
+            <option key={p}>{p}</option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="mode"
+          testId="mode"
+          value={config.mode}
+          disabled={locked}
+          onChange={(v) => isMode(v) && set({ ...config, mode: v })}
+        >
+          {MODES.map((m) => (
+            <option key={m}>{m}</option>
+          ))}
+        </SelectField>
+        <NumberField
+          label="seed"
+          testId="seed"
+          min={0}
+          step={1}
+          value={config.seed}
+          disabled={locked}
+          onChange={(n) => Number.isSafeInteger(n) && n >= 0 && set({ ...config, seed: n })}
+        />
       </div>
       <p className="note">{PRESET_NOTES[config.preset]}</p>
       <p className="note">{MODE_NOTES[config.mode]}</p>

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The mode comparison of docs/results.md ("All modes on the tiny preset"): every training mode from the shipped tiny
+# checkpoints with the same seeds and step budget, one at a time, each evaluated at its last step on the same
+# held-out problems with the same metrics; the shipped models' evaluation (the common start); the test-evolution row
+# (a fixed candidate pool's pass rate before/after evolution, suite size, redundancy); then the records copied to
+# docs/results-data/compare and the table printed by `npm run compare`.
+#   bash scripts/compare-modes.sh                  # runs what is missing, continues runs short of STEPS (resumable)
+#   OUT=/tmp/cmp STEPS=10 SEEDS="1 2" MODES="code-a1 golden" TRAIN_ARGS="--set optim.lr=2e-4" bash scripts/compare-modes.sh
+#   RECORDS_ONLY=1 bash scripts/compare-modes.sh   # only copy the records and print the table
+# Evaluation: EVAL_PROBLEMS in-distribution held-out instances spread over the families (eval seed 1234: the same
+# problems and draws for every run), EVAL_SAMPLES samples at T 0.7 / top-p 0.95 plus greedy, the Tester on each
+# reference and 3 mutants, no CodeT. The defaults (4 steps, 32 problems × 4) are what the shared 2-core machine allowed
+# for all runs in one session (docs/results.md); on an idle machine raise them (e.g. STEPS=40 EVAL_PROBLEMS=0).
+set -euo pipefail
+STEPS=${STEPS:-4}
+SEEDS=${SEEDS:-"1"}
+MODES=${MODES:-"code-a1 golden self-play tcs ace"}
+OUT=${OUT:-runs/compare}
+EVAL_SAMPLES=${EVAL_SAMPLES:-4}
+EVAL_PROBLEMS=${EVAL_PROBLEMS:-32} # 0: every held-out instance (86)
+EVOLVE_PROBLEMS=${EVOLVE_PROBLEMS:-338} # every training problem of the tiny preset
+EVOLVE_ROUNDS=${EVOLVE_ROUNDS:-3}
+DATA=${DATA:-docs/results-data/compare}
+# Extra training flags for every run, e.g. TRAIN_ARGS="--set rollout.problems_per_step=16" (none by default).
+read -r -a TRAIN_EXTRA <<< "${TRAIN_ARGS:-}"
+EVAL=(--problems "$EVAL_PROBLEMS" --samples "$EVAL_SAMPLES" --splits heldout --no-codet)
+mkdir -p "$OUT"
+
+step_of() { # the last committed step of a run directory (0 when none)
+  node -e 'const fs=require("fs");const d=process.argv[1];for(const b of ["latest","latest.old"]){try{console.log(JSON.parse(fs.readFileSync(d+"/"+b+"/state.json","utf8")).step);process.exit(0)}catch{}}console.log(0)' "$1"
+}
+eval_step() { # the step an eval.json was taken at (-1 when none)
+  node -e 'try{console.log(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).step)}catch{console.log(-1)}' "$1"
+}
+
+run_one() { # mode seed [extra train args...]
+  local mode=$1 seed=$2 name dir done
+  shift 2
+  name="$mode-s$seed"
+  [ "$#" -gt 0 ] && name="$mode-evolved-s$seed"
+  dir="$OUT/$name"
+  if [ -f "$dir/config.json" ]; then
+    done=$(step_of "$dir")
+    if [ "$done" -lt "$STEPS" ]; then
+      echo "$(date -u +%T) $dir: resuming at step $done"
+      npm run -s train -- --resume "$dir" --steps $((STEPS - done)) >> "$dir.log" 2>&1
+    fi
+  else
+    echo "$(date -u +%T) $dir: training $STEPS steps"
+    npm run -s train -- --preset tiny --mode "$mode" --steps "$STEPS" --seed "$seed" --out "$dir" "${TRAIN_EXTRA[@]}" "$@" \
+      > "$dir.log" 2>&1
+  fi
+  if [ "$(eval_step "$dir/eval.json")" != "$(step_of "$dir")" ]; then
+    echo "$(date -u +%T) $dir: evaluating step $(step_of "$dir")"
+    npm run -s eval -- --run "$dir" "${EVAL[@]}" >> "$dir.log" 2>&1
+  fi
+  echo "$(date -u +%T) $dir: done"
+}
+
+if [ "${RECORDS_ONLY:-0}" != 1 ]; then
+  if [ ! -f "$OUT/start-eval.json" ]; then
+    echo "$(date -u +%T) start: evaluating the shipped tiny models"
+    npm run -s eval -- --preset tiny "${EVAL[@]}" --out "$OUT/start-eval.json" > "$OUT/start-eval.log" 2>&1
+  fi
+  for seed in $SEEDS; do for mode in $MODES; do run_one "$mode" "$seed"; done; done
+  # Test evolution on the first EVOLVE_PROBLEMS training problems (all of them by default), and golden mode trained against the evolved suites
+  # (EVOLVE=0 skips both).
+  # Two starting points: the hidden tests (evolved-tiny) and the one public docstring test (evolved-tiny-from-public).
+  for from in hidden public; do
+    name=evolved-tiny
+    [ "$from" = public ] && name=evolved-tiny-from-public
+    if [ "${EVOLVE:-1}" = 1 ] && [ ! -f "$OUT/$name.jsonl" ]; then
+      echo "$(date -u +%T) evolve from $from tests: $EVOLVE_PROBLEMS problems, $EVOLVE_ROUNDS rounds"
+      npm run -s tasks -- evolve --preset tiny --rounds "$EVOLVE_ROUNDS" --problems "$EVOLVE_PROBLEMS" --from "$from" \
+        --out "$OUT/$name.part" > "$OUT/$name.log" 2>&1
+      mv "$OUT/$name.part" "$OUT/$name.jsonl"
+    fi
+  done
+  if [ "${EVOLVE:-1}" = 1 ]; then
+    for seed in $SEEDS; do run_one golden "$seed" --hidden-tests "$OUT/evolved-tiny.jsonl"; done
+  fi
+fi
+
+# Records: config, metrics and the final eval of each run; the start eval and the evolved suites (with lineage).
+mkdir -p "$DATA"
+for f in start-eval.json evolved-tiny.jsonl evolved-tiny-from-public.jsonl; do if [ -f "$OUT/$f" ]; then cp "$OUT/$f" "$DATA/$f"; fi; done
+for dir in "$OUT"/*/; do
+  dir=${dir%/}
+  [ -f "$dir/config.json" ] && [ -f "$dir/eval.json" ] || continue
+  dest="$DATA/$(basename "$dir")"
+  mkdir -p "$dest"
+  cp "$dir/config.json" "$dir/metrics.jsonl" "$dir/eval.json" "$dest/"
+  if [ -f "$dir/hidden-tests.jsonl" ]; then cp "$dir/hidden-tests.jsonl" "$dest/"; fi
+done
+npm run -s compare -- "$DATA"

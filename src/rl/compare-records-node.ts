@@ -1,0 +1,86 @@
+// Reads the records of a mode comparison (docs/results-data/compare, or a directory of run directories): each run's
+// config.json and final eval.json, the shipped models' start-eval.json and the evolved suites (*.jsonl), for
+// `npm run compare` and the docs/results.md check.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { TrainConfig } from './config';
+import type { SplitReport } from './eval';
+import { compareTable, evolveTable, parseEvolved, type CompareRun, type EvolvedProblem } from './compare-table';
+
+/** The run's copy of `train --hidden-tests` (src/cli/hidden-tests-file.ts writes it; rl does not import the CLI). */
+const HIDDEN_TESTS_FILE = 'hidden-tests.jsonl';
+const HIDDEN_TESTS_VARIANT = '+ evolved tests';
+
+/** The order of the rows: the paper's method first, then its baselines, then the neighbouring methods. */
+const MODE_ORDER = ['code-a1', 'golden', 'self-play', 'tcs', 'ace'];
+
+interface EvalFile {
+  step: number;
+  rows: SplitReport[];
+}
+
+function heldoutRow(file: string): { step: number; row: SplitReport } {
+  const e = JSON.parse(readFileSync(file, 'utf8')) as EvalFile;
+  const row = e.rows?.find((r) => r.split === 'heldout');
+  if (!row) throw new Error(`${file}: no heldout evaluation in it`);
+  return { step: e.step, row };
+}
+
+/** One run directory (config.json + eval.json) as a table row. */
+export function loadCompareRun(dir: string): CompareRun {
+  const cfgFile = join(dir, 'config.json');
+  const evalFile = join(dir, 'eval.json');
+  if (!existsSync(cfgFile) || !existsSync(evalFile))
+    throw new Error(`${dir}: not an evaluated run (needs config.json and eval.json: npm run eval -- --run ${dir})`);
+  const cfg = JSON.parse(readFileSync(cfgFile, 'utf8')) as TrainConfig;
+  // A run trained against replaced hidden tests (train --hidden-tests) is a variant of its mode, listed after it.
+  const mode = existsSync(join(dir, HIDDEN_TESTS_FILE)) ? `${cfg.mode} ${HIDDEN_TESTS_VARIANT}` : cfg.mode;
+  return { name: basename(dir), mode, seed: cfg.seed, ...heldoutRow(evalFile) };
+}
+
+export interface CompareRecords {
+  start?: CompareRun;
+  runs: CompareRun[];
+  evolved: { label: string; problems: EvolvedProblem[] }[];
+}
+
+/**
+ * Every path is a run directory, an eval.json / evolved .jsonl file, or a directory holding them (its start-eval.json
+ * is the start row; its sub-directories with an eval.json are runs; its *.jsonl files are evolved suites).
+ */
+export function loadCompareRecords(paths: readonly string[]): CompareRecords {
+  const out: CompareRecords = { runs: [], evolved: [] };
+  const addEvolved = (f: string) =>
+    out.evolved.push({ label: basename(f, '.jsonl'), problems: parseEvolved(readFileSync(f, 'utf8')) });
+  for (const p of paths) {
+    if (!existsSync(p)) throw new Error(`${p}: no such file or directory`);
+    if (!statSync(p).isDirectory()) {
+      if (p.endsWith('.jsonl')) addEvolved(p);
+      else out.start = { name: 'start', mode: 'shipped models', ...heldoutRow(p) };
+      continue;
+    }
+    if (existsSync(join(p, 'config.json'))) {
+      out.runs.push(loadCompareRun(p));
+      continue;
+    }
+    const startFile = join(p, 'start-eval.json');
+    if (existsSync(startFile)) out.start = { name: 'start', mode: 'shipped models', ...heldoutRow(startFile) };
+    for (const name of readdirSync(p).sort()) {
+      const sub = join(p, name);
+      if (name.endsWith('.jsonl')) addEvolved(sub);
+      else if (statSync(sub).isDirectory() && existsSync(join(sub, 'eval.json'))) out.runs.push(loadCompareRun(sub));
+    }
+  }
+  const rank = (r: CompareRun) => {
+    const i = MODE_ORDER.indexOf(r.mode.split(' ')[0]);
+    // Variants (a mode with evolved tests) right after their mode.
+    return (i < 0 ? MODE_ORDER.length : i) + (r.mode.includes(' ') ? 0.5 : 0);
+  };
+  out.runs.sort((a, b) => (a.seed ?? 0) - (b.seed ?? 0) || rank(a) - rank(b) || a.name.localeCompare(b.name));
+  return out;
+}
+
+/** The tables the records give, as docs/results.md shows them (blank line between the tables). */
+export function compareBlock(r: CompareRecords): string[] {
+  return [...compareTable(r.runs, r.start), ...(r.evolved.length ? ['', ...evolveTable(r.evolved)] : [])];
+}
