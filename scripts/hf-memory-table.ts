@@ -30,7 +30,9 @@ const microBatch = arg('micro', 4);
 const rank = arg('rank', 16);
 const runs: [string, Partial<PlanSettings>][] = [
   ['full fine-tune, f32', { baseFormat: 'f32', lora: undefined }],
-  [`LoRA r${rank}, f32 base`, { baseFormat: 'f32' }],
+  // rollout_quant none: the merged learner (merged f32 weights, an f32 base copy, full weight gradients).
+  [`LoRA r${rank}, f32 base (merged learner)`, { baseFormat: 'f32', mergedLearner: true }],
+  // rollout_quant int8 / int4: the frozen base held only in that format (FrozenBase), no f32 copy of its Linears.
   [`LoRA r${rank}, int8 base`, { baseFormat: 'int8-b32' }],
   [`LoRA r${rank}, int4 base`, { baseFormat: 'int4-b32' }],
 ];
@@ -60,8 +62,8 @@ for (const [model, shape] of Object.entries(shapes)) {
     const p = planMemory(config, s, limits);
     const sum = (re: RegExp) => p.items.filter((i) => re.test(i.name)).reduce((a, i) => a + i.bytes, 0);
     const cells = [
-      sum(/^weights|^embedding|^norms|^KL/),
-      sum(/^LoRA|^gradients|^AdamW/),
+      sum(/^weights|^embedding|^norms|^KL|^merged learner: f32/),
+      sum(/^LoRA|^gradients|^AdamW|^merged learner: weight/),
       sum(/^KV/),
       sum(/^activations|^logits/),
       p.totalBytes,

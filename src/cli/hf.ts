@@ -85,6 +85,8 @@ async function inspect(spec: string, args: Args): Promise<void> {
     recompute: true,
     lmHeadChunk: 8192,
     klReference: true,
+    // An f32 base trains through the merged learner (rollout_quant none); int8 / int4 through FrozenBase.
+    mergedLearner: base === 'f32',
   };
   // Limits of a typical discrete GPU's WebGPU adapter; the lab checks the real ones before a run.
   const plan = checkMemory({ ...c, maxSeqLen: Math.min(c.maxSeqLen, seqLen) }, settings, {

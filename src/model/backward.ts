@@ -16,7 +16,8 @@ import type { TensorSpec } from './layout';
 
 /**
  * Linear backward for y[T, N] = x[T, K]·Wᵀ + b: dW[N, K] += dyᵀ·x and db[N] += onesᵀ·dy (into the flat grads);
- * dx[T, K] = dy·W is written, or added when `accumulateDx` (several projections share one input).
+ * dx[T, K] = dy·W is written, or added when `accumulateDx` (several projections share one input). A frozen-base
+ * model hands the whole step to its FrozenLinears (adapter gradients and dx only).
  */
 export function linearBackward(
   model: GpuModel,
@@ -28,6 +29,10 @@ export function linearBackward(
   T: number,
   accumulateDx = false,
 ): void {
+  if (model.frozen) {
+    model.frozen.backward(dx, dy, x, w, T, accumulateDx);
+    return;
+  }
   const [N, K] = w.shape;
   const gpu = model.gpu;
   linearMatmul(gpu, { a: dy, b: x, c: model.g(w), M: N, N: K, K: T, transA: true, accumulate: true });
@@ -120,6 +125,8 @@ export function backward(model: GpuModel, batch: GpuBatch, fwd: ForwardResult, d
     gpu.release(dxInNorm);
     gpu.release(dxMid);
   }
-  model.accumulateGrad(layout.embed, (dTable) => embeddingBackward(gpu, dTable, dx, batch.tokens, T, H, c.vocabSize));
+  // A frozen base's embedding gets no gradient (and a 152k-row table no scratch copy either).
+  if (!model.frozen)
+    model.accumulateGrad(layout.embed, (dTable) => embeddingBackward(gpu, dTable, dx, batch.tokens, T, H, c.vocabSize));
   gpu.release(dx);
 }

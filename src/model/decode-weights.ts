@@ -26,11 +26,15 @@ export function fp32Weights(model: GpuModel): DecodeWeights {
     model,
     label: 'fp32',
     linear: (y, x, w, bias, M, accumulate = false) => linearForward(model, y, x, w, bias, M, accumulate),
+    // Stacking reads the flat buffer's layout order (a split model's layers may straddle two buffers), and the
+    // weights themselves (a frozen base's Linears go through FrozenLinears, adapters included).
     stacked: (ws) =>
-      stackedIn(
-        ws,
-        (t) => t.offset,
-        (t) => model.p(t),
-      ),
+      model.flat && !model.frozen
+        ? stackedIn(
+            ws,
+            (t) => t.offset,
+            (t) => model.p(t),
+          )
+        : undefined,
   };
 }

@@ -6,7 +6,6 @@
 // (row b's pads in slots 0..pad_b-1 are hidden by keyValid), generated token i goes to slot P + i. Positions count
 // from the first real token, so a row's RoPE phases do not depend on how much padding its batch needed.
 import type { Gpu } from '../gpu/runtime';
-import { embeddingForward } from '../gpu/kernels/embedding';
 import { rmsnormForward } from '../gpu/kernels/rmsnorm';
 import { ropeForward } from '../gpu/kernels/rope';
 import { swigluForward, swigluForwardFused } from '../gpu/kernels/swiglu';
@@ -68,7 +67,8 @@ export class DecodeState {
         const bias = this.own(gpu, 'decode.qkvBias', (L.q.shape[0] + 2 * L.k.shape[0]) * 4);
         let at = 0;
         for (const t of [L.qBias, L.kBias, L.vBias]) {
-          gpu.copy(w.model.params, t.offset * 4, bias, at, t.size * 4);
+          const src = w.model.p(t);
+          gpu.copy(src.buffer, src.offset * 4, bias, at, t.size * 4);
           at += t.size * 4;
         }
         return { w: fusedW, bias };
@@ -269,7 +269,7 @@ export function prefill(st: DecodeState, prompts: number[][], padId: number): { 
   gpu.write(st.lens, new Uint32Array(B).fill(P + 1));
 
   const x = gpu.temp('prefill.x', T * c.hidden * 4);
-  embeddingForward(gpu, x, model.mirror(model.layout.embed), ids, T, c.hidden, c.vocabSize);
+  model.embedTokens(x, ids, T);
   const lse = gpu.temp('prefill.lse', T * c.heads * 4);
   const acts = allocActs(st.w, T, (label, bytes) => gpu.temp(label, bytes));
   layers(st.w, acts, x, T, positions, (l, out, q, k, v) => {
@@ -303,7 +303,7 @@ export function decodeStep(st: DecodeState): void {
   const c = model.config;
   const B = st.B;
   const x = st.x;
-  embeddingForward(gpu, x, model.mirror(model.layout.embed), st.next, B, c.hidden, c.vocabSize);
+  model.embedTokens(x, st.next, B);
   const shape = { B, Hq: c.heads, Hkv: c.kvHeads, Dh: c.headDim, maxLen: st.maxLen };
   const fromQkv = (l: number, out: GPUBuffer, q: GPUBuffer, qkv: GPUBuffer) => {
     attentionCacheRope(gpu, st.caches[l].k, st.caches[l].v, qkv, st.positions, st.slots, model.rope, shape);
@@ -355,7 +355,7 @@ export function forwardAllLogits(
   const positions = gpu.buffer('fwd.positions', lp.positions);
   const valid = gpu.buffer('fwd.valid', lp.valid);
   const x = gpu.temp('fwd.x', T * c.hidden * 4);
-  embeddingForward(gpu, x, model.mirror(model.layout.embed), ids, T, c.hidden, c.vocabSize);
+  model.embedTokens(x, ids, T);
   const lse = gpu.temp('fwd.lse', T * c.heads * 4);
   const acts = allocActs(w, T, (label, bytes) => gpu.temp(label, bytes));
   layers(w, acts, x, T, positions, (_l, out, q, k, v) => {

@@ -4,7 +4,6 @@
 // per-row layers (norms, matmuls, RoPE, SwiGLU) run on the distinct rows only; attention expands q, k, v back to the
 // [B, S] batch (gathers) and gathers its output back. Same kernels on the same inputs: the numbers equal forward()'s.
 import { gatherRows } from '../gpu/kernels/rows';
-import { embeddingForward } from '../gpu/kernels/embedding';
 import { rmsnormForward } from '../gpu/kernels/rmsnorm';
 import { attnForward } from './forward-attention';
 import {
@@ -116,7 +115,7 @@ export function forwardShared(
   };
   const layers: LayerActs[] = [];
   let x = f32('act.x0', n * H);
-  embeddingForward(gpu, x, model.mirror(model.layout.embed), tokens, n, H, c.vocabSize);
+  model.embedTokens(x, tokens, n);
   model.layout.layers.forEach((L, l) => {
     const { rstd1, h1, q: qs, k: ks, v: vs } = attentionInputs(model, L, l, x, positions, n);
     // Attention on the whole [B, S] batch: q, k, v expanded, the output gathered back to the distinct rows.

@@ -5,9 +5,9 @@ import { linearMatmul } from '../gpu/kernels/linear-quad';
 import { rmsnormForward } from '../gpu/kernels/rmsnorm';
 import { ropeForward } from '../gpu/kernels/rope';
 import { swigluForward } from '../gpu/kernels/swiglu';
-import { embeddingForward } from '../gpu/kernels/embedding';
 import { elementwise } from '../gpu/kernels/elementwise';
 import { gatherRows } from '../gpu/kernels/rows';
+import { placeColumns, takeColumns } from '../gpu/kernels/chunk-rows';
 import type { GpuBatch } from './forward-batch';
 import { attnForward, type AttnSaved } from './forward-attention';
 import type { GpuModel, TensorRef } from './model';
@@ -56,7 +56,7 @@ export interface HeadRows {
   n: number;
 }
 
-/** y[T, N] = x[T, K] · Wᵀ (+ bias), with W an HF [N, K] tensor inside the flat parameters. */
+/** y[T, N] = x[T, K] · Wᵀ (+ bias), with W an HF [N, K] tensor inside the model's parameters. */
 export function linearForward(
   model: GpuModel,
   y: GPUBuffer,
@@ -65,9 +65,30 @@ export function linearForward(
   bias: TensorSpec | undefined,
   T: number,
   accumulate = false,
-  /** Where W's [N, K] floats live, when not in the flat parameters (e.g. a dequantized rollout copy). */
-  weights: TensorRef = model.p(w),
+  /** Where W's [N, K] floats live, when not in the model's parameters (e.g. a dequantized rollout copy). */
+  at?: TensorRef,
 ): void {
+  if (!at && model.frozen) model.frozen.forward(y, x, w, bias, T, accumulate);
+  else f32LinearForward(model, y, x, w, bias, T, accumulate, at);
+}
+
+/** linearForward on the model's own f32 weights (or `at`), whatever FrozenLinears the model has. */
+export function f32LinearForward(
+  model: GpuModel,
+  y: GPUBuffer,
+  x: GPUBuffer,
+  w: TensorSpec,
+  bias: TensorSpec | undefined,
+  T: number,
+  accumulate: boolean,
+  at?: TensorRef,
+): void {
+  if (!at && model.isRowSplit(w)) {
+    rowSplitForward(model, y, x, w, T, accumulate);
+    if (bias) addBias(model, y, bias, T);
+    return;
+  }
+  const weights = at ?? model.p(w);
   const [N, K] = w.shape;
   const gpu = model.gpu;
   if (bias && !accumulate && model.hasMirror(bias)) {
@@ -78,7 +99,28 @@ export function linearForward(
   }
   linearMatmul(gpu, { a: x, b: weights, c: y, M: T, N, K, transB: true, accumulate });
   // Fallback: bias as a rank-1 update ones[T,1]·b[1,N] through matmul's offset support.
-  if (bias) matmul(gpu, { a: model.ones(T), b: model.p(bias), c: y, M: T, N, K: 1, accumulate: true });
+  if (bias) addBias(model, y, bias, T);
+}
+
+/** y[T, N] += ones[T, 1] · b[1, N], through matmul's offset support. */
+export function addBias(model: GpuModel, y: GPUBuffer, bias: TensorSpec, T: number): void {
+  matmul(model.gpu, { a: model.ones(T), b: model.p(bias), c: y, M: T, N: bias.size, K: 1, accumulate: true });
+}
+
+/**
+ * y[T, V] (+)= x · Wᵀ for a W split into row chunks (an lm_head larger than one binding): each chunk's [T, rows]
+ * block is computed densely, then placed into its columns of y.
+ */
+function rowSplitForward(model: GpuModel, y: GPUBuffer, x: GPUBuffer, w: TensorSpec, T: number, accumulate: boolean) {
+  const gpu = model.gpu;
+  const [N, K] = w.shape;
+  for (const c of model.chunks(w)) {
+    const blk = gpu.temp('act.headChunk', T * c.rows * 4);
+    if (accumulate) takeColumns(gpu, blk, y, T, c.rows, N, c.lo);
+    linearMatmul(gpu, { a: x, b: c.buffer, c: blk, M: T, N: c.rows, K, transB: true, accumulate });
+    placeColumns(gpu, y, blk, T, c.rows, N, c.lo);
+    gpu.release(blk);
+  }
 }
 
 /** Hidden, query, key/value and MLP widths, and a temporary of n floats: what the forward and backward size by. */
@@ -101,7 +143,7 @@ export function forward(model: GpuModel, batch: GpuBatch, keep: boolean, headRow
   if (batch.S > c.maxSeqLen) throw new Error(`forward: seqLen ${batch.S} exceeds maxSeqLen ${c.maxSeqLen}`);
 
   let x = f32('act.x0', T * H);
-  embeddingForward(gpu, x, model.mirror(layout.embed), batch.tokens, T, H, c.vocabSize);
+  model.embedTokens(x, batch.tokens, T);
   const layers: LayerActs[] = [];
   for (let l = 0; l < layout.layers.length; l++) {
     const L = layout.layers[l];

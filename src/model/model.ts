@@ -1,10 +1,18 @@
-// The GPU-resident model: flat parameter / gradient / AdamW-moment buffers cut by the layout, and the RoPE table.
+// The GPU-resident model: parameter / gradient / AdamW-moment buffers cut by the layout, and the RoPE table.
 //
-// Kernels that take an element offset (matmul) read tensors straight out of the flat buffers. Kernels that bind a
-// whole buffer (embedding, rmsnorm weights) get a "mirror": a small standalone copy of that tensor, refreshed by a
-// buffer copy whenever the flat parameters change (upload, optimizer step). Their gradients go through a pooled
-// temp that is copied in from and back to the flat gradient (so accumulation semantics hold). The runtime's
-// launcher binds whole buffers only, which is why mirrors exist at all; on real GPUs they cost < 1 % of a step.
+// Storage. A model whose f32 parameters fit one buffer (the lab's embedded models) keeps them in ONE flat buffer in
+// the layout's order, and gradients and moments likewise: AdamW and the grad norm are one kernel each over it. A
+// larger model (a Hugging Face checkpoint) is held in several buffers, each within the adapter's
+// maxStorageBufferBindingSize and maxBufferSize: runs of whole tensors in "segments", and the embedding (and an
+// untied lm_head) in row chunks of their own, as many as one binding requires. Tensors a frozen quantized base holds
+// (FrozenLinears below) get no f32 storage at all. Split models are frozen-base (LoRA) models: gradients and AdamW
+// state exist only for a model in one buffer.
+//
+// Kernels that take an element offset (matmul) read tensors straight out of the buffers (`p(t)`). Kernels that bind a
+// whole buffer (embedding, rmsnorm weights, biases) get a "mirror": a small standalone copy of that tensor,
+// refreshed by a buffer copy whenever the parameters change (upload, optimizer step). Their gradients go through a
+// pooled temp that is copied in from and back to the flat gradient (so accumulation semantics hold). A split
+// model's embedding chunks are standalone buffers already and need no mirror.
 //
 // Usage (see forward.ts, backward-step.ts, forward-logprobs.ts):
 //   const model = new GpuModel(gpu, buildLayout(preset('tiny')), initParams(layout, seed));   // or fromCheckpoint
@@ -17,8 +25,10 @@
 import type { Gpu } from '../gpu/runtime';
 import { createRopeTable, type RopeTable } from '../gpu/kernels/rope';
 import { zeroBuffer } from '../gpu/kernels/adamw';
+import { embeddingForward } from '../gpu/kernels/embedding';
+import { chunkedLookup, rowRanges, type RowChunk } from '../gpu/kernels/chunk-rows';
 import type { ModelConfig } from './config';
-import { buildLayout, type Layout, type TensorSpec } from './layout';
+import { alignUp, buildLayout, type Layout, type TensorSpec } from './layout';
 import { saveCheckpoint, type CheckpointFiles, type LoadedCheckpoint, type SaveOptions } from './checkpoint';
 
 export interface TensorRef {
@@ -27,11 +37,47 @@ export interface TensorRef {
   offset: number;
 }
 
+/**
+ * The Linear weights of a frozen base (held elsewhere, e.g. quantized) with trainable adapters on top: a model
+ * with these set runs every Linear through them, and its backward produces only the adapters' gradients and the
+ * input gradients (the embedding, norms and biases are frozen too).
+ */
+export interface FrozenLinears {
+  /** y[T, out] (+)= x[T, in] · W_effᵀ (+ bias). */
+  forward(
+    y: GPUBuffer,
+    x: GPUBuffer,
+    w: TensorSpec,
+    bias: TensorSpec | undefined,
+    T: number,
+    accumulate: boolean,
+  ): void;
+  /** dx[T, in] (+)= dy[T, out] · W_eff (dx null: none needed); accumulates the adapters' gradients for w. */
+  backward(dx: GPUBuffer | null, dy: GPUBuffer, x: GPUBuffer, w: TensorSpec, T: number, accumulateDx: boolean): void;
+}
+
+export interface ModelStorage {
+  /** Tensors that get no f32 storage (a frozen base holds them, e.g. quantized); reading them throws. */
+  skip?: (t: TensorSpec) => boolean;
+  /** Largest buffer in bytes (default: the device's maxStorageBufferBindingSize and maxBufferSize); tests lower it. */
+  maxBufferBytes?: number;
+}
+
+/** A run of whole tensors [start, start + floats) of the flat layout in one buffer. */
+interface Segment {
+  buffer: GPUBuffer;
+  start: number;
+  floats: number;
+}
+
 export class GpuModel {
   readonly layout: Layout;
   readonly config: ModelConfig;
-  /** Flat f32 parameters (the learner's fp32 masters). */
-  readonly params: GPUBuffer;
+  private readonly segments: Segment[] = [];
+  private readonly segmentOf = new Map<TensorSpec, Segment>();
+  /** Row-split tensors (a split model's embedding and untied lm_head), each chunk a buffer of whole rows. */
+  private readonly rowChunks = new Map<TensorSpec, RowChunk[]>();
+  private readonly skipped = new Set<TensorSpec>();
   private gradsBuf?: GPUBuffer;
   readonly rope: RopeTable;
   /** Whole-buffer copies of the tensors whose kernels take no offset (embedding table, norm weights). */
@@ -43,24 +89,29 @@ export class GpuModel {
   moments?: { m: GPUBuffer; v: GPUBuffer };
   /** Optimizer steps taken (AdamW bias correction counts from 1). */
   step = 0;
+  /** Set: every Linear goes through the frozen base + adapters, and the backward trains nothing of this model. */
+  frozen?: FrozenLinears;
 
   constructor(
     readonly gpu: Gpu,
     configOrLayout: ModelConfig | Layout,
     initial?: Float32Array,
     readonly label = 'model',
+    storage: ModelStorage = {},
   ) {
     this.layout = 'tensors' in configOrLayout ? configOrLayout : buildLayout(configOrLayout);
     this.config = this.layout.config;
-    const bytes = this.layout.totalFloats * 4;
-    // Kernels bind the whole flat buffer (with element offsets), so it must fit one storage binding.
-    const maxBinding = gpu.device.limits.maxStorageBufferBindingSize;
-    if (bytes > maxBinding) {
-      throw new Error(
-        `${label}: ${bytes} bytes of f32 parameters exceed this device's maxStorageBufferBindingSize (${maxBinding})`,
-      );
+    const lim = gpu.device.limits;
+    const cap = storage.maxBufferBytes ?? Math.min(lim.maxStorageBufferBindingSize, lim.maxBufferSize);
+    for (const t of this.layout.tensors) if (storage.skip?.(t)) this.skipped.add(t);
+    if (!this.skipped.size && this.layout.totalFloats * 4 <= cap) {
+      const buffer = gpu.buffer(`${label}.params`, this.layout.totalFloats * 4);
+      const seg = { buffer, start: 0, floats: this.layout.totalFloats };
+      this.segments.push(seg);
+      for (const t of this.layout.tensors) this.segmentOf.set(t, seg);
+    } else {
+      this.split(Math.floor(cap / 4));
     }
-    this.params = gpu.buffer(`${label}.params`, bytes);
     this.rope = createRopeTable(gpu, this.config.headDim, this.config.ropeTheta, this.config.maxSeqLen);
     // Biases too: the elementwise kernel broadcasts b by its arrayLength, so a bias needs an exactly-sized buffer
     // (≥ 4 floats; runtime buffers are at least 16 bytes).
@@ -73,9 +124,68 @@ export class GpuModel {
       ...this.layout.layers.flatMap((l) => [l.inputNorm, l.postNorm]),
       ...biases,
     ]) {
-      this.mirrors.set(t, gpu.buffer(`${label}.mirror:${t.name}`, t.size * 4));
+      if (this.segmentOf.has(t)) this.mirrors.set(t, gpu.buffer(`${label}.mirror:${t.name}`, t.size * 4));
     }
     if (initial) this.upload(initial);
+  }
+
+  /** Several buffers of at most `capFloats` each: the embedding and lm_head in row chunks, the rest in segments. */
+  private split(capFloats: number): void {
+    const { embed, lmHead } = this.layout;
+    let pending: TensorSpec[] = [];
+    const close = () => {
+      if (!pending.length) return;
+      const start = pending[0].offset;
+      const last = pending[pending.length - 1];
+      const floats = alignUp(last.offset + last.size) - start;
+      const seg = {
+        buffer: this.gpu.buffer(`${this.label}.params[${this.segments.length}]`, floats * 4),
+        start,
+        floats,
+      };
+      this.segments.push(seg);
+      for (const t of pending) this.segmentOf.set(t, seg);
+      pending = [];
+    };
+    for (const t of this.layout.tensors) {
+      // A segment is a contiguous run of the layout: a skipped tensor (or a row-split one) ends it, so no buffer
+      // holds floats of a tensor without f32 storage.
+      if (this.skipped.has(t)) {
+        close();
+        continue;
+      }
+      if (t === embed || t === lmHead) {
+        close();
+        const cols = t.shape[1];
+        const chunks = rowRanges(t.shape[0], Math.floor(capFloats / cols)).map((r, i) => ({
+          ...r,
+          buffer: this.gpu.buffer(`${this.label}.${t.name}[${i}]`, r.rows * cols * 4),
+        }));
+        this.rowChunks.set(t, chunks);
+        continue;
+      }
+      // Its segment spans the tensor's aligned end, so that is what must fit.
+      if (alignUp(t.size) > capFloats)
+        throw new Error(
+          `${this.label}: ${t.name} (${t.size * 4} bytes) exceeds the largest buffer this device binds (${capFloats * 4} bytes)`,
+        );
+      const start = pending.length ? pending[0].offset : t.offset;
+      if (pending.length && alignUp(t.offset + t.size) - start > capFloats) close();
+      pending.push(t);
+    }
+    close();
+  }
+
+  /** Whether the parameters live in one flat buffer (the lab's models) rather than several. */
+  get flat(): boolean {
+    return this.segments.length === 1 && this.segments[0].start === 0 && !this.rowChunks.size;
+  }
+
+  /** The flat f32 parameters (the learner's fp32 masters); only a model held in one buffer has them. */
+  get params(): GPUBuffer {
+    if (!this.flat)
+      throw new Error(`${this.label}: the parameters are split across buffers (no flat parameter buffer)`);
+    return this.segments[0].buffer;
   }
 
   /**
@@ -83,15 +193,24 @@ export class GpuModel {
    * frozen model (the GRPO reference policy, a sampler-only copy) costs one parameter buffer, not two.
    */
   get grads(): GPUBuffer {
+    if (!this.flat)
+      throw new Error(
+        `${this.label}: full training needs the parameters in one buffer; this model is split (train it with LoRA)`,
+      );
     this.gradsBuf ??= this.gpu.buffer(`${this.label}.grads`, this.layout.totalFloats * 4);
     return this.gradsBuf;
   }
 
-  /** Replaces all parameters (e.g. after loading a checkpoint) and refreshes the mirrors. */
+  /** Replaces all parameters (e.g. after loading a checkpoint) and refreshes the mirrors. Skipped tensors are ignored. */
   upload(params: Float32Array): void {
     if (params.length !== this.layout.totalFloats)
       throw new Error(`${this.label}: ${params.length} floats uploaded, layout has ${this.layout.totalFloats}`);
-    this.gpu.write(this.params, params);
+    for (const s of this.segments) this.gpu.write(s.buffer, params.subarray(s.start, s.start + s.floats));
+    for (const [t, chunks] of this.rowChunks) {
+      const cols = t.shape[1];
+      for (const c of chunks)
+        this.gpu.write(c.buffer, params.subarray(t.offset + c.lo * cols, t.offset + (c.lo + c.rows) * cols));
+    }
     this.refreshMirrors();
   }
 
@@ -103,14 +222,51 @@ export class GpuModel {
     this.refreshMirrors();
   }
 
-  /** Records copies flat → mirrors; call after anything writes `params` on the GPU. */
+  /** Records copies parameters → mirrors; call after anything writes the parameters on the GPU. */
   refreshMirrors(): void {
-    for (const [t, buf] of this.mirrors) this.gpu.copy(this.params, t.offset * 4, buf, 0, t.size * 4);
+    for (const [t, buf] of this.mirrors) {
+      const r = this.p(t);
+      this.gpu.copy(r.buffer, r.offset * 4, buf, 0, t.size * 4);
+    }
   }
 
-  /** A tensor inside the flat parameters, for offset-taking kernels. */
+  /** A tensor inside the parameter buffers, for offset-taking kernels (a tensor in one row chunk: that chunk). */
   p(t: TensorSpec): TensorRef {
-    return { buffer: this.params, offset: t.offset };
+    const seg = this.segmentOf.get(t);
+    if (seg) return { buffer: seg.buffer, offset: t.offset - seg.start };
+    const rows = this.rowChunks.get(t);
+    if (rows?.length === 1) return { buffer: rows[0].buffer, offset: 0 };
+    if (this.skipped.has(t)) throw new Error(`${this.label}: ${t.name} has no f32 copy (the frozen base holds it)`);
+    throw new Error(`${this.label}: ${t.name} is split into row chunks (read it with chunks())`);
+  }
+
+  /** Whether `t` has f32 storage here (in a segment or in row chunks). */
+  holds(t: TensorSpec): boolean {
+    return this.segmentOf.has(t) || this.rowChunks.has(t);
+  }
+
+  /** The row chunks of a row-split tensor, or one chunk covering a tensor that sits in a segment at offset 0. */
+  chunks(t: TensorSpec): RowChunk[] {
+    const c = this.rowChunks.get(t);
+    if (c) return c;
+    const r = this.p(t);
+    if (r.offset !== 0) throw new Error(`${this.label}: ${t.name} is not at the start of a buffer`);
+    return [{ buffer: r.buffer, lo: 0, rows: t.shape[0] }];
+  }
+
+  /** Whether `t` is split into several row chunks (an lm_head larger than one binding). */
+  isRowSplit(t: TensorSpec): boolean {
+    return (this.rowChunks.get(t)?.length ?? 0) > 1;
+  }
+
+  /** out[n, H] = embedding rows of ids [n] (from the mirror, or chunk by chunk for a split table). */
+  embedTokens(out: GPUBuffer, ids: GPUBuffer, n: number): void {
+    const { hidden: H, vocabSize: V } = this.config;
+    const e = this.layout.embed;
+    const chunks = this.rowChunks.get(e);
+    if (!chunks) embeddingForward(this.gpu, out, this.mirror(e), ids, n, H, V);
+    else if (chunks.length === 1) embeddingForward(this.gpu, out, chunks[0].buffer, ids, n, H, V);
+    else chunkedLookup(this.gpu, out, chunks, ids, n, H, V);
   }
 
   /** A tensor inside the flat gradients. */
@@ -132,10 +288,16 @@ export class GpuModel {
 
   /**
    * Runs `fn` on a standalone buffer holding the current gradient of `t`, then copies it back: for whole-buffer
-   * kernels that ACCUMULATE into a parameter gradient (rmsnorm dw, embedding dTable).
+   * kernels that ACCUMULATE into a parameter gradient (rmsnorm dw, embedding dTable). A frozen model has no
+   * gradients: `fn` gets a scratch buffer whose contents are dropped.
    */
   accumulateGrad(t: TensorSpec, fn: (grad: GPUBuffer) => void): void {
     const tmp = this.gpu.temp(`${this.label}.grad:${t.name}`, t.size * 4);
+    if (this.frozen) {
+      fn(tmp);
+      this.gpu.release(tmp);
+      return;
+    }
     this.gpu.copy(this.grads, t.offset * 4, tmp, 0, t.size * 4);
     fn(tmp);
     this.gpu.copy(tmp, 0, this.grads, t.offset * 4, t.size * 4);
@@ -170,9 +332,18 @@ export class GpuModel {
     return this.moments;
   }
 
+  /** Bytes of the f32 parameter buffers (segments, row chunks and mirrors). */
+  paramBytes(): number {
+    let n = 0;
+    for (const s of this.segments) n += s.buffer.size;
+    for (const c of this.rowChunks.values()) for (const k of c) n += k.buffer.size;
+    for (const m of this.mirrors.values()) n += m.size;
+    return n;
+  }
+
   /** A model holding a loaded checkpoint's fp32 parameters. */
-  static fromCheckpoint(gpu: Gpu, ckpt: LoadedCheckpoint, label = 'model'): GpuModel {
-    return new GpuModel(gpu, ckpt.layout, ckpt.params, label);
+  static fromCheckpoint(gpu: Gpu, ckpt: LoadedCheckpoint, label = 'model', storage?: ModelStorage): GpuModel {
+    return new GpuModel(gpu, ckpt.layout, ckpt.params, label, storage);
   }
 
   /** Reads the parameters back and serialises them (fp32 or quantized) with config.json and tokenizer.json. */
@@ -180,8 +351,16 @@ export class GpuModel {
     return saveCheckpoint(this.layout, await this.readParams(), opts);
   }
 
+  /** All parameters in the flat layout (skipped tensors read as zeros). */
   async readParams(): Promise<Float32Array> {
-    return this.gpu.readF32(this.params, this.layout.totalFloats);
+    if (this.flat) return this.gpu.readF32(this.params, this.layout.totalFloats);
+    const out = new Float32Array(this.layout.totalFloats);
+    for (const s of this.segments) out.set(await this.gpu.readF32(s.buffer, s.floats), s.start);
+    for (const [t, chunks] of this.rowChunks) {
+      const cols = t.shape[1];
+      for (const c of chunks) out.set(await this.gpu.readF32(c.buffer, c.rows * cols), t.offset + c.lo * cols);
+    }
+    return out;
   }
 
   async readGrads(): Promise<Float32Array> {
@@ -190,7 +369,8 @@ export class GpuModel {
 
   destroy(): void {
     for (const b of [
-      this.params,
+      ...this.segments.map((s) => s.buffer),
+      ...[...this.rowChunks.values()].flatMap((c) => c.map((k) => k.buffer)),
       this.gradsBuf,
       this.rope.buffer,
       this.onesBuf,

@@ -67,7 +67,8 @@ export class RolloutWeights implements DecodeWeights {
   /** Re-quantizes every Linear weight from the learner's current fp32 parameters (recorded, not awaited). */
   refresh(): void {
     for (const [t, q] of this.quant) {
-      quantizeOnGpu(this.model.gpu, q, this.model.params, t.offset);
+      const src = this.model.p(t);
+      quantizeOnGpu(this.model.gpu, q, src.buffer, src.offset);
       if (this.dequantized) dequantizeOnGpu(this.model.gpu, q, this.dequantized, this.deqOffsets.get(t) ?? 0);
     }
   }

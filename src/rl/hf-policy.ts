@@ -1,19 +1,22 @@
 // A Hugging Face model as a Coder or Tester: the imported Qwen2 weights frozen, rank-r LoRA adapters trained by the
-// same GRPO update (LoraLearner: merged weights through the existing training step, AdamW on the adapters only), the
-// release's chat prompts through the model's own template, and PEFT adapter files as the saved state.
+// same GRPO update (AdamW on the adapters only), the release's chat prompts through the model's own template, and
+// PEFT adapter files as the saved state.
 //
-// The KL reference is the learner itself with the adapters off (LoraLearner.unmerge around the reference log-probs),
-// so no second model exists. Small models only for now: the learner keeps an f32 copy of the base (the in-forward
-// adapter path on a frozen quantized base is what removes it).
+// With a quantized rollout precision (int8 / int4, the default) the base is held ONLY in that format (FrozenBase:
+// no f32 copy of its Linear weights): rollouts, the training forward (qmatmul) and backward (qmatmulT) and the KL
+// reference (the same base with the adapters off) all read it. With rollout_quant 'none' the base stays f32 and the
+// merged learner (LoraLearner) trains it, as before. Either way no second model exists for the KL reference.
 import type { Gpu } from '../gpu/runtime';
 import { GpuModel } from '../model/model';
 import type { DecodeWeights } from '../model/decode-weights';
+import { quantFormatFor } from '../model/rollout-weights';
 import { rolloutWeightsFor, type RolloutPrecision } from '../model/rollout-select';
 import type { LoadedCheckpoint } from '../model/checkpoint';
 import type { HfTokenizer } from '../model/hf/tokenizer';
 import { initLora, type LoraAdapters, type LoraConfig } from '../model/hf/lora';
 import { GpuLora } from '../model/hf/lora-gpu';
 import { LoraLearner } from '../model/hf/lora-learner';
+import { frozenLoraModel, FrozenLoraLearner } from '../model/hf/frozen-base';
 import { exportPeftAdapter, importPeftAdapter, PEFT_CONFIG_FILE, PEFT_WEIGHTS_FILE } from '../model/hf/export';
 import { decodeOptimizer, encodeOptimizer, OPTIMIZER_FILE } from './optimizer-file';
 import { grpoOptim, runGrpoUpdate } from './grpo-update';
@@ -46,8 +49,10 @@ export class HfLoraPolicy implements Policy {
   readonly promptFormat: PromptFormat;
   readonly model: GpuModel;
   readonly lora: GpuLora;
-  readonly learner: LoraLearner;
+  readonly learner: LoraLearner | FrozenLoraLearner;
   private readonly rollout: DecodeWeights & { refresh?: () => void; destroy?: () => void };
+  /** Enters and leaves the KL reference policy (the base with the adapters off). */
+  readonly reference: { enter(): void; leave(): void };
   private readonly padId: number;
   private readonly stopIds: number[];
 
@@ -67,13 +72,24 @@ export class HfLoraPolicy implements Policy {
     const ck = opts.checkpoint;
     // Saved adapters are checked before any GPU buffer exists, so a refusal leaks nothing.
     const adapters = opts.restore ? this.restored(opts.restore) : initLora(ck.layout, opts.lora, opts.seed);
-    this.model = new GpuModel(gpu, ck.layout, ck.params, `${opts.name}.learner`);
     this.lora = new GpuLora(gpu, adapters, `${opts.name}.lora`);
     const optimizer = opts.restore && decodeOptimizer(opts.restore, opts.name);
     if (optimizer) this.lora.setOptimizerState(optimizer);
-    this.learner = new LoraLearner(this.model, this.lora);
-    this.learner.merge();
-    this.rollout = rolloutWeightsFor(this.model, opts.rolloutQuant);
+    if (opts.rolloutQuant === 'none' || opts.rolloutQuant === 'f16') {
+      this.model = new GpuModel(gpu, ck.layout, ck.params, `${opts.name}.learner`);
+      const learner = new LoraLearner(this.model, this.lora);
+      learner.merge();
+      this.learner = learner;
+      this.rollout = rolloutWeightsFor(this.model, opts.rolloutQuant);
+      this.reference = { enter: () => learner.unmerge(), leave: () => learner.merge() };
+    } else {
+      const f = frozenLoraModel(gpu, ck, this.lora, quantFormatFor(opts.rolloutQuant), `${opts.name}.learner`);
+      this.model = f.model;
+      this.learner = new FrozenLoraLearner(f.model, f.base);
+      // Rollouts read the very base the learner trains on, with the current adapters: nothing to refresh.
+      this.rollout = f.base;
+      this.reference = this.learner.reference;
+    }
   }
 
   /** The adapters of a saved policy, which must have this run's rank, alpha and targets. */
@@ -117,7 +133,7 @@ export class HfLoraPolicy implements Policy {
         name: this.name,
         model: this.model,
         ref: this.model,
-        referenceState: { enter: () => this.learner.unmerge(), leave: () => this.learner.merge() },
+        referenceState: this.reference,
         padId: this.padId,
         microBatch: this.opts.microBatch ?? 16,
         step: (micro, st) => this.learner.stepMicro(micro, grpoOptim(st)),
@@ -162,7 +178,7 @@ export class HfLoraPolicy implements Policy {
 
   destroy(): void {
     this.rollout.destroy?.();
-    this.learner.destroy();
+    if (this.learner instanceof LoraLearner) this.learner.destroy();
     this.lora.destroy();
     this.model.destroy();
   }

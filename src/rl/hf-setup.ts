@@ -12,6 +12,7 @@ import { HfLoraPolicy } from './hf-policy';
 import { neededSeqLen } from './lab-setup';
 import { deriveSeed } from './rng';
 import type { PolicyFiles } from './policy';
+import { quantFormatFor } from '../model/rollout-weights';
 
 /** The LoRA settings of a run with Hugging Face models (saved with the run as hf.json). */
 export interface HfLoraSettings {
@@ -45,7 +46,16 @@ export async function loadHfPolicy(
   const { name } = s;
   const log = s.log ?? (() => {});
   const tokenizer = await loadHfTokenizer(s.src);
-  const checkpoint = await importHfModel(s.src, { onProgress: s.onProgress });
+  // A quantized rollout precision is also the frozen base's only form (FrozenBase): the import quantizes each
+  // Linear weight as it streams and leaves its f32 slot empty, so no f32 copy of the base is ever made.
+  const q = config.rollout.rollout_quant;
+  // f16 rollouts sample from an f16 copy of the merged f32 learner, so the base is imported f32.
+  const baseFormat = q === 'none' || q === 'f16' ? ('f32' as const) : quantFormatFor(q);
+  const checkpoint = await importHfModel(s.src, {
+    onProgress: s.onProgress,
+    weights: baseFormat,
+    denseLinear: baseFormat === 'f32',
+  });
   const c = checkpoint.config;
   const seqLen = Math.min(c.maxSeqLen, neededSeqLen(config));
   const { num_generations: M, tester_generations: N, problems_per_step: P } = config.rollout;
@@ -55,14 +65,16 @@ export async function loadHfPolicy(
     budgetBytes: o.budgetBytes,
   };
   const settings = {
-    baseFormat: 'f32' as const,
+    baseFormat,
     lora: o.lora,
     rolloutBatch: name === 'coder' ? P * M : P * M * N,
     seqLen,
     microBatch: o.microBatch,
     recompute: false,
     klReference: config.grpo.beta > 0,
-    mergedLearner: true,
+    mergedLearner: baseFormat === 'f32',
+    // The training step keeps every layer's activations and a micro-batch's whole logits (recompute: false above).
+    memorySavers: false,
   };
   log(`${name}: ${s.src.label} (${c.layers} layers, hidden ${c.hidden}, vocab ${c.vocabSize}, context ${c.maxSeqLen})`);
   let plan;
@@ -72,7 +84,7 @@ export async function loadHfPolicy(
     throw new Error(`${name}: ${(e as Error).message}\n(${s.settingsHint})`);
   }
   log(
-    `memory plan for the ${name} (LoRA r${o.lora.rank}, f32 base, ${settings.rolloutBatch} rollouts × ${seqLen} tokens, micro-batch ${o.microBatch}):\n${formatPlan(plan)}`,
+    `memory plan for the ${name} (LoRA r${o.lora.rank}, ${baseFormat} base, ${settings.rolloutBatch} rollouts × ${seqLen} tokens, micro-batch ${o.microBatch}):\n${formatPlan(plan)}`,
   );
   if (seqLen < neededSeqLen(config))
     log(

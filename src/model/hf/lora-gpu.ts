@@ -70,13 +70,21 @@ export class GpuLora {
     return s;
   }
 
-  /** Records y[M, out] += s·(x·Aᵀ)·Bᵀ; returns t = x·Aᵀ [M, r] (a pooled temp: release it, or keep it for the backward). */
-  forward(w: TensorSpec, y: GPUBuffer, x: GPUBuffer, M: number): GPUBuffer {
-    const { a, b } = this.slot(w);
-    const [out, inp] = w.shape;
+  /** Records t = x·Aᵀ [M, r] into a pooled temp (the backward recomputes it from x rather than keeping it). */
+  project(w: TensorSpec, x: GPUBuffer, M: number): GPUBuffer {
+    const { a } = this.slot(w);
     const r = this.config.rank;
     const t = this.gpu.temp(`${this.label}.t`, M * r * 4);
-    linearMatmul(this.gpu, { a: x, b: { buffer: this.params, offset: a }, c: t, M, N: r, K: inp, transB: true });
+    linearMatmul(this.gpu, { a: x, b: { buffer: this.params, offset: a }, c: t, M, N: r, K: w.shape[1], transB: true });
+    return t;
+  }
+
+  /** Records y[M, out] += s·(x·Aᵀ)·Bᵀ; returns t = x·Aᵀ [M, r] (a pooled temp: release it, or keep it for the backward). */
+  forward(w: TensorSpec, y: GPUBuffer, x: GPUBuffer, M: number): GPUBuffer {
+    const { b } = this.slot(w);
+    const out = w.shape[0];
+    const r = this.config.rank;
+    const t = this.project(w, x, M);
     linearMatmul(this.gpu, {
       a: t,
       b: { buffer: this.params, offset: b },
@@ -91,8 +99,11 @@ export class GpuLora {
     return t;
   }
 
-  /** Records the adapter's backward: dA, dB accumulate into `grads`; dx [M, in] += the adapter path's input gradient. */
-  backward(w: TensorSpec, dy: GPUBuffer, x: GPUBuffer, t: GPUBuffer, M: number, dx: GPUBuffer): void {
+  /**
+   * Records the adapter's backward: dA, dB accumulate into `grads`; dx [M, in] += the adapter path's input gradient
+   * (skipped when dx is null).
+   */
+  backward(w: TensorSpec, dy: GPUBuffer, x: GPUBuffer, t: GPUBuffer, M: number, dx: GPUBuffer | null): void {
     const { a, b } = this.slot(w);
     const [out, inp] = w.shape;
     const r = this.config.rank;
@@ -120,7 +131,8 @@ export class GpuLora {
       transA: true,
       accumulate: true,
     });
-    linearMatmul(gpu, { a: dt, b: { buffer: this.params, offset: a }, c: dx, M, N: inp, K: r, accumulate: true });
+    if (dx)
+      linearMatmul(gpu, { a: dt, b: { buffer: this.params, offset: a }, c: dx, M, N: inp, K: r, accumulate: true });
     gpu.release(dt);
   }
 

@@ -76,33 +76,53 @@ export class LoraLearner {
    * re-merge. The loss is the micro-batches' sum.
    */
   async stepMicro(micro: MicroBatch[], optim: OptimConfig): Promise<StepResult> {
-    const gpu = this.model.gpu;
-    this.lora.zeroGrads();
-    const recs = micro.map((m) => this.recordGrads(m.batch, m.spec));
-    const clip = this.lora.optimizerStep(optim);
-    const n = recs.length;
-    const out = gpu.temp('lora.step.readback', 64 * n + GRADNORM_OUT_BYTES);
-    recs.forEach((r, i) => gpu.copy(r.stats, 0, out, 64 * i, 64));
-    gpu.copy(clip, 0, out, 64 * n, GRADNORM_OUT_BYTES);
-    [...recs.map((r) => r.stats), clip].forEach((b) => gpu.release(b));
-    this.merge();
-    const v = await gpu.readF32(out, 16 * n + 4);
-    gpu.release(out);
-    const g = v.subarray(16 * n);
-    const skipped = g[GRADNORM_OUT.nonFinite] !== 0;
-    if (skipped) this.lora.step--;
-    const results = recs.map((r, i) => r.decode(v.subarray(16 * i, 16 * (i + 1))));
-    return {
-      ...results[0],
-      loss: results.reduce((a, r) => a + r.loss, 0),
-      ...(n > 1 ? { micro: results } : {}),
-      gradNorm: g[GRADNORM_OUT.norm],
-      clip: g[GRADNORM_OUT.clip],
-      skipped,
-    };
+    return adapterStep(
+      this.lora,
+      micro,
+      (b, s) => this.recordGrads(b, s),
+      optim,
+      () => this.merge(),
+    );
   }
 
   destroy(): void {
     this.base.destroy();
   }
+}
+
+/**
+ * One AdamW step of the adapters over micro-batches whose gradients add up: zero, `record` (loss + backward) per
+ * micro-batch, clip, AdamW, then `after` (e.g. re-merge), and one readback. The loss is the micro-batches' sum.
+ */
+export async function adapterStep(
+  lora: GpuLora,
+  micro: MicroBatch[],
+  record: (batch: GpuBatch, spec: LossSpec) => { stats: GPUBuffer; decode: (v: Float32Array) => LossResult },
+  optim: OptimConfig,
+  after: () => void = () => {},
+): Promise<StepResult> {
+  const gpu = lora.gpu;
+  lora.zeroGrads();
+  const recs = micro.map((m) => record(m.batch, m.spec));
+  const clip = lora.optimizerStep(optim);
+  const n = recs.length;
+  const out = gpu.temp('lora.step.readback', 64 * n + GRADNORM_OUT_BYTES);
+  recs.forEach((r, i) => gpu.copy(r.stats, 0, out, 64 * i, 64));
+  gpu.copy(clip, 0, out, 64 * n, GRADNORM_OUT_BYTES);
+  [...recs.map((r) => r.stats), clip].forEach((b) => gpu.release(b));
+  after();
+  const v = await gpu.readF32(out, 16 * n + 4);
+  gpu.release(out);
+  const g = v.subarray(16 * n);
+  const skipped = g[GRADNORM_OUT.nonFinite] !== 0;
+  if (skipped) lora.step--;
+  const results = recs.map((r, i) => r.decode(v.subarray(16 * i, 16 * (i + 1))));
+  return {
+    ...results[0],
+    loss: results.reduce((a, r) => a + r.loss, 0),
+    ...(n > 1 ? { micro: results } : {}),
+    gradNorm: g[GRADNORM_OUT.norm],
+    clip: g[GRADNORM_OUT.clip],
+    skipped,
+  };
 }

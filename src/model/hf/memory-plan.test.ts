@@ -96,8 +96,26 @@ describe('memory planner', () => {
       budgetBytes: 512 * 2 ** 20,
     };
     expect(() => checkMemory(qwen05, loraRun, tiny)).toThrow(
-      /embedding table \(f32\): a 519\.\d MiB buffer exceeds maxBufferSize.*no setting the planner knows fits/s,
+      /needs .* in total, the budget is 512\.0 MiB.*no setting the planner knows fits/s,
     );
+    // The merged f32 learner binds its whole flat buffer: that is named.
+    expect(() => checkMemory(qwen05, { ...loraRun, baseFormat: 'f32', mergedLearner: true }, tiny)).toThrow(
+      /weights \(f32, one flat buffer\): a 1\.8\d GiB buffer exceeds maxBufferSize/,
+    );
+  });
+
+  it('an int4 base with a 152k vocabulary fits a 128 MiB binding limit: embedding and lm_head go in row chunks', () => {
+    const small: DeviceLimits = { ...laptop, maxBufferSize: 256 * 2 ** 20, maxStorageBufferBindingSize: 128 * 2 ** 20 };
+    // Micro-batch 2: the activations and logits of 4 × 2048 tokens would not fit one 128 MiB binding either.
+    const plan = checkMemory(qwen05, { ...loraRun, microBatch: 2 }, small);
+    const embed = plan.items.find((i) => i.name.startsWith('embedding'));
+    // 519 MiB of f32 table in chunks of whole rows (896 floats each) within 128 MiB.
+    expect(embed?.bytes).toBe(151936 * 896 * 4);
+    expect(embed?.largestBuffer).toBe(Math.floor((128 * 2 ** 20) / (896 * 4)) * 896 * 4);
+    expect(plan.items.some((i) => /f32 base copy|weight gradients/.test(i.name))).toBe(false);
+    // The merged f32 learner holds a base copy and full weight gradients besides the weights: ~3 × the f32 model.
+    const merged = planMemory(qwen05, { ...loraRun, baseFormat: 'f32', mergedLearner: true }, laptop);
+    expect(merged.totalBytes).toBeGreaterThan(plan.totalBytes + 4 * GiB);
   });
 
   it('full fine-tuning of a quantized base is refused', () => {

@@ -30,6 +30,11 @@ export interface PlanSettings {
    * weight gradients; the KL reference is the learner with the adapters off (no third copy). Needs baseFormat 'f32'.
    */
   mergedLearner?: boolean;
+  /**
+   * Whether the run can turn on per-layer recompute and a chunked lm_head loss when memory is short (default: unless
+   * mergedLearner). The lab's training step has neither yet, so runs that plan what they execute pass false.
+   */
+  memorySavers?: boolean;
 }
 
 export interface DeviceLimits {
@@ -72,34 +77,48 @@ export function linearBytes(rows: number, cols: number, format: BaseFormat): num
   }
 }
 
-function weightItems(layout: Layout, s: PlanSettings): PlanItem[] {
+/**
+ * The largest buffer of a [rows, rowBytes] matrix that GpuModel / FrozenBase split by rows to fit one binding:
+ * itself when it fits, else as many whole rows as fit.
+ */
+function rowChunked(rows: number, rowBytes: number, limits: DeviceLimits): number {
+  const cap = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
+  return rows * rowBytes <= cap ? rows * rowBytes : Math.max(1, Math.floor(cap / rowBytes)) * rowBytes;
+}
+
+function weightItems(layout: Layout, s: PlanSettings, limits: DeviceLimits): PlanItem[] {
   const c = layout.config;
-  if (s.baseFormat === 'f32') {
-    // One flat f32 buffer, as GpuModel holds it (kernels bind it whole).
+  const embedRow = c.hidden * 4;
+  if (s.baseFormat === 'f32' && (!s.lora || s.mergedLearner)) {
+    // One flat f32 buffer, as GpuModel holds a model it trains fully (gradients and AdamW over one buffer).
     const bytes = layout.totalFloats * 4;
     return [{ name: 'weights (f32, one flat buffer)', bytes, largestBuffer: bytes }];
   }
+  if (s.baseFormat === 'f32') {
+    // A frozen f32 base: GpuModel's segments of whole tensors, the embedding and lm_head in row chunks.
+    const bytes = layout.totalFloats * 4;
+    let largest = rowChunked(c.vocabSize, embedRow, limits);
+    for (const t of layout.tensors)
+      if (t !== layout.embed && t !== layout.lmHead) largest = Math.max(largest, t.size * 4);
+    return [{ name: 'weights (f32, frozen, per-tensor buffers)', bytes, largestBuffer: largest }];
+  }
   let linear = 0;
   let largest = 0;
-  for (const t of layout.tensors) {
-    if (t.kind !== 'linear') continue;
-    const b = linearBytes(t.shape[0], t.shape[1], s.baseFormat);
+  const add = (rows: number, cols: number) => {
+    const b = linearBytes(rows, cols, s.baseFormat);
     linear += b;
-    largest = Math.max(largest, b);
-  }
+    largest = Math.max(largest, rowChunked(rows, b / rows, limits));
+  };
+  for (const t of layout.tensors) if (t.kind === 'linear') add(t.shape[0], t.shape[1]);
   // A tied head still needs its own copy in the base format for the lm_head matmul (the lookup table stays f32).
-  if (c.tiedEmbeddings) {
-    const b = linearBytes(c.vocabSize, c.hidden, s.baseFormat);
-    linear += b;
-    largest = Math.max(largest, b);
-  }
-  const embed = c.vocabSize * c.hidden * 4;
+  if (c.tiedEmbeddings) add(c.vocabSize, c.hidden);
+  const embed = c.vocabSize * embedRow;
   const small = layout.tensors
     .filter((t) => t.kind === 'norm' || t.kind === 'bias')
     .reduce((a, t) => a + t.size * 4, 0);
   return [
-    { name: `weights (Linear in ${s.baseFormat})`, bytes: linear, largestBuffer: largest },
-    { name: 'embedding table (f32)', bytes: embed, largestBuffer: embed },
+    { name: `weights (Linear in ${s.baseFormat}, no f32 copy)`, bytes: linear, largestBuffer: largest },
+    { name: 'embedding table (f32)', bytes: embed, largestBuffer: rowChunked(c.vocabSize, embedRow, limits) },
     { name: 'norms and biases (f32)', bytes: small, largestBuffer: small },
   ];
 }
@@ -114,7 +133,7 @@ function actFloatsPerTokenLayer(c: ModelConfig): number {
 export function planMemory(config: ModelConfig, s: PlanSettings, limits: DeviceLimits): MemoryPlan {
   const layout = buildLayout(config);
   const c = config;
-  const items = weightItems(layout, s);
+  const items = weightItems(layout, s, limits);
   const problems: string[] = [];
   if (!s.lora && s.baseFormat !== 'f32')
     problems.push(`full fine-tuning needs f32 weights (base format is ${s.baseFormat}); use LoRA or f32`);
@@ -178,8 +197,8 @@ function* cheaper(s: PlanSettings): Generator<PlanSettings> {
     cur = next;
     yield cur;
   };
-  // The merged learner has neither recompute nor a chunked head: only its batch sizes can change.
-  const full = !cur.mergedLearner;
+  // Without recompute and a chunked head (the merged learner, today's training step) only batch sizes can change.
+  const full = cur.memorySavers ?? !cur.mergedLearner;
   if (full && !cur.recompute) yield* step({ ...cur, recompute: true });
   while (cur.microBatch > 1) yield* step({ ...cur, microBatch: Math.max(1, Math.floor(cur.microBatch / 2)) });
   for (const chunk of [32768, 8192, 2048])
