@@ -1,7 +1,6 @@
 // Platform-neutral body of a sandbox worker: boots the harness in Pyodide, runs jobs step by step under the
 // watchdog's deadline (shared control words), captures capped output. The adapters supply Pyodide and messaging.
 import type { PyodideAPI } from 'pyodide';
-import type { PyProxy } from 'pyodide/ffi';
 import {
   CLAIMING,
   CONTROL_BYTES,
@@ -27,22 +26,9 @@ import {
 import { literalTest } from './literal';
 import { InterpreterSnapshot, type BytesEqual, type RestoreCost } from './snapshot';
 import { withSmallerMemory, INITIAL_MEMORY_PAGES } from './wasm-memory';
-import { capWasmMemory, OutputCap, probeRealm } from './worker-util';
-import { arr, isProxy, marshalOut, runOut, type Plain, type PyFn } from './worker-values';
-
-const API_NAMES = [
-  'begin',
-  'classify',
-  'evaluate',
-  'define',
-  'call',
-  'record',
-  'replay',
-  'flush',
-  'extract',
-  'dumps',
-] as const;
-type Api = Record<(typeof API_NAMES)[number], PyFn>;
+import { capWasmMemory, OutputCap, probeRealm, type WorkerCost } from './worker-util';
+import { arr, isProxy, marshalOut, runOut, type Plain } from './worker-values';
+import { loadHarness, type HarnessApi } from './worker-boot';
 
 export interface WorkerPlatform {
   /** Load Pyodide with no network and no `js` globals. */
@@ -56,23 +42,10 @@ export interface WorkerPlatform {
   clock?: () => number;
 }
 
-/** Where a worker's time went, besides the restores (RestoreCost), in milliseconds of the platform's clock. */
-export interface WorkerCost {
-  jobs: number;
-  /** Reading literal tests in JS, building call payloads. */
-  parseMs: number;
-  /** Python calls: the harness phases, the candidate and the tests (and the watchdog bookkeeping around them). */
-  execMs: number;
-  /** Values out of Python: marshal.dumps, the size caps, decoding (marshal.ts). */
-  marshalMs: number;
-  /** Posting results (serialising them for the main thread). */
-  postMs: number;
-}
-
 const now = (): number => performance.timeOrigin + performance.now();
 
 export class SandboxWorker {
-  private api!: Api;
+  private api!: HarnessApi;
   private snap!: InterpreterSnapshot;
   private i32!: Int32Array;
   private f64!: Float64Array;
@@ -116,31 +89,11 @@ export class SandboxWorker {
     this.i32 = new Int32Array(control, 0, 4);
     this.f64 = new Float64Array(control);
     py.setInterruptBuffer(new Int32Array(control, 0, 1));
-    for (const name of ['js', 'pyodide_js']) {
-      try {
-        py.unregisterJsModule(name);
-      } catch {
-        /* already gone */
-      }
-    }
     const method = options.restore ?? 'adaptive';
     const equal = method === 'copy' ? undefined : this.platform.equal;
     this.snap = new InterpreterSnapshot(py, equal, this.clock, method === 'adaptive');
     this.snap.protectFileSystem();
-    // Drop every route from Python back to JS before any untrusted code runs.
-    py.runPython(
-      `import sys as _s
-for _k in [k for k in _s.modules if k in ('js','pyodide_js') or k.startswith(('pyodide', '_pyodide'))]:
-    del _s.modules[_k]
-_s.meta_path[:] = [f for f in _s.meta_path if type(f).__name__ != 'JsFinder']
-del _s, _k`,
-    );
-    const ns = py.globals.get('dict')() as PyProxy;
-    for (const src of [sources.guard, sources.harness, sources.extract, sources.suite])
-      py.runPython(src, { globals: ns });
-    const api = py.runPython(sources.api, { globals: ns }) as PyProxy & { get(k: string): PyFn };
-    this.api = Object.fromEntries(API_NAMES.map((k) => [k, api.get(k)])) as Api;
-    api.destroy();
+    this.api = loadHarness(py, sources);
     // Throwaway jobs pay the first-call costs (imports, caches) before the snapshot is taken.
     this.judge(0, {
       kind: 'judge',

@@ -1,5 +1,5 @@
-// Small pieces of the sandbox worker that do not touch Python: the wasm heap cap, capped output capture and the
-// probe of what JS in a locked-down worker realm could still do.
+// Small pieces of the sandbox worker that do not touch Python: the wasm heap cap, capped output capture, the
+// probe of what JS in a locked-down worker realm could still do, and the shape of its cost breakdown.
 
 /** Caps the wasm heap: Emscripten grows memory through Memory.prototype.grow, so a refusal becomes MemoryError. */
 export function capWasmMemory(capBytes: number): () => number {
@@ -65,4 +65,17 @@ export function probeRealm(): Record<string, boolean> {
     importScripts: g.importScripts !== undefined,
     postMessage: g.postMessage !== undefined,
   };
+}
+
+/** Where a worker's time went, besides the restores (RestoreCost), in milliseconds of the platform's clock. */
+export interface WorkerCost {
+  jobs: number;
+  /** Reading literal tests in JS, building call payloads. */
+  parseMs: number;
+  /** Python calls: the harness phases, the candidate and the tests (and the watchdog bookkeeping around them). */
+  execMs: number;
+  /** Values out of Python: marshal.dumps, the size caps, decoding (marshal.ts). */
+  marshalMs: number;
+  /** Posting results (serialising them for the main thread). */
+  postMs: number;
 }
