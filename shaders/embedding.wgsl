@@ -15,7 +15,7 @@ override WG: u32 = 256;
 
 @compute @workgroup_size(WG)
 fn forward(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let e = cellOf(gid, nwg, u.T);
+  let e = cellOf(gid, nwg, u.T, u.D);
   if (!e.ok) { return; }
   let id = f_ids[e.row];
   // An out-of-range id gives NaN rather than reading another row, so the bug is loud.
@@ -53,7 +53,7 @@ fn link(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 
 @compute @workgroup_size(WG)
 fn accumulate(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let e = cellOf(gid, nwg, u.T);
+  let e = cellOf(gid, nwg, u.T, u.D);
   if (!e.ok) { return; }
   let t = e.row;
   let d = e.col;

@@ -7,7 +7,7 @@
 // workgroup share gid.y, hence the same x rows: that is what lets a quad share x loads.
 // Accumulators: a<r> holds row r's features 0..3, h<r> its features 4..7 (NF = 8 only).
 // (common/store_tile.wgsl is appended.)
-struct U { M: u32, N: u32, K: u32, wordsPerRow: u32, scalesPerRow: u32, xOff: u32, yOff: u32, beta: f32 }
+struct U { M: u32, N: u32, K: u32, wordsPerRow: u32, scalesPerRow: u32, inOff: u32, outOff: u32, beta: f32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> x: array<f32>;
 @group(0) @binding(2) var<storage, read> w: array<u32>;
@@ -51,7 +51,7 @@ fn mac(acc: vec4<f32>, xv: vec4<f32>, q0: vec4<f32>, q1: vec4<f32>, q2: vec4<f32
 
 fn store(row: u32, n0: u32, v: vec4<f32>) {
   if (row >= u.M) { return; }
-  let base = u.yOff + row * u.N + n0;
+  let base = u.outOff + row * u.N + n0;
   for (var j = 0u; j < 4u; j++) {
     if (n0 + j < u.N) {
       if (u.beta == 0.0) { y[base + j] = v[j]; } else { y[base + j] = v[j] + u.beta * y[base + j]; }
@@ -83,14 +83,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let f7 = min(n0 + 7u, lastN);
   let lastK = u.K - 1u;
   let lastM = u.M - 1u;
-  let xb0 = u.xOff + min(row0, lastM) * u.K;
-  let xb1 = u.xOff + min(row0 + 1u, lastM) * u.K;
-  let xb2 = u.xOff + min(row0 + 2u, lastM) * u.K;
-  let xb3 = u.xOff + min(row0 + 3u, lastM) * u.K;
-  let xb4 = u.xOff + min(row0 + 4u, lastM) * u.K;
-  let xb5 = u.xOff + min(row0 + 5u, lastM) * u.K;
-  let xb6 = u.xOff + min(row0 + 6u, lastM) * u.K;
-  let xb7 = u.xOff + min(row0 + 7u, lastM) * u.K;
+  let xb0 = u.inOff + min(row0, lastM) * u.K;
+  let xb1 = u.inOff + min(row0 + 1u, lastM) * u.K;
+  let xb2 = u.inOff + min(row0 + 2u, lastM) * u.K;
+  let xb3 = u.inOff + min(row0 + 3u, lastM) * u.K;
+  let xb4 = u.inOff + min(row0 + 4u, lastM) * u.K;
+  let xb5 = u.inOff + min(row0 + 5u, lastM) * u.K;
+  let xb6 = u.inOff + min(row0 + 6u, lastM) * u.K;
+  let xb7 = u.inOff + min(row0 + 7u, lastM) * u.K;
   var a0 = vec4<f32>(0.0);
   var a1 = vec4<f32>(0.0);
   var a2 = vec4<f32>(0.0);

@@ -6,7 +6,7 @@
 // Codes come out through extractBits (exact integers; int8 sign-extends from i32), times the f32 scale: the very
 // value dequantize() in quant.ts produces, so the CPU reference multiplies the same weights.
 // (common/store_tile.wgsl is appended.)
-struct U { M: u32, N: u32, K: u32, wordsPerRow: u32, scalesPerRow: u32, dyOff: u32, dxOff: u32, beta: f32 }
+struct U { M: u32, N: u32, K: u32, wordsPerRow: u32, scalesPerRow: u32, inOff: u32, outOff: u32, beta: f32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> dy: array<f32>;
 @group(0) @binding(2) var<storage, read> w: array<u32>;
@@ -21,7 +21,7 @@ override TM: u32 = 4;
 
 fn store(row: u32, c0: u32, v: vec4<f32>) {
   if (row >= u.M) { return; }
-  let base = u.dxOff + row * u.K + c0;
+  let base = u.outOff + row * u.K + c0;
   for (var j = 0u; j < 4u; j++) {
     if (c0 + j < u.K) {
       if (u.beta == 0.0) { dx[base + j] = v[j]; } else { dx[base + j] = v[j] + u.beta * dx[base + j]; }
@@ -47,14 +47,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (c0 >= u.K || row0 >= u.M) { return; }
   let kb = c0 / 32u;
   let lastM = u.M - 1u;
-  let d0 = u.dyOff + row0 * u.N;
-  let d1 = u.dyOff + min(row0 + 1u, lastM) * u.N;
-  let d2 = u.dyOff + min(row0 + 2u, lastM) * u.N;
-  let d3 = u.dyOff + min(row0 + 3u, lastM) * u.N;
-  let d4 = u.dyOff + min(row0 + 4u, lastM) * u.N;
-  let d5 = u.dyOff + min(row0 + 5u, lastM) * u.N;
-  let d6 = u.dyOff + min(row0 + 6u, lastM) * u.N;
-  let d7 = u.dyOff + min(row0 + 7u, lastM) * u.N;
+  let d0 = u.inOff + row0 * u.N;
+  let d1 = u.inOff + min(row0 + 1u, lastM) * u.N;
+  let d2 = u.inOff + min(row0 + 2u, lastM) * u.N;
+  let d3 = u.inOff + min(row0 + 3u, lastM) * u.N;
+  let d4 = u.inOff + min(row0 + 4u, lastM) * u.N;
+  let d5 = u.inOff + min(row0 + 5u, lastM) * u.N;
+  let d6 = u.inOff + min(row0 + 6u, lastM) * u.N;
+  let d7 = u.inOff + min(row0 + 7u, lastM) * u.N;
   var a0 = vec4<f32>(0.0);
   var a1 = vec4<f32>(0.0);
   var a2 = vec4<f32>(0.0);

@@ -2,6 +2,7 @@
 // buffer: value = code · scale, exactly the dequantized weight qmatmul multiplies by. On a CPU adapter the fp32
 // matmul then beats dequantizing on the fly in every decode step (src/gpu/kernels/quantize.ts).
 // One invocation per (row, word): 4 int8 codes or 8 int4 codes; format 0 int8-row, 1 int8-b32, 2 int4-b32.
+// (common/row_cells.wgsl is prepended.)
 struct U { rows: u32, cols: u32, dstOff: u32, wordsPerRow: u32, scalesPerRow: u32, format: u32, _p0: u32, _p1: u32 }
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var<storage, read> codes: array<u32>;
@@ -12,14 +13,13 @@ override WG: u32 = 64;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * WG;
-  if (i >= u.rows * u.wordsPerRow) { return; }
-  let r = i / u.wordsPerRow;
-  let wi = i % u.wordsPerRow;
-  let word = codes[i];
+  let c = cellOf(gid, nwg, u.rows, u.wordsPerRow);
+  if (!c.ok) { return; }
+  let r = c.row;
+  let word = codes[c.i];
   let int4 = u.format == 2u;
   let per = select(4u, 8u, int4);
-  let col0 = wi * per;
+  let col0 = c.col * per;
   let s = scales[r * u.scalesPerRow + select(col0 / 32u, 0u, u.format == 0u)];
   for (var j = 0u; j < per; j++) {
     let col = col0 + j;

@@ -11,7 +11,7 @@ override WG: u32 = 256;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let e = cellOf(gid, nwg, u.n);
+  let e = cellOf(gid, nwg, u.n, u.D);
   if (!e.ok) { return; }
   dst[rows[e.row] * u.D + e.col] = src[e.i];
 }

@@ -1,7 +1,7 @@
 // Stores an invocation's register tile of `rows` rows (1, 2, 4 or 8) by 4 or 8 (`wide`) columns: a<r> holds row r's
 // columns 0..3, h<r> its columns 4..7. Appended by the launchers of matmul.wgsl, linear_quad.wgsl (with
-// common/matmul_tile.wgsl) and qmatmul.wgsl; each shader supplies `store(row, col0, v)`. rows and wide are
-// pipeline constants at every call, so the unused stores compile away as the inline ones did.
+// common/matmul_tile.wgsl), qmatmul.wgsl and qmatmul_t.wgsl; each shader supplies `store(row, col0, v)`. rows and
+// wide are pipeline constants at every call, so the unused stores compile away as the inline ones did.
 fn storeTile(row0: u32, col0: u32, rows: u32, wide: bool,
              a0: vec4<f32>, a1: vec4<f32>, a2: vec4<f32>, a3: vec4<f32>,
              a4: vec4<f32>, a5: vec4<f32>, a6: vec4<f32>, a7: vec4<f32>,

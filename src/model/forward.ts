@@ -10,7 +10,7 @@ import { gatherRows } from '../gpu/kernels/rows';
 import { placeColumns, takeColumns } from '../gpu/kernels/chunk-rows';
 import type { GpuBatch } from './forward-batch';
 import { attnForward, type AttnSaved } from './forward-attention';
-import type { GpuModel, TensorRef } from './model';
+import type { GpuModel, LinearForwardArgs, TensorRef } from './model';
 import type { TensorSpec } from './layout';
 
 /** Per-layer activations saved for the backward (all pooled temps, [T, width] row-major). */
@@ -56,33 +56,19 @@ export interface HeadRows {
   n: number;
 }
 
-/** y[T, N] = x[T, K] · Wᵀ (+ bias), with W an HF [N, K] tensor inside the model's parameters. */
-export function linearForward(
-  model: GpuModel,
-  y: GPUBuffer,
-  x: GPUBuffer,
-  w: TensorSpec,
-  bias: TensorSpec | undefined,
-  T: number,
-  accumulate = false,
-  /** Where W's [N, K] floats live, when not in the model's parameters (e.g. a dequantized rollout copy). */
-  at?: TensorRef,
-): void {
+/**
+ * y[T, N] = x[T, K] · Wᵀ (+ bias), with W an HF [N, K] tensor inside the model's parameters, or at `at` when given
+ * (where W's [N, K] floats live otherwise, e.g. a dequantized rollout copy).
+ */
+export function linearForward(model: GpuModel, ...args: [...LinearForwardArgs, at?: TensorRef]): void {
+  const [y, x, w, bias, T, accumulate = false, at] = args;
   if (!at && model.frozen) model.frozen.forward(y, x, w, bias, T, accumulate);
-  else f32LinearForward(model, y, x, w, bias, T, accumulate, at);
+  else f32LinearForward(model, ...args);
 }
 
 /** linearForward on the model's own f32 weights (or `at`), whatever FrozenLinears the model has. */
-export function f32LinearForward(
-  model: GpuModel,
-  y: GPUBuffer,
-  x: GPUBuffer,
-  w: TensorSpec,
-  bias: TensorSpec | undefined,
-  T: number,
-  accumulate: boolean,
-  at?: TensorRef,
-): void {
+export function f32LinearForward(model: GpuModel, ...args: [...LinearForwardArgs, at?: TensorRef]): void {
+  const [y, x, w, bias, T, accumulate = false, at] = args;
   if (!at && model.isRowSplit(w)) {
     rowSplitForward(model, y, x, w, T, accumulate);
     if (bias) addBias(model, y, bias, T);

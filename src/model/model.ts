@@ -37,6 +37,16 @@ export interface TensorRef {
   offset: number;
 }
 
+/** A Linear's forward operands: y[T, out] = x[T, in] · Wᵀ (+ bias), or y += … when accumulate (default false). */
+export type LinearForwardArgs = [
+  y: GPUBuffer,
+  x: GPUBuffer,
+  w: TensorSpec,
+  bias: TensorSpec | undefined,
+  T: number,
+  accumulate?: boolean,
+];
+
 /**
  * The Linear weights of a frozen base (held elsewhere, e.g. quantized) with trainable adapters on top: a model
  * with these set runs every Linear through them, and its backward produces only the adapters' gradients and the
@@ -44,14 +54,7 @@ export interface TensorRef {
  */
 export interface FrozenLinears {
   /** y[T, out] (+)= x[T, in] · W_effᵀ (+ bias). */
-  forward(
-    y: GPUBuffer,
-    x: GPUBuffer,
-    w: TensorSpec,
-    bias: TensorSpec | undefined,
-    T: number,
-    accumulate: boolean,
-  ): void;
+  forward(...args: LinearForwardArgs): void;
   /** dx[T, in] (+)= dy[T, out] · W_eff (dx null: none needed); accumulates the adapters' gradients for w. */
   backward(dx: GPUBuffer | null, dy: GPUBuffer, x: GPUBuffer, w: TensorSpec, T: number, accumulateDx: boolean): void;
 }

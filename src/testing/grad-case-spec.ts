@@ -1,8 +1,10 @@
 // A GradCase's SFT or GRPO objective as the GPU's LossSpec (f32 buffers of its log-probs and advantages) and as the
-// float64 reference's Objective on exactly those f32 values: the LoRA learners' gradient checks share it.
+// float64 reference's Objective on exactly those f32 values, and the LoRA learners' gradient check built on it.
 import type { Gpu } from '../gpu/runtime';
 import type { GrpoLossConfig as KernelGrpoConfig } from '../gpu/kernels/grpo-loss';
-import type { LossSpec } from '../model/backward-step';
+import type { LossResult, LossSpec } from '../model/backward-step';
+import { destroyBatch, uploadBatch, type GpuBatch } from '../model/forward-batch';
+import type { GpuLora } from '../model/hf/lora-gpu';
 import type { GradCase } from '../model/reference-fixture';
 import type { Objective } from '../model/reference-grad';
 import type { GrpoLossConfig } from '../model/reference-loss';
@@ -67,4 +69,35 @@ export function checkLoraGrads(
   expectBelow(Math.abs(lossGpu - ref.loss), 1e-4 * Math.max(1, Math.abs(ref.loss)), 'loss');
   expectBelow(worst, 1e-3, 'adapter gradients');
   return worst;
+}
+
+/** What a LoRA learner offers the gradient check: one micro-batch's loss and adapter gradients, recorded. */
+export interface GradRecorder {
+  recordGrads(batch: GpuBatch, spec: LossSpec): { stats: GPUBuffer; decode: (v: Float32Array) => LossResult };
+}
+
+/**
+ * Records the learner's adapter gradients on the grad case's `which` objective (from zero) and checks them with
+ * checkLoraGrads against `reference(obj)`, the float64 loss and gradients on that objective's exact f32 values.
+ */
+export async function checkLearnerGrads(
+  gpu: Gpu,
+  gc: GradCase,
+  which: 'sft' | 'grpo',
+  label: string,
+  lora: GpuLora,
+  learner: GradRecorder,
+  reference: (obj: Objective) => LoraGrads,
+  expectBelow: (value: number, bound: number, what: string) => void,
+): Promise<void> {
+  const { spec, obj, destroy } = gradCaseSpec(gpu, gc, which, label);
+  const batch = uploadBatch(gpu, { ...gc.input, targets: obj.targets, mask: obj.mask });
+  lora.zeroGrads();
+  const { stats, decode } = learner.recordGrads(batch, spec);
+  const lossGpu = decode(await gpu.readF32(stats, 16)).loss;
+  gpu.release(stats);
+  const got = await lora.read('grads');
+  checkLoraGrads(label, lossGpu, got, reference(obj), expectBelow);
+  destroyBatch(batch);
+  destroy();
 }

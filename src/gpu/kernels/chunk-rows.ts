@@ -1,6 +1,7 @@
 // Launchers for matrices split by rows across buffers (shaders/chunk_rows.wgsl): the embedding lookup from one row
 // chunk of the table, and column-block moves between a [R, ld] matrix and a dense [R, w] one; with CPU references.
-import source from '../../../shaders/chunk_rows.wgsl?raw';
+import chunkSource from '../../../shaders/chunk_rows.wgsl?raw';
+import cellsSource from '../../../shaders/common/row_cells.wgsl?raw';
 import { Kernel } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
@@ -16,6 +17,8 @@ const uniforms = [
   ['_p', 'u32'],
 ] as const;
 type Uniform = (typeof uniforms)[number][0];
+
+const source = cellsSource + chunkSource;
 
 const lookupKernel = new Kernel<Uniform>({ family: 'chunk_rows', source, entryPoint: 'lookup', uniforms });
 const placeKernel = new Kernel<Uniform>({ family: 'chunk_rows', source, entryPoint: 'place', uniforms });

@@ -4,6 +4,7 @@ import bodySource from '../../../shaders/linear_f16.wgsl?raw';
 import nativePrelude from '../../../shaders/linear_f16_native.wgsl?raw';
 import packedPrelude from '../../../shaders/linear_f16_packed.wgsl?raw';
 import convertSource from '../../../shaders/convert_f16.wgsl?raw';
+import cellsSource from '../../../shaders/common/row_cells.wgsl?raw';
 import storeTileSource from '../../../shaders/common/store_tile.wgsl?raw';
 import { ceilDiv, Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
@@ -43,7 +44,7 @@ const kernels: Record<F16Variant, Kernel<LUniform>> = {
 type CUniform = 'rows' | 'cols' | 'rowVec4' | 'srcOff';
 const convertKernel = new Kernel<CUniform>({
   family: 'convert_f16',
-  source: convertSource,
+  source: cellsSource + convertSource,
   uniforms: [
     ['rows', 'u32'],
     ['cols', 'u32'],

@@ -7,16 +7,17 @@ import type { Gpu } from '../runtime';
 import { splitOperand, type Operand } from './matmul';
 import { dequantize, scalesPerRow, wordsPerRow, type QuantFormat, type QuantizedTensor } from '../quant';
 
-type QUniform = 'M' | 'N' | 'K' | 'wordsPerRow' | 'scalesPerRow' | 'xOff' | 'yOff' | 'beta';
+export type QUniform = 'M' | 'N' | 'K' | 'wordsPerRow' | 'scalesPerRow' | 'inOff' | 'outOff' | 'beta';
 
-const UNIFORMS: ReadonlyArray<readonly [QUniform, ScalarType]> = [
+/** The struct U of qmatmul.wgsl and qmatmul_t.wgsl: W is [N, K]; inOff / outOff are the operands' element offsets. */
+export const QUANT_UNIFORMS: ReadonlyArray<readonly [QUniform, ScalarType]> = [
   ['M', 'u32'],
   ['N', 'u32'],
   ['K', 'u32'],
   ['wordsPerRow', 'u32'],
   ['scalesPerRow', 'u32'],
-  ['xOff', 'u32'],
-  ['yOff', 'u32'],
+  ['inOff', 'u32'],
+  ['outOff', 'u32'],
   ['beta', 'f32'],
 ];
 
@@ -39,10 +40,11 @@ export function quadSource(plain: string): string {
 }
 
 const source = qmatmulSource + storeTileSource;
-const kernel = new Kernel<QUniform>({ family: 'qmatmul', source, uniforms: UNIFORMS });
+const kernel = new Kernel<QUniform>({ family: 'qmatmul', source, uniforms: QUANT_UNIFORMS });
 let quadKernel: Kernel<QUniform> | undefined;
 
-const FORMAT_ID: Record<QuantFormat, number> = { 'int8-row': 0, 'int8-b32': 1, 'int4-b32': 2 };
+/** The FORMAT override of both quantized-product shaders. */
+export const FORMAT_ID: Record<QuantFormat, number> = { 'int8-row': 0, 'int8-b32': 1, 'int4-b32': 2 };
 
 /** A quantized [rows = out, cols = in] weight on the GPU: codes and scales as two storage buffers. */
 export interface GpuQuantized {
@@ -74,17 +76,11 @@ export function updateQuantized(gpu: Gpu, dst: GpuQuantized, q: QuantizedTensor)
   gpu.write(dst.scales, q.scales);
 }
 
-export interface QMatmulArgs {
+export interface QMatmulArgs extends QuantLaunchArgs {
   /** x is [M, K = w.cols] row-major. */
   x: Operand;
-  w: GpuQuantized;
   /** y is [M, N = w.rows] row-major. */
   y: Operand;
-  M: number;
-  /** y += x·Wᵀ instead of y = x·Wᵀ (e.g. straight into a residual stream). */
-  accumulate?: boolean;
-  /** Rows of x per invocation (1, 2, 4 or 8); default picks by M. */
-  tm?: 1 | 2 | 4 | 8;
   /** Output features per invocation (4 or 8); default 8 once M fills 4 rows. */
   nf?: 4 | 8;
   wg?: number;
@@ -94,43 +90,68 @@ export interface QMatmulArgs {
 
 /** Records y = x · dequant(W)ᵀ. Nothing is submitted. */
 export function qmatmul(gpu: Gpu, args: QMatmulArgs): void {
-  const { w, M, accumulate = false } = args;
-  const N = w.rows;
-  const K = w.cols;
-  const x = splitOperand(args.x);
-  const y = splitOperand(args.y);
-  if ((x.offset + M * K) * 4 > x.buffer.size)
-    throw new Error(`qmatmul: x '${x.buffer.label}' too small for ${M}x${K} at offset ${x.offset}`);
-  if ((y.offset + M * N) * 4 > y.buffer.size)
-    throw new Error(`qmatmul: y '${y.buffer.label}' too small for ${M}x${N} at offset ${y.offset}`);
-  const wpr = wordsPerRow(w.format, K);
-  const spr = scalesPerRow(w.format, K);
-  if (w.data.size < N * wpr * 4 || w.scales.size < N * spr * 4)
-    throw new Error(`qmatmul: '${w.data.label}' smaller than its ${N}x${K} ${w.format} shape`);
+  const { w, M } = args;
+  const [N, K] = [w.rows, w.cols];
+  const { input: x, output: y, uniforms, tm } = quantLaunch('qmatmul', args, ['x', args.x, K], ['y', args.y, N]);
   if (M === 0 || N === 0 || K === 0) return;
-  const tm = args.tm ?? (M >= 8 ? 8 : M >= 4 ? 4 : M >= 2 ? 2 : 1);
   const nf = args.nf ?? (tm >= 4 ? 8 : 4);
   const wg = args.wg ?? 64;
   const quads = args.quads ?? gpu.hasSubgroups;
   if (quads && !gpu.hasSubgroups) throw new Error("qmatmul: quads need the 'subgroups' feature");
   const k = quads
-    ? (quadKernel ??= new Kernel<QUniform>({ family: 'qmatmul', source: quadSource(source), uniforms: UNIFORMS }))
+    ? (quadKernel ??= new Kernel<QUniform>({ family: 'qmatmul', source: quadSource(source), uniforms: QUANT_UNIFORMS }))
     : kernel;
   k.dispatch(gpu, {
     buffers: [x.buffer, w.data, w.scales, y.buffer],
-    uniforms: {
-      M,
-      N,
-      K,
-      wordsPerRow: wpr,
-      scalesPerRow: spr,
-      xOff: x.offset,
-      yOff: y.offset,
-      beta: accumulate ? 1 : 0,
-    },
+    uniforms,
     workgroups: [ceilDiv(N, nf * wg), ceilDiv(M, tm)],
     overrides: { FORMAT: FORMAT_ID[w.format], TM: tm, NF: nf, WG: wg },
   });
+}
+
+/** What qmatmul and qmatmulT both launch with: W, M rows, accumulate and an optional row tile. */
+export interface QuantLaunchArgs {
+  w: GpuQuantized;
+  M: number;
+  /** Add into the output instead of overwriting it (qmatmul straight into a residual stream, qmatmulT when several
+   * projections share one input). */
+  accumulate?: boolean;
+  /** Rows of the input per invocation (1, 2, 4 or 8); default picks by M. */
+  tm?: 1 | 2 | 4 | 8;
+}
+
+/** [name for errors, operand, columns] of a row-major [M, columns] operand. */
+type NamedOperand = readonly [name: string, op: Operand, cols: number];
+
+/**
+ * The checks and uniforms qmatmul and qmatmulT share: `input` is read as [M, cols], `output` written as [M, cols],
+ * and W's buffers must hold its [N, K] shape. Also picks the default row tile by M.
+ */
+export function quantLaunch(fn: string, args: QuantLaunchArgs, input: NamedOperand, output: NamedOperand) {
+  const { w, M, accumulate = false } = args;
+  const [N, K] = [w.rows, w.cols];
+  const [inp, out] = [input, output].map(([name, op, cols]) => {
+    const s = splitOperand(op);
+    if ((s.offset + M * cols) * 4 > s.buffer.size)
+      throw new Error(`${fn}: ${name} '${s.buffer.label}' too small for ${M}x${cols} at offset ${s.offset}`);
+    return s;
+  });
+  const wpr = wordsPerRow(w.format, K);
+  const spr = scalesPerRow(w.format, K);
+  if (w.data.size < N * wpr * 4 || w.scales.size < N * spr * 4)
+    throw new Error(`${fn}: '${w.data.label}' smaller than its ${N}x${K} ${w.format} shape`);
+  const uniforms: Record<QUniform, number> = {
+    M,
+    N,
+    K,
+    wordsPerRow: wpr,
+    scalesPerRow: spr,
+    inOff: inp.offset,
+    outOff: out.offset,
+    beta: accumulate ? 1 : 0,
+  };
+  const tm = args.tm ?? (M >= 8 ? 8 : M >= 4 ? 4 : M >= 2 ? 2 : 1);
+  return { input: inp, output: out, uniforms, tm };
 }
 
 /** CPU reference: dequantize with src/gpu/quant.ts, then a plain float64-accumulated x · Wᵀ. */

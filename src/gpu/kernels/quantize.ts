@@ -2,6 +2,7 @@
 // src/gpu/quant.ts, no readback) and its fp32 expansion (shaders/rollout_dequantize.wgsl: value = code · scale).
 import quantizeSource from '../../../shaders/rollout_quantize.wgsl?raw';
 import dequantizeSource from '../../../shaders/rollout_dequantize.wgsl?raw';
+import cellsSource from '../../../shaders/common/row_cells.wgsl?raw';
 import { Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
@@ -27,7 +28,11 @@ function uniformList<Off extends string>(off: Off): [Off | Field, ScalarType][] 
 }
 
 const quantizeKernel = new Kernel({ family: 'quantize', source: quantizeSource, uniforms: uniformList('srcOff') });
-const dequantizeKernel = new Kernel({ family: 'quantize', source: dequantizeSource, uniforms: uniformList('dstOff') });
+const dequantizeKernel = new Kernel({
+  family: 'quantize',
+  source: cellsSource + dequantizeSource,
+  uniforms: uniformList('dstOff'),
+});
 
 function formatUniforms({ rows, cols, format }: GpuQuantized): Record<Field, number> {
   const [wpr, spr] = [wordsPerRow(format, cols), scalesPerRow(format, cols)];

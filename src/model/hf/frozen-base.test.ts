@@ -7,7 +7,7 @@ import { sharedNodeGpu } from '../../gpu/node';
 import { dequantize, quantize, type QuantFormat, type QuantizedTensor } from '../../gpu/quant';
 import { freshSeed, maxRelDiff } from '../../testing/random';
 import { DEFAULT_OPTIM } from '../backward-step';
-import { checkLoraGrads, gradCaseSpec } from '../../testing/grad-case-spec';
+import { checkLearnerGrads } from '../../testing/grad-case-spec';
 import type { LoadedCheckpoint } from '../checkpoint';
 import type { ModelConfig } from '../config';
 import { fp32Weights } from '../decode-weights';
@@ -129,22 +129,19 @@ describe(`LoRA on a frozen base (seed ${seed})`, { timeout: 300_000 }, () => {
         expect(base.bytes()).toBeGreaterThan(0);
       }
       const learner = new FrozenLoraLearner(model, base);
-      const { spec, obj, destroy } = gradCaseSpec(gpu, gc, which, 'frozen');
-      const batch = uploadBatch(gpu, { ...gc.input, targets: obj.targets, mask: obj.mask });
-      lora.zeroGrads();
-      const { stats, decode } = learner.recordGrads(batch, spec);
-      const lossGpu = decode(await gpu.readF32(stats, 16)).loss;
-      gpu.release(stats);
-      const got = await lora.read('grads');
-      const rb = referenceBase(gc.layout, gc.params, adapters, format);
-      const ref = loraReferenceLoss(rb.layout, rb.params, rb.adapters, gc.input, obj);
       // The same bounds as the f32 merged learner (lora-learner.test.ts): the kernels multiply by exactly the
       // dequantized values, so quantization adds no error against this reference, only f32 rounding does.
-      checkLoraGrads(`frozen ${format} ${which}`, lossGpu, got, ref, (v, bound, what) =>
-        expect(v, what).toBeLessThan(bound),
+      const rb = referenceBase(gc.layout, gc.params, adapters, format);
+      await checkLearnerGrads(
+        gpu,
+        gc,
+        which,
+        `frozen ${format} ${which}`,
+        lora,
+        learner,
+        (obj) => loraReferenceLoss(rb.layout, rb.params, rb.adapters, gc.input, obj),
+        (v, bound, what) => expect(v, what).toBeLessThan(bound),
       );
-      destroyBatch(batch);
-      destroy();
       base.destroy();
       lora.destroy();
       model.destroy();

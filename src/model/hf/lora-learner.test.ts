@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../../gpu/node';
 import { freshSeed, maxRelDiff } from '../../testing/random';
 import { DEFAULT_OPTIM } from '../backward-step';
-import { checkLoraGrads, gradCaseSpec } from '../../testing/grad-case-spec';
+import { checkLearnerGrads } from '../../testing/grad-case-spec';
 import { destroyBatch, uploadBatch } from '../forward-batch';
 import { computeLogits } from '../forward-logprobs';
 import { GpuModel } from '../model';
@@ -28,19 +28,16 @@ describe(`LoRA learner (merged weights) on micro (seed ${seed})`, () => {
       const model = new GpuModel(gpu, gc.layout, gc.params, `lora-learner.${which}`);
       const lora = new GpuLora(gpu, adapters, `lora-learner.${which}`);
       const learner = new LoraLearner(model, lora);
-      const { spec, obj, destroy } = gradCaseSpec(gpu, gc, which, `lora-learner.${which}`);
-      const batch = uploadBatch(gpu, { ...gc.input, targets: obj.targets, mask: obj.mask });
-      lora.zeroGrads();
-      const { stats, decode } = learner.recordGrads(batch, spec);
-      const lossGpu = decode(await gpu.readF32(stats, 16)).loss;
-      gpu.release(stats);
-      const got = await lora.read('grads');
-      const ref = loraReferenceLoss(gc.layout, Float64Array.from(gc.params), loraToF64(adapters), gc.input, obj);
-      checkLoraGrads(`LoRA learner ${which}`, lossGpu, got, ref, (v, bound, what) =>
-        expect(v, what).toBeLessThan(bound),
+      await checkLearnerGrads(
+        gpu,
+        gc,
+        which,
+        `LoRA learner ${which}`,
+        lora,
+        learner,
+        (obj) => loraReferenceLoss(gc.layout, Float64Array.from(gc.params), loraToF64(adapters), gc.input, obj),
+        (v, bound, what) => expect(v, what).toBeLessThan(bound),
       );
-      destroyBatch(batch);
-      destroy();
       learner.destroy();
       lora.destroy();
       model.destroy();
