@@ -32,13 +32,14 @@ describe(`activation recompute (seed ${seed})`, { timeout: 300_000 }, () => {
         gpu.release(stats);
         return { loss, grads: await model.readGrads() };
       };
-      const kept = await run(false);
-      const re = await run(true);
-      // The recompute forward keeps only the layers' inputs.
+      // The recompute forward keeps only the layers' inputs (recorded before the runs, whose readbacks submit it).
+      model.recompute = true;
       const fwd = forward(model, batch, true);
       expect(fwd.acts?.layers.length).toBe(0);
       expect(fwd.acts?.inputs?.length).toBe(gc.layout.layers.length);
       releaseForward(gpu, fwd);
+      const kept = await run(false);
+      const re = await run(true);
       expect(re.loss).toBe(kept.loss);
       // Not vacuous: the gradients are non-zero in every layer's weights.
       expect(kept.grads.some((g) => g !== 0)).toBe(true);
