@@ -79,7 +79,7 @@ export async function openHfPolicies(
       src: blobSource(new Map(Object.entries(await filesFor(m, given))), m.label),
       baseModel: m.origin.kind === 'hub' ? m.origin.repo : m.label,
       settingsHint:
-        'lower the micro-batch or problems / step in the Model panel and the hyperparameters, turn on optim.recompute, or raise the budget',
+        'lower the micro-batch or problems / step in the Model panel and the hyperparameters, or raise the budget',
       restore: saved?.[name],
       onProgress: (p) => onLoading(`loading the ${name} (${m.label}): ${p.tensorsDone}/${p.tensorsTotal} tensors`),
     });
