@@ -1,5 +1,6 @@
 // Prints the memory planner's table for Qwen2.5-Coder-0.5B and 1.5B shapes (README "Bring your own model"):
-// `npx tsx scripts/hf-memory-table.ts [--seq 2048] [--rollout 8] [--micro 4] [--rank 16]`.
+// `npx tsx scripts/hf-memory-table.ts [--seq 2048] [--rollout 8] [--micro 4] [--rank 16] [--recompute 1] [--chunk 8192]`
+// (--recompute 0: every layer's activations kept; --chunk 0: a micro-batch's whole logits at once).
 import { parseQwen2Config } from '../src/model/hf/config';
 import { fmtBytes, planMemory, type PlanSettings } from '../src/model/hf/memory-plan';
 import { LORA_TARGETS } from '../src/model/hf/lora';
@@ -28,6 +29,9 @@ const seqLen = arg('seq', 2048);
 const rolloutBatch = arg('rollout', 8);
 const microBatch = arg('micro', 4);
 const rank = arg('rank', 16);
+const recompute = arg('recompute', 1) !== 0;
+const chunk = arg('chunk', 8192);
+const lmHeadChunk = chunk > 0 ? chunk : undefined;
 const runs: [string, Partial<PlanSettings>][] = [
   ['full fine-tune, f32', { baseFormat: 'f32', lora: undefined }],
   // rollout_quant none: the merged learner (merged f32 weights, an f32 base copy, full weight gradients).
@@ -38,7 +42,7 @@ const runs: [string, Partial<PlanSettings>][] = [
 ];
 const limits = { maxBufferSize: 2 ** 52, maxStorageBufferBindingSize: 2 ** 52, budgetBytes: 2 ** 52 };
 console.log(
-  `seq ${seqLen}, rollout batch ${rolloutBatch}, micro-batch ${microBatch}, recompute on, lm_head chunk 8192\n`,
+  `seq ${seqLen}, rollout batch ${rolloutBatch}, micro-batch ${microBatch}, recompute ${recompute ? 'on' : 'off'}, ${lmHeadChunk ? `lm_head chunk ${lmHeadChunk}` : 'whole logits'}\n`,
 );
 console.log('| model | setting | weights | adapters + grads + AdamW | KV cache | activations + logits | total |');
 console.log('| --- | --- | --: | --: | --: | --: | --: |');
@@ -53,8 +57,8 @@ for (const [model, shape] of Object.entries(shapes)) {
       rolloutBatch,
       seqLen,
       microBatch,
-      recompute: true,
-      lmHeadChunk: 8192,
+      recompute,
+      lmHeadChunk,
       klReference: true,
       baseFormat: 'f32',
       ...over,

@@ -7,6 +7,7 @@
 // plain matmul path instead of the quad-shared linear kernel (src/gpu/kernels/linear-quad.ts), ENGINE_MASKQ=0
 // attention without pad-row skipping, ENGINE_HEADROWS=0 the SFT head on all rows; BENCH_PAD=0 makes every row full
 // length (default: right pads 0 .. S/2), BENCH_PROMPT the loss-free prompt share of each row (default 0.4).
+// ENGINE_RECOMPUTE=1 with --ab: both paths take the default engine, the new one with per-layer activation recompute.
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { matmul } from '../gpu/kernels/matmul';
@@ -154,10 +155,13 @@ async function main(): Promise<void> {
   await timed(gpu, step); // compile
   // Alternate the new and the old engine path step by step so both see the same neighbours' load.
   const paths = flag('no-step') ? [] : flag('ab') ? [true, false] : [true];
+  const recomputeAb = process.env.ENGINE_RECOMPUTE === '1';
   const engine = (fresh: boolean) => {
-    gpu.tuning.linear.quad = fresh && process.env.ENGINE_QUAD !== '0';
-    gpu.tuning.attention.maskQueries = fresh && process.env.ENGINE_MASKQ !== '0';
-    gpu.tuning.headRows = fresh && process.env.ENGINE_HEADROWS !== '0';
+    const on = fresh || recomputeAb;
+    gpu.tuning.linear.quad = on && process.env.ENGINE_QUAD !== '0';
+    gpu.tuning.attention.maskQueries = on && process.env.ENGINE_MASKQ !== '0';
+    gpu.tuning.headRows = on && process.env.ENGINE_HEADROWS !== '0';
+    model.recompute = recomputeAb && fresh;
   };
   for (const quad of paths) {
     engine(quad);
@@ -181,7 +185,7 @@ async function main(): Promise<void> {
   paths.forEach((quad, p) => {
     const b = best[p];
     const label = quad
-      ? `new (quad ${process.env.ENGINE_QUAD !== '0'}, maskQueries ${process.env.ENGINE_MASKQ !== '0'}, headRows ${process.env.ENGINE_HEADROWS !== '0'})`
+      ? `new (quad ${process.env.ENGINE_QUAD !== '0'}, maskQueries ${process.env.ENGINE_MASKQ !== '0'}, headRows ${process.env.ENGINE_HEADROWS !== '0'}${recomputeAb ? ', recompute' : ''})`
       : 'old';
     console.log(
       `train step ${label}: best ${b.cpu.toFixed(0)} ms CPU (${((T / b.cpu) * 1000).toFixed(0)} tok/CPU-s), ${b.wall.toFixed(0)} ms wall (${((T / b.wall) * 1000).toFixed(0)} tok/s), ${dispatches} dispatches`,

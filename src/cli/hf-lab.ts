@@ -93,7 +93,7 @@ async function loadPolicy(
       baseModel: basename(path),
       restore,
       settingsHint:
-        'flags: micro-batch is --micro-batch N; the rollout batch is rollout.problems_per_step × num_generations (× tester_generations for the tester), set with --set; the budget is --budget-gb',
+        'flags: micro-batch is --micro-batch N; per-layer recompute is --set optim.recompute=true; the rollout batch is rollout.problems_per_step × num_generations (× tester_generations for the tester), set with --set; the budget is --budget-gb',
       log: (m) => (bar.clear(), log(m)),
       onProgress: (p) => bar.update(`loading ${name}`, p.tensorsDone, p.tensorsTotal),
     });

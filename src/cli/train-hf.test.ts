@@ -116,7 +116,7 @@ describe('train / eval with --coder-model', { timeout: 600_000 }, async () => {
         join(out, 'refused'),
       ),
     ).rejects.toThrow(
-      /coder: memory plan: needs 12\.\d MiB in total, the budget is 6\.1 MiB\. it fits with: micro-batch \d[\s\S]*--micro-batch N/,
+      /coder: memory plan: needs 12\.\d MiB in total, the budget is 6\.1 MiB\. it fits with: recompute on \(optim\.recompute\), micro-batch \d[\s\S]*--micro-batch N; per-layer recompute is --set optim\.recompute=true/,
     );
   });
 

@@ -9,7 +9,7 @@ import { elementwise } from '../gpu/kernels/elementwise';
 import { scatterRows } from '../gpu/kernels/rows';
 import { zeroBuffer } from '../gpu/kernels/adamw';
 import type { GpuBatch } from './forward-batch';
-import { passWidths, type ForwardResult } from './forward';
+import { layerForward, passWidths, releaseLayer, type ForwardResult } from './forward';
 import { attnBackward } from './forward-attention';
 import type { GpuModel } from './model';
 import type { TensorSpec } from './layout';
@@ -74,7 +74,10 @@ export function backward(model: GpuModel, batch: GpuBatch, fwd: ForwardResult, d
 
   for (let l = layout.layers.length - 1; l >= 0; l--) {
     const L = layout.layers[l];
-    const a = acts.layers[l];
+    // Recompute: re-run the layer's forward from its saved input (same kernels, same numbers), released below.
+    const re = acts.inputs ? layerForward(model, l, acts.inputs[l], batch) : undefined;
+    if (re) gpu.release(re.xOut);
+    const a = re ? re.acts : acts.layers[l];
     // MLP: x_out = x_mid + down(silu(gate(h2)) · up(h2)).
     const da = f32(`grad.${l}.swiglu`, T * I);
     linearBackward(model, da, dx, a.a, L.down, undefined, T);
@@ -124,6 +127,7 @@ export function backward(model: GpuModel, batch: GpuBatch, fwd: ForwardResult, d
     elementwise(gpu, 'add', dx, dxInNorm, dxMid, T * H);
     gpu.release(dxInNorm);
     gpu.release(dxMid);
+    if (re) releaseLayer(gpu, { ...re.acts, x: null });
   }
   // A frozen base's embedding gets no gradient (and a 152k-row table no scratch copy either).
   if (!model.frozen)

@@ -165,6 +165,7 @@ export function forwardMaskRows(model: GpuModel, batch: GpuBatch, keep: boolean,
     sharedPrefixes.enabled && rows.every((t) => valid[t] !== 0)
       ? planPrefixes(batch, model.gpu.tuning.linear.minRows)
       : null;
-  if (!plan || rows.length !== head.n) return forward(model, batch, keep, head);
+  // Under recompute the backward re-runs each layer on all T rows from its input: the plain forward keeps just that.
+  if (!plan || rows.length !== head.n || (keep && model.recompute)) return forward(model, batch, keep, head);
   return forwardShared(model, batch, plan, keep, { ...head, host: Uint32Array.from(rows) });
 }

@@ -35,7 +35,10 @@ export interface LayerActs {
 }
 
 export interface Activations {
+  /** Every layer's activations; empty under recompute (`inputs` instead). */
   layers: LayerActs[];
+  /** Recompute (model.recompute): each layer's input only; the backward re-runs the layer from it (layerForward). */
+  inputs?: GPUBuffer[];
   /** Residual stream after the last layer, its rstd and the normed final hidden state. */
   xFinal: GPUBuffer;
   rstdF: GPUBuffer;
@@ -117,28 +120,29 @@ export function passWidths(model: GpuModel) {
 }
 
 /**
- * Records the forward pass. With `keep`, every activation stays alive for `backward`; without it, the per-layer
- * temporaries are released as soon as the next layer no longer needs them (log-probs-only / eval passes).
+ * Records the forward pass. With `keep`, every activation stays alive for `backward` (under model.recompute only
+ * each layer's input does); without it, the per-layer temporaries are released as soon as the next layer no longer
+ * needs them (log-probs-only / eval passes).
  */
 export function forward(model: GpuModel, batch: GpuBatch, keep: boolean, headRows?: HeadRows): ForwardResult {
   const gpu = model.gpu;
   const c = model.config;
   const { T } = batch;
-  const { H, qW, f32 } = passWidths(model);
+  const { H, f32 } = passWidths(model);
   const layout = model.layout;
   if (batch.S > c.maxSeqLen) throw new Error(`forward: seqLen ${batch.S} exceeds maxSeqLen ${c.maxSeqLen}`);
 
   let x = f32('act.x0', T * H);
   model.embedTokens(x, batch.tokens, T);
   const layers: LayerActs[] = [];
+  const inputs: GPUBuffer[] | undefined = keep && model.recompute ? [] : undefined;
   for (let l = 0; l < layout.layers.length; l++) {
-    const L = layout.layers[l];
-    const { rstd1, h1, q, k, v } = attentionInputs(model, L, l, x, batch.positions, T);
-    const attn = f32(`act.${l}.attn`, T * qW);
-    const attnSaved = attnForward(model, attn, q, k, v, batch);
-    const { xMid, rstd2, h2, g, u, a, xOut } = residualMlp(model, L, l, x, attn, T);
-    const acts: LayerActs = { x, rstd1, h1, q, k, v, attn, attnSaved, xMid, rstd2, h2, g, u, a };
-    if (keep) layers.push(acts);
+    const { acts, xOut } = layerForward(model, l, x, batch);
+    if (inputs) {
+      // Keep the residual stream entering the layer; the backward recomputes the rest from it.
+      inputs.push(x);
+      releaseLayer(gpu, { ...acts, x: null });
+    } else if (keep) layers.push(acts);
     else releaseLayer(gpu, acts);
     x = xOut;
   }
@@ -160,7 +164,20 @@ export function forward(model: GpuModel, batch: GpuBatch, keep: boolean, headRow
     [x, hf, rstdF, ...(head ? [head.hf] : [])].forEach((b) => gpu.release(b));
     return { logits };
   }
-  return { logits, acts: { layers, xFinal: x, rstdF, hf }, head };
+  return { logits, acts: { layers, inputs, xFinal: x, rstdF, hf }, head };
+}
+
+/** One decoder layer's forward from its input x [T, H]: every activation its backward reads, and the output. */
+export function layerForward(model: GpuModel, l: number, x: GPUBuffer, batch: GpuBatch) {
+  const { T } = batch;
+  const L = model.layout.layers[l];
+  const { rstd1, h1, q, k, v } = attentionInputs(model, L, l, x, batch.positions, T);
+  const { qW, f32 } = passWidths(model);
+  const attn = f32(`act.${l}.attn`, T * qW);
+  const attnSaved = attnForward(model, attn, q, k, v, batch);
+  const { xMid, rstd2, h2, g, u, a, xOut } = residualMlp(model, L, l, x, attn, T);
+  const acts: LayerActs = { x, rstd1, h1, q, k, v, attn, attnSaved, xMid, rstd2, h2, g, u, a };
+  return { acts, xOut };
 }
 
 type LayerSpec = GpuModel['layout']['layers'][number];
@@ -218,23 +235,10 @@ export function residualMlp(model: GpuModel, L: LayerSpec, l: number, x: GPUBuff
   return { xMid, rstd2, h2, g, u, a, xOut };
 }
 
-function releaseLayer(gpu: Gpu, a: LayerActs): void {
-  for (const b of [
-    a.x,
-    a.rstd1,
-    a.h1,
-    a.q,
-    a.k,
-    a.v,
-    a.attn,
-    ...a.attnSaved.buffers,
-    a.xMid,
-    a.rstd2,
-    a.h2,
-    a.g,
-    a.u,
-    a.a,
-  ])
+/** Releases a layer's activations (x too, unless null: a recompute keeps the layer's input). */
+export function releaseLayer(gpu: Gpu, a: Omit<LayerActs, 'x'> & { x: GPUBuffer | null }): void {
+  if (a.x) gpu.release(a.x);
+  for (const b of [a.rstd1, a.h1, a.q, a.k, a.v, a.attn, ...a.attnSaved.buffers, a.xMid, a.rstd2, a.h2, a.g, a.u, a.a])
     gpu.release(b);
 }
 
@@ -244,5 +248,6 @@ export function releaseForward(gpu: Gpu, r: ForwardResult): void {
   if (r.head) gpu.release(r.head.hf);
   if (!r.acts) return;
   for (const l of r.acts.layers) releaseLayer(gpu, l);
+  for (const b of r.acts.inputs ?? []) gpu.release(b);
   for (const b of [r.acts.xFinal, r.acts.rstdF, r.acts.hf]) gpu.release(b);
 }

@@ -94,6 +94,11 @@ export class GpuModel {
   step = 0;
   /** Set: every Linear goes through the frozen base + adapters, and the backward trains nothing of this model. */
   frozen?: FrozenLinears;
+  /**
+   * Per-layer activation recompute for the training forward (`keep`): only each layer's input is kept, and the
+   * backward re-runs layer l's forward just before its backward (one layer's intermediates alive at a time).
+   */
+  recompute = false;
 
   constructor(
     readonly gpu: Gpu,

@@ -322,6 +322,12 @@ export const CONFIG_FIELDS: { readonly [P in ConfigPath]: FieldFor<At<TrainConfi
     ref: 'release actor.grad_clip',
     help: 'Global gradient-norm clip (0 turns it off).',
   },
+  'optim.recompute': {
+    type: 'boolean',
+    default: false,
+    ref: 'release actor_rollout_ref.model.enable_gradient_checkpointing',
+    help: "Per-layer activation recompute: the training forward keeps only each layer's input and the backward re-runs the layer (one extra forward per step; identical gradients, far less activation memory).",
+  },
   'optim.mini_batches': {
     type: 'int',
     default: 2,

@@ -53,6 +53,8 @@ export interface TrainConfig {
     weight_decay: number;
     weight_decay_params: 'all' | 'matrices';
     max_grad_norm: number;
+    /** Per-layer activation recompute in the training step (GpuModel.recompute). */
+    recompute: boolean;
     mini_batches: number;
     schedule: 'constant' | 'cosine';
     warmup_steps: number;

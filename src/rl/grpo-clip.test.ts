@@ -1,6 +1,7 @@
 // The clipped objective acts once there is more than one optimizer step per batch (verl mini-batches): the second
 // mini-batch is off-policy (old log-probs = the policy at rollout time), its clip fractions are non-zero, and the clip
 // changes the update; with one mini-batch the ratio is 1 and the clip range makes no difference (real micro model).
+// Per-layer recompute leaves the update unchanged.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
@@ -43,12 +44,13 @@ beforeAll(async () => {
 }, 300_000);
 
 /** One update from the checkpoint; returns its stats and the flat parameters after it. */
-async function update(s: GrpoSettings): Promise<{ stats: UpdateStats; params: Float32Array }> {
+async function update(s: GrpoSettings): Promise<{ stats: UpdateStats; params: Float32Array; recompute: boolean }> {
   const p = LabPolicy.create(gpu, { name: 'clip', checkpoint, rolloutQuant: 'none', maxPromptTokens: 160 });
   const stats = await p.grpoUpdate(items, s);
   const params = await p.model.readParams();
+  const recompute = p.model.recompute;
   p.destroy();
-  return { stats, params };
+  return { stats, params, recompute };
 }
 
 function maxDiff(a: Float32Array, b: Float32Array): number {
@@ -96,6 +98,15 @@ describe('clipped GRPO with mini-batches (micro coder)', { timeout: 300_000 }, (
     const free = await update(settings(1, noClip));
     expect(clipped.stats.clipLow + clipped.stats.clipHigh).toBe(0);
     expect(maxDiff(clipped.params, free.params)).toBe(0);
+  });
+
+  it('per-layer recompute (optim.recompute) gives the same stats and parameters bit for bit', async () => {
+    const kept = await update(settings(2));
+    const s = settings(2);
+    const re = await update({ ...s, optim: { ...s.optim, recompute: true } });
+    expect([kept.recompute, re.recompute]).toEqual([false, true]);
+    expect(re.stats).toEqual(kept.stats);
+    expect(maxDiff(re.params, kept.params)).toBe(0);
   });
 
   it('old log-probs stay those of the rollout policy: two passes over one mini-batch clip on the second', async () => {

@@ -1,7 +1,7 @@
 // A Hugging Face model (transformers' fixture) as a LoRA policy: samples on the chat prompt stop at the template's
 // eos, a GRPO update with micro-batch accumulation moves only the adapters and in the advantage's direction, and
 // the saved PEFT files read back to the trained adapters; a policy restored from its saved files (adapters + AdamW
-// state) takes the same next step as one that was never interrupted.
+// state) takes the same next step as one that was never interrupted; a step with per-layer recompute equals one without.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
@@ -136,7 +136,13 @@ describe.each(['none', 'int4'] as const)('HfLoraPolicy on the transformers fixtu
         rollout: { max_completion_length: 8, temperature: 1 },
       };
       const stopped = await makePolicy('hf-stopped', seed, undefined, quant);
-      for (const p of [whole, stopped]) expect((await p.grpoUpdate(items, s)).skipped).toBe(false);
+      expect((await whole.grpoUpdate(items, s)).skipped).toBe(false);
+      // The other policy's first step recomputes each layer in the backward (optim.recompute; two micro-batches
+      // accumulate): the same kernels in the same order, so the same adapters bit for bit.
+      const recompute = { ...s, optim: { ...s.optim, recompute: true } };
+      expect((await stopped.grpoUpdate(items, recompute)).skipped).toBe(false);
+      expect(stopped.model.recompute).toBe(true);
+      expect(await stopped.parameters()).toEqual(await whole.parameters());
       const saved = await stopped.save();
       expect(Object.keys(saved).sort()).toEqual([
         'adapter_config.json',

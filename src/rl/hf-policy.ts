@@ -136,7 +136,10 @@ export class HfLoraPolicy implements Policy {
         referenceState: this.reference,
         padId: this.padId,
         microBatch: this.opts.microBatch ?? 16,
-        step: (micro, st) => this.learner.stepMicro(micro, grpoOptim(st)),
+        step: (micro, st) => {
+          this.model.recompute = st.optim.recompute;
+          return this.learner.stepMicro(micro, grpoOptim(st));
+        },
         refresh: () => this.rollout.refresh?.(),
       },
       items,

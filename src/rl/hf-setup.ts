@@ -70,10 +70,10 @@ export async function loadHfPolicy(
     rolloutBatch: name === 'coder' ? P * M : P * M * N,
     seqLen,
     microBatch: o.microBatch,
-    recompute: false,
+    recompute: config.optim.recompute,
     klReference: config.grpo.beta > 0,
     mergedLearner: baseFormat === 'f32',
-    // The training step keeps every layer's activations and a micro-batch's whole logits (recompute: false above).
+    // The training step computes a micro-batch's whole logits at once: no chunked lm_head loss to suggest.
     memorySavers: false,
   };
   log(`${name}: ${s.src.label} (${c.layers} layers, hidden ${c.hidden}, vocab ${c.vocabSize}, context ${c.maxSeqLen})`);

@@ -125,8 +125,10 @@ export class LabPolicy implements Policy {
       ref: this.ref,
       padId: this.padId,
       microBatch: this.opts.microBatch ?? 16,
-      step: (micro, st) =>
-        trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.optim.weight_decay_params))),
+      step: (micro, st) => {
+        this.model.recompute = st.optim.recompute;
+        return trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.optim.weight_decay_params)));
+      },
       refresh: () => this.rollout.refresh?.(),
     };
   }

@@ -65,6 +65,8 @@ export const LAB_IMPLICIT: Readonly<Record<string, Json>> = {
 const MB = 'actor_rollout_ref.actor.ppo_mini_batch_size';
 
 export const MAPPED: readonly MappedField[] = [
+  // HF gradient checkpointing recomputes each decoder layer in the backward, as the lab's recompute does.
+  same('optim.recompute', 'actor_rollout_ref.model.enable_gradient_checkpointing'),
   {
     field: 'mode',
     keys: [],

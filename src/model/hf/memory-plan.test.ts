@@ -82,11 +82,15 @@ describe('memory planner', () => {
       lmHeadChunk: undefined,
     };
     expect(() => checkMemory(qwen05, greedy, laptop)).toThrow(
-      /memory plan: .*it fits with: recompute on, micro-batch \d+/s,
+      /memory plan: .*it fits with: recompute on \(optim\.recompute\), micro-batch \d+/s,
     );
     const fix = suggestSettings(qwen05, greedy, laptop);
     expect(fix?.fits).toBe(true);
     expect(planMemory(qwen05, fix?.settings ?? greedy, laptop).fits).toBe(true);
+    // A run whose step has no chunked head (memorySavers false) is still offered recompute, never a head chunk.
+    const noChunk = suggestSettings(qwen05, { ...greedy, memorySavers: false }, laptop);
+    expect(noChunk?.settings.recompute).toBe(true);
+    expect(noChunk?.settings.lmHeadChunk).toBeUndefined();
   });
 
   it('says so when nothing fits, and names a binding that is too large', () => {

@@ -19,7 +19,7 @@ export interface PlanSettings {
   seqLen: number;
   /** Sequences per training forward/backward (gradient accumulation covers the rest of the batch). */
   microBatch: number;
-  /** Per-layer activation recompute: keep only each layer's input, recompute the rest in the backward. */
+  /** Per-layer activation recompute (optim.recompute): keep only each layer's input, recompute the rest in the backward. */
   recompute: boolean;
   /** Vocabulary rows per lm_head / loss chunk; undefined = all logits of a micro-batch at once. */
   lmHeadChunk?: number;
@@ -31,8 +31,9 @@ export interface PlanSettings {
    */
   mergedLearner?: boolean;
   /**
-   * Whether the run can turn on per-layer recompute and a chunked lm_head loss when memory is short (default: unless
-   * mergedLearner). The lab's training step has neither yet, so runs that plan what they execute pass false.
+   * Whether the run can turn on a chunked lm_head loss when memory is short (default: unless mergedLearner). The
+   * lab's training step does not have one yet, so runs that plan what they execute pass false. Recompute is always
+   * suggested: every training step can do it (optim.recompute).
    */
   memorySavers?: boolean;
 }
@@ -197,9 +198,9 @@ function* cheaper(s: PlanSettings): Generator<PlanSettings> {
     cur = next;
     yield cur;
   };
-  // Without recompute and a chunked head (the merged learner, today's training step) only batch sizes can change.
+  // Recompute runs in every training step; a chunked head only where memorySavers allows it.
   const full = cur.memorySavers ?? !cur.mergedLearner;
-  if (full && !cur.recompute) yield* step({ ...cur, recompute: true });
+  if (!cur.recompute) yield* step({ ...cur, recompute: true });
   while (cur.microBatch > 1) yield* step({ ...cur, microBatch: Math.max(1, Math.floor(cur.microBatch / 2)) });
   for (const chunk of [32768, 8192, 2048])
     if (full && (cur.lmHeadChunk ?? Infinity) > chunk) yield* step({ ...cur, lmHeadChunk: chunk });
@@ -225,7 +226,7 @@ export function suggestSettings(config: ModelConfig, s: PlanSettings, limits: De
 /** What differs between two settings, as the user would type it. */
 export function describeChange(from: PlanSettings, to: PlanSettings): string {
   const out: string[] = [];
-  if (from.recompute !== to.recompute) out.push('recompute on');
+  if (from.recompute !== to.recompute) out.push('recompute on (optim.recompute)');
   if (from.microBatch !== to.microBatch) out.push(`micro-batch ${to.microBatch}`);
   if (from.lmHeadChunk !== to.lmHeadChunk) out.push(`lm_head chunk ${to.lmHeadChunk}`);
   if (from.baseFormat !== to.baseFormat) out.push(`base ${to.baseFormat}`);
