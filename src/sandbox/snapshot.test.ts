@@ -95,9 +95,9 @@ describe.each<[string, BytesEqual | undefined]>([
 });
 
 describe('InterpreterSnapshot: adaptive restore', () => {
-  it('probes both methods each window, keeps the one that timed cheaper, and every restore is exact', () => {
+  it('probes both methods each round of restores, keeps the one that timed cheaper, and every restore is exact', () => {
     // A clock that advances one unit per read: a compare reads it twice per 1 MiB, a full write twice in all, so
-    // writing everything times cheaper and must be chosen for the rest of each window.
+    // writing everything times cheaper and must be chosen for the rest of each round.
     let t = 0;
     const snap = new InterpreterSnapshot(py, nodeBytesEqual, () => t++);
     py.runPython('import gc\nprobe2 = [1]\ngc.collect()');
@@ -109,7 +109,7 @@ describe('InterpreterSnapshot: adaptive restore', () => {
       snap.dirty = true;
       snap.restore();
       expect(firstDiff(want, g0, g1), `restore ${k}`).toBe(-1);
-      // Window 0: 4 compares, 4 full writes (probes), then full writes; window 1 starts with 4 compares again.
+      // Round 0: 4 compares, 4 full writes (probes), then full writes; round 1 starts with 4 compares again.
       const expected = k < 4 ? 0 : k < 64 ? k - 3 : k < 68 ? 60 : 60 + (k - 67);
       expect(snap.cost.copies, `restore ${k}`).toBe(expected);
     }

@@ -69,10 +69,10 @@ export interface RestoreCost {
 /**
  * With a byte compare, a restore can compare and write back what differs, or write everything: both put every byte
  * back; which is cheaper depends on the machine and its load (memory bandwidth, caches; measured either way by
- * 20 % and more). Of every WINDOW restores the first PROBE compare and the next PROBE write everything, timed; the
+ * 20 % and more). Of every ROUND restores the first PROBE compare and the next PROBE write everything, timed; the
  * rest use the one whose PROBE timings had the lower median.
  */
-const WINDOW = 64;
+const ROUND = 64;
 const PROBE = 4;
 
 /** EACCES in Emscripten's errno numbering: Python sees PermissionError. */
@@ -97,7 +97,7 @@ export class InterpreterSnapshot {
   dirty = true;
   /** Bytes written back are those of the pages a job changed, or everything without a byte compare. */
   readonly cost: RestoreCost = { restores: 0, compareMs: 0, writeMs: 0, fsMs: 0, restoredBytes: 0, copies: 0 };
-  /** Timings of this window's probes (compare, write everything) and the choice made from them. */
+  /** Timings of this round's probes (compare, write everything) and the choice made from them. */
   private probes: [number[], number[]] = [[], []];
   private copyIsCheaper = false;
   /** [from, to) of each range of the current chunk that differs (room for every page as its own range). */
@@ -106,7 +106,7 @@ export class InterpreterSnapshot {
   /**
    * `equal`: a native range compare, so that only changed pages are written back; without one all are. `clock`
    * (milliseconds) times the parts of a restore: the benchmark passes a CPU clock. `adaptive`: with a compare, pick
-   * the cheaper method from timed probes (WINDOW); false: always compare.
+   * the cheaper method from timed probes (ROUND); false: always compare.
    */
   constructor(
     py: PyodideAPI,
@@ -222,7 +222,7 @@ export class InterpreterSnapshot {
     const heap = this.mod.HEAPU8;
     const [g0, g1] = this.gap;
     const mem = this.mem;
-    const i = cost.restores % WINDOW;
+    const i = cost.restores % ROUND;
     const copy = !this.equal || (this.adaptive && (i < 2 * PROBE ? i >= PROBE : this.copyIsCheaper));
     const t0 = this.clock();
     if (!copy) {
@@ -253,7 +253,7 @@ export class InterpreterSnapshot {
     cost.fsMs += this.clock() - t2;
   }
 
-  /** Records probe `i` of this window (its time `ms`); after the last, picks the method with the lower median. */
+  /** Records probe `i` of this round (its time `ms`); after the last, picks the method with the lower median. */
   private choose(i: number, ms: number): void {
     if (i === 0) this.probes = [[], []];
     this.probes[i < PROBE ? 0 : 1].push(ms);
