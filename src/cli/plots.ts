@@ -132,6 +132,26 @@ async function main(): Promise<number> {
       ),
     );
   }
+  // Collusion (self-play's Tester writing easy, valid tests that kill nothing) shows as validity rising while the
+  // mutation score falls: both on one chart per run, the mutation score dashed.
+  const validity = evalSeries('heldout', 'testerValidity', 100);
+  const killed = evalSeries('heldout', 'mutationScore', 100);
+  if (validity.length) {
+    const both = validity.flatMap((v) => {
+      const m = killed.find((k) => k.name === v.name)!;
+      return [
+        { ...v, name: `${v.name} validity` },
+        { ...m, name: `${m.name} mutation score`, dashed: true },
+      ];
+    });
+    await writeFile(
+      join(out, 'collusion.svg'),
+      lineChartSvg(`Tester validity (solid) and white-box mutation score (dashed), held-out ${band}`, both, {
+        xLabel: 'step',
+        yLabel: '%',
+      }),
+    );
+  }
   // The rows docs/results.md's table may quote (results-table.test.ts checks the page against the records).
   console.log(
     [

@@ -1,11 +1,13 @@
 // Reads the records of a mode comparison (docs/results-data/compare, or a directory of run directories): each run's
 // config.json and final eval.json, the shipped models' start-eval.json and the evolved suites (*.jsonl), for
-// `npm run compare` and the docs/results.md check.
+// `npm run compare` and the docs/results.md check; and the reference runs' eval.jsonl for `npm run targets`.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { TrainConfig } from './config';
 import type { SplitReport } from './eval';
 import { compareTable, evolveTable, parseEvolved, type CompareRun, type EvolvedProblem } from './compare-table';
+import type { EvalPoint } from './run-layout';
+import type { TargetRun } from './targets';
 
 /** The run's copy of `train --hidden-tests` (src/cli/hidden-tests-file.ts writes it; rl does not import the CLI). */
 const HIDDEN_TESTS_FILE = 'hidden-tests.jsonl';
@@ -83,4 +85,20 @@ export function loadCompareRecords(paths: readonly string[]): CompareRecords {
 /** The tables the records give, as docs/results.md shows them (blank line between the tables). */
 export function compareBlock(r: CompareRecords): string[] {
   return [...compareTable(r.runs, r.start), ...(r.evolved.length ? ['', ...evolveTable(r.evolved)] : [])];
+}
+
+/** Reference runs (config.json + eval.jsonl) for the targets; a directory without those is an error, not skipped. */
+export function loadTargetRuns(dirs: readonly string[]): TargetRun[] {
+  return dirs.map((dir) => {
+    const cfgFile = join(dir, 'config.json');
+    const evalFile = join(dir, 'eval.jsonl');
+    if (!existsSync(cfgFile) || !existsSync(evalFile))
+      throw new Error(`${dir}: not a run with evaluations (needs config.json and eval.jsonl)`);
+    const cfg = JSON.parse(readFileSync(cfgFile, 'utf8')) as TrainConfig;
+    const evals = readFileSync(evalFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as EvalPoint);
+    return { name: basename(dir), mode: cfg.mode, seed: cfg.seed, evals };
+  });
 }

@@ -1,0 +1,33 @@
+// `npm run targets -- RUN_DIR ... [--step 100]`: the reference result's targets (code-a1 +10 points with its CI above
+// the start, the ordering code-a1 ≥ golden > self-play, the Tester's mut@k and Mul, self-play's collusion) judged per
+// seed from the runs' eval.jsonl, with paired bootstrap intervals; docs/results.md quotes the table it prints.
+import { intArg, parseArgs, runMain } from './args';
+import { loadTargetRuns } from '../rl/compare-records-node';
+import { judgeTargets, targetsTable } from '../rl/targets';
+
+const USAGE =
+  'usage: npm run targets -- RUN_DIR ... [--step 100]   (e.g. docs/results-data/{code-a1,golden,self-play}-s{1,2})';
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2).filter((a) => a !== '--');
+  // Run directories are the positional arguments; options (--step N) are parsed as every CLI's.
+  const dirs = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1] === '--step'));
+  const args = parseArgs(
+    argv.filter((a) => !dirs.includes(a)),
+    { step: 'string' },
+  );
+  if (!dirs.length) {
+    console.error(USAGE);
+    return 2;
+  }
+  const runs = loadTargetRuns(dirs);
+  if (!runs.some((r) => r.mode === 'code-a1')) {
+    console.error(`no code-a1 run among ${dirs.join(', ')}: the targets are stated for code-a1 against its baselines`);
+    return 2;
+  }
+  const step = intArg(args, 'step', 100);
+  console.log(targetsTable(judgeTargets(runs, step)).join('\n'));
+  return 0;
+}
+
+runMain(main, { stack: false });

@@ -1,0 +1,140 @@
+// The targets' judge on generated per-problem records: the paired difference and its interval (sign, pairing,
+// pooled metrics), each target's verdict on runs built to meet or miss it, and "not measured" when a run is short.
+import { describe, expect, it } from 'vitest';
+import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
+import type { SplitReport } from './eval';
+import { Rng } from './rng';
+import type { EvalPoint } from './run-layout';
+import { judgeTargets, pairedDelta, targetsTable, type TargetRun } from './targets';
+
+const P = 60;
+const N = 8;
+
+/** Per-problem records: problem i passes with probability base_i + lift (clamped), base_i spread over 0–0.6. */
+function records(seed: number, lift: number, tester: { mutK: number; wb: number; valid: number }): ProblemEval[] {
+  const rng = new Rng(seed);
+  const base = new Rng(7); // the same problem difficulties in every evaluation
+  return Array.from({ length: P }, (_, i) => {
+    const p = Math.min(1, Math.max(0, 0.6 * base.next() + lift));
+    let passed = 0;
+    for (let s = 0; s < N; s++) if (rng.next() < p) passed++;
+    const r = problemRecord(`fam/${i}`, N, passed, passed > N / 2);
+    const hit = (q: number) => (rng.next() < q ? 1 : 0);
+    r.refLines = 4;
+    r.refCorrect = hit(0.5) + hit(0.5);
+    r.mutants = 3;
+    r.mutKilledByRef = hit(tester.mutK) + hit(tester.mutK) + hit(tester.mutK);
+    r.mutKilledWhiteBox = hit(tester.wb) + hit(tester.wb) + hit(tester.wb);
+    r.lines = 16;
+    r.correct = [0, 1, 2, 3].reduce((a) => a + hit(tester.valid) + hit(tester.valid) + hit(tester.valid), 0);
+    return r;
+  });
+}
+
+function report(perProblem: ProblemEval[]): SplitReport {
+  return {
+    split: 'heldout',
+    problems: P,
+    samples: N,
+    ...summarize(perProblem),
+    ci: bootstrapCI(perProblem),
+    perProblem,
+  };
+}
+
+const point = (step: number, xs: ProblemEval[]): EvalPoint => ({ step, rows: [report(xs)] });
+const T0 = { mutK: 0.2, wb: 0.2, valid: 0.2 };
+
+function run(mode: string, seed: number, end: ProblemEval[], step = 100, start = records(seed, 0, T0)): TargetRun {
+  return { name: `${mode}-s${seed}`, mode, seed, evals: [point(0, start), point(step, end)] };
+}
+
+describe('pairedDelta', () => {
+  it('is zero with a point interval for one evaluation against itself, and flips sign when swapped', () => {
+    const a = records(1, 0.2, T0);
+    const b = records(2, 0, T0);
+    expect(pairedDelta(a, a, 'coderPass1')).toEqual({ delta: 0, ci: [0, 0], problems: P });
+    const ab = pairedDelta(a, b, 'coderPass1')!;
+    const ba = pairedDelta(b, a, 'coderPass1')!;
+    expect(ab.delta).toBeCloseTo(100 * (summarize(a).coderPass1 - summarize(b).coderPass1), 10);
+    expect(ba.delta).toBeCloseTo(-ab.delta, 10);
+    expect(ab.ci[0]).toBeLessThanOrEqual(ab.delta);
+    expect(ab.ci[1]).toBeGreaterThanOrEqual(ab.delta);
+  });
+
+  it('pairs problems: its interval is narrower than the two evaluations’ own intervals put together', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const a = records(seed, 0.15, T0);
+      const b = records(seed + 100, 0, T0);
+      const d = pairedDelta(a, b, 'coderPass1')!;
+      const ca = bootstrapCI(a).coderPass1;
+      const cb = bootstrapCI(b).coderPass1;
+      // Unpaired, the difference's half-width is about the two half-widths combined in quadrature.
+      const unpaired = 100 * Math.hypot((ca[1] - ca[0]) / 2, (cb[1] - cb[0]) / 2);
+      expect((d.ci[1] - d.ci[0]) / 2).toBeLessThan(unpaired);
+    }
+  });
+
+  it('recomputes pooled metrics from the counts (mut@k is killed / mutants over the draw, not a mean of shares)', () => {
+    const a = records(3, 0, { ...T0, mutK: 0.6 });
+    const b = records(4, 0, T0);
+    const d = pairedDelta(a, b, 'mutAtK')!;
+    expect(d.delta).toBeCloseTo(summarize(a).mutAtK - summarize(b).mutAtK, 10);
+    expect(d.ci[0]).toBeGreaterThan(0);
+  });
+
+  it('uses only the problems both evaluations hold, and gives null when they share none', () => {
+    const a = records(5, 0, T0);
+    const b = records(6, 0, T0).slice(0, 10);
+    expect(pairedDelta(a, b, 'coderPass1')!.problems).toBe(10);
+    expect(
+      pairedDelta(
+        a,
+        b.map((p) => ({ ...p, id: `other/${p.id}` })),
+        'coderPass1',
+      ),
+    ).toBeNull();
+  });
+});
+
+describe('judgeTargets', () => {
+  const verdicts = (runs: TargetRun[]) => judgeTargets(runs, 100).map((l) => `${l.seed} ${l.verdict}`);
+
+  it('meets every target when code-a1 climbs 25 points, golden less, self-play falls and its Tester colludes', () => {
+    const runs = [1, 2].flatMap((seed) => [
+      run('code-a1', seed, records(seed + 10, 0.25, { mutK: 0.6, wb: 0.5, valid: 0.4 })),
+      run('golden', seed, records(seed + 20, 0.1, T0)),
+      run('self-play', seed, records(seed + 30, -0.1, { mutK: 0.1, wb: 0.02, valid: 0.7 })),
+    ]);
+    expect(verdicts(runs)).toEqual(Array(4).fill('1 met').concat(Array(4).fill('2 met')));
+  });
+
+  it('misses the +10 target on a 5-point gain, the ordering when self-play wins, the Tester target without a gain', () => {
+    const runs = [
+      run('code-a1', 1, records(11, 0.05, T0)),
+      run('golden', 1, records(21, 0, T0)),
+      // Self-play's Tester grew more valid but also killed more mutants: no collusion.
+      run('self-play', 1, records(31, 0.2, { mutK: 0.2, wb: 0.5, valid: 0.6 })),
+    ];
+    const lines = judgeTargets(runs, 100);
+    expect(lines.map((l) => l.verdict)).toEqual(['missed', 'missed', 'missed', 'missed']);
+    expect(lines[0].measured).toMatch(/^start \d+\.\d \(\d+\.\d–\d+\.\d\), step 100 .*; Δ \+\d\.\d \(/);
+  });
+
+  it('says what is missing when a run has not reached the step or a mode was not run', () => {
+    const runs = [run('code-a1', 1, records(11, 0.3, T0), 40), run('self-play', 1, records(31, 0, T0))];
+    const lines = judgeTargets(runs, 100);
+    expect(lines.map((l) => l.verdict)).toEqual(['not measured', 'not measured', 'not measured', 'missed']);
+    expect(lines[1].measured).toBe(
+      'code-a1 evaluated up to step 40; golden not run; self-play evaluated up to step 100; (target at step 100)',
+    );
+    // The same runs judged at the step code-a1 reached: its +10 target is now measured.
+    expect(judgeTargets(runs, 40)[0].verdict).toBe('met');
+  });
+
+  it('prints one table row per target and seed, met in bold', () => {
+    const rows = targetsTable(judgeTargets([run('code-a1', 3, records(13, 0.3, T0))], 100));
+    expect(rows).toHaveLength(2 + 4);
+    expect(rows[2]).toMatch(/^\| code-a1 pass@1 ≥ start \+ 10 points, CI above start \| 3 \| \*\*met\*\* \| start /);
+  });
+});

@@ -1,0 +1,188 @@
+// The reference result's targets (docs/results.md "Against the targets") judged from the records alone: each run's
+// eval.jsonl (per-problem counts at every evaluated step) and paired bootstrap intervals over the problems two
+// evaluations share. Pure functions, so `npm run targets` and results-table.test.ts give the page's verdicts.
+import { summarize, type CiMetric, type ProblemEval } from './eval-ci';
+import { Rng } from './rng';
+import type { SplitReport } from './eval';
+import type { EvalPoint } from './run-layout';
+
+/** One reference run: its mode, seed and held-out evaluations. */
+export interface TargetRun {
+  name: string;
+  mode: string;
+  seed: number;
+  evals: readonly EvalPoint[];
+}
+
+export type Verdict = 'met' | 'missed' | 'not measured';
+
+/** One judged target for one seed: the verdict and the numbers it rests on. */
+export interface TargetLine {
+  target: string;
+  seed: number;
+  verdict: Verdict;
+  measured: string;
+}
+
+/** A paired difference a − b of one metric, with its 95% bootstrap interval (units of the table: % or points). */
+export interface PairedDelta {
+  delta: number;
+  ci: [number, number];
+  problems: number;
+}
+
+/** Shares are printed in %, mut@k and Mul are already on a 0–100 scale. */
+const SCALE: Record<CiMetric, number> = {
+  coderPass1: 100,
+  coderPass1Greedy: 100,
+  selectedPass1: 100,
+  testerValidity: 100,
+  mutationScore: 100,
+  passAtK: 1,
+  mutAtK: 1,
+  mul: 1,
+};
+
+/**
+ * The paired difference of a split metric between two evaluations on the problems both hold: every bootstrap draw
+ * resamples those problems once and summarises both evaluations on the same draw, so what the two share (problem
+ * difficulty) cancels. Pooled metrics (validity, mut@k, Mul) are recomputed from the counts on every draw.
+ */
+export function pairedDelta(
+  a: readonly ProblemEval[],
+  b: readonly ProblemEval[],
+  metric: CiMetric,
+  o: { reps?: number; seed?: number } = {},
+): PairedDelta | null {
+  const bById = new Map(b.map((p) => [p.id, p]));
+  const pairs = a.filter((p) => bById.has(p.id)).map((p) => [p, bById.get(p.id)!] as const);
+  if (!pairs.length) return null;
+  const s = SCALE[metric];
+  const diff = (xs: readonly (readonly [ProblemEval, ProblemEval])[]) =>
+    s * (summarize(xs.map((x) => x[0]))[metric] - summarize(xs.map((x) => x[1]))[metric]);
+  const rng = new Rng(o.seed ?? 20260104);
+  const draws: number[] = [];
+  for (let r = 0; r < (o.reps ?? 1000); r++)
+    draws.push(diff(Array.from({ length: pairs.length }, () => pairs[rng.int(pairs.length)])));
+  draws.sort((x, y) => x - y);
+  const q = (p: number) => draws[Math.round(p * (draws.length - 1))];
+  return { delta: diff(pairs), ci: [q(0.025), q(0.975)], problems: pairs.length };
+}
+
+const heldout = (e: EvalPoint | undefined): SplitReport | undefined => e?.rows.find((r) => r.split === 'heldout');
+const atStep = (r: TargetRun | undefined, step: number) => heldout(r?.evals.find((e) => e.step === step));
+const lastStep = (r: TargetRun) =>
+  Math.max(-1, ...r.evals.filter((e) => heldout(e)?.perProblem?.length).map((e) => e.step));
+
+const sign = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;
+const showDelta = (d: PairedDelta) => `${sign(d.delta)} (${sign(d.ci[0])} to ${sign(d.ci[1])})`;
+const showValue = (r: SplitReport, m: CiMetric) => {
+  const s = SCALE[m];
+  const ci = r.ci?.[m];
+  return `${(s * r[m]).toFixed(1)}${ci ? ` (${(s * ci[0]).toFixed(1)}–${(s * ci[1]).toFixed(1)})` : ''}`;
+};
+
+/** Why a target cannot be judged yet: which runs have not reached the step (and where they are). */
+function notReached(runs: readonly (TargetRun | undefined)[], modes: readonly string[], step: number): string {
+  return modes
+    .map((m, i) => {
+      const r = runs[i];
+      return r ? `${m} evaluated up to step ${lastStep(r)}` : `${m} not run`;
+    })
+    .concat(`(target at step ${step})`)
+    .join('; ');
+}
+
+function pd(a: SplitReport, b: SplitReport, m: CiMetric): PairedDelta {
+  const d = pairedDelta(a.perProblem ?? [], b.perProblem ?? [], m);
+  if (!d) throw new Error('the two evaluations share no problem (per-problem records missing?)');
+  return d;
+}
+
+/**
+ * The issue's four targets for every seed that has a code-a1 run, judged at `step`:
+ * 1. code-a1's held-out pass@1 ≥ its start + 10 points, with the 95% CI's lower bound above the start value;
+ * 2. code-a1 ≥ golden > self-play on pass@1, the code-a1 − self-play gap outside its (paired) interval;
+ * 3. code-a1's Tester mut@k and Mul above its start and above self-play's, outside the (paired) intervals;
+ * 4. self-play's collusion: Tester validity up and white-box mutation score down against its start.
+ */
+export function judgeTargets(runs: readonly TargetRun[], step: number): TargetLine[] {
+  const seeds = [...new Set(runs.filter((r) => r.mode === 'code-a1').map((r) => r.seed))].sort((a, b) => a - b);
+  const out: TargetLine[] = [];
+  for (const seed of seeds) {
+    const of = (mode: string) => runs.find((r) => r.mode === mode && r.seed === seed);
+    const [ca, gd, sp] = [of('code-a1'), of('golden'), of('self-play')];
+    const line = (target: string, verdict: Verdict, measured: string) => out.push({ target, seed, verdict, measured });
+
+    const caStart = atStep(ca, 0);
+    const caEnd = atStep(ca, step);
+    const t1 = 'code-a1 pass@1 ≥ start + 10 points, CI above start';
+    if (caStart && caEnd) {
+      const d = pd(caEnd, caStart, 'coderPass1');
+      const ok = d.delta >= 10 && caEnd.ci !== undefined && caEnd.ci.coderPass1[0] > caStart.coderPass1;
+      line(
+        t1,
+        ok ? 'met' : 'missed',
+        `start ${showValue(caStart, 'coderPass1')}, step ${step} ${showValue(caEnd, 'coderPass1')}; Δ ${showDelta(d)}`,
+      );
+    } else line(t1, 'not measured', notReached([ca], ['code-a1'], step));
+
+    const gdEnd = atStep(gd, step);
+    const spEnd = atStep(sp, step);
+    const t2 = 'pass@1 code-a1 ≥ golden > self-play, code-a1 − self-play outside CI';
+    if (caEnd && gdEnd && spEnd) {
+      const cs = pd(caEnd, spEnd, 'coderPass1');
+      const cg = pd(caEnd, gdEnd, 'coderPass1');
+      const gs = pd(gdEnd, spEnd, 'coderPass1');
+      const ok = cg.delta >= 0 && gs.delta > 0 && cs.ci[0] > 0;
+      line(
+        t2,
+        ok ? 'met' : 'missed',
+        `code-a1 − golden ${showDelta(cg)}; golden − self-play ${showDelta(gs)}; code-a1 − self-play ${showDelta(cs)}`,
+      );
+    } else line(t2, 'not measured', notReached([ca, gd, sp], ['code-a1', 'golden', 'self-play'], step));
+
+    const t3 = 'code-a1 Tester mut@k and Mul above start and above self-play, outside CIs';
+    if (caStart && caEnd && spEnd) {
+      const parts: string[] = [];
+      let ok = true;
+      for (const m of ['mutAtK', 'mul'] as const) {
+        const vs0 = pd(caEnd, caStart, m);
+        const vsSp = pd(caEnd, spEnd, m);
+        ok &&= vs0.ci[0] > 0 && vsSp.ci[0] > 0;
+        const name = m === 'mutAtK' ? 'mut@k' : 'Mul';
+        parts.push(`${name} ${showValue(caEnd, m)}: − start ${showDelta(vs0)}, − self-play ${showDelta(vsSp)}`);
+      }
+      line(t3, ok ? 'met' : 'missed', parts.join('; '));
+    } else line(t3, 'not measured', notReached([ca, sp], ['code-a1', 'self-play'], step));
+
+    const spStart = atStep(sp, 0);
+    const t4 = 'self-play collusion: Tester validity up, mutation score down';
+    if (spStart && spEnd) {
+      const v = pd(spEnd, spStart, 'testerValidity');
+      const m = pd(spEnd, spStart, 'mutationScore');
+      const ok = v.ci[0] > 0 && m.ci[1] < 0;
+      line(
+        t4,
+        ok ? 'met' : 'missed',
+        `validity ${showValue(spEnd, 'testerValidity')}, Δ ${showDelta(v)}; mutation score ${showValue(spEnd, 'mutationScore')}, Δ ${showDelta(m)}`,
+      );
+    } else line(t4, 'not measured', notReached([sp], ['self-play'], step));
+  }
+  return out;
+}
+
+export const TARGETS_HEADER = [
+  '| target | seed | verdict | measured (%, or points for Δ; 95% CIs, Δ paired over the same problems) |',
+  '| --- | --- | --- | --- |',
+];
+export const TARGETS_BEGIN = '<!-- targets:begin -->';
+export const TARGETS_END = '<!-- targets:end -->';
+
+/** The targets as the table docs/results.md carries between TARGETS_BEGIN and TARGETS_END. */
+export function targetsTable(lines: readonly TargetLine[]): string[] {
+  return [
+    ...TARGETS_HEADER,
+    ...lines.map((l) => `| ${l.target} | ${l.seed} | ${l.verdict === 'met' ? '**met**' : l.verdict} | ${l.measured} |`),
+  ];
+}
