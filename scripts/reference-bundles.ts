@@ -1,6 +1,6 @@
 // Writes the reference runs of docs/results-data (code-a1, golden, self-play) as run bundles into public/reference,
 // with an index.json the lab reads for its "Overlay reference runs" button. Run after scripts/reference-runs.sh.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeBundle } from '../src/app/persist/bundle';
 import { referenceBundle } from '../src/app/persist/reference';
@@ -18,3 +18,9 @@ for (const mode of ['code-a1', 'golden', 'self-play']) {
   console.log(`${join(OUT, file)}: ${bundle.metrics.length} steps`);
 }
 writeFileSync(join(OUT, 'index.json'), JSON.stringify({ source: SRC, runs }, null, 1) + '\n');
+// A bundle whose name changed (its config now differs from the preset in other fields) leaves no stale copy behind.
+for (const f of readdirSync(OUT))
+  if (f.endsWith('.codea1') && !runs.some((r) => r.file === f)) {
+    rmSync(join(OUT, f));
+    console.log(`removed stale ${join(OUT, f)}`);
+  }

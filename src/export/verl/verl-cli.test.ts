@@ -77,7 +77,7 @@ describe('npm run export -- --verl', () => {
         expect(labFieldsFromVerl(flat)).toMatchObject({
           'rollout.num_generations': 4,
           'rollout.tester_generations': 2,
-          'optim.lr': 4e-4,
+          'optim.lr': 2e-4,
           'reward.alpha': 0.5,
         });
       } else {

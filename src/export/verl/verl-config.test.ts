@@ -160,8 +160,8 @@ describe('verl export config.yaml', () => {
     expect(() => buildVerlConfig(presetConfig('tiny'), { ...OPTS, gpusPerNode: 3 })).toThrow(
       '--gpus-per-node must be even',
     );
-    expect(() => buildVerlConfig(presetConfig('tiny'), { ...OPTS, gpusPerNode: 16 })).toThrow(
-      'train batch of 4 problems (rollout.problems_per_step) does not split over 8 GPUs per model',
+    expect(() => buildVerlConfig(presetConfig('tiny'), { ...OPTS, gpusPerNode: 12 })).toThrow(
+      'train batch of 16 problems (rollout.problems_per_step) does not split over 6 GPUs per model',
     );
     expect(() => buildVerlConfig(presetConfig('tiny', { mode: 'golden' }), OPTS)).toThrow(
       "mode 'golden' cannot be exported",
