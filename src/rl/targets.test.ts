@@ -128,8 +128,12 @@ describe('judgeTargets', () => {
     expect(lines[1].measured).toBe(
       'code-a1 evaluated up to step 40; golden not run; self-play evaluated up to step 100; (target at step 100)',
     );
-    // The same runs judged at the step code-a1 reached: its +10 target is now measured.
-    expect(judgeTargets(runs, 40)[0].verdict).toBe('met');
+    // The same runs judged at the step code-a1 reached: its +10 target is now measured, and without golden the order
+    // is not, though the code-a1 − self-play gap is given.
+    const at40 = judgeTargets([runs[0], run('self-play', 1, records(31, 0, T0), 40)], 40);
+    expect(at40[0].verdict).toBe('met');
+    expect(at40[1].verdict).toBe('not measured');
+    expect(at40[1].measured).toMatch(/golden not run; .*; code-a1 − self-play \+\d+\.\d \(\+\d+\.\d to \+\d+\.\d\)$/);
   });
 
   it('prints one table row per target and seed, met in bold', () => {

@@ -140,7 +140,11 @@ export function judgeTargets(runs: readonly TargetRun[], step: number): TargetLi
         ok ? 'met' : 'missed',
         `code-a1 − golden ${showDelta(cg)}; golden − self-play ${showDelta(gs)}; code-a1 − self-play ${showDelta(cs)}`,
       );
-    } else line(t2, 'not measured', notReached([ca, gd, sp], ['code-a1', 'golden', 'self-play'], step));
+    } else {
+      // Without golden the order cannot be judged, but the code-a1 − self-play gap already says something.
+      const cs = caEnd && spEnd ? `; code-a1 − self-play ${showDelta(pd(caEnd, spEnd, 'coderPass1'))}` : '';
+      line(t2, 'not measured', notReached([ca, gd, sp], ['code-a1', 'golden', 'self-play'], step) + cs);
+    }
 
     const t3 = 'code-a1 Tester mut@k and Mul above start and above self-play, outside CIs';
     if (caStart && caEnd && spEnd) {
