@@ -3,7 +3,7 @@
 // seed from the runs' eval.jsonl, with paired bootstrap intervals; docs/results.md quotes the table it prints.
 import { intArg, parseArgs, runMain } from './args';
 import { loadTargetRuns } from '../rl/compare-records-node';
-import { judgeTargets, targetsTable } from '../rl/targets';
+import { judgeTargets, TARGETS_END, targetsBegin, targetsTable } from '../rl/targets';
 
 const USAGE =
   'usage: npm run targets -- RUN_DIR ... [--step 100]   (e.g. docs/results-data/{code-a1,golden,self-play}-s{1,2})';
@@ -26,7 +26,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const step = intArg(args, 'step', 100);
-  console.log(targetsTable(judgeTargets(runs, step)).join('\n'));
+  // Between the markers docs/results.md carries it in (results-table.test.ts checks the page against the records).
+  console.log([targetsBegin(step), ...targetsTable(judgeTargets(runs, step)), TARGETS_END].join('\n'));
   return 0;
 }
 

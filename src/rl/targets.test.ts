@@ -5,7 +5,15 @@ import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-
 import type { SplitReport } from './eval';
 import { Rng } from './rng';
 import type { EvalPoint } from './run-layout';
-import { judgeTargets, pairedDelta, targetsTable, type TargetRun } from './targets';
+import {
+  checkTargetsBlocks,
+  judgeTargets,
+  pairedDelta,
+  TARGETS_END,
+  targetsBegin,
+  targetsTable,
+  type TargetRun,
+} from './targets';
 
 const P = 60;
 const N = 8;
@@ -140,5 +148,30 @@ describe('judgeTargets', () => {
     const rows = targetsTable(judgeTargets([run('code-a1', 3, records(13, 0.3, T0))], 100));
     expect(rows).toHaveLength(2 + 4);
     expect(rows[2]).toMatch(/^\| code-a1 pass@1 ≥ start \+ 10 points, CI above start \| 3 \| \*\*met\*\* \| start /);
+  });
+});
+
+describe('checkTargetsBlocks', () => {
+  const runs = [run('code-a1', 1, records(11, 0.3, T0)), run('self-play', 1, records(31, 0, T0))];
+  const judge = (step: number) => judgeTargets(runs, step);
+  const block = (step: number, lines = targetsTable(judge(step))) =>
+    [targetsBegin(step), ...lines, TARGETS_END].join('\n');
+
+  it('accepts tables that are what the records give at their steps, and reports a changed number', () => {
+    const page = `# page\n\n${block(100)}\n\ntext\n\n${block(0)}\n`;
+    expect(checkTargetsBlocks(page, judge)).toEqual([]);
+    const changed = page.replace(/start (\d+)\.(\d)/, (_, a: string, b: string) => `start ${Number(a) + 1}.${b}`);
+    expect(checkTargetsBlocks(changed, judge)[0]).toMatch(/^step 100 line 3:/);
+  });
+
+  it('reports a table judged at another step than its marker says, a missing line, and a page without tables', () => {
+    expect(checkTargetsBlocks(block(100).replace('step=100', 'step=0'), judge).length).toBeGreaterThan(0);
+    const lines = targetsTable(judge(100));
+    expect(checkTargetsBlocks(block(100, lines.slice(0, -1)), judge)).toEqual([
+      `step 100 line ${lines.length}:\n  page:    (none)\n  records: ${lines[lines.length - 1]}`,
+    ]);
+    expect(checkTargetsBlocks('no tables', judge)).toEqual([
+      'no <!-- targets:begin step=N --> … <!-- targets:end --> table',
+    ]);
   });
 });

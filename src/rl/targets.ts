@@ -180,13 +180,38 @@ export const TARGETS_HEADER = [
   '| target | seed | verdict | measured (%, or points for Δ; 95% CIs, Δ paired over the same problems) |',
   '| --- | --- | --- | --- |',
 ];
-export const TARGETS_BEGIN = '<!-- targets:begin -->';
+/** A page carries one table per judged step, each between `<!-- targets:begin step=N -->` and TARGETS_END. */
 export const TARGETS_END = '<!-- targets:end -->';
+export const targetsBegin = (step: number) => `<!-- targets:begin step=${step} -->`;
 
-/** The targets as the table docs/results.md carries between TARGETS_BEGIN and TARGETS_END. */
+/** The targets as the table docs/results.md carries between targetsBegin(step) and TARGETS_END. */
 export function targetsTable(lines: readonly TargetLine[]): string[] {
   return [
     ...TARGETS_HEADER,
     ...lines.map((l) => `| ${l.target} | ${l.seed} | ${l.verdict === 'met' ? '**met**' : l.verdict} | ${l.measured} |`),
   ];
+}
+
+/**
+ * Every targets table of a page against what `judge(step)` gives for the step its begin marker names; one message
+ * per mismatched line (empty when the page matches), and one when the page has no such table.
+ */
+export function checkTargetsBlocks(page: string, judge: (step: number) => TargetLine[]): string[] {
+  const out: string[] = [];
+  const re = /<!-- targets:begin step=(\d+) -->([\s\S]*?)<!-- targets:end -->/g;
+  let found = 0;
+  for (const m of page.matchAll(re)) {
+    found++;
+    const step = Number(m[1]);
+    const got = m[2]
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const want = targetsTable(judge(step));
+    for (let i = 0; i < Math.max(got.length, want.length); i++)
+      if (got[i] !== want[i])
+        out.push(`step ${step} line ${i + 1}:\n  page:    ${got[i] ?? '(none)'}\n  records: ${want[i] ?? '(none)'}`);
+  }
+  if (!found) out.push('no <!-- targets:begin step=N --> … <!-- targets:end --> table');
+  return out;
 }
