@@ -1,4 +1,4 @@
-// `npm run targets -- RUN_DIR ... [--step 100]`: the reference result's targets (code-a1 +10 points with its CI above
+// `npm run targets -- docs/results-data | RUN_DIR ... [--step 100]`: the reference result's targets (code-a1 +10 points with its CI above
 // the start, the ordering code-a1 ≥ golden > self-play, the Tester's mut@k and Mul, self-play's collusion) judged per
 // seed from the runs' eval.jsonl, with paired bootstrap intervals; docs/results.md quotes the table it prints.
 import { intArg, parseArgs, runMain } from './args';
@@ -6,7 +6,7 @@ import { loadTargetRuns } from '../rl/compare-records-node';
 import { judgeTargets, TARGETS_END, targetsBegin, targetsTable } from '../rl/targets';
 
 const USAGE =
-  'usage: npm run targets -- RUN_DIR ... [--step 100]   (e.g. docs/results-data/{code-a1,golden,self-play}-s{1,2})';
+  'usage: npm run targets -- DIR ... [--step 100]   (docs/results-data, or run directories with eval.jsonl)';
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');

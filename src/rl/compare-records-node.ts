@@ -87,13 +87,27 @@ export function compareBlock(r: CompareRecords): string[] {
   return [...compareTable(r.runs, r.start), ...(r.evolved.length ? ['', ...evolveTable(r.evolved)] : [])];
 }
 
-/** Reference runs (config.json + eval.jsonl) for the targets; a directory without those is an error, not skipped. */
-export function loadTargetRuns(dirs: readonly string[]): TargetRun[] {
+/** The reference runs' directory names in docs/results-data: `<mode>-s<seed>` for the method and its two baselines. */
+const REFERENCE_RUN = /^(code-a1|golden|self-play)-s\d+$/;
+
+/**
+ * Reference runs (config.json + eval.jsonl) for the targets: each path is a run directory, or a directory whose
+ * `<mode>-s<seed>` sub-directories are runs (docs/results-data). A path that is neither is an error, not skipped.
+ */
+export function loadTargetRuns(paths: readonly string[]): TargetRun[] {
+  const dirs = paths.flatMap((p) => {
+    if (!existsSync(p)) throw new Error(`${p}: no such directory`);
+    if (existsSync(join(p, 'config.json'))) return [p];
+    const subs = readdirSync(p)
+      .filter((n) => REFERENCE_RUN.test(n) && existsSync(join(p, n, 'eval.jsonl')))
+      .map((n) => join(p, n));
+    if (!subs.length) throw new Error(`${p}: neither a run (config.json) nor a directory of <mode>-s<seed> runs`);
+    return subs;
+  });
   return dirs.map((dir) => {
     const cfgFile = join(dir, 'config.json');
     const evalFile = join(dir, 'eval.jsonl');
-    if (!existsSync(cfgFile) || !existsSync(evalFile))
-      throw new Error(`${dir}: not a run with evaluations (needs config.json and eval.jsonl)`);
+    if (!existsSync(evalFile)) throw new Error(`${dir}: no eval.jsonl (train with --eval-every N)`);
     const cfg = JSON.parse(readFileSync(cfgFile, 'utf8')) as TrainConfig;
     const evals = readFileSync(evalFile, 'utf8')
       .split('\n')

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { checkResultsTable, RESULTS_HEADER, resultsRow, TABLE_BEGIN, TABLE_END } from './results-table';
 import type { EvalPoint } from './run-layout';
 import { checkCompareBlock } from './compare-table';
-import { compareBlock, loadCompareRecords } from './compare-records-node';
+import { compareBlock, loadCompareRecords, loadTargetRuns } from './compare-records-node';
+import { checkTargetsBlocks, judgeTargets } from './targets';
 
 const DATA = join(__dirname, '..', '..', 'docs', 'results-data');
 const load = (run: string): EvalPoint[] | undefined => {
@@ -28,6 +29,12 @@ describe('docs/results.md results table', () => {
     const records = loadCompareRecords([join(DATA, 'compare')]);
     expect(records.start).toBeDefined();
     expect(checkCompareBlock(page(), compareBlock(records))).toEqual([]);
+  });
+
+  it('every targets table is what `npm run targets` gives from the reference runs at its step', () => {
+    const runs = loadTargetRuns([DATA]);
+    expect(runs.some((r) => r.mode === 'code-a1')).toBe(true);
+    expect(checkTargetsBlocks(page(), (step) => judgeTargets(runs, step))).toEqual([]);
   });
 
   it('reports a changed number, an unknown run and a missing block', () => {
