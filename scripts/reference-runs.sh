@@ -7,6 +7,10 @@
 #   MODES="code-a1 self-play" SEEDS="1" STEPS=100 JOBS=2 bash scripts/reference-runs.sh --resume
 # JOBS trainings run at once (2 on the shared 2-core machine); RECORDS_ONLY=1 START_EVAL=0 skips training and the
 # start eval (copies the records of whatever steps the runs reached and draws the plots).
+# WARMSTART=DIR (scripts/warmstart-sft-half.sh's output) starts from DIR/coder and DIR/tester instead of the shipped
+# models and trains RL on the other half of the instances (tasks.train_part=rl); its records go to DATA
+# (docs/results-data/disjoint by default then) and its plots to PLOTS, so they never mix with the shipped-model runs.
+#   WARMSTART=runs/warmstart-sft OUT=runs/disjoint bash scripts/reference-runs.sh
 set -euo pipefail
 STEPS=${STEPS:-100}
 SEEDS=${SEEDS:-"1 2"}
@@ -22,7 +26,20 @@ RESUME=0
 # lr 2e-4 (Coder) / 1e-4 (Tester): the tiny preset's defaults, spelled out so the records stay reproducible if they change.
 SETTING=(--set rollout.problems_per_step=16 --set optim.lr=2e-4 --set optim.tester_lr=1e-4)
 EVAL=(--eval-every "$EVERY" --eval-samples 8 --eval-splits heldout)
-mkdir -p "$OUT" docs/results-data
+START=(--preset tiny)
+if [ -n "${WARMSTART:-}" ]; then
+  for r in coder tester; do
+    [ -f "$WARMSTART/$r/model.safetensors" ] || { echo "WARMSTART=$WARMSTART: no $r/model.safetensors there" >&2; exit 2; }
+  done
+  SETTING+=(--set "model.coderCheckpoint=$WARMSTART/coder" --set "model.testerCheckpoint=$WARMSTART/tester"
+    --set tasks.train_part=rl)
+  START=(--preset tiny --coder "$WARMSTART/coder" --tester "$WARMSTART/tester")
+  DATA=${DATA:-docs/results-data/disjoint}
+  PLOTS=${PLOTS:-docs/plots/disjoint}
+fi
+DATA=${DATA:-docs/results-data}
+PLOTS=${PLOTS:-docs/plots}
+mkdir -p "$OUT" "$DATA"
 
 step_of() { # the last committed step of a run directory (0 when none)
   node -e 'const fs=require("fs");const d=process.argv[1];for(const b of ["latest","latest.old"]){try{console.log(JSON.parse(fs.readFileSync(d+"/"+b+"/state.json","utf8")).step);process.exit(0)}catch{}}console.log(0)' "$1"
@@ -61,14 +78,14 @@ fi
 
 # The whole held-out family (0% everywhere so far) at the start and at each run's end, not every 10 steps; the
 # start eval (both splits with CodeT, the shipped models) once (START_EVAL=0 skips it, e.g. with RECORDS_ONLY=1).
-if [ ! -f docs/results-data/start-eval.json ] && [ "${START_EVAL:-1}" = 1 ]; then
-  npm run -s eval -- --preset tiny --out docs/results-data/start-eval.json
+if [ ! -f "$DATA/start-eval.json" ] && [ "${START_EVAL:-1}" = 1 ]; then
+  npm run -s eval -- "${START[@]}" --out "$DATA/start-eval.json"
 fi
 for r in "${runs[@]}"; do
   set -- $r
   dir="$OUT/ref-$1-s$2"
   [ -f "$dir/config.json" ] || continue
-  dest="docs/results-data/$1-s$2"
+  dest="$DATA/$1-s$2"
   mkdir -p "$dest"
   step=$(step_of "$dir")
   if [ "$step" -ge "$STEPS" ] && [ ! -f "$dir/eval.json" ]; then npm run -s eval -- --run "$dir" --splits heldout-family --no-codet; fi
@@ -76,7 +93,7 @@ for r in "${runs[@]}"; do
   for f in eval.jsonl eval.json; do [ -f "$dir/$f" ] && cp "$dir/$f" "$dest/"; done
 done
 dirs=()
-for r in "${runs[@]}"; do set -- $r; [ -d "docs/results-data/$1-s$2" ] && dirs+=("docs/results-data/$1-s$2"); done
-npm run -s plots -- "${dirs[@]}" --out docs/plots
+for r in "${runs[@]}"; do set -- $r; [ -d "$DATA/$1-s$2" ] && dirs+=("$DATA/$1-s$2"); done
+npm run -s plots -- "${dirs[@]}" --out "$PLOTS"
 # The previous session's 40-step records as run bundles the lab overlays in one click (public/reference).
-npm run -s reference-bundles
+[ -n "${WARMSTART:-}" ] || npm run -s reference-bundles
