@@ -4,7 +4,7 @@
 # the models never saw (docs/results.md, "Disjoint data"). Each stage writes its checkpoint when it ends and is skipped
 # on a later call once finished, so the script can be run again after an interruption (a cut stage starts over).
 #   OUT=runs/warmstart-sft bash scripts/warmstart-sft-half.sh
-# About 90 minutes on the idle 2-core machine (~2-3.4 s per batch-8 step); minutes on a real GPU.
+# 950 batch-8 steps at ~2-3.4 s each (35-55 minutes on the idle 2-core machine) plus the evaluation; minutes on a GPU.
 set -euo pipefail
 OUT=${OUT:-runs/warmstart-sft}
 mkdir -p "$OUT"
