@@ -106,7 +106,7 @@ export function bootstrapCI(
 }
 
 /** The (1−level)/2 and (1+level)/2 quantiles of bootstrap draws (sorted in place); [0, 0] when there are none. */
-function percentileInterval(draws: number[], level: number): [number, number] {
+export function percentileInterval(draws: number[], level: number): [number, number] {
   const v = draws.sort((a, b) => a - b);
   const q = (p: number) => (v.length ? v[Math.min(v.length - 1, Math.max(0, Math.round(p * (v.length - 1))))] : 0);
   return [q((1 - level) / 2), q((1 + level) / 2)];

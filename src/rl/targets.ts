@@ -1,7 +1,7 @@
 // The reference result's targets (docs/results.md "Against the targets") judged from the records alone: each run's
 // eval.jsonl (per-problem counts at every evaluated step) and paired bootstrap intervals over the problems two
 // evaluations share. Pure functions, so `npm run targets` and results-table.test.ts give the page's verdicts.
-import { summarize, type CiMetric, type ProblemEval } from './eval-ci';
+import { percentileInterval, summarize, type CiMetric, type ProblemEval } from './eval-ci';
 import { Rng } from './rng';
 import type { SplitReport } from './eval';
 import type { EvalPoint } from './run-layout';
@@ -64,9 +64,7 @@ export function pairedDelta(
   const draws: number[] = [];
   for (let r = 0; r < (o.reps ?? 1000); r++)
     draws.push(diff(Array.from({ length: pairs.length }, () => pairs[rng.int(pairs.length)])));
-  draws.sort((x, y) => x - y);
-  const q = (p: number) => draws[Math.round(p * (draws.length - 1))];
-  return { delta: diff(pairs), ci: [q(0.025), q(0.975)], problems: pairs.length };
+  return { delta: diff(pairs), ci: percentileInterval(draws, 0.95), problems: pairs.length };
 }
 
 const heldout = (e: EvalPoint | undefined): SplitReport | undefined => e?.rows.find((r) => r.split === 'heldout');
