@@ -9,6 +9,7 @@ import {
   checkTargetsBlocks,
   judgeTargets,
   pairedDelta,
+  poolSeeds,
   TARGETS_END,
   targetsBegin,
   targetsTable,
@@ -114,7 +115,38 @@ describe('judgeTargets', () => {
       run('golden', seed, records(seed + 20, 0.1, T0)),
       run('self-play', seed, records(seed + 30, -0.1, { mutK: 0.1, wb: 0.02, valid: 0.7 })),
     ]);
-    expect(verdicts(runs)).toEqual(Array(4).fill('1 met').concat(Array(4).fill('2 met')));
+    expect(verdicts(runs)).toEqual([
+      ...Array(4).fill('1 met'),
+      ...Array(4).fill('2 met'),
+      ...Array(4).fill('pooled (1, 2) met'),
+    ]);
+    expect(judgeTargets(runs, 100)[8].measured).toMatch(/^per seed met \/ met; pooled start /);
+  });
+
+  it('pools seeds per problem: pass@1 is the mean of the seeds, the paired interval narrower than either seed', () => {
+    const seeds = [1, 2];
+    const ca = seeds.map((s) => run('code-a1', s, records(s + 10, 0.08, T0)));
+    const sp = seeds.map((s) => run('self-play', s, records(s + 30, 0, T0)));
+    const [pca, psp] = [poolSeeds(ca)!, poolSeeds(sp)!];
+    const end = (r: TargetRun) => r.evals.find((e) => e.step === 100)!.rows[0];
+    expect(end(pca).coderPass1).toBeCloseTo((end(ca[0]).coderPass1 + end(ca[1]).coderPass1) / 2, 12);
+    expect(end(pca).perProblem!.every((p) => p.n === 2 * N)).toBe(true);
+    // The same mutant count in every seed, so the pooled kill share is the seeds' mean.
+    expect(end(pca).mutAtK).toBeCloseTo((end(ca[0]).mutAtK + end(ca[1]).mutAtK) / 2, 12);
+    const width = (a: TargetRun, b: TargetRun) => {
+      const d = pairedDelta(end(a).perProblem!, end(b).perProblem!, 'coderPass1')!;
+      return d.ci[1] - d.ci[0];
+    };
+    expect(width(pca, psp)).toBeLessThan(Math.min(width(ca[0], sp[0]), width(ca[1], sp[1])));
+    // A seed missing, or a step one seed did not evaluate, is not pooled.
+    expect(poolSeeds([ca[0], undefined])).toBeUndefined();
+    const short = { ...ca[1], evals: ca[1].evals.filter((e) => e.step === 0) };
+    expect(poolSeeds([ca[0], short])!.evals.map((e) => e.step)).toEqual([0]);
+  });
+
+  it('adds no pooled rows with one seed', () => {
+    const lines = judgeTargets([run('code-a1', 1, records(11, 0.3, T0))], 100);
+    expect(lines.map((l) => l.seed)).toEqual(['1', '1', '1', '1']);
   });
 
   it('misses the +10 target on a 5-point gain, the ordering when self-play wins, the Tester target without a gain', () => {

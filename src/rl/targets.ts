@@ -1,7 +1,7 @@
 // The reference result's targets (docs/results.md "Against the targets") judged from the records alone: each run's
 // eval.jsonl (per-problem counts at every evaluated step) and paired bootstrap intervals over the problems two
 // evaluations share. Pure functions, so `npm run targets` and results-table.test.ts give the page's verdicts.
-import { percentileInterval, summarize, type CiMetric, type ProblemEval } from './eval-ci';
+import { bootstrapCI, percentileInterval, summarize, type CiMetric, type ProblemEval } from './eval-ci';
 import { Rng } from './rng';
 import type { SplitReport } from './eval';
 import type { EvalPoint } from './run-layout';
@@ -16,10 +16,11 @@ export interface TargetRun {
 
 export type Verdict = 'met' | 'missed' | 'not measured';
 
-/** One judged target for one seed: the verdict and the numbers it rests on. */
+/** One judged target for one seed (or for the seeds pooled): the verdict and the numbers it rests on. */
 export interface TargetLine {
   target: string;
-  seed: number;
+  /** The seed ('1'), or 'pooled (1, 2)' for the row judged on every seed's records together. */
+  seed: string;
   verdict: Verdict;
   measured: string;
 }
@@ -103,74 +104,143 @@ function pd(a: SplitReport, b: SplitReport, m: CiMetric): PairedDelta {
  * 2. code-a1 ≥ golden > self-play on pass@1, the code-a1 − self-play gap outside its (paired) interval;
  * 3. code-a1's Tester mut@k and Mul above its start and above self-play's, outside the (paired) intervals;
  * 4. self-play's collusion: Tester validity up and white-box mutation score down against its start.
+ * With two or more seeds, four more rows judge the same rules on the seeds' records pooled per problem.
  */
 export function judgeTargets(runs: readonly TargetRun[], step: number): TargetLine[] {
   const seeds = [...new Set(runs.filter((r) => r.mode === 'code-a1').map((r) => r.seed))].sort((a, b) => a - b);
+  const of = (mode: string, seed: number) => runs.find((r) => r.mode === mode && r.seed === seed);
   const out: TargetLine[] = [];
-  for (const seed of seeds) {
-    const of = (mode: string) => runs.find((r) => r.mode === mode && r.seed === seed);
-    const [ca, gd, sp] = [of('code-a1'), of('golden'), of('self-play')];
-    const line = (target: string, verdict: Verdict, measured: string) => out.push({ target, seed, verdict, measured });
+  for (const seed of seeds)
+    out.push(...judgeSeed(String(seed), of('code-a1', seed), of('golden', seed), of('self-play', seed), step));
+  if (seeds.length < 2) return out;
+  // The seeds pooled: each problem's counts summed over the seeds, so a gap smaller than one seed's interval can be
+  // resolved. The bootstrap still resamples problems only: with two seeds the training's own seed-to-seed spread
+  // cannot be estimated, which is why the per-seed rows stay the verdict for "in both seeds".
+  const pooled = (mode: string) => poolSeeds(seeds.map((s) => of(mode, s)));
+  const perSeed = (i: number) => seeds.map((_, k) => out[k * 4 + i].verdict).join(' / ');
+  const rows = judgeSeed(
+    `pooled (${seeds.join(', ')})`,
+    pooled('code-a1'),
+    pooled('golden'),
+    pooled('self-play'),
+    step,
+  );
+  return out.concat(rows.map((l, i) => ({ ...l, measured: `per seed ${perSeed(i)}; pooled ${l.measured}` })));
+}
 
-    const caStart = atStep(ca, 0);
-    const caEnd = atStep(ca, step);
-    const t1 = 'code-a1 pass@1 ≥ start + 10 points, CI above start';
-    if (caStart && caEnd) {
-      const d = pd(caEnd, caStart, 'coderPass1');
-      const ok = d.delta >= 10 && caEnd.ci !== undefined && caEnd.ci.coderPass1[0] > caStart.coderPass1;
-      line(
-        t1,
-        ok ? 'met' : 'missed',
-        `start ${showValue(caStart, 'coderPass1')}, step ${step} ${showValue(caEnd, 'coderPass1')}; Δ ${showDelta(d)}`,
-      );
-    } else line(t1, 'not measured', notReached([ca], ['code-a1'], step));
-
-    const gdEnd = atStep(gd, step);
-    const spEnd = atStep(sp, step);
-    const t2 = 'pass@1 code-a1 ≥ golden > self-play, code-a1 − self-play outside CI';
-    if (caEnd && gdEnd && spEnd) {
-      const cs = pd(caEnd, spEnd, 'coderPass1');
-      const cg = pd(caEnd, gdEnd, 'coderPass1');
-      const gs = pd(gdEnd, spEnd, 'coderPass1');
-      const ok = cg.delta >= 0 && gs.delta > 0 && cs.ci[0] > 0;
-      line(
-        t2,
-        ok ? 'met' : 'missed',
-        `code-a1 − golden ${showDelta(cg)}; golden − self-play ${showDelta(gs)}; code-a1 − self-play ${showDelta(cs)}`,
-      );
-    } else {
-      // Without golden the order cannot be judged, but the code-a1 − self-play gap already says something.
-      const cs = caEnd && spEnd ? `; code-a1 − self-play ${showDelta(pd(caEnd, spEnd, 'coderPass1'))}` : '';
-      line(t2, 'not measured', notReached([ca, gd, sp], ['code-a1', 'golden', 'self-play'], step) + cs);
+/**
+ * One mode's runs over several seeds as one run: at every step all of them evaluated, each problem's counts summed
+ * over the seeds (pass@1 becomes the problem's pass share over every seed's samples). Undefined when a seed is missing.
+ */
+export function poolSeeds(runs: readonly (TargetRun | undefined)[]): TargetRun | undefined {
+  if (!runs.length || runs.some((r) => !r)) return undefined;
+  const rs = runs as readonly TargetRun[];
+  const evals: EvalPoint[] = [];
+  for (const e of rs[0].evals) {
+    const rows = rs.map((r) => atStep(r, e.step));
+    if (rows.some((r) => !r?.perProblem?.length)) continue;
+    const byId = rows.map((r) => new Map(r!.perProblem!.map((p) => [p.id, p])));
+    const merged: ProblemEval[] = [];
+    for (const p of rows[0]!.perProblem!) {
+      const all = byId.map((m) => m.get(p.id));
+      if (all.some((x) => !x)) continue;
+      merged.push(mergeProblem(all as ProblemEval[]));
     }
-
-    const t3 = 'code-a1 Tester mut@k and Mul above start and above self-play, outside CIs';
-    if (caStart && caEnd && spEnd) {
-      const parts: string[] = [];
-      let ok = true;
-      for (const m of ['mutAtK', 'mul'] as const) {
-        const vs0 = pd(caEnd, caStart, m);
-        const vsSp = pd(caEnd, spEnd, m);
-        ok &&= vs0.ci[0] > 0 && vsSp.ci[0] > 0;
-        const name = m === 'mutAtK' ? 'mut@k' : 'Mul';
-        parts.push(`${name} ${showValue(caEnd, m)}: − start ${showDelta(vs0)}, − self-play ${showDelta(vsSp)}`);
-      }
-      line(t3, ok ? 'met' : 'missed', parts.join('; '));
-    } else line(t3, 'not measured', notReached([ca, sp], ['code-a1', 'self-play'], step));
-
-    const spStart = atStep(sp, 0);
-    const t4 = 'self-play collusion: Tester validity up, mutation score down';
-    if (spStart && spEnd) {
-      const v = pd(spEnd, spStart, 'testerValidity');
-      const m = pd(spEnd, spStart, 'mutationScore');
-      const ok = v.ci[0] > 0 && m.ci[1] < 0;
-      line(
-        t4,
-        ok ? 'met' : 'missed',
-        `validity ${showValue(spEnd, 'testerValidity')}, Δ ${showDelta(v)}; mutation score ${showValue(spEnd, 'mutationScore')}, Δ ${showDelta(m)}`,
-      );
-    } else line(t4, 'not measured', notReached([sp], ['self-play'], step));
+    const report: SplitReport = { ...rows[0]!, problems: merged.length, ...summarize(merged), perProblem: merged };
+    report.ci = bootstrapCI(merged);
+    evals.push({ step: e.step, rows: [report] });
   }
+  return { name: `${rs[0].mode}-pooled`, mode: rs[0].mode, seed: rs[0].seed, evals };
+}
+
+/** One problem's records from several evaluations summed (greedy counts as passed only when every one passed). */
+function mergeProblem(ps: readonly ProblemEval[]): ProblemEval {
+  const add = (f: (p: ProblemEval) => number) => ps.reduce((a, p) => a + f(p), 0);
+  return {
+    id: ps[0].id,
+    n: add((p) => p.n),
+    passed: add((p) => p.passed),
+    greedy: ps.every((p) => p.greedy),
+    refLines: add((p) => p.refLines),
+    refCorrect: add((p) => p.refCorrect),
+    mutants: add((p) => p.mutants),
+    mutKilledByRef: add((p) => p.mutKilledByRef),
+    mutKilledWhiteBox: add((p) => p.mutKilledWhiteBox),
+    lines: add((p) => p.lines),
+    correct: add((p) => p.correct),
+  };
+}
+
+/** The four targets on one seed's runs (or pooled runs), in the order the page lists them. */
+function judgeSeed(
+  label: string,
+  ca: TargetRun | undefined,
+  gd: TargetRun | undefined,
+  sp: TargetRun | undefined,
+  step: number,
+): TargetLine[] {
+  const out: TargetLine[] = [];
+  const line = (target: string, verdict: Verdict, measured: string) =>
+    out.push({ target, seed: label, verdict, measured });
+
+  const caStart = atStep(ca, 0);
+  const caEnd = atStep(ca, step);
+  const t1 = 'code-a1 pass@1 ≥ start + 10 points, CI above start';
+  if (caStart && caEnd) {
+    const d = pd(caEnd, caStart, 'coderPass1');
+    const ok = d.delta >= 10 && caEnd.ci !== undefined && caEnd.ci.coderPass1[0] > caStart.coderPass1;
+    line(
+      t1,
+      ok ? 'met' : 'missed',
+      `start ${showValue(caStart, 'coderPass1')}, step ${step} ${showValue(caEnd, 'coderPass1')}; Δ ${showDelta(d)}`,
+    );
+  } else line(t1, 'not measured', notReached([ca], ['code-a1'], step));
+
+  const gdEnd = atStep(gd, step);
+  const spEnd = atStep(sp, step);
+  const t2 = 'pass@1 code-a1 ≥ golden > self-play, code-a1 − self-play outside CI';
+  if (caEnd && gdEnd && spEnd) {
+    const cs = pd(caEnd, spEnd, 'coderPass1');
+    const cg = pd(caEnd, gdEnd, 'coderPass1');
+    const gs = pd(gdEnd, spEnd, 'coderPass1');
+    const ok = cg.delta >= 0 && gs.delta > 0 && cs.ci[0] > 0;
+    line(
+      t2,
+      ok ? 'met' : 'missed',
+      `code-a1 − golden ${showDelta(cg)}; golden − self-play ${showDelta(gs)}; code-a1 − self-play ${showDelta(cs)}`,
+    );
+  } else {
+    // Without golden the order cannot be judged, but the code-a1 − self-play gap already says something.
+    const cs = caEnd && spEnd ? `; code-a1 − self-play ${showDelta(pd(caEnd, spEnd, 'coderPass1'))}` : '';
+    line(t2, 'not measured', notReached([ca, gd, sp], ['code-a1', 'golden', 'self-play'], step) + cs);
+  }
+
+  const t3 = 'code-a1 Tester mut@k and Mul above start and above self-play, outside CIs';
+  if (caStart && caEnd && spEnd) {
+    const parts: string[] = [];
+    let ok = true;
+    for (const m of ['mutAtK', 'mul'] as const) {
+      const vs0 = pd(caEnd, caStart, m);
+      const vsSp = pd(caEnd, spEnd, m);
+      ok &&= vs0.ci[0] > 0 && vsSp.ci[0] > 0;
+      const name = m === 'mutAtK' ? 'mut@k' : 'Mul';
+      parts.push(`${name} ${showValue(caEnd, m)}: − start ${showDelta(vs0)}, − self-play ${showDelta(vsSp)}`);
+    }
+    line(t3, ok ? 'met' : 'missed', parts.join('; '));
+  } else line(t3, 'not measured', notReached([ca, sp], ['code-a1', 'self-play'], step));
+
+  const spStart = atStep(sp, 0);
+  const t4 = 'self-play collusion: Tester validity up, mutation score down';
+  if (spStart && spEnd) {
+    const v = pd(spEnd, spStart, 'testerValidity');
+    const m = pd(spEnd, spStart, 'mutationScore');
+    const ok = v.ci[0] > 0 && m.ci[1] < 0;
+    line(
+      t4,
+      ok ? 'met' : 'missed',
+      `validity ${showValue(spEnd, 'testerValidity')}, Δ ${showDelta(v)}; mutation score ${showValue(spEnd, 'mutationScore')}, Δ ${showDelta(m)}`,
+    );
+  } else line(t4, 'not measured', notReached([sp], ['self-play'], step));
   return out;
 }
 
