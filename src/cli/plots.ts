@@ -8,6 +8,7 @@ import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
 import type { CiMetric } from '../rl/eval-ci';
 import { RESULTS_HEADER, resultsRow } from '../rl/results-table';
 import { RUN_FILES, type EvalPoint } from '../rl/run-layout';
+import { poolSeeds } from '../rl/targets';
 import type { SplitReport } from '../rl/eval';
 import { runMain } from './args';
 
@@ -152,6 +153,36 @@ async function main(): Promise<number> {
       }),
     );
   }
+  // Runs named <mode>-s<seed> with two or more seeds: each mode's pass@1 with every seed's samples pooled per problem
+  // (targets.ts's pooled rows), one line per mode, so the modes compare without one line per seed.
+  const bySeed = new Map<string, { seed: number; evals: EvalPoint[] }[]>();
+  for (const d of data) {
+    const m = /^(.+)-s(\d+)$/.exec(d.name);
+    if (m) bySeed.set(m[1], [...(bySeed.get(m[1]) ?? []), { seed: Number(m[2]), evals: d.evals }]);
+  }
+  const pooled: Series[] = [];
+  for (const [mode, rs] of bySeed) {
+    if (rs.length < 2) continue;
+    const run = poolSeeds(rs.map((r) => ({ name: mode, mode, ...r })));
+    const pts = run?.evals ?? [];
+    if (!pts.length) continue;
+    pooled.push({
+      name: `${mode} (seeds ${rs.map((r) => r.seed).join(', ')})`,
+      color: colorOf(pooled.length),
+      x: pts.map((e) => e.step),
+      y: pts.map((e) => 100 * e.rows[0].coderPass1),
+      lo: pts.map((e) => 100 * e.rows[0].ci!.coderPass1[0]),
+      hi: pts.map((e) => 100 * e.rows[0].ci!.coderPass1[1]),
+    });
+  }
+  if (pooled.length)
+    await writeFile(
+      join(out, 'pass1-heldout-pooled.svg'),
+      lineChartSvg(`Coder pass@1, held-out, seeds pooled ${band}`, pooled, {
+        xLabel: 'step',
+        yLabel: 'pass@1 (%)',
+      }),
+    );
   // The rows docs/results.md's table may quote (results-table.test.ts checks the page against the records).
   console.log(
     [
