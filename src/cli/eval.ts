@@ -2,6 +2,7 @@
 // held-out coder pass@1 (sampled + greedy), tester validity, mutation score, pass@k/mut@k/Mul and CodeT selection,
 // with 95% bootstrap CIs over problems, reported apart for in-distribution held-out problems and whole held-out
 // families. Every held-out problem by default; the result (with per-problem counts) goes to eval.json.
+// `--splits heldout,train-sft,train-rl` adds the training instances by warm-start part (seen vs unseen by SFT).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs, intArg, runMain } from './args';
@@ -10,16 +11,12 @@ import { presetConfig, type PresetName, type TrainConfig } from '../rl/config';
 import { RunDir } from '../rl/run-store';
 import { NodeRunStore } from '../rl/run-store-node';
 import { openNodeLab } from './lab-node';
-import {
-  DEFAULT_EVAL,
-  evalSubset,
-  evaluateSplit,
-  parseHeldOutSplits,
-  runEvalOptions,
-  type SplitReport,
-} from '../rl/eval';
+import { DEFAULT_EVAL, evalSubset, evaluateSplit, parseEvalSplits, runEvalOptions, type SplitReport } from '../rl/eval';
 import { formatReport } from '../rl/format';
 import { HF_FLAGS, hfOptions, openHfLab } from './hf-lab';
+import { loadCurriculum } from '../rl/lab-setup';
+import { selectTrainPart, trainPartIds } from '../tasks/split';
+import type { Problem, Split } from '../tasks/types';
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), {
@@ -67,20 +64,34 @@ async function main(): Promise<number> {
   });
   const progress = new Progress();
   const rows: SplitReport[] = [];
-  // --splits heldout: skip the whole-family split (e.g. for a larger in-distribution sample in the same time).
-  const splits = parseHeldOutSplits(args.splits as string | undefined, '--splits');
+  // --splits heldout: skip the whole-family split (e.g. for a larger in-distribution sample in the same time);
+  // train-sft / train-rl: the training instances a warm-start on the SFT half saw / did not see (recall vs learning).
+  const splits = parseEvalSplits(args.splits as string | undefined, '--splits');
+  const train = loadCurriculum(config.tasks.families).train;
+  const part = (p: 'sft' | 'rl') => selectTrainPart(train, trainPartIds(train), p);
+  const pools: [Split, 'sft' | 'rl' | undefined, Problem[], boolean][] = [
+    ['heldout', undefined, lab.heldout, splits.has('heldout')],
+    ['heldout-family', undefined, lab.heldoutFamily, splits.has('heldout-family')],
+    ['train', undefined, train, splits.has('train')],
+    ['train', 'sft', splits.has('train-sft') ? part('sft') : [], splits.has('train-sft')],
+    ['train', 'rl', splits.has('train-rl') ? part('rl') : [], splits.has('train-rl')],
+  ];
   try {
-    for (const [split, pool] of [
-      ['heldout', lab.heldout],
-      ['heldout-family', lab.heldoutFamily],
-    ] as const) {
-      if (!pool.length || !splits.has(split)) continue;
-      rows.push(
-        await evaluateSplit(split, evalSubset(pool, n, seed), lab.mutants, lab.coder, lab.tester, lab.sandbox, {
+    for (const [split, which, pool, wanted] of pools) {
+      if (!pool.length || !wanted) continue;
+      const row = await evaluateSplit(
+        split,
+        evalSubset(pool, n, seed),
+        lab.mutants,
+        lab.coder,
+        lab.tester,
+        lab.sandbox,
+        {
           ...opts,
           onProgress: (what, d, t) => progress.update(what, d, t),
-        }),
+        },
       );
+      rows.push(which ? { ...row, part: which } : row);
       progress.clear();
     }
   } finally {

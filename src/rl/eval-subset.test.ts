@@ -1,6 +1,6 @@
 // evalSubset: a small evaluation set spreads over families, is stable for a seed, and never repeats a problem.
 import { describe, expect, it } from 'vitest';
-import { evalSubset, parseHeldOutSplits } from './eval';
+import { evalSubset, parseEvalSplits, parseHeldOutSplits } from './eval';
 import { generateProblems } from '../tasks/generate';
 
 const problems = generateProblems({ families: ['count_items', 'remove_char', 'acronym', 'keys_above'] }).filter(
@@ -37,5 +37,20 @@ describe('parseHeldOutSplits', () => {
     expect([...parseHeldOutSplits(undefined, '--splits')].sort()).toEqual(['heldout', 'heldout-family']);
     expect([...parseHeldOutSplits('heldout', '--splits')]).toEqual(['heldout']);
     expect(() => parseHeldOutSplits('heldout,train', '--eval-splits')).toThrow("--eval-splits: unknown split 'train'");
+  });
+});
+
+describe('parseEvalSplits', () => {
+  it('takes the training split and its warm-start parts beside the held-out ones; a training run does not', () => {
+    expect([...parseEvalSplits('heldout,train-sft,train-rl', '--splits')]).toEqual([
+      'heldout',
+      'train-sft',
+      'train-rl',
+    ]);
+    expect([...parseEvalSplits(undefined, '--splits')].sort()).toEqual(['heldout', 'heldout-family']);
+    expect(() => parseEvalSplits('train-all', '--splits')).toThrow(
+      "--splits: unknown split 'train-all' (heldout, heldout-family, train, train-sft, train-rl)",
+    );
+    expect(() => parseHeldOutSplits('train-rl', '--eval-splits')).toThrow("unknown split 'train-rl'");
   });
 });

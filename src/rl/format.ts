@@ -29,7 +29,7 @@ export function formatReport(rows: SplitReport[]): string {
   for (const r of rows) {
     const sel = noSel(r) ? '      –' : pct(r.selectedPass1);
     lines.push(
-      `${r.split.padEnd(15)} ${String(r.problems).padStart(8)} ${pct(r.coderPass1)} ${pct(r.coderPass1Greedy)} ${sel}  ${pct(r.testerValidity)}    ${pct(r.mutationScore)} ${num(r.passAtK)} ${num(r.mutAtK)} ${num(r.mul)}`,
+      `${(r.part ? `${r.split}-${r.part}` : r.split).padEnd(15)} ${String(r.problems).padStart(8)} ${pct(r.coderPass1)} ${pct(r.coderPass1Greedy)} ${sel}  ${pct(r.testerValidity)}    ${pct(r.mutationScore)} ${num(r.passAtK)} ${num(r.mutAtK)} ${num(r.mul)}`,
     );
     const c = r.ci;
     if (c) {
