@@ -116,3 +116,19 @@ export function loadTargetRuns(paths: readonly string[]): TargetRun[] {
     return { name: basename(dir), mode: cfg.mode, seed: cfg.seed, evals };
   });
 }
+
+/**
+ * The disjoint-data evaluations in DIR (docs/results-data/disjoint): `run` is `<model>/<split>` with split heldout,
+ * train-sft or train-rl, read from that model's `<model>-*.json` eval outputs (`npm run eval --out`). Undefined when
+ * no such evaluation is recorded. The row comes back alone, at step 0 (the models as warm-started).
+ */
+export function loadDisjointEval(dir: string, run: string): EvalPoint[] | undefined {
+  const [model, split] = run.split('/');
+  if (!model || !split || !existsSync(dir)) return undefined;
+  for (const f of readdirSync(dir).filter((n) => n.startsWith(`${model}-`) && n.endsWith('.json'))) {
+    const { rows } = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { rows?: SplitReport[] };
+    const row = rows?.find((r) => (r.part ? `${r.split}-${r.part}` : r.split) === split);
+    if (row) return [{ step: 0, rows: [row] }];
+  }
+  return undefined;
+}

@@ -3,10 +3,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkResultsTable, RESULTS_HEADER, resultsRow, TABLE_BEGIN, TABLE_END } from './results-table';
+import {
+  checkResultsTable,
+  DISJOINT_MARKERS,
+  disjointSplit,
+  RESULTS_HEADER,
+  resultsRow,
+  TABLE_BEGIN,
+  TABLE_END,
+} from './results-table';
 import type { EvalPoint } from './run-layout';
 import { checkCompareBlock } from './compare-table';
-import { compareBlock, loadCompareRecords, loadTargetRuns } from './compare-records-node';
+import { compareBlock, loadCompareRecords, loadDisjointEval, loadTargetRuns } from './compare-records-node';
 import { checkTargetsBlocks, judgeTargets } from './targets';
 
 const DATA = join(__dirname, '..', '..', 'docs', 'results-data');
@@ -29,6 +37,13 @@ describe('docs/results.md results table', () => {
     const records = loadCompareRecords([join(DATA, 'compare')]);
     expect(records.start).toBeDefined();
     expect(checkCompareBlock(page(), compareBlock(records))).toEqual([]);
+  });
+
+  it("the disjoint-data table is what the warm-starts' evaluations in docs/results-data/disjoint record", () => {
+    const load = (run: string) => loadDisjointEval(join(DATA, 'disjoint'), run);
+    expect(load('sft-half/train-rl')?.[0].rows[0].part).toBe('rl');
+    expect(load('sft-half/no-such-split')).toBeUndefined();
+    expect(checkResultsTable(page(), load, DISJOINT_MARKERS, disjointSplit)).toEqual([]);
   });
 
   it('every targets table is what `npm run targets` gives from the reference runs at its step', () => {

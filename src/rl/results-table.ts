@@ -40,6 +40,10 @@ export function rowKey(line: string): { run: string; step: number } | undefined 
 
 export const TABLE_BEGIN = '<!-- results-table:begin -->';
 export const TABLE_END = '<!-- results-table:end -->';
+/** The page's second table in this format: the warm-starts on the training parts they saw and did not see. */
+export const DISJOINT_MARKERS = ['<!-- disjoint-table:begin -->', '<!-- disjoint-table:end -->'] as const;
+/** Which split a disjoint-table row (`<model>/<split>`) reports: resultsRow's split argument. */
+export const disjointSplit = (run: string) => (run.endsWith('/heldout') ? 'heldout' : 'train');
 
 /** The non-blank lines (trimmed) between two markers of a page, or undefined when the block is missing. */
 export function blockLines(page: string, begin: string, end: string): string[] | undefined {
@@ -54,12 +58,19 @@ export function blockLines(page: string, begin: string, end: string): string[] |
 }
 
 /**
- * Every row of the page's results table (between TABLE_BEGIN and TABLE_END) against the records: `load(run)` gives
- * that run's eval.jsonl points. Returns one message per mismatch (empty when the page matches).
+ * Every row of the page's results table (between TABLE_BEGIN and TABLE_END, or other markers of a table in the same
+ * format) against the records: `load(run)` gives that run's eval.jsonl points. Returns one message per mismatch
+ * (empty when the page matches).
  */
-export function checkResultsTable(page: string, load: (run: string) => EvalPoint[] | undefined): string[] {
-  const lines = blockLines(page, TABLE_BEGIN, TABLE_END);
-  if (!lines) return [`no ${TABLE_BEGIN} … ${TABLE_END} block`];
+export function checkResultsTable(
+  page: string,
+  load: (run: string) => EvalPoint[] | undefined,
+  markers: readonly [begin: string, end: string] = [TABLE_BEGIN, TABLE_END],
+  splitOf: (run: string) => string = () => 'heldout',
+): string[] {
+  const [begin, end] = markers;
+  const lines = blockLines(page, begin, end);
+  if (!lines) return [`no ${begin} … ${end} block`];
   const problems: string[] = [];
   if (lines[0] !== RESULTS_HEADER[0] || lines[1] !== RESULTS_HEADER[1])
     problems.push('the header differs from RESULTS_HEADER');
@@ -76,7 +87,7 @@ export function checkResultsTable(page: string, load: (run: string) => EvalPoint
       problems.push(`${key.run} step ${key.step}: no such record`);
       continue;
     }
-    const want = resultsRow(key.run, point);
+    const want = resultsRow(key.run, point, splitOf(key.run));
     if (want !== line) problems.push(`${key.run} step ${key.step}:\n  page:    ${line}\n  records: ${want}`);
   }
   return problems;
