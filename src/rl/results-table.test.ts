@@ -41,8 +41,8 @@ describe('docs/results.md results table', () => {
 
   it("the disjoint-data table is what the warm-starts' evaluations in docs/results-data/disjoint record", () => {
     const load = (run: string) => loadDisjointEval(join(DATA, 'disjoint'), run);
-    expect(load('sft-half/train-rl')?.[0].rows[0].part).toBe('rl');
-    expect(load('sft-half/no-such-split')).toBeUndefined();
+    expect(load('sft-half-b/train-rl')?.[0].rows[0].part).toBe('rl');
+    expect(load('sft-half-b/no-such-split')).toBeUndefined();
     expect(checkResultsTable(page(), load, DISJOINT_MARKERS, disjointSplit)).toEqual([]);
   });
 
