@@ -11,7 +11,15 @@ import { presetConfig, type PresetName, type TrainConfig } from '../rl/config';
 import { RunDir } from '../rl/run-store';
 import { NodeRunStore } from '../rl/run-store-node';
 import { openNodeLab } from './lab-node';
-import { DEFAULT_EVAL, evalSubset, evaluateSplit, parseEvalSplits, runEvalOptions, type SplitReport } from '../rl/eval';
+import {
+  DEFAULT_EVAL,
+  evalSubset,
+  evaluateSplit,
+  parseEvalSplits,
+  runEvalOptions,
+  type EvalSplit,
+  type SplitReport,
+} from '../rl/eval';
 import { formatReport } from '../rl/format';
 import { HF_FLAGS, hfOptions, openHfLab } from './hf-lab';
 import { loadCurriculum } from '../rl/lab-setup';
@@ -69,16 +77,17 @@ async function main(): Promise<number> {
   const splits = parseEvalSplits(args.splits as string | undefined, '--splits');
   const train = loadCurriculum(config.tasks.families).train;
   const part = (p: 'sft' | 'rl') => selectTrainPart(train, trainPartIds(train), p);
-  const pools: [Split, 'sft' | 'rl' | undefined, Problem[], boolean][] = [
-    ['heldout', undefined, lab.heldout, splits.has('heldout')],
-    ['heldout-family', undefined, lab.heldoutFamily, splits.has('heldout-family')],
-    ['train', undefined, train, splits.has('train')],
-    ['train', 'sft', splits.has('train-sft') ? part('sft') : [], splits.has('train-sft')],
-    ['train', 'rl', splits.has('train-rl') ? part('rl') : [], splits.has('train-rl')],
+  const pools: [EvalSplit, Split, 'sft' | 'rl' | undefined, () => Problem[]][] = [
+    ['heldout', 'heldout', undefined, () => lab.heldout],
+    ['heldout-family', 'heldout-family', undefined, () => lab.heldoutFamily],
+    ['train', 'train', undefined, () => train],
+    ['train-sft', 'train', 'sft', () => part('sft')],
+    ['train-rl', 'train', 'rl', () => part('rl')],
   ];
   try {
-    for (const [split, which, pool, wanted] of pools) {
-      if (!pool.length || !wanted) continue;
+    for (const [name, split, which, problems] of pools) {
+      const pool = splits.has(name) ? problems() : [];
+      if (!pool.length) continue;
       const row = await evaluateSplit(
         split,
         evalSubset(pool, n, seed),

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { TrainConfig } from './config';
-import type { SplitReport } from './eval';
+import { splitLabel, type SplitReport } from './eval';
 import { compareTable, evolveTable, parseEvolved, type CompareRun, type EvolvedProblem } from './compare-table';
 import type { EvalPoint } from './run-layout';
 import type { TargetRun } from './targets';
@@ -127,7 +127,7 @@ export function loadDisjointEval(dir: string, run: string): EvalPoint[] | undefi
   if (!model || !split || !existsSync(dir)) return undefined;
   for (const f of readdirSync(dir).filter((n) => n.startsWith(`${model}-`) && n.endsWith('.json'))) {
     const { rows } = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { rows?: SplitReport[] };
-    const row = rows?.find((r) => (r.part ? `${r.split}-${r.part}` : r.split) === split);
+    const row = rows?.find((r) => splitLabel(r) === split);
     if (row) return [{ step: 0, rows: [row] }];
   }
   return undefined;

@@ -42,6 +42,27 @@ export function problemRecord(id: string, n: number, passed: number, greedy: boo
   };
 }
 
+/**
+ * One problem's records from several evaluations (e.g. seeds) as one: every count summed, so pass@1 becomes the pass
+ * share over all their samples; greedy counts as passed only when it passed in every one.
+ */
+export function sumProblemEvals(ps: readonly ProblemEval[]): ProblemEval {
+  const add = (f: (p: ProblemEval) => number) => ps.reduce((a, p) => a + f(p), 0);
+  return {
+    id: ps[0].id,
+    n: add((p) => p.n),
+    passed: add((p) => p.passed),
+    greedy: ps.every((p) => p.greedy),
+    refLines: add((p) => p.refLines),
+    refCorrect: add((p) => p.refCorrect),
+    mutants: add((p) => p.mutants),
+    mutKilledByRef: add((p) => p.mutKilledByRef),
+    mutKilledWhiteBox: add((p) => p.mutKilledWhiteBox),
+    lines: add((p) => p.lines),
+    correct: add((p) => p.correct),
+  };
+}
+
 export const CI_METRICS = [
   'coderPass1',
   'coderPass1Greedy',

@@ -99,6 +99,10 @@ export interface SplitReport {
   seconds?: Record<string, number>;
 }
 
+/** A report's split as `npm run eval --splits` names it: `train-sft` for the training split's SFT part. */
+export const splitLabel = (r: Pick<SplitReport, 'split' | 'part'>): string =>
+  r.part ? `${r.split}-${r.part}` : r.split;
+
 export type HeldOutSplit = 'heldout' | 'heldout-family';
 /**
  * What `npm run eval` can evaluate: the held-out splits, and the training split whole or by warm-start part (the SFT

@@ -1,6 +1,6 @@
 // One compact, fixed-width line per training step, shared by the CLI and the UI's log.
 import type { StepMetrics } from './metrics';
-import type { SplitReport } from './eval';
+import { splitLabel, type SplitReport } from './eval';
 
 const f = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : String(x));
 
@@ -29,7 +29,7 @@ export function formatReport(rows: SplitReport[]): string {
   for (const r of rows) {
     const sel = noSel(r) ? '      –' : pct(r.selectedPass1);
     lines.push(
-      `${(r.part ? `${r.split}-${r.part}` : r.split).padEnd(15)} ${String(r.problems).padStart(8)} ${pct(r.coderPass1)} ${pct(r.coderPass1Greedy)} ${sel}  ${pct(r.testerValidity)}    ${pct(r.mutationScore)} ${num(r.passAtK)} ${num(r.mutAtK)} ${num(r.mul)}`,
+      `${splitLabel(r).padEnd(15)} ${String(r.problems).padStart(8)} ${pct(r.coderPass1)} ${pct(r.coderPass1Greedy)} ${sel}  ${pct(r.testerValidity)}    ${pct(r.mutationScore)} ${num(r.passAtK)} ${num(r.mutAtK)} ${num(r.mul)}`,
     );
     const c = r.ci;
     if (c) {

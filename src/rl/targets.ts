@@ -1,7 +1,14 @@
 // The reference result's targets (docs/results.md "Against the targets") judged from the records alone: each run's
 // eval.jsonl (per-problem counts at every evaluated step) and paired bootstrap intervals over the problems two
 // evaluations share. Pure functions, so `npm run targets` and results-table.test.ts give the page's verdicts.
-import { bootstrapCI, percentileInterval, summarize, type CiMetric, type ProblemEval } from './eval-ci';
+import {
+  bootstrapCI,
+  percentileInterval,
+  sumProblemEvals,
+  summarize,
+  type CiMetric,
+  type ProblemEval,
+} from './eval-ci';
 import { Rng } from './rng';
 import type { SplitReport } from './eval';
 import type { EvalPoint } from './run-layout';
@@ -144,31 +151,13 @@ export function poolSeeds(runs: readonly (TargetRun | undefined)[]): TargetRun |
     for (const p of rows[0]!.perProblem!) {
       const all = byId.map((m) => m.get(p.id));
       if (all.some((x) => !x)) continue;
-      merged.push(mergeProblem(all as ProblemEval[]));
+      merged.push(sumProblemEvals(all as ProblemEval[]));
     }
     const report: SplitReport = { ...rows[0]!, problems: merged.length, ...summarize(merged), perProblem: merged };
     report.ci = bootstrapCI(merged);
     evals.push({ step: e.step, rows: [report] });
   }
   return { name: `${rs[0].mode}-pooled`, mode: rs[0].mode, seed: rs[0].seed, evals };
-}
-
-/** One problem's records from several evaluations summed (greedy counts as passed only when every one passed). */
-function mergeProblem(ps: readonly ProblemEval[]): ProblemEval {
-  const add = (f: (p: ProblemEval) => number) => ps.reduce((a, p) => a + f(p), 0);
-  return {
-    id: ps[0].id,
-    n: add((p) => p.n),
-    passed: add((p) => p.passed),
-    greedy: ps.every((p) => p.greedy),
-    refLines: add((p) => p.refLines),
-    refCorrect: add((p) => p.refCorrect),
-    mutants: add((p) => p.mutants),
-    mutKilledByRef: add((p) => p.mutKilledByRef),
-    mutKilledWhiteBox: add((p) => p.mutKilledWhiteBox),
-    lines: add((p) => p.lines),
-    correct: add((p) => p.correct),
-  };
 }
 
 /** The four targets on one seed's runs (or pooled runs), in the order the page lists them. */
