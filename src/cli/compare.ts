@@ -2,13 +2,34 @@
 // the same metrics, 95% CIs, the paired pass@1 change against the start) and the test-evolution table, from the
 // records (scripts/compare-modes.sh writes them; docs/results.md quotes the output).
 import { runMain } from './args';
-import { compareBlock, loadCompareRecords } from '../rl/compare-records-node';
+import { existsSync } from 'node:fs';
+import { compareBlock, disjointRuns, loadCompareRecords, loadDisjointEval } from '../rl/compare-records-node';
+import { DISJOINT_MARKERS, disjointSplit, RESULTS_HEADER, resultsRow } from '../rl/results-table';
 
 const USAGE =
-  'usage: npm run compare -- DIR|RUN_DIR|start-eval.json|evolved.jsonl ...   (e.g. docs/results-data/compare)';
+  'usage: npm run compare -- DIR|RUN_DIR|start-eval.json|evolved.jsonl ...   (e.g. docs/results-data/compare)\n' +
+  '       npm run compare -- --disjoint DIR   (the warm-starts on held-out and training halves, docs/results-data/disjoint)';
+
+/** The disjoint-data table of docs/results.md: one row per warm-start and split the evaluations in DIR record. */
+function disjoint(args: string[]): number {
+  const [dir] = args;
+  if (args.length !== 1 || !dir || !existsSync(dir)) {
+    console.error(dir && args.length === 1 ? `${dir}: no such directory` : USAGE);
+    return 2;
+  }
+  const runs = disjointRuns(dir);
+  if (!runs.length) {
+    console.error(`${dir}: no <model>-train-parts.json or <model>-start-eval.json evaluations (npm run eval --out)`);
+    return 2;
+  }
+  const rows = runs.map((run) => resultsRow(run, loadDisjointEval(dir, run)![0], disjointSplit(run)));
+  console.log([DISJOINT_MARKERS[0], ...RESULTS_HEADER, ...rows, DISJOINT_MARKERS[1]].join('\n'));
+  return 0;
+}
 
 async function main(): Promise<number> {
   const paths = process.argv.slice(2).filter((a) => a !== '--');
+  if (paths[0] === '--disjoint') return disjoint(paths.slice(1));
   if (!paths.length || paths.some((p) => p.startsWith('--'))) {
     console.error(USAGE);
     return 2;

@@ -1,6 +1,8 @@
 // `npm run targets -- docs/results-data | RUN_DIR ... [--step 100]`: the reference result's targets (code-a1 +10 points with its CI above
 // the start, the ordering code-a1 ≥ golden > self-play, the Tester's mut@k and Mul, self-play's collusion) judged per
 // seed from the runs' eval.jsonl, with paired bootstrap intervals; docs/results.md quotes the table it prints.
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { intArg, parseArgs, runMain } from './args';
 import { loadTargetRuns } from '../rl/compare-records-node';
 import { judgeTargets, TARGETS_END, targetsBegin, targetsTable } from '../rl/targets';
@@ -26,8 +28,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const step = intArg(args, 'step', 100);
-  // Between the markers docs/results.md carries it in (results-table.test.ts checks the page against the records).
-  console.log([targetsBegin(step), ...targetsTable(judgeTargets(runs, step)), TARGETS_END].join('\n'));
+  // Between the markers docs/results.md carries it in (results-table.test.ts checks the page against the records); a
+  // subdirectory of the records (docs/results-data/disjoint) is named in the marker so the check reads the same runs.
+  const sub = basename(resolve(dirs[0]));
+  const records = dirs.length === 1 && !existsSync(join(dirs[0], 'config.json')); // a directory of runs, not a run
+  const dir = records && sub !== 'results-data' ? sub : undefined;
+  console.log([targetsBegin(step, dir), ...targetsTable(judgeTargets(runs, step)), TARGETS_END].join('\n'));
   return 0;
 }
 

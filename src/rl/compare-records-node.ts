@@ -132,3 +132,24 @@ export function loadDisjointEval(dir: string, run: string): EvalPoint[] | undefi
   }
   return undefined;
 }
+
+/** The eval outputs a disjoint-data directory holds: `<model>-train-parts.json` and `<model>-start-eval.json`. */
+const DISJOINT_EVAL = /^(.+?)-(?:train-parts|start-eval)\.json$|^(start)-eval\.json$/;
+
+/**
+ * Every `<model>/<split>` row the disjoint-data evaluations in DIR record (models by name, each model's splits in
+ * file order), in the order `npm run compare -- --disjoint DIR` prints them; loadDisjointEval reads each back.
+ */
+export function disjointRuns(dir: string): string[] {
+  const out: string[] = [];
+  for (const f of readdirSync(dir).sort()) {
+    const m = DISJOINT_EVAL.exec(f);
+    if (!m || !statSync(join(dir, f)).isFile()) continue;
+    const { rows } = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { rows?: SplitReport[] };
+    for (const r of rows ?? []) {
+      const run = `${m[1] ?? m[2]}/${splitLabel(r)}`;
+      if (!out.includes(run)) out.push(run);
+    }
+  }
+  return out;
+}

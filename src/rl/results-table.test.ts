@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkResultsTable,
   DISJOINT_MARKERS,
+  DISJOINT_RUNS_MARKERS,
   disjointSplit,
   RESULTS_HEADER,
   resultsRow,
@@ -14,18 +15,28 @@ import {
 } from './results-table';
 import type { EvalPoint } from './run-layout';
 import { checkCompareBlock } from './compare-table';
-import { compareBlock, loadCompareRecords, loadDisjointEval, loadTargetRuns } from './compare-records-node';
+import {
+  compareBlock,
+  disjointRuns,
+  loadCompareRecords,
+  loadDisjointEval,
+  loadTargetRuns,
+} from './compare-records-node';
 import { checkTargetsBlocks, judgeTargets } from './targets';
 
 const DATA = join(__dirname, '..', '..', 'docs', 'results-data');
-const load = (run: string): EvalPoint[] | undefined => {
-  const f = join(DATA, run, 'eval.jsonl');
-  if (!existsSync(f)) return undefined;
-  return readFileSync(f, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as EvalPoint);
-};
+/** A run's eval.jsonl points under the records (or under one of their subdirectories, e.g. disjoint). */
+const loadIn =
+  (base: string) =>
+  (run: string): EvalPoint[] | undefined => {
+    const f = join(base, run, 'eval.jsonl');
+    if (!existsSync(f)) return undefined;
+    return readFileSync(f, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as EvalPoint);
+  };
+const load = loadIn(DATA);
 
 describe('docs/results.md results table', () => {
   const page = () => readFileSync(join(__dirname, '..', '..', 'docs', 'results.md'), 'utf8');
@@ -46,10 +57,28 @@ describe('docs/results.md results table', () => {
     expect(checkResultsTable(page(), load, DISJOINT_MARKERS, disjointSplit)).toEqual([]);
   });
 
+  it('`npm run compare -- --disjoint` lists every recorded warm-start row, each on the split it names', () => {
+    const dir = join(DATA, 'disjoint');
+    const runs = disjointRuns(dir);
+    expect(runs).toEqual(expect.arrayContaining(['shipped/train-sft', 'sft-half-b/heldout', 'sft-half-b/train-rl']));
+    expect(runs).not.toContain('sft-half-b/pretrain'); // a pretraining record holds no evaluation rows
+    for (const run of runs) {
+      const row = loadDisjointEval(dir, run)?.[0].rows[0];
+      expect(row?.split, run).toBe(disjointSplit(run));
+    }
+    expect(disjointSplit('start/heldout-family')).toBe('heldout-family');
+    expect(disjointSplit('shipped/train-rl')).toBe('train');
+  });
+
+  it('the disjoint-data runs table is what those runs record in docs/results-data/disjoint', () => {
+    expect(checkResultsTable(page(), loadIn(join(DATA, 'disjoint')), DISJOINT_RUNS_MARKERS)).toEqual([]);
+  });
+
   it('every targets table is what `npm run targets` gives from the reference runs at its step', () => {
     const runs = loadTargetRuns([DATA]);
     expect(runs.some((r) => r.mode === 'code-a1')).toBe(true);
-    expect(checkTargetsBlocks(page(), (step) => judgeTargets(runs, step))).toEqual([]);
+    const judge = (step: number, dir?: string) => judgeTargets(dir ? loadTargetRuns([join(DATA, dir)]) : runs, step);
+    expect(checkTargetsBlocks(page(), judge)).toEqual([]);
   });
 
   it('reports a changed number, an unknown run and a missing block', () => {

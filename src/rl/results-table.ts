@@ -42,8 +42,16 @@ export const TABLE_BEGIN = '<!-- results-table:begin -->';
 export const TABLE_END = '<!-- results-table:end -->';
 /** The page's second table in this format: the warm-starts on the training parts they saw and did not see. */
 export const DISJOINT_MARKERS = ['<!-- disjoint-table:begin -->', '<!-- disjoint-table:end -->'] as const;
+/** The third: the RL runs from the SFT-half warm-start on the other half (docs/results-data/disjoint/<mode>-s<seed>). */
+export const DISJOINT_RUNS_MARKERS = [
+  '<!-- disjoint-runs-table:begin -->',
+  '<!-- disjoint-runs-table:end -->',
+] as const;
 /** Which split a disjoint-table row (`<model>/<split>`) reports: resultsRow's split argument. */
-export const disjointSplit = (run: string) => (run.endsWith('/heldout') ? 'heldout' : 'train');
+export const disjointSplit = (run: string) => {
+  const label = run.slice(run.indexOf('/') + 1); // heldout, heldout-family, or train-<part> (a part of 'train')
+  return label.startsWith('train') ? 'train' : label;
+};
 
 /** The non-blank lines (trimmed) between two markers of a page, or undefined when the block is missing. */
 export function blockLines(page: string, begin: string, end: string): string[] | undefined {

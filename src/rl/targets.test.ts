@@ -206,4 +206,15 @@ describe('checkTargetsBlocks', () => {
       'no <!-- targets:begin step=N --> … <!-- targets:end --> table',
     ]);
   });
+
+  it('judges a table whose marker names a records subdirectory on those records, not the reference runs', () => {
+    // The "disjoint" records: code-a1 far better than in `runs`, so the same table cannot pass for both.
+    const other = [run('code-a1', 1, records(11, 0.8, T0)), run('self-play', 1, records(31, 0, T0))];
+    const byDir = (step: number, dir?: string) => judgeTargets(dir === 'disjoint' ? other : runs, step);
+    expect(targetsBegin(100, 'disjoint')).toBe('<!-- targets:begin step=100 dir=disjoint -->');
+    const tagged = [targetsBegin(100, 'disjoint'), ...targetsTable(byDir(100, 'disjoint')), TARGETS_END].join('\n');
+    expect(checkTargetsBlocks(`${block(100)}\n\n${tagged}`, byDir)).toEqual([]);
+    const wrong = [targetsBegin(100, 'disjoint'), ...targetsTable(judge(100)), TARGETS_END].join('\n');
+    expect(checkTargetsBlocks(wrong, byDir)[0]).toMatch(/^disjoint step 100 line 3:/);
+  });
 });

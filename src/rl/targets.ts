@@ -237,9 +237,14 @@ export const TARGETS_HEADER = [
   '| target | seed | verdict | measured (%, or points for Δ; 95% CIs, Δ paired over the same problems) |',
   '| --- | --- | --- | --- |',
 ];
-/** A page carries one table per judged step, each between `<!-- targets:begin step=N -->` and TARGETS_END. */
+/**
+ * A page carries one table per judged step and set of records, each between `<!-- targets:begin step=N -->` (the
+ * reference runs) or `<!-- targets:begin step=N dir=NAME -->` (the runs in the records' subdirectory NAME, e.g.
+ * the disjoint-data runs) and TARGETS_END.
+ */
 export const TARGETS_END = '<!-- targets:end -->';
-export const targetsBegin = (step: number) => `<!-- targets:begin step=${step} -->`;
+export const targetsBegin = (step: number, dir?: string) =>
+  `<!-- targets:begin step=${step}${dir ? ` dir=${dir}` : ''} -->`;
 
 /** The targets as the table docs/results.md carries between targetsBegin(step) and TARGETS_END. */
 export function targetsTable(lines: readonly TargetLine[]): string[] {
@@ -250,24 +255,26 @@ export function targetsTable(lines: readonly TargetLine[]): string[] {
 }
 
 /**
- * Every targets table of a page against what `judge(step)` gives for the step its begin marker names; one message
- * per mismatched line (empty when the page matches), and one when the page has no such table.
+ * Every targets table of a page against what `judge(step, dir)` gives for the step (and records subdirectory, when
+ * named) its begin marker names; one message per mismatched line (empty when the page matches), and one when the
+ * page has no such table.
  */
-export function checkTargetsBlocks(page: string, judge: (step: number) => TargetLine[]): string[] {
+export function checkTargetsBlocks(page: string, judge: (step: number, dir?: string) => TargetLine[]): string[] {
   const out: string[] = [];
-  const re = /<!-- targets:begin step=(\d+) -->([\s\S]*?)<!-- targets:end -->/g;
+  const re = /<!-- targets:begin step=(\d+)(?: dir=([\w.-]+))? -->([\s\S]*?)<!-- targets:end -->/g;
   let found = 0;
   for (const m of page.matchAll(re)) {
     found++;
     const step = Number(m[1]);
-    const got = m[2]
+    const where = m[2] ? `${m[2]} step ${step}` : `step ${step}`;
+    const got = m[3]
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    const want = targetsTable(judge(step));
+    const want = targetsTable(judge(step, m[2]));
     for (let i = 0; i < Math.max(got.length, want.length); i++)
       if (got[i] !== want[i])
-        out.push(`step ${step} line ${i + 1}:\n  page:    ${got[i] ?? '(none)'}\n  records: ${want[i] ?? '(none)'}`);
+        out.push(`${where} line ${i + 1}:\n  page:    ${got[i] ?? '(none)'}\n  records: ${want[i] ?? '(none)'}`);
   }
   if (!found) out.push('no <!-- targets:begin step=N --> … <!-- targets:end --> table');
   return out;
