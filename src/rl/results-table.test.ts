@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  blockLines,
   checkResultsTable,
   DISJOINT_MARKERS,
   DISJOINT_RUNS_MARKERS,
@@ -14,6 +15,7 @@ import {
   TABLE_END,
 } from './results-table';
 import type { EvalPoint } from './run-layout';
+import { regenerateResultsPage } from './results-page-node';
 import { checkCompareBlock } from './compare-table';
 import {
   compareBlock,
@@ -79,6 +81,19 @@ describe('docs/results.md results table', () => {
     expect(runs.some((r) => r.mode === 'code-a1')).toBe(true);
     const judge = (step: number, dir?: string) => judgeTargets(dir ? loadTargetRuns([join(DATA, dir)]) : runs, step);
     expect(checkTargetsBlocks(page(), judge)).toEqual([]);
+  });
+
+  it('`npm run results-page` leaves the page as it is, and restores a changed number from the records', () => {
+    const current = page();
+    expect(regenerateResultsPage(current, DATA)).toBe(current);
+    const rows = blockLines(current, TABLE_BEGIN, TABLE_END)!;
+    const edited = current.replace(
+      rows[2],
+      rows[2].replace(/\| (\d+)\.(\d) \(/, (_, a: string, b: string) => `| ${Number(a) + 1}.${b} (`),
+    );
+    expect(edited).not.toBe(current);
+    expect(regenerateResultsPage(edited, DATA)).toBe(current);
+    expect(() => regenerateResultsPage(`${TABLE_BEGIN}\nno end`, DATA)).toThrow(/no <!-- results-table:begin -->/);
   });
 
   it('reports a changed number, an unknown run and a missing block', () => {

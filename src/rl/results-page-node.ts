@@ -1,0 +1,75 @@
+// Rewrites every generated block of docs/results.md from the committed records (`npm run results-page`): the results
+// table, the disjoint-data tables, each targets table and the mode comparison, so after new runs the page is brought
+// up to date by one command rather than by pasting outputs (results-table.test.ts checks the same blocks).
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { COMPARE_BEGIN, COMPARE_END } from './compare-table';
+import {
+  compareBlock,
+  disjointRuns,
+  loadCompareRecords,
+  loadDisjointEval,
+  loadTargetRuns,
+} from './compare-records-node';
+import {
+  DISJOINT_MARKERS,
+  DISJOINT_RUNS_MARKERS,
+  disjointSplit,
+  RESULTS_HEADER,
+  resultsRow,
+  TABLE_BEGIN,
+  TABLE_END,
+} from './results-table';
+import { judgeTargets, TARGETS_END, targetsBegin, targetsTable, type TargetRun } from './targets';
+
+/** Seed-major, the method before its baselines: the order the page's tables list runs in. */
+const MODE_RANK: Record<string, number> = { 'code-a1': 0, golden: 1, 'self-play': 2 };
+
+/** The results-table rows of a directory of `<mode>-s<seed>` runs: every held-out evaluation of each run. */
+export function runRows(runs: readonly TargetRun[]): string[] {
+  const sorted = [...runs].sort((a, b) => a.seed - b.seed || (MODE_RANK[a.mode] ?? 9) - (MODE_RANK[b.mode] ?? 9));
+  return [
+    ...RESULTS_HEADER,
+    ...sorted.flatMap((r) =>
+      r.evals.filter((e) => e.rows.some((x) => x.split === 'heldout')).map((e) => resultsRow(r.name, e)),
+    ),
+  ];
+}
+
+/** The page with the lines between `begin` and `end` replaced; an error when the page lacks the block. */
+function replaceBlock(page: string, begin: string, end: string, lines: readonly string[]): string {
+  const a = page.indexOf(begin);
+  const b = page.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`the page has no ${begin} … ${end} block`);
+  return `${page.slice(0, a + begin.length)}\n${lines.join('\n')}\n${page.slice(b)}`;
+}
+
+/**
+ * The page with each generated block it carries rewritten from the records in `data` (docs/results-data): blocks the
+ * page does not carry are left out, not added; a block whose records are missing is an error naming them.
+ */
+export function regenerateResultsPage(page: string, data: string): string {
+  const runs = loadTargetRuns([data]);
+  if (page.includes(TABLE_BEGIN)) page = replaceBlock(page, TABLE_BEGIN, TABLE_END, runRows(runs));
+  const disjoint = join(data, 'disjoint');
+  if (page.includes(DISJOINT_MARKERS[0])) {
+    const rows = disjointRuns(disjoint).map((run) =>
+      resultsRow(run, loadDisjointEval(disjoint, run)![0], disjointSplit(run)),
+    );
+    page = replaceBlock(page, ...DISJOINT_MARKERS, [...RESULTS_HEADER, ...rows]);
+  }
+  if (page.includes(DISJOINT_RUNS_MARKERS[0]))
+    page = replaceBlock(page, ...DISJOINT_RUNS_MARKERS, runRows(loadTargetRuns([disjoint])));
+  if (page.includes(COMPARE_BEGIN)) {
+    const compare = join(data, 'compare');
+    if (!existsSync(compare)) throw new Error(`${compare}: no such directory (the page's mode comparison)`);
+    page = replaceBlock(page, COMPARE_BEGIN, COMPARE_END, compareBlock(loadCompareRecords([compare])));
+  }
+  return page.replace(
+    /<!-- targets:begin step=(\d+)(?: dir=([\w.-]+))? -->[\s\S]*?<!-- targets:end -->/g,
+    (_, step: string, dir: string | undefined) => {
+      const judged = judgeTargets(dir ? loadTargetRuns([join(data, dir)]) : runs, Number(step));
+      return [targetsBegin(Number(step), dir), ...targetsTable(judged), TARGETS_END].join('\n');
+    },
+  );
+}
