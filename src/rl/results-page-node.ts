@@ -11,15 +11,7 @@ import {
   loadDisjointEval,
   loadTargetRuns,
 } from './compare-records-node';
-import {
-  DISJOINT_MARKERS,
-  DISJOINT_RUNS_MARKERS,
-  disjointSplit,
-  RESULTS_HEADER,
-  resultsRow,
-  TABLE_BEGIN,
-  TABLE_END,
-} from './results-table';
+import * as table from './results-table';
 import { judgeTargets, TARGETS_END, targetsBegin, targetsTable, type TargetRun } from './targets';
 
 /** Seed-major, the method before its baselines: the order the page's tables list runs in. */
@@ -29,9 +21,9 @@ const MODE_RANK: Record<string, number> = { 'code-a1': 0, golden: 1, 'self-play'
 export function runRows(runs: readonly TargetRun[]): string[] {
   const sorted = [...runs].sort((a, b) => a.seed - b.seed || (MODE_RANK[a.mode] ?? 9) - (MODE_RANK[b.mode] ?? 9));
   return [
-    ...RESULTS_HEADER,
+    ...table.RESULTS_HEADER,
     ...sorted.flatMap((r) =>
-      r.evals.filter((e) => e.rows.some((x) => x.split === 'heldout')).map((e) => resultsRow(r.name, e)),
+      r.evals.filter((e) => e.rows.some((x) => x.split === 'heldout')).map((e) => table.resultsRow(r.name, e)),
     ),
   ];
 }
@@ -50,16 +42,16 @@ function replaceBlock(page: string, begin: string, end: string, lines: readonly 
  */
 export function regenerateResultsPage(page: string, data: string): string {
   const runs = loadTargetRuns([data]);
-  if (page.includes(TABLE_BEGIN)) page = replaceBlock(page, TABLE_BEGIN, TABLE_END, runRows(runs));
+  if (page.includes(table.TABLE_BEGIN)) page = replaceBlock(page, table.TABLE_BEGIN, table.TABLE_END, runRows(runs));
   const disjoint = join(data, 'disjoint');
-  if (page.includes(DISJOINT_MARKERS[0])) {
+  if (page.includes(table.DISJOINT_MARKERS[0])) {
     const rows = disjointRuns(disjoint).map((run) =>
-      resultsRow(run, loadDisjointEval(disjoint, run)![0], disjointSplit(run)),
+      table.resultsRow(run, loadDisjointEval(disjoint, run)![0], table.disjointSplit(run)),
     );
-    page = replaceBlock(page, ...DISJOINT_MARKERS, [...RESULTS_HEADER, ...rows]);
+    page = replaceBlock(page, ...table.DISJOINT_MARKERS, [...table.RESULTS_HEADER, ...rows]);
   }
-  if (page.includes(DISJOINT_RUNS_MARKERS[0]))
-    page = replaceBlock(page, ...DISJOINT_RUNS_MARKERS, runRows(loadTargetRuns([disjoint])));
+  if (page.includes(table.DISJOINT_RUNS_MARKERS[0]))
+    page = replaceBlock(page, ...table.DISJOINT_RUNS_MARKERS, runRows(loadTargetRuns([disjoint])));
   if (page.includes(COMPARE_BEGIN)) {
     const compare = join(data, 'compare');
     if (!existsSync(compare)) throw new Error(`${compare}: no such directory (the page's mode comparison)`);

@@ -17,13 +17,7 @@ import {
 import type { EvalPoint } from './run-layout';
 import { regenerateResultsPage } from './results-page-node';
 import { checkCompareBlock } from './compare-table';
-import {
-  compareBlock,
-  disjointRuns,
-  loadCompareRecords,
-  loadDisjointEval,
-  loadTargetRuns,
-} from './compare-records-node';
+import * as recordsNode from './compare-records-node';
 import { checkTargetsBlocks, judgeTargets } from './targets';
 
 const DATA = join(__dirname, '..', '..', 'docs', 'results-data');
@@ -47,13 +41,13 @@ describe('docs/results.md results table', () => {
   });
 
   it('the mode comparison is what `npm run compare -- docs/results-data/compare` prints from the records', () => {
-    const records = loadCompareRecords([join(DATA, 'compare')]);
+    const records = recordsNode.loadCompareRecords([join(DATA, 'compare')]);
     expect(records.start).toBeDefined();
-    expect(checkCompareBlock(page(), compareBlock(records))).toEqual([]);
+    expect(checkCompareBlock(page(), recordsNode.compareBlock(records))).toEqual([]);
   });
 
   it("the disjoint-data table is what the warm-starts' evaluations in docs/results-data/disjoint record", () => {
-    const load = (run: string) => loadDisjointEval(join(DATA, 'disjoint'), run);
+    const load = (run: string) => recordsNode.loadDisjointEval(join(DATA, 'disjoint'), run);
     expect(load('sft-half-b/train-rl')?.[0].rows[0].part).toBe('rl');
     expect(load('sft-half-b/no-such-split')).toBeUndefined();
     expect(checkResultsTable(page(), load, DISJOINT_MARKERS, disjointSplit)).toEqual([]);
@@ -61,11 +55,11 @@ describe('docs/results.md results table', () => {
 
   it('`npm run compare -- --disjoint` lists every recorded warm-start row, each on the split it names', () => {
     const dir = join(DATA, 'disjoint');
-    const runs = disjointRuns(dir);
+    const runs = recordsNode.disjointRuns(dir);
     expect(runs).toEqual(expect.arrayContaining(['shipped/train-sft', 'sft-half-b/heldout', 'sft-half-b/train-rl']));
     expect(runs).not.toContain('sft-half-b/pretrain'); // a pretraining record holds no evaluation rows
     for (const run of runs) {
-      const row = loadDisjointEval(dir, run)?.[0].rows[0];
+      const row = recordsNode.loadDisjointEval(dir, run)?.[0].rows[0];
       expect(row?.split, run).toBe(disjointSplit(run));
     }
     expect(disjointSplit('start/heldout-family')).toBe('heldout-family');
@@ -77,9 +71,10 @@ describe('docs/results.md results table', () => {
   });
 
   it('every targets table is what `npm run targets` gives from the reference runs at its step', () => {
-    const runs = loadTargetRuns([DATA]);
+    const runs = recordsNode.loadTargetRuns([DATA]);
     expect(runs.some((r) => r.mode === 'code-a1')).toBe(true);
-    const judge = (step: number, dir?: string) => judgeTargets(dir ? loadTargetRuns([join(DATA, dir)]) : runs, step);
+    const judge = (step: number, dir?: string) =>
+      judgeTargets(dir ? recordsNode.loadTargetRuns([join(DATA, dir)]) : runs, step);
     expect(checkTargetsBlocks(page(), judge)).toEqual([]);
   });
 
