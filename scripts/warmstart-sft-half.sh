@@ -4,15 +4,25 @@
 # the models never saw (docs/results.md, "Disjoint data"). Each stage writes its checkpoint when it ends and is skipped
 # on a later call once finished, so the script can be run again after an interruption (a cut stage starts over).
 #   OUT=runs/warmstart-sft bash scripts/warmstart-sft-half.sh
-# 1,550 batch-8 steps: 43 minutes of SFT on the 2-core machine (12.7 + 8.4 + 7.4 + 14.6 per stage), plus the
-# evaluation; minutes on a GPU.
+#   UNTIL=coder-600 OUT=runs/warmstart-sft-b bash scripts/warmstart-sft-half.sh   # stop after that stage
+# 2,150 batch-8 steps: 43 minutes of SFT on the 2-core machine up to coder-600 (12.7 + 8.4 + 7.4 + 14.6 per stage),
+# about 45 more for tester-600 (a Tester step costs about twice a Coder step), plus the evaluation; minutes on a GPU.
+# UNTIL=coder-600 gives sft-half-b, the warm-start of docs/results.md's disjoint-data runs.
 set -euo pipefail
 OUT=${OUT:-runs/warmstart-sft}
+UNTIL=${UNTIL:-}
+case "$UNTIL" in
+  '' | coder-400 | tester-250 | coder-300 | coder-600 | tester-600) ;;
+  *) echo "UNTIL=$UNTIL: not a stage (coder-400 tester-250 coder-300 coder-600 tester-600)" >&2; exit 2 ;;
+esac
 mkdir -p "$OUT"
 
+last=''
 stage() { # name, then the pretrain flags of that stage
   local name=$1
   shift
+  if [ -n "$UNTIL" ] && [ "$last" = "$UNTIL" ]; then return; fi
+  last=$name
   if [ -f "$OUT/$name.done" ]; then
     echo "$name: finished before"
     return
@@ -34,6 +44,6 @@ stage coder-600 --only coder --init "$OUT" --steps 600
 stage tester-600 --only tester --init "$OUT" --steps 600
 # Where RL would start: every held-out instance and 86 instances of each training half (seen / not seen by this
 # warm-start), 8 samples, the Tester on references and mutants (again whenever the last stage is newer).
-[ "$OUT/start-eval.json" -nt "$OUT/tester-600.done" ] ||
+[ "$OUT/start-eval.json" -nt "$OUT/$last.done" ] ||
   npm run -s eval -- --preset tiny --coder "$OUT/coder" --tester "$OUT/tester" --splits heldout,train-sft,train-rl \
     --problems 86 --no-codet --out "$OUT/start-eval.json"
