@@ -6,7 +6,7 @@
 #   OUT=runs/warmstart-sft bash scripts/warmstart-sft-half.sh
 #   UNTIL=coder-600 OUT=runs/warmstart-sft-b bash scripts/warmstart-sft-half.sh   # stop after that stage
 # 2,150 batch-8 steps: 43 minutes of SFT on the 2-core machine up to coder-600 (12.7 + 8.4 + 7.4 + 14.6 per stage),
-# about 45 more for tester-600 (a Tester step costs about twice a Coder step), plus the evaluation; minutes on a GPU.
+# 39.8 more for tester-600 (a Tester step costs about twice a Coder step), plus the evaluation; minutes on a GPU.
 # UNTIL=coder-600 gives sft-half-b, the warm-start of docs/results.md's disjoint-data runs.
 set -euo pipefail
 OUT=${OUT:-runs/warmstart-sft}
