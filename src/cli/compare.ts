@@ -3,8 +3,9 @@
 // records (scripts/compare-modes.sh writes them; docs/results.md quotes the output).
 import { runMain } from './args';
 import { existsSync } from 'node:fs';
-import { compareBlock, disjointRuns, loadCompareRecords, loadDisjointEval } from '../rl/compare-records-node';
-import { DISJOINT_MARKERS, disjointSplit, RESULTS_HEADER, resultsRow } from '../rl/results-table';
+import { compareBlock, disjointRuns, loadCompareRecords } from '../rl/compare-records-node';
+import { DISJOINT_MARKERS } from '../rl/results-table';
+import { disjointTable } from '../rl/results-page-node';
 
 const USAGE =
   'usage: npm run compare -- DIR|RUN_DIR|start-eval.json|evolved.jsonl ...   (e.g. docs/results-data/compare)\n' +
@@ -17,13 +18,11 @@ function disjoint(args: string[]): number {
     console.error(dir && args.length === 1 ? `${dir}: no such directory` : USAGE);
     return 2;
   }
-  const runs = disjointRuns(dir);
-  if (!runs.length) {
+  if (!disjointRuns(dir).length) {
     console.error(`${dir}: no <model>-train-parts.json or <model>-start-eval.json evaluations (npm run eval --out)`);
     return 2;
   }
-  const rows = runs.map((run) => resultsRow(run, loadDisjointEval(dir, run)![0], disjointSplit(run)));
-  console.log([DISJOINT_MARKERS[0], ...RESULTS_HEADER, ...rows, DISJOINT_MARKERS[1]].join('\n'));
+  console.log([DISJOINT_MARKERS[0], ...disjointTable(dir), DISJOINT_MARKERS[1]].join('\n'));
   return 0;
 }
 

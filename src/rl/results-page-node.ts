@@ -12,7 +12,7 @@ import {
   loadTargetRuns,
 } from './compare-records-node';
 import * as table from './results-table';
-import { judgeTargets, TARGETS_END, targetsBegin, targetsTable, type TargetRun } from './targets';
+import { judgeTargets, TARGETS_BLOCK, TARGETS_END, targetsBegin, targetsTable, type TargetRun } from './targets';
 
 /** Seed-major, the method before its baselines: the order the page's tables list runs in. */
 const MODE_RANK: Record<string, number> = { 'code-a1': 0, golden: 1, 'self-play': 2 };
@@ -26,6 +26,14 @@ export function runRows(runs: readonly TargetRun[]): string[] {
       r.evals.filter((e) => e.rows.some((x) => x.split === 'heldout')).map((e) => table.resultsRow(r.name, e)),
     ),
   ];
+}
+
+/** The disjoint-data table: one row per warm-start and split the evaluations in DIR record (`compare --disjoint`). */
+export function disjointTable(dir: string): string[] {
+  const rows = disjointRuns(dir).map((run) =>
+    table.resultsRow(run, loadDisjointEval(dir, run)![0], table.disjointSplit(run)),
+  );
+  return [...table.RESULTS_HEADER, ...rows];
 }
 
 /** The page with the lines between `begin` and `end` replaced; an error when the page lacks the block. */
@@ -44,12 +52,8 @@ export function regenerateResultsPage(page: string, data: string): string {
   const runs = loadTargetRuns([data]);
   if (page.includes(table.TABLE_BEGIN)) page = replaceBlock(page, table.TABLE_BEGIN, table.TABLE_END, runRows(runs));
   const disjoint = join(data, 'disjoint');
-  if (page.includes(table.DISJOINT_MARKERS[0])) {
-    const rows = disjointRuns(disjoint).map((run) =>
-      table.resultsRow(run, loadDisjointEval(disjoint, run)![0], table.disjointSplit(run)),
-    );
-    page = replaceBlock(page, ...table.DISJOINT_MARKERS, [...table.RESULTS_HEADER, ...rows]);
-  }
+  if (page.includes(table.DISJOINT_MARKERS[0]))
+    page = replaceBlock(page, ...table.DISJOINT_MARKERS, disjointTable(disjoint));
   if (page.includes(table.DISJOINT_RUNS_MARKERS[0]))
     page = replaceBlock(page, ...table.DISJOINT_RUNS_MARKERS, runRows(loadTargetRuns([disjoint])));
   if (page.includes(COMPARE_BEGIN)) {
@@ -57,11 +61,8 @@ export function regenerateResultsPage(page: string, data: string): string {
     if (!existsSync(compare)) throw new Error(`${compare}: no such directory (the page's mode comparison)`);
     page = replaceBlock(page, COMPARE_BEGIN, COMPARE_END, compareBlock(loadCompareRecords([compare])));
   }
-  return page.replace(
-    /<!-- targets:begin step=(\d+)(?: dir=([\w.-]+))? -->[\s\S]*?<!-- targets:end -->/g,
-    (_, step: string, dir: string | undefined) => {
-      const judged = judgeTargets(dir ? loadTargetRuns([join(data, dir)]) : runs, Number(step));
-      return [targetsBegin(Number(step), dir), ...targetsTable(judged), TARGETS_END].join('\n');
-    },
-  );
+  return page.replace(TARGETS_BLOCK, (_, step: string, dir: string | undefined) => {
+    const judged = judgeTargets(dir ? loadTargetRuns([join(data, dir)]) : runs, Number(step));
+    return [targetsBegin(Number(step), dir), ...targetsTable(judged), TARGETS_END].join('\n');
+  });
 }

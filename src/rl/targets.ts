@@ -245,6 +245,8 @@ export const TARGETS_HEADER = [
 export const TARGETS_END = '<!-- targets:end -->';
 export const targetsBegin = (step: number, dir?: string) =>
   `<!-- targets:begin step=${step}${dir ? ` dir=${dir}` : ''} -->`;
+/** A whole targets table: groups 1 step, 2 the records subdirectory (or undefined), 3 the lines in between. */
+export const TARGETS_BLOCK = /<!-- targets:begin step=(\d+)(?: dir=([\w.-]+))? -->([\s\S]*?)<!-- targets:end -->/g;
 
 /** The targets as the table docs/results.md carries between targetsBegin(step) and TARGETS_END. */
 export function targetsTable(lines: readonly TargetLine[]): string[] {
@@ -261,9 +263,8 @@ export function targetsTable(lines: readonly TargetLine[]): string[] {
  */
 export function checkTargetsBlocks(page: string, judge: (step: number, dir?: string) => TargetLine[]): string[] {
   const out: string[] = [];
-  const re = /<!-- targets:begin step=(\d+)(?: dir=([\w.-]+))? -->([\s\S]*?)<!-- targets:end -->/g;
   let found = 0;
-  for (const m of page.matchAll(re)) {
+  for (const m of page.matchAll(TARGETS_BLOCK)) {
     found++;
     const step = Number(m[1]);
     const where = m[2] ? `${m[2]} step ${step}` : `step ${step}`;
