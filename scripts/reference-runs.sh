@@ -95,7 +95,8 @@ done
 dirs=()
 for r in "${runs[@]}"; do set -- $r; [ -d "$DATA/$1-s$2" ] && dirs+=("$DATA/$1-s$2"); done
 npm run -s plots -- "${dirs[@]}" --out "$PLOTS"
-# docs/results.md's tables and targets from the records just copied (the page only carries the default DATA's).
-case "$DATA" in docs/results-data | docs/results-data/disjoint) npm run -s results-page ;; esac
+# docs/results.md's tables and targets from the records just copied (the page carries docs/results-data's and its
+# subdirectories' records; a DATA elsewhere is left to the caller).
+case "$DATA" in docs/results-data | docs/results-data/*) npm run -s results-page ;; esac
 # The previous session's 40-step records as run bundles the lab overlays in one click (public/reference).
 [ -n "${WARMSTART:-}" ] || npm run -s reference-bundles

@@ -8,7 +8,7 @@ import { loadTargetRuns } from '../rl/compare-records-node';
 import { judgeTargets, TARGETS_END, targetsBegin, targetsTable } from '../rl/targets';
 
 const USAGE =
-  'usage: npm run targets -- DIR ... [--step 100]   (docs/results-data, or run directories with eval.jsonl)';
+  'usage: npm run targets -- DIR ... [--step 100]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first)';
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
@@ -28,11 +28,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const step = intArg(args, 'step', 100);
-  // Between the markers docs/results.md carries it in (results-table.test.ts checks the page against the records); a
-  // subdirectory of the records (docs/results-data/disjoint) is named in the marker so the check reads the same runs.
-  const sub = basename(resolve(dirs[0]));
-  const records = dirs.length === 1 && !existsSync(join(dirs[0], 'config.json')); // a directory of runs, not a run
-  const dir = records && sub !== 'results-data' ? sub : undefined;
+  // Between the markers docs/results.md carries it in (results-table.test.ts checks the page against the records);
+  // subdirectories of the records (docs/results-data/disjoint-c docs/results-data/disjoint) are named in the marker,
+  // in order, so the check reads the same runs.
+  const subs = dirs.map((d) => basename(resolve(d)));
+  const records = dirs.every((d) => !existsSync(join(d, 'config.json'))); // directories of runs, not runs
+  const dir = records && !subs.includes('results-data') ? subs.join(',') : undefined;
   console.log([targetsBegin(step, dir), ...targetsTable(judgeTargets(runs, step)), TARGETS_END].join('\n'));
   return 0;
 }

@@ -93,6 +93,8 @@ const REFERENCE_RUN = /^(code-a1|golden|self-play)-s\d+$/;
 /**
  * Reference runs (config.json + eval.jsonl) for the targets: each path is a run directory, or a directory whose
  * `<mode>-s<seed>` sub-directories are runs (docs/results-data). A path that is neither is an error, not skipped.
+ * A mode and seed found under several paths is taken from the first: later paths supply the baselines the earlier
+ * lack (e.g. a rerun of code-a1 judged against the golden and self-play runs of another records directory).
  */
 export function loadTargetRuns(paths: readonly string[]): TargetRun[] {
   const dirs = paths.flatMap((p) => {
@@ -104,17 +106,29 @@ export function loadTargetRuns(paths: readonly string[]): TargetRun[] {
     if (!subs.length) throw new Error(`${p}: neither a run (config.json) nor a directory of <mode>-s<seed> runs`);
     return subs;
   });
-  return dirs.map((dir) => {
+  const seen = new Set<string>();
+  return dirs.flatMap((dir) => {
     const cfgFile = join(dir, 'config.json');
     const evalFile = join(dir, 'eval.jsonl');
     if (!existsSync(evalFile)) throw new Error(`${dir}: no eval.jsonl (train with --eval-every N)`);
     const cfg = JSON.parse(readFileSync(cfgFile, 'utf8')) as TrainConfig;
+    const key = `${cfg.mode}-s${cfg.seed}`;
+    if (seen.has(key)) return [];
+    seen.add(key);
     const evals = readFileSync(evalFile, 'utf8')
       .split('\n')
       .filter((l) => l.trim())
       .map((l) => JSON.parse(l) as EvalPoint);
-    return { name: basename(dir), mode: cfg.mode, seed: cfg.seed, evals };
+    return [{ name: basename(dir), mode: cfg.mode, seed: cfg.seed, evals }];
   });
+}
+
+/**
+ * The runs a targets table judges: `dirs` as its marker names them (`disjoint-c,disjoint`: subdirectories of the
+ * records `data`, comma-separated, the first one's runs winning), or the records' own reference runs when undefined.
+ */
+export function targetRunsIn(data: string, dirs?: string): TargetRun[] {
+  return loadTargetRuns(dirs ? dirs.split(',').map((d) => join(data, d)) : [data]);
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   loadCompareRecords,
   loadDisjointEval,
   loadTargetRuns,
+  targetRunsIn,
 } from './compare-records-node';
 import * as table from './results-table';
 import { judgeTargets, TARGETS_BLOCK, TARGETS_END, targetsBegin, targetsTable, type TargetRun } from './targets';
@@ -39,7 +40,7 @@ export function disjointTable(dir: string): string[] {
 /** The page with the lines between `begin` and `end` replaced; an error when the page lacks the block. */
 function replaceBlock(page: string, begin: string, end: string, lines: readonly string[]): string {
   const a = page.indexOf(begin);
-  const b = page.indexOf(end);
+  const b = page.indexOf(end, a); // several blocks may share an end marker
   if (a < 0 || b < a) throw new Error(`the page has no ${begin} … ${end} block`);
   return `${page.slice(0, a + begin.length)}\n${lines.join('\n')}\n${page.slice(b)}`;
 }
@@ -54,15 +55,20 @@ export function regenerateResultsPage(page: string, data: string): string {
   const disjoint = join(data, 'disjoint');
   if (page.includes(table.DISJOINT_MARKERS[0]))
     page = replaceBlock(page, ...table.DISJOINT_MARKERS, disjointTable(disjoint));
-  if (page.includes(table.DISJOINT_RUNS_MARKERS[0]))
-    page = replaceBlock(page, ...table.DISJOINT_RUNS_MARKERS, runRows(loadTargetRuns([disjoint])));
+  for (const dir of table.runsTableDirs(page))
+    page = replaceBlock(
+      page,
+      table.runsTableBegin(dir),
+      table.RUNS_TABLE_END,
+      runRows(loadTargetRuns([join(data, dir)])),
+    );
   if (page.includes(COMPARE_BEGIN)) {
     const compare = join(data, 'compare');
     if (!existsSync(compare)) throw new Error(`${compare}: no such directory (the page's mode comparison)`);
     page = replaceBlock(page, COMPARE_BEGIN, COMPARE_END, compareBlock(loadCompareRecords([compare])));
   }
   return page.replace(TARGETS_BLOCK, (_, step: string, dir: string | undefined) => {
-    const judged = judgeTargets(dir ? loadTargetRuns([join(data, dir)]) : runs, Number(step));
+    const judged = judgeTargets(dir ? targetRunsIn(data, dir) : runs, Number(step));
     return [targetsBegin(Number(step), dir), ...targetsTable(judged), TARGETS_END].join('\n');
   });
 }

@@ -7,10 +7,12 @@ import {
   blockLines,
   checkResultsTable,
   DISJOINT_MARKERS,
-  DISJOINT_RUNS_MARKERS,
   disjointSplit,
   RESULTS_HEADER,
   resultsRow,
+  RUNS_TABLE_END,
+  runsTableBegin,
+  runsTableDirs,
   TABLE_BEGIN,
   TABLE_END,
 } from './results-table';
@@ -66,15 +68,31 @@ describe('docs/results.md results table', () => {
     expect(disjointSplit('shipped/train-rl')).toBe('train');
   });
 
-  it('the disjoint-data runs table is what those runs record in docs/results-data/disjoint', () => {
-    expect(checkResultsTable(page(), loadIn(join(DATA, 'disjoint')), DISJOINT_RUNS_MARKERS)).toEqual([]);
+  it('each runs table is what the runs in the records subdirectory its marker names record', () => {
+    const dirs = runsTableDirs(page());
+    expect(dirs).toContain('disjoint');
+    for (const dir of dirs)
+      expect(checkResultsTable(page(), loadIn(join(DATA, dir)), [runsTableBegin(dir), RUNS_TABLE_END]), dir).toEqual(
+        [],
+      );
+    // Blocks sharing an end marker are read each up to its own end: the second table's rows are not the first's.
+    const two = [
+      runsTableBegin('a'),
+      ...RESULTS_HEADER,
+      '| x | 0 |',
+      RUNS_TABLE_END,
+      runsTableBegin('b'),
+      ...RESULTS_HEADER,
+      RUNS_TABLE_END,
+    ].join('\n');
+    expect(runsTableDirs(two)).toEqual(['a', 'b']);
+    expect(blockLines(two, runsTableBegin('b'), RUNS_TABLE_END)).toEqual(RESULTS_HEADER);
   });
 
   it('every targets table is what `npm run targets` gives from the reference runs at its step', () => {
-    const runs = recordsNode.loadTargetRuns([DATA]);
+    const runs = recordsNode.targetRunsIn(DATA);
     expect(runs.some((r) => r.mode === 'code-a1')).toBe(true);
-    const judge = (step: number, dir?: string) =>
-      judgeTargets(dir ? recordsNode.loadTargetRuns([join(DATA, dir)]) : runs, step);
+    const judge = (step: number, dir?: string) => judgeTargets(recordsNode.targetRunsIn(DATA, dir), step);
     expect(checkTargetsBlocks(page(), judge)).toEqual([]);
   });
 

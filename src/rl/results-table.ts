@@ -42,11 +42,15 @@ export const TABLE_BEGIN = '<!-- results-table:begin -->';
 export const TABLE_END = '<!-- results-table:end -->';
 /** The page's second table in this format: the warm-starts on the training parts they saw and did not see. */
 export const DISJOINT_MARKERS = ['<!-- disjoint-table:begin -->', '<!-- disjoint-table:end -->'] as const;
-/** The third: the RL runs from the SFT-half warm-start on the other half (docs/results-data/disjoint/<mode>-s<seed>). */
-export const DISJOINT_RUNS_MARKERS = [
-  '<!-- disjoint-runs-table:begin -->',
-  '<!-- disjoint-runs-table:end -->',
-] as const;
+/**
+ * The others: the runs of one records subdirectory (docs/results-data/<dir>/<mode>-s<seed>, e.g. the RL runs from an
+ * SFT-half warm-start on the other half), between runsTableBegin(dir) and RUNS_TABLE_END.
+ */
+export const runsTableBegin = (dir: string) => `<!-- runs-table:begin dir=${dir} -->`;
+export const RUNS_TABLE_END = '<!-- runs-table:end -->';
+/** The records subdirectories the page's runs tables name, in page order. */
+export const runsTableDirs = (page: string): string[] =>
+  [...page.matchAll(/<!-- runs-table:begin dir=([\w.-]+) -->/g)].map((m) => m[1]);
 /** Which split a disjoint-table row (`<model>/<split>`) reports: resultsRow's split argument. */
 export const disjointSplit = (run: string) => {
   const label = run.slice(run.indexOf('/') + 1); // heldout, heldout-family, or train-<part> (a part of 'train')
@@ -56,7 +60,7 @@ export const disjointSplit = (run: string) => {
 /** The non-blank lines (trimmed) between two markers of a page, or undefined when the block is missing. */
 export function blockLines(page: string, begin: string, end: string): string[] | undefined {
   const a = page.indexOf(begin);
-  const b = page.indexOf(end);
+  const b = page.indexOf(end, a); // several blocks may share an end marker
   if (a < 0 || b < a) return undefined;
   return page
     .slice(a + begin.length, b)

@@ -240,13 +240,13 @@ export const TARGETS_HEADER = [
 /**
  * A page carries one table per judged step and set of records, each between `<!-- targets:begin step=N -->` (the
  * reference runs) or `<!-- targets:begin step=N dir=NAME -->` (the runs in the records' subdirectory NAME, e.g.
- * the disjoint-data runs) and TARGETS_END.
+ * the disjoint-data runs; `dir=A,B`: A's runs, with the modes and seeds A lacks taken from B) and TARGETS_END.
  */
 export const TARGETS_END = '<!-- targets:end -->';
 export const targetsBegin = (step: number, dir?: string) =>
   `<!-- targets:begin step=${step}${dir ? ` dir=${dir}` : ''} -->`;
-/** A whole targets table: groups 1 step, 2 the records subdirectory (or undefined), 3 the lines in between. */
-export const TARGETS_BLOCK = /<!-- targets:begin step=(\d+)(?: dir=([\w.-]+))? -->([\s\S]*?)<!-- targets:end -->/g;
+/** A whole targets table: groups 1 step, 2 the records subdirectories (or undefined), 3 the lines in between. */
+export const TARGETS_BLOCK = /<!-- targets:begin step=(\d+)(?: dir=([\w.,-]+))? -->([\s\S]*?)<!-- targets:end -->/g;
 
 /** The targets as the table docs/results.md carries between targetsBegin(step) and TARGETS_END. */
 export function targetsTable(lines: readonly TargetLine[]): string[] {

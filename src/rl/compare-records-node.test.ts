@@ -1,0 +1,42 @@
+// Loading reference runs for the targets from records directories: the first directory's run of a mode and seed
+// wins, later directories supply only what it lacks, and a path that holds no runs is an error.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadTargetRuns, targetRunsIn } from './compare-records-node';
+
+const root = mkdtempSync(join(tmpdir(), 'target-runs-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A run directory as the reference runs leave it: config.json (mode, seed) and one eval.jsonl point per step. */
+function run(dir: string, mode: string, seed: number, steps: number[]): void {
+  const d = join(root, dir);
+  mkdirSync(d, { recursive: true });
+  writeFileSync(join(d, 'config.json'), JSON.stringify({ mode, seed }));
+  writeFileSync(join(d, 'eval.jsonl'), steps.map((step) => JSON.stringify({ step, rows: [] })).join('\n') + '\n');
+}
+
+run('rerun/code-a1-s1', 'code-a1', 1, [0, 20]);
+run('rerun/code-a1-s2', 'code-a1', 2, [0]);
+run('base/code-a1-s1', 'code-a1', 1, [0, 100]);
+run('base/golden-s1', 'golden', 1, [0, 100]);
+mkdirSync(join(root, 'empty'));
+
+describe('loadTargetRuns / targetRunsIn', () => {
+  it('takes each mode and seed from the first directory that has it, the baselines from later ones', () => {
+    const runs = targetRunsIn(root, 'rerun,base');
+    const got = runs.map((r) => `${r.mode}-s${r.seed}:${r.evals.map((e) => e.step).join('/')}`).sort();
+    expect(got).toEqual(['code-a1-s1:0/20', 'code-a1-s2:0', 'golden-s1:0/100']);
+    // In the other order base's code-a1 seed 1 wins.
+    const swapped = targetRunsIn(root, 'base,rerun').find((r) => r.mode === 'code-a1' && r.seed === 1);
+    expect(swapped?.evals.map((e) => e.step)).toEqual([0, 100]);
+  });
+
+  it('reads one directory alone, a run directory itself, and rejects a directory without runs', () => {
+    expect(targetRunsIn(root, 'base')).toHaveLength(2);
+    expect(loadTargetRuns([join(root, 'base', 'golden-s1')]).map((r) => r.name)).toEqual(['golden-s1']);
+    expect(() => targetRunsIn(root, 'empty')).toThrow(/neither a run/);
+    expect(() => targetRunsIn(root, 'missing')).toThrow(/no such directory/);
+  });
+});
