@@ -92,8 +92,12 @@ for r in "${runs[@]}"; do
   cp "$dir/config.json" "$dir/metrics.jsonl" "$dest/"
   for f in eval.jsonl eval.json; do [ -f "$dir/$f" ] && cp "$dir/$f" "$dest/"; done
 done
+# Every run recorded in DATA, not only this invocation's: a later call for the missing seeds or modes redraws the
+# figures with all of them.
 dirs=()
-for r in "${runs[@]}"; do set -- $r; [ -d "$DATA/$1-s$2" ] && dirs+=("$DATA/$1-s$2"); done
+for d in "$DATA"/*-s*; do
+  case "$(basename "$d")" in code-a1-s* | golden-s* | self-play-s*) [ -f "$d/eval.jsonl" ] && dirs+=("$d") ;; esac
+done
 npm run -s plots -- "${dirs[@]}" --out "$PLOTS"
 # docs/results.md's tables and targets from the records just copied (the page carries docs/results-data's and its
 # subdirectories' records; a DATA elsewhere is left to the caller).
