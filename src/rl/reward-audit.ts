@@ -1,0 +1,70 @@
+// How well a run's Coder reward tracks correctness: the candidates its rollouts record, each with the reward it got
+// and its pass rate on the problem's hidden tests (never used for the reward), summarised per run.
+import type { RolloutRecord } from './records';
+
+export interface RewardAudit {
+  candidates: number;
+  /** Share of candidates rewarded 1 (passed everything they were graded on). */
+  rewardedFull: number;
+  /** Of those, the share that fail some hidden test: a wrong candidate graded like a right one. */
+  falsePositive: number;
+  /** Share of candidates that pass every hidden test. */
+  correct: number;
+  /** Of those, the share rewarded below 1: a right candidate graded like a wrong one. */
+  underRewarded: number;
+  /** Pearson correlation between the reward and the hidden pass rate over all candidates (NaN when one is constant). */
+  correlation: number;
+}
+
+/** Whether a reward or pass rate counts as full (rewards are means of pass rates, so allow rounding). */
+const full = (x: number) => x >= 1 - 1e-9;
+
+export function rewardAudit(steps: readonly (readonly RolloutRecord[])[]): RewardAudit {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const records of steps)
+    for (const r of records)
+      for (const c of r.candidates) {
+        xs.push(c.reward);
+        ys.push(c.hiddenPassRate);
+      }
+  const n = xs.length;
+  const share = (k: number, of: number) => (of ? k / of : 0);
+  const rewarded = xs.filter(full).length;
+  const correct = ys.filter(full).length;
+  const fp = xs.filter((x, i) => full(x) && !full(ys[i])).length;
+  const under = ys.filter((y, i) => full(y) && !full(xs[i])).length;
+  return {
+    candidates: n,
+    rewardedFull: share(rewarded, n),
+    falsePositive: share(fp, rewarded),
+    correct: share(correct, n),
+    underRewarded: share(under, correct),
+    correlation: pearson(xs, ys),
+  };
+}
+
+function pearson(xs: readonly number[], ys: readonly number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    sxx += (xs[i] - mx) ** 2;
+    syy += (ys[i] - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
+}
+
+export const AUDIT_HEADER = [
+  '| run | candidates | rewarded 1 (%) | of them wrong (%) | correct (%) | of them rewarded < 1 (%) | corr(reward, hidden) |',
+  '| --- | --- | --- | --- | --- | --- | --- |',
+];
+
+export function auditRow(run: string, a: RewardAudit): string {
+  const pct = (x: number) => (100 * x).toFixed(1);
+  return `| ${run} | ${a.candidates} | ${pct(a.rewardedFull)} | ${pct(a.falsePositive)} | ${pct(a.correct)} | ${pct(a.underRewarded)} | ${a.correlation.toFixed(2)} |`;
+}
