@@ -95,9 +95,7 @@ done
 # Every run recorded in DATA, not only this invocation's: a later call for the missing seeds or modes redraws the
 # figures with all of them.
 dirs=()
-for d in "$DATA"/*-s*; do
-  case "$(basename "$d")" in code-a1-s* | golden-s* | self-play-s*) [ -f "$d/eval.jsonl" ] && dirs+=("$d") ;; esac
-done
+for d in "$DATA"/code-a1-s* "$DATA"/golden-s* "$DATA"/self-play-s*; do [ -f "$d/eval.jsonl" ] && dirs+=("$d"); done
 npm run -s plots -- "${dirs[@]}" --out "$PLOTS"
 # docs/results.md's tables and targets from the records just copied (the page carries docs/results-data's and its
 # subdirectories' records; a DATA elsewhere is left to the caller).

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { presetConfig } from './config';
 import type { StepMetrics } from './metrics';
 import type { PolicyFiles } from './policy';
+import type { RolloutRecord } from './records';
 import { RunDir, type RunStore } from './run-store';
 import { NodeRunStore } from './run-store-node';
 import type { TrainerState } from './trainer';
@@ -158,5 +159,16 @@ describe('RunDir crash recovery', () => {
     await runWithTwoSteps();
     await rm(join(root, 'latest/coder'), { recursive: true });
     await expect(reopen()).rejects.toThrow('run is missing latest/coder/ checkpoint files');
+  });
+});
+
+describe('RunDir rollouts', () => {
+  it('reads every saved step back in step order, and nothing from a run that saved none', async () => {
+    const dir = new RunDir(new NodeRunStore(root));
+    expect(await dir.readRollouts()).toEqual([]);
+    const at = (step: number) => [{ step, problemId: `p/${step}` }] as unknown as RolloutRecord[];
+    // Written out of order: the read puts them in step order.
+    for (const step of [10, 2, 10_000, 0]) await dir.writeRollouts(step, at(step));
+    expect((await dir.readRollouts()).map((r) => r[0].step)).toEqual([0, 2, 10, 10_000]);
   });
 });

@@ -70,6 +70,16 @@ export class RunDir {
     await this.store.write(rolloutsPath(step), enc.encode(JSON.stringify(rollouts)));
   }
 
+  /** Every saved step's rollout records, in step order (empty when the run saved none). */
+  async readRollouts(): Promise<RolloutRecord[][]> {
+    const out: RolloutRecord[][] = [];
+    for (const name of (await this.store.list(F.rollouts)).sort()) {
+      const b = await this.store.read(F.rollouts + name);
+      if (b) out.push(JSON.parse(dec.decode(b)) as RolloutRecord[]);
+    }
+    return out;
+  }
+
   async appendEval(point: EvalPoint): Promise<void> {
     await this.store.append(F.evals, enc.encode(JSON.stringify(point) + '\n'));
   }
