@@ -57,6 +57,34 @@ describe('rewardAudit', () => {
     expect(opposite.falsePositive).toBe(1); // the one rewarded 1 passes no hidden test
   });
 
+  it('orders pairs only within a problem group, as GRPO compares them', () => {
+    // Across the two groups the reward would order (0.9 vs 0.1) against hidden (0 vs 1); within each it is right.
+    const a = rewardAudit([
+      [
+        ...step([
+          [0.9, 0],
+          [0.2, 0],
+        ]),
+        ...step([
+          [0.1, 1],
+          [0, 0.5],
+          [0, 0],
+        ]),
+      ],
+    ]);
+    expect(a.pairs.n).toBe(3); // the second group's three pairs; the first group's hidden rates are equal
+    expect(a.pairs.right).toBeCloseTo(2 / 3);
+    expect(a.pairs.tied).toBeCloseTo(1 / 3);
+    expect(a.pairs.wrong).toBe(0);
+  });
+
+  it('reports the correct share in the first and last fifth of the steps', () => {
+    const steps = [0, 0, 0.5, 1, 1, 1, 1, 1, 1, 1].map((h) => step([[h, h]]));
+    const a = rewardAudit(steps);
+    expect(a.correctEarly).toBe(0); // steps 0 and 1
+    expect(a.correctLate).toBe(1); // steps 8 and 9
+  });
+
   it('prints one row in percent', () => {
     const row = auditRow(
       'r',
@@ -69,6 +97,6 @@ describe('rewardAudit', () => {
         ]),
       ]),
     );
-    expect(row).toBe('| r | 4 | 50.0 | 50.0 | 50.0 | 50.0 | 0.00 |');
+    expect(row).toBe('| r | 4 | 50.0 | 50.0 | 50.0 | 50.0 | 0.00 | 25.0 / 50.0 / 25.0 (4) | 50.0 → 50.0 |');
   });
 });

@@ -14,6 +14,14 @@ export interface RewardAudit {
   underRewarded: number;
   /** Pearson correlation between the reward and the hidden pass rate over all candidates (NaN when one is constant). */
   correlation: number;
+  /**
+   * Within each problem's group (what GRPO's advantages compare), the pairs of candidates whose hidden pass rates
+   * differ, and of them the share the reward orders the same way, ties (no signal) and the opposite way.
+   */
+  pairs: { n: number; right: number; tied: number; wrong: number };
+  /** Share of correct candidates in the first and in the last fifth of the steps (the Coder's training-set progress). */
+  correctEarly: number;
+  correctLate: number;
 }
 
 /** Whether a reward or pass rate counts as full (rewards are means of pass rates, so allow rounding). */
@@ -34,6 +42,12 @@ export function rewardAudit(steps: readonly (readonly RolloutRecord[])[]): Rewar
   const correct = ys.filter(full).length;
   const fp = xs.filter((x, i) => full(x) && !full(ys[i])).length;
   const under = ys.filter((y, i) => full(y) && !full(xs[i])).length;
+  const pairs = groupPairs(steps);
+  const fifth = Math.max(1, Math.floor(steps.length / 5));
+  const correctIn = (part: readonly (readonly RolloutRecord[])[]) => {
+    const hs = part.flatMap((records) => records.flatMap((r) => r.candidates.map((c) => c.hiddenPassRate)));
+    return share(hs.filter(full).length, hs.length);
+  };
   return {
     candidates: n,
     rewardedFull: share(rewarded, n),
@@ -41,7 +55,34 @@ export function rewardAudit(steps: readonly (readonly RolloutRecord[])[]): Rewar
     correct: share(correct, n),
     underRewarded: share(under, correct),
     correlation: pearson(xs, ys),
+    pairs: {
+      n: pairs.n,
+      right: share(pairs.right, pairs.n),
+      tied: share(pairs.tied, pairs.n),
+      wrong: share(pairs.wrong, pairs.n),
+    },
+    correctEarly: correctIn(steps.slice(0, fifth)),
+    correctLate: correctIn(steps.slice(-fifth)),
   };
+}
+
+/** Counts the candidate pairs of one group with different hidden pass rates by how the reward orders them. */
+function groupPairs(steps: readonly (readonly RolloutRecord[])[]) {
+  let n = 0;
+  let right = 0;
+  let tied = 0;
+  for (const records of steps)
+    for (const { candidates: cs } of records)
+      for (let i = 0; i < cs.length; i++)
+        for (let j = i + 1; j < cs.length; j++) {
+          const dh = cs[i].hiddenPassRate - cs[j].hiddenPassRate;
+          if (Math.abs(dh) < 1e-9) continue;
+          n++;
+          const dr = cs[i].reward - cs[j].reward;
+          if (Math.abs(dr) < 1e-9) tied++;
+          else if (Math.sign(dr) === Math.sign(dh)) right++;
+        }
+  return { n, right, tied, wrong: n - right - tied };
 }
 
 function pearson(xs: readonly number[], ys: readonly number[]): number {
@@ -60,11 +101,12 @@ function pearson(xs: readonly number[], ys: readonly number[]): number {
 }
 
 export const AUDIT_HEADER = [
-  '| run | candidates | rewarded 1 (%) | of them wrong (%) | correct (%) | of them rewarded < 1 (%) | corr(reward, hidden) |',
-  '| --- | --- | --- | --- | --- | --- | --- |',
+  '| run | candidates | rewarded 1 (%) | of them wrong (%) | correct (%) | of them rewarded < 1 (%) | corr(reward, hidden) | in-group pairs: ordered right / tied / wrong (%) | correct, first → last fifth of steps (%) |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 
 export function auditRow(run: string, a: RewardAudit): string {
   const pct = (x: number) => (100 * x).toFixed(1);
-  return `| ${run} | ${a.candidates} | ${pct(a.rewardedFull)} | ${pct(a.falsePositive)} | ${pct(a.correct)} | ${pct(a.underRewarded)} | ${a.correlation.toFixed(2)} |`;
+  const p = a.pairs;
+  return `| ${run} | ${a.candidates} | ${pct(a.rewardedFull)} | ${pct(a.falsePositive)} | ${pct(a.correct)} | ${pct(a.underRewarded)} | ${a.correlation.toFixed(2)} | ${pct(p.right)} / ${pct(p.tied)} / ${pct(p.wrong)} (${p.n}) | ${pct(a.correctEarly)} → ${pct(a.correctLate)} |`;
 }
