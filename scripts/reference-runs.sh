@@ -11,6 +11,8 @@
 # models and trains RL on the other half of the instances (tasks.train_part=rl); its records go to DATA
 # (docs/results-data/disjoint by default then) and its plots to PLOTS, so they never mix with the shipped-model runs.
 #   WARMSTART=runs/warmstart-sft OUT=runs/disjoint bash scripts/reference-runs.sh
+# SET="key=value ..." adds settings to every run of this call (a variant next to the reference, e.g.
+# SET=reward.golden_tests=public for golden on the docstring examples only); give it its own OUT, DATA and PLOTS.
 set -euo pipefail
 STEPS=${STEPS:-100}
 SEEDS=${SEEDS:-"1 2"}
@@ -26,6 +28,7 @@ RESUME=0
 # lr 2e-4 (Coder) / 1e-4 (Tester): the tiny preset's defaults, spelled out so the records stay reproducible if they change.
 SETTING=(--set rollout.problems_per_step=16 --set optim.lr=2e-4 --set optim.tester_lr=1e-4)
 EVAL=(--eval-every "$EVERY" --eval-samples 8 --eval-splits heldout)
+for kv in ${SET:-}; do SETTING+=(--set "$kv"); done
 START=(--preset tiny)
 if [ -n "${WARMSTART:-}" ]; then
   for r in coder tester; do
