@@ -2,7 +2,7 @@
 // metrics.jsonl and eval.jsonl, overlaying the runs (e.g. code-a1 vs golden vs self-play), and prints the results
 // table rows (every held-out evaluation of every run).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { parseMetricsJsonl, type MetricKey, type StepMetrics } from '../rl/metrics';
 import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
 import type { CiMetric } from '../rl/eval-ci';
@@ -11,6 +11,7 @@ import { RUN_FILES, type EvalPoint } from '../rl/run-layout';
 import { poolSeeds } from '../rl/targets';
 import type { SplitReport } from '../rl/eval';
 import { runMain } from './args';
+import { runLabels } from './run-labels';
 
 /** Scale and y-axis label of each plotted evaluation metric (shares in %; mut@k and Mul already are). */
 const EVAL_AXES = {
@@ -55,9 +56,10 @@ async function main(): Promise<number> {
     console.error('usage: npm run plots -- runs/A [runs/B ...] [--out docs/plots]');
     return 2;
   }
+  const labels = runLabels(runs);
   const data = await Promise.all(
-    runs.map(async (dir) => ({
-      name: basename(dir),
+    runs.map(async (dir, i) => ({
+      name: labels[i],
       metrics: parseMetricsJsonl(await readFile(join(dir, RUN_FILES.metrics), 'utf8')) as StepMetrics[],
       evals: await readJsonl<EvalPoint>(join(dir, RUN_FILES.evals)),
     })),
