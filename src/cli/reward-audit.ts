@@ -1,33 +1,74 @@
-// `npm run reward-audit -- RUN_DIR ...`: how well each run's Coder reward tracked correctness over its steps (the
-// rollouts it saved: reward against hidden-test pass rate), one table row per run.
+// `npm run reward-audit -- [--shared] RUN_DIR ...`: how well each run's Coder reward tracked correctness over its
+// steps (the rollouts it saved: reward against hidden-test pass rate), one table row per run; --shared adds a row per
+// run with every candidate regraded on its group's shared test set (the union of the valid tests written for it).
 import { basename, dirname, resolve } from 'node:path';
 import { runMain } from './args';
 import { AUDIT_HEADER, auditRow, rewardAudit } from '../rl/reward-audit';
+import { regradeShared } from '../rl/reward-audit-shared';
+import { trainingProblems } from '../rl/lab-setup';
+import type { RolloutRecord } from '../rl/records';
 import { RUN_FILES } from '../rl/run-layout';
 import { RunDir } from '../rl/run-store';
 import { NodeRunStore } from '../rl/run-store-node';
+import { createNodeSandbox } from '../sandbox/node';
+import type { Sandbox } from '../sandbox/types';
 
-const USAGE = 'usage: npm run reward-audit -- RUN_DIR ...   (run directories with rollouts/step-*.json)';
+const USAGE = 'usage: npm run reward-audit -- [--shared] RUN_DIR ...   (run directories with rollouts/step-*.json)';
 
 async function main(): Promise<number> {
-  const dirs = process.argv.slice(2).filter((a) => a !== '--');
+  const args = process.argv.slice(2).filter((a) => a !== '--');
+  const shared = args.includes('--shared');
+  const dirs = args.filter((a) => a !== '--shared');
   if (!dirs.length || dirs.some((d) => d.startsWith('--'))) {
     console.error(USAGE);
     return 2;
   }
-  const rows: string[] = [];
+  const runs: { name: string; run: RunDir; steps: RolloutRecord[][] }[] = [];
   for (const dir of dirs) {
-    const steps = await new RunDir(new NodeRunStore(dir)).readRollouts();
+    const run = new RunDir(new NodeRunStore(dir));
+    const steps = await run.readRollouts();
     if (!steps.length) {
       console.error(`${dir}: no ${RUN_FILES.rollouts} (a run directory saves them every step)`);
       return 2;
     }
     // Named by parent and run (runs/disjoint-c/ref-code-a1-s1): reruns of one mode and seed in other places differ.
-    const name = `${basename(dirname(resolve(dir)))}/${basename(resolve(dir))}`;
-    rows.push(auditRow(`${name} (${steps.length} steps)`, rewardAudit(steps)));
+    runs.push({ name: `${basename(dirname(resolve(dir)))}/${basename(resolve(dir))}`, run, steps });
+  }
+  const rows: string[] = [];
+  const sandbox = shared ? createNodeSandbox() : undefined;
+  try {
+    for (const { name, run, steps } of runs) {
+      rows.push(auditRow(`${name} (${steps.length} steps)`, rewardAudit(steps)));
+      if (sandbox)
+        rows.push(auditRow(`${name} (shared tests)`, rewardAudit(await regradeRun(sandbox, name, run, steps))));
+    }
+  } finally {
+    await sandbox?.close();
   }
   console.log([...AUDIT_HEADER, ...rows].join('\n'));
   return 0;
+}
+
+/** Every step's records regraded on shared test sets, with the run's own problems (entry points, setup code). */
+async function regradeRun(sandbox: Sandbox, name: string, run: RunDir, steps: RolloutRecord[][]) {
+  const config = await run.readConfig();
+  if (!config) throw new Error(`${name}: no ${RUN_FILES.config}; --shared needs the run's problems`);
+  const problems = new Map(trainingProblems(config).map((p) => [p.id, p]));
+  const out: RolloutRecord[][] = [];
+  for (const [i, records] of steps.entries()) {
+    out.push(
+      await Promise.all(
+        records.map((r) => {
+          const p = problems.get(r.problemId);
+          if (!p) throw new Error(`${name}: step ${r.step} names problem ${r.problemId}, not in the run's problems`);
+          return regradeShared(sandbox, r, p, config.reward.timeout_ms);
+        }),
+      ),
+    );
+    process.stderr.write(`\r${name}: regraded ${i + 1}/${steps.length} steps`);
+  }
+  process.stderr.write('\n');
+  return out;
 }
 
 runMain(main, { stack: false });
