@@ -153,6 +153,12 @@ export const CONFIG_FIELDS: { readonly [P in ConfigPath]: FieldFor<At<TrainConfi
     values: ['public', 'hidden'],
     help: "golden mode: reward the Coder on the problem's own 20+ tests ('hidden', the paper's golden baseline) or only its docstring examples ('public'); evaluation uses held-out problems either way.",
   },
+  'reward.coder_tests': {
+    type: 'enum',
+    default: 'own',
+    values: ['own', 'shared'],
+    help: "modes judged on generated tests: grade each candidate on the valid tests aimed at it ('own', the release) or every candidate of a problem on the union of its group's valid tests ('shared', our variant: one test set per GRPO group); Tester rewards are the same either way.",
+  },
   'reward.timeout_ms': {
     type: 'int',
     default: 1000,

@@ -30,7 +30,7 @@ export interface TrainConfig {
     top_p: number;
     rollout_quant: 'int8' | 'int4' | 'f16' | 'none';
   };
-  reward: { alpha: number; golden_tests: 'public' | 'hidden'; timeout_ms: number };
+  reward: { alpha: number; golden_tests: 'public' | 'hidden'; coder_tests: 'own' | 'shared'; timeout_ms: number };
   mistake_book: { enabled: boolean; replay_top_k: number };
   grpo: {
     epsilon_low: number;

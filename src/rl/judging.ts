@@ -51,6 +51,8 @@ export interface JudgedCandidate {
   /** replayPassed[i]: the candidate passed replays[i]. */
   replayPassed: boolean[];
   hiddenPassRate: number;
+  /** With `reward.coder_tests=shared`: the candidate on its problem group's shared test set (what its reward uses). */
+  shared?: { numValid: number; numPassed: number };
 }
 
 /** The ground-truth form of a test whose call ran, or undefined when it raised / timed out. */
@@ -124,6 +126,8 @@ export function judgeRollout(r: CountedRollout, passed: boolean[], k: number): J
  * Runs one candidate against all valid tests of its rollouts, the replays and the hidden tests in a single judge
  * call, then splits the verdicts back per rollout. Golden mode passes the problem's own tests as one rollout whose
  * valid tests are those statements verbatim (the sandbox parses each with the AST; any assert form works).
+ * With `shared` (the problem group's shared test set, which holds every valid test of these rollouts) the candidate
+ * runs that set instead, each rollout's verdicts are looked up in it, and `shared` records the candidate's count.
  */
 export async function executeCandidate(
   sandbox: Sandbox,
@@ -133,8 +137,10 @@ export async function executeCandidate(
   replays: string[],
   k: number,
   timeoutMs: number,
+  shared?: string[],
 ): Promise<JudgedCandidate> {
-  const all = [...rollouts.flatMap((r) => r.valid), ...replays, ...problem.hiddenTests];
+  const generated = shared ?? rollouts.flatMap((r) => r.valid);
+  const all = [...generated, ...replays, ...problem.hiddenTests];
   const res = await sandbox.judge({
     code,
     entryPoint: problem.entryPoint,
@@ -146,7 +152,16 @@ export async function executeCandidate(
   const ok = res.verdicts.map((v) => compiles && v.status === 'passed');
   let at = 0;
   const take = (n: number) => ok.slice(at, (at += n));
-  const judged = rollouts.map((r) => judgeRollout(r, take(r.valid.length), k));
+  let judged: JudgedRollout[];
+  let sharedCount: JudgedCandidate['shared'];
+  if (shared) {
+    const passedShared = take(shared.length);
+    const verdict = new Map(shared.map((t, i) => [t, passedShared[i]]));
+    judged = rollouts.map((r) => judgeRollout(r, r.valid.map(sharedVerdict(verdict)), k));
+    sharedCount = { numValid: shared.length, numPassed: passedShared.filter(Boolean).length };
+  } else {
+    judged = rollouts.map((r) => judgeRollout(r, take(r.valid.length), k));
+  }
   const replayPassed = take(replays.length);
   const hidden = take(problem.hiddenTests.length);
   return {
@@ -156,7 +171,22 @@ export async function executeCandidate(
     replay: { numReplayed: replays.length, numReplayFailed: replayPassed.filter((p) => !p).length },
     replayPassed,
     hiddenPassRate: hidden.length ? hidden.filter(Boolean).length / hidden.length : 0,
+    ...(sharedCount ? { shared: sharedCount } : {}),
   };
+}
+
+/** A rollout's test looked up in the shared set's verdicts (a caller bug, not a failed test, when it is missing). */
+function sharedVerdict(verdict: Map<string, boolean>): (t: string) => boolean {
+  return (t) => {
+    const v = verdict.get(t);
+    if (v === undefined) throw new Error(`shared test set lacks a rollout's valid test: ${t.slice(0, 80)}`);
+    return v;
+  };
+}
+
+/** A problem group's shared test set: every valid test its rollouts wrote, once each, in first-seen order. */
+export function sharedTestSet(rollouts: CountedRollout[]): string[] {
+  return [...new Set(rollouts.flatMap((r) => r.valid))];
 }
 
 /** The problem's own tests as a rollout for golden mode: every statement is valid and runs verbatim. */
@@ -171,7 +201,10 @@ export function goldenRollout(tests: string[]): CountedRollout {
   };
 }
 
-/** Step 6 for one candidate: its coder reward and the tester reward of each of its rollouts. */
+/**
+ * Step 6 for one candidate: its coder reward and the tester reward of each of its rollouts. Graded on a shared set,
+ * the coder reward is the release's per-rollout pass rate with that set as its one rollout.
+ */
 export function scoreCandidate(
   c: JudgedCandidate,
   k: number,
@@ -179,11 +212,7 @@ export function scoreCandidate(
 ): { coder: number; tester: TesterReward[] } {
   const replay = c.replay.numReplayed ? c.replay : undefined;
   return {
-    coder: coderReward(
-      c.compiles,
-      c.rollouts.map((r) => r.outcome),
-      replay,
-    ),
+    coder: coderReward(c.compiles, c.shared ? [c.shared] : c.rollouts.map((r) => r.outcome), replay),
     tester: c.rollouts.map((r) => testerReward(r.outcome, k, alpha, c.compiles, replay)),
   };
 }

@@ -207,6 +207,11 @@ export const UNMAPPED: readonly UnmappedField[] = [
     releaseValue: 'none',
   },
   { field: 'reward.golden_tests', why: 'golden-baseline only; the release publishes no golden config' },
+  {
+    field: 'reward.coder_tests',
+    why: "our variant ('shared'); the release grades each candidate on the tests aimed at it",
+    releaseValue: 'own',
+  },
   { field: 'reward.timeout_ms', why: 'sandbox_fusion timeouts are fixed in reward.py (10 s per run)' },
   {
     field: 'mistake_book.replay_top_k',
