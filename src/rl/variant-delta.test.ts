@@ -1,0 +1,68 @@
+// The variant-vs-base comparison on generated per-problem records: sign and size of the paired difference, the pooled
+// row, and runs without a partner or without the step left out.
+import { describe, expect, it } from 'vitest';
+import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
+import { Rng } from './rng';
+import type { EvalPoint } from './run-layout';
+import type { TargetRun } from './targets';
+import { variantDeltas, variantTable } from './variant-delta';
+
+const P = 50;
+const N = 8;
+
+/** Problem i passes with probability base_i + lift; base_i is the same in every evaluation. */
+function records(seed: number, lift: number): ProblemEval[] {
+  const rng = new Rng(seed);
+  const base = new Rng(3);
+  return Array.from({ length: P }, (_, i) => {
+    const p = Math.min(1, Math.max(0, 0.6 * base.next() + lift));
+    let passed = 0;
+    for (let s = 0; s < N; s++) if (rng.next() < p) passed++;
+    return problemRecord(`fam/${i}`, N, passed, passed > N / 2);
+  });
+}
+
+function run(mode: string, seed: number, lift: number, step = 100): TargetRun {
+  const point = (s: number, xs: ProblemEval[]): EvalPoint => ({
+    step: s,
+    rows: [{ split: 'heldout', problems: P, samples: N, ...summarize(xs), ci: bootstrapCI(xs), perProblem: xs }],
+  });
+  return {
+    name: `${mode}-s${seed}`,
+    mode,
+    seed,
+    evals: [point(0, records(seed, 0)), point(step, records(seed * 7, lift))],
+  };
+}
+
+describe('variantDeltas', () => {
+  const seed = new Rng(Date.now() % 1e9).int(1e6) + 1;
+  it(`finds a lifted variant above its base per seed and pooled (seed ${seed})`, () => {
+    const variant = [run('code-a1', seed, 0.25), run('code-a1', seed + 1, 0.25)];
+    const base = [run('code-a1', seed, 0), run('code-a1', seed + 1, 0), run('golden', seed, 0)];
+    const rows = variantDeltas(variant, base, 100);
+    expect(rows.map((r) => r.seed)).toEqual([String(seed), String(seed + 1), `pooled (${seed}, ${seed + 1})`]);
+    for (const r of rows) {
+      expect(r.delta.delta).toBeCloseTo(r.variant - r.base, 8);
+      expect(r.delta.ci[0]).toBeGreaterThan(0);
+    }
+    // Pooling doubles the samples per problem: the pooled interval is narrower than either seed's.
+    const width = (i: number) => rows[i].delta.ci[1] - rows[i].delta.ci[0];
+    expect(width(2)).toBeLessThan(Math.max(width(0), width(1)));
+    expect(rows[2].variant).toBeCloseTo((rows[0].variant + rows[1].variant) / 2, 8);
+    const table = variantTable(rows, 100);
+    expect(table).toHaveLength(2 + rows.length);
+    expect(table[2]).toContain(`| code-a1 | ${seed} |`);
+  });
+
+  it('leaves out runs without a partner of the same mode and seed, or not evaluated at the step', () => {
+    const variant = [run('code-a1', 1, 0.1), run('code-a1', 2, 0.1, 80), run('golden', 3, 0.1)];
+    const base = [run('code-a1', 1, 0), run('code-a1', 2, 0), run('self-play', 3, 0)];
+    const rows = variantDeltas(variant, base, 100);
+    expect(rows.map((r) => `${r.mode}/${r.seed}`)).toEqual(['code-a1/1']);
+    expect(variantDeltas(variant, base, 50)).toEqual([]);
+    // Swapping the sides flips the sign.
+    const back = variantDeltas(base, variant, 100);
+    expect(back[0].delta.delta).toBeCloseTo(-rows[0].delta.delta, 8);
+  });
+});
