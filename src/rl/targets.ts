@@ -76,12 +76,14 @@ export function pairedDelta(
 }
 
 const heldout = (e: EvalPoint | undefined): SplitReport | undefined => e?.rows.find((r) => r.split === 'heldout');
-const atStep = (r: TargetRun | undefined, step: number) => heldout(r?.evals.find((e) => e.step === step));
+/** A run's held-out report at `step`, if it was evaluated there. */
+export const atStep = (r: TargetRun | undefined, step: number) => heldout(r?.evals.find((e) => e.step === step));
 const lastStep = (r: TargetRun) =>
   Math.max(-1, ...r.evals.filter((e) => heldout(e)?.perProblem?.length).map((e) => e.step));
 
 const sign = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;
-const showDelta = (d: PairedDelta) => `${sign(d.delta)} (${sign(d.ci[0])} to ${sign(d.ci[1])})`;
+/** `+1.2 (-0.3 to +2.8)`: a paired difference as the tables print it. */
+export const showDelta = (d: PairedDelta) => `${sign(d.delta)} (${sign(d.ci[0])} to ${sign(d.ci[1])})`;
 const showValue = (r: SplitReport, m: CiMetric) => {
   const s = SCALE[m];
   const ci = r.ci?.[m];

@@ -1,7 +1,7 @@
 // A variant against the runs it departs from (`npm run targets -- VARIANT_DIR --versus BASE_DIR`): for every mode and
 // seed both hold, the paired difference of held-out pass@1 at one step, then each mode's seeds pooled per problem.
 // Pure, so the CLI and its test print the same rows.
-import { pairedDelta, poolSeeds, type PairedDelta, type TargetRun } from './targets';
+import { atStep, pairedDelta, poolSeeds, showDelta, type PairedDelta, type TargetRun } from './targets';
 
 /** One row: a mode at one seed (or its seeds pooled), both sides' pass@1 and the paired difference variant − base. */
 export interface VariantRow {
@@ -12,22 +12,21 @@ export interface VariantRow {
   delta: PairedDelta;
 }
 
-const heldoutAt = (r: TargetRun, step: number) =>
-  r.evals.find((e) => e.step === step)?.rows.find((x) => x.split === 'heldout');
-
 /** Rows for every mode and seed evaluated at `step` in both; pooled rows for modes with two or more such seeds. */
 export function variantDeltas(variant: readonly TargetRun[], base: readonly TargetRun[], step: number): VariantRow[] {
   const rows: VariantRow[] = [];
   const modes = [...new Set(variant.map((r) => r.mode))];
   for (const mode of modes) {
-    const pairs: [TargetRun, TargetRun][] = [];
-    for (const v of variant.filter((r) => r.mode === mode).sort((a, b) => a.seed - b.seed)) {
-      const b = base.find((r) => r.mode === mode && r.seed === v.seed);
-      if (b && heldoutAt(v, step)?.perProblem?.length && heldoutAt(b, step)?.perProblem?.length) pairs.push([v, b]);
-    }
+    // Pairs of runs of this mode and seed, both evaluated per problem at `step`.
+    const pairs = variant
+      .filter((r) => r.mode === mode)
+      .sort((a, b) => a.seed - b.seed)
+      .map((v) => [v, base.find((r) => r.mode === mode && r.seed === v.seed)] as const)
+      .filter(([v, b]) => atStep(v, step)?.perProblem?.length && atStep(b, step)?.perProblem?.length)
+      .map(([v, b]) => [v, b!] as const);
     const row = (seed: string, v: TargetRun, b: TargetRun): VariantRow | undefined => {
-      const a = heldoutAt(v, step);
-      const c = heldoutAt(b, step);
+      const a = atStep(v, step);
+      const c = atStep(b, step);
       const d = a && c ? pairedDelta(a.perProblem ?? [], c.perProblem ?? [], 'coderPass1') : null;
       return a && c && d ? { mode, seed, variant: 100 * a.coderPass1, base: 100 * c.coderPass1, delta: d } : undefined;
     };
@@ -44,16 +43,13 @@ export function variantDeltas(variant: readonly TargetRun[], base: readonly Targ
   return rows;
 }
 
-const sign = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;
-
 /** The rows as a Markdown table (what the CLI prints). */
 export function variantTable(rows: readonly VariantRow[], step: number): string[] {
   return [
     `| mode | seed | variant pass@1 (%) | base pass@1 (%) | variant − base at step ${step} (95% CI, paired) |`,
     '| --- | --- | --- | --- | --- |',
     ...rows.map(
-      (r) =>
-        `| ${r.mode} | ${r.seed} | ${r.variant.toFixed(1)} | ${r.base.toFixed(1)} | ${sign(r.delta.delta)} (${sign(r.delta.ci[0])} to ${sign(r.delta.ci[1])}) |`,
+      (r) => `| ${r.mode} | ${r.seed} | ${r.variant.toFixed(1)} | ${r.base.toFixed(1)} | ${showDelta(r.delta)} |`,
     ),
   ];
 }
