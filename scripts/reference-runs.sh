@@ -11,6 +11,7 @@
 # models and trains RL on the other half of the instances (tasks.train_part=rl); its records go to DATA
 # (docs/results-data/disjoint by default then) and its plots to PLOTS, so they never mix with the shipped-model runs.
 #   WARMSTART=runs/warmstart-sft OUT=runs/disjoint bash scripts/reference-runs.sh
+# public/models/tiny-sft-half is that script's full output (sft-half-c), shipped: WARMSTART=public/models/tiny-sft-half.
 # SET="key=value ..." adds settings to every run of this call (a variant next to the reference, e.g.
 # SET=reward.golden_tests=public for golden on the docstring examples only); give it its own OUT, DATA and PLOTS.
 set -euo pipefail

@@ -8,6 +8,8 @@
 # 2,150 batch-8 steps: 43 minutes of SFT on the 2-core machine up to coder-600 (12.7 + 8.4 + 7.4 + 14.6 per stage),
 # 39.8 more for tester-600 (a Tester step costs about twice a Coder step), plus the evaluation; minutes on a GPU.
 # UNTIL=coder-600 gives sft-half-b, the warm-start of docs/results.md's disjoint-data runs.
+# Every stage gives sft-half-c, shipped as public/models/tiny-sft-half (the SFT is deterministic: a rebuild here
+# matched the recorded losses to the last digit).
 set -euo pipefail
 OUT=${OUT:-runs/warmstart-sft}
 UNTIL=${UNTIL:-}

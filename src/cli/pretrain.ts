@@ -26,6 +26,7 @@ import { encodeExamples, sftTrain, type SftExample } from '../rl/sft';
 import { Rng } from '../rl/rng';
 import { lineChartSvg, sparkline } from '../rl/plot-svg';
 import { selectTrainPart, trainPartIds, type TrainPart } from '../tasks/split';
+import { carriedHistory } from './pretrain-history';
 
 const DEFAULTS: Record<
   'micro' | 'tiny',
@@ -193,8 +194,7 @@ async function main(): Promise<number> {
   // appends to it), so the checkpoints can be reproduced command by command.
   let history: unknown[] = [];
   try {
-    const prev = JSON.parse(await readFile(join(out, 'pretrain.json'), 'utf8')) as { history?: unknown[] };
-    if (initDir && Array.isArray(prev.history)) history = prev.history;
+    history = carriedHistory(JSON.parse(await readFile(join(out, 'pretrain.json'), 'utf8')), !!initDir, only);
   } catch {
     history = [];
   }
