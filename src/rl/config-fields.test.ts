@@ -108,12 +108,13 @@ describe('config table', () => {
     expect(() => presetConfig('tiny', { grpo: { beta: -1 } })).toThrow(/grpo\.beta .* got -1/);
   });
 
-  it('UI rows have unique keys and row numbers, on numeric fields', () => {
+  it('UI rows have unique keys and row numbers, on numeric fields or fields with named values', () => {
     const ui = FIELD_LIST.flatMap(([, f]) => (f.ui ? [{ ...f.ui, type: f.type }] : []));
     expect(ui.length).toBeGreaterThan(5);
     expect(new Set(ui.map((u) => u.key)).size).toBe(ui.length);
     expect(ui.map((u) => u.row).sort((a, b) => a - b)).toEqual(ui.map((_, i) => i));
-    for (const u of ui) expect(['int', 'number']).toContain(u.type);
+    // The Run panel draws a box for numbers and a list for named values; text, lists and switches have no row.
+    for (const u of ui) expect(['int', 'number', 'enum']).toContain(u.type);
   });
 });
 

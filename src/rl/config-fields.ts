@@ -45,6 +45,7 @@ export const CONFIG_FIELDS: { readonly [P in ConfigPath]: FieldFor<At<TrainConfi
     type: 'enum',
     default: undefined,
     values: TRAIN_PARTS,
+    ui: { key: 'trainPart', label: 'RL instances', row: 12 },
     help: "Which training instances RL uses ('rl' = the half the warm-start did not see); absent means all.",
   },
   'model.preset': {
@@ -151,12 +152,14 @@ export const CONFIG_FIELDS: { readonly [P in ConfigPath]: FieldFor<At<TrainConfi
     type: 'enum',
     default: 'hidden',
     values: ['public', 'hidden'],
+    ui: { key: 'goldenTests', label: 'golden tests', row: 14 },
     help: "golden mode: reward the Coder on the problem's own 20+ tests ('hidden', the paper's golden baseline) or only its docstring examples ('public'); evaluation uses held-out problems either way.",
   },
   'reward.coder_tests': {
     type: 'enum',
     default: 'own',
     values: ['own', 'shared'],
+    ui: { key: 'coderTests', label: 'coder graded on', row: 13 },
     help: "modes judged on generated tests: grade each candidate on the valid tests aimed at it ('own', the release) or every candidate of a problem on the union of its group's valid tests ('shared', our variant: one test set per GRPO group); Tester rewards are the same either way.",
   },
   'reward.timeout_ms': {

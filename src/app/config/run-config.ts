@@ -26,7 +26,7 @@ export const MODE_NOTES: Record<Mode, string> = {
   ace: 'ACE: one model writes code and adversarial inputs; no ground truth — inputs that crash a program are preferred (KTO), programs that survive are imitated.',
 };
 
-export interface HyperParam {
+interface HyperBase {
   /** Stable short name used in the URL and in the overrides map. */
   key: string;
   /** Dotted path into the trainer's TrainConfig (src/rl/config-fields.ts). */
@@ -34,29 +34,36 @@ export interface HyperParam {
   label: string;
   /** One line: what it does and why it matters. */
   explain: string;
+}
+
+/** A numeric setting, typed into a box. */
+export interface NumberHyper extends HyperBase {
+  kind: 'number';
   integer: boolean;
   /** The table's range, shown as the input's bounds (the table's checks decide, exclusive bounds included). */
   min: number;
   max: number;
 }
 
+/** A setting with named values (e.g. which tests grade the Coder), picked from a list. */
+export interface ChoiceHyper extends HyperBase {
+  kind: 'choice';
+  values: readonly string[];
+}
+
+export type HyperParam = NumberHyper | ChoiceHyper;
+/** An override's value: a number for a numeric setting, one of the named values for a choice. */
+export type HyperValue = number | string;
+
 /** The config table's fields marked for the UI (src/rl/config-fields.ts), in their row order. */
-export const HYPERPARAMS: readonly HyperParam[] = FIELD_LIST.flatMap(([path, f]) =>
-  f.ui && (f.type === 'int' || f.type === 'number')
-    ? [
-        {
-          key: f.ui.key,
-          path,
-          label: f.ui.label,
-          explain: f.help,
-          integer: f.type === 'int',
-          min: f.min,
-          max: f.max,
-          row: f.ui.row,
-        },
-      ]
-    : [],
-)
+export const HYPERPARAMS: readonly HyperParam[] = FIELD_LIST.flatMap(([path, f]): (HyperParam & { row: number })[] => {
+  if (!f.ui) return [];
+  const base = { key: f.ui.key, path, label: f.ui.label, explain: f.help, row: f.ui.row };
+  if (f.type === 'int' || f.type === 'number')
+    return [{ ...base, kind: 'number', integer: f.type === 'int', min: f.min, max: f.max }];
+  if (f.type === 'enum') return [{ ...base, kind: 'choice', values: f.values }];
+  return [];
+})
   .sort((a, b) => a.row - b.row)
   .map(({ row: _row, ...h }) => h);
 
@@ -70,16 +77,17 @@ export interface RunConfigUi {
   mode: Mode;
   seed: number;
   /** Only the hyperparameters the user changed; the rest come from the preset. */
-  overrides: Record<string, number>;
+  overrides: Record<string, HyperValue>;
 }
 
 /** `tiny` starts from the shipped pretrained checkpoints: the default demo. */
 export const DEFAULT_RUN_CONFIG: RunConfigUi = { preset: 'tiny', mode: 'code-a1', seed: 1, overrides: {} };
 
 /** Why a value is not acceptable for this hyperparameter (the config table's check), or null when it is. */
-export function checkHyperValue(key: string, value: number): string | null {
+export function checkHyperValue(key: string, value: HyperValue): string | null {
   const h = BY_KEY.get(key);
   if (!h) return `unknown hyperparameter '${key}'`;
+  if (h.kind === 'number' && typeof value !== 'number') return `${h.label} must be a number, got '${value}'`;
   const why = fieldError(h.path, value);
   return why && `${h.label} ${why}`;
 }
@@ -97,11 +105,18 @@ export function getPath(obj: unknown, path: string): unknown {
     .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
 }
 
-/** The preset's value for a hyperparameter (shown as the placeholder when not overridden). */
-export function presetValue(preset: PresetName, key: string): number | undefined {
+/** The preset's value for a hyperparameter (shown as the placeholder when not overridden; undefined = unset). */
+export function presetValue(preset: PresetName, key: string): HyperValue | undefined {
   const h = BY_KEY.get(key);
   const v = h ? getPath(TRAIN_PRESETS[preset], h.path) : undefined;
-  return typeof v === 'number' ? v : undefined;
+  return typeof v === 'number' || typeof v === 'string' ? v : undefined;
+}
+
+/** An override read from text (a URL, a bundle): a number for a numeric setting, the text itself for a choice. */
+export function parseHyperValue(key: string, text: string): HyperValue {
+  const h = BY_KEY.get(key);
+  if (h?.kind === 'choice') return text;
+  return text.trim() === '' ? NaN : Number(text);
 }
 
 /** The UI config as the trainer's nested overrides. */

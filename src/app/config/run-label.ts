@@ -1,7 +1,7 @@
 // Run names for legends, tables and file names: mode, preset, seed, then what differs from the preset.
-import { HYPERPARAMS, isPreset, presetValue, type RunConfigUi } from './run-config';
+import { HYPERPARAMS, isPreset, presetValue, type HyperValue, type RunConfigUi } from './run-config';
 
-type LabelConfig = { preset: string; mode: string; seed: number; overrides?: Record<string, number> };
+type LabelConfig = { preset: string; mode: string; seed: number; overrides?: Record<string, HyperValue> };
 
 /** A run's name in legends and tables: mode, preset, seed, then each hyperparameter that differs from the preset. */
 export function runLabel(c: LabelConfig): string {
@@ -12,13 +12,13 @@ export function runLabel(c: LabelConfig): string {
 /** The hyperparameters set away from the preset's value, short-formatted (e.g. `lr 2e-3`). */
 export function changedFields(c: {
   preset: string;
-  overrides?: Record<string, number>;
+  overrides?: Record<string, HyperValue>;
 }): { key: string; label: string; value: string }[] {
   const out: { key: string; label: string; value: string }[] = [];
   for (const h of HYPERPARAMS) {
     const v = c.overrides?.[h.key];
     if (v === undefined || (isPreset(c.preset) && presetValue(c.preset, h.key) === v)) continue;
-    out.push({ key: h.key, label: h.label, value: shortNumber(v) });
+    out.push({ key: h.key, label: h.label, value: typeof v === 'number' ? shortNumber(v) : v });
   }
   return out;
 }

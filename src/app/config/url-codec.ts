@@ -1,5 +1,13 @@
 // Run config <-> URL hash (`#preset=micro&mode=golden&seed=7&lr=1e-5`), so a config can be shared as a link.
-import { DEFAULT_RUN_CONFIG, HYPERPARAMS, checkHyperValue, isMode, isPreset, type RunConfigUi } from './run-config';
+import {
+  DEFAULT_RUN_CONFIG,
+  HYPERPARAMS,
+  checkHyperValue,
+  isMode,
+  isPreset,
+  parseHyperValue,
+  type RunConfigUi,
+} from './run-config';
 
 /** Deterministic: preset, mode, seed, then overrides in HYPERPARAMS order. */
 export function encodeConfigHash(cfg: RunConfigUi): string {
@@ -41,10 +49,10 @@ export function decodeConfigHash(hash: string): DecodedConfig {
       if (v.trim() !== '' && Number.isSafeInteger(n) && n >= 0) config.seed = n;
       else problems.push(`seed '${v}' is not a non-negative integer`);
     } else {
-      const n = v.trim() === '' ? NaN : Number(v);
-      const why = checkHyperValue(k, n);
+      const value = parseHyperValue(k, v);
+      const why = checkHyperValue(k, value);
       if (why) problems.push(`${k}=${v}: ${why}`);
-      else config.overrides[k] = n;
+      else config.overrides[k] = value;
     }
   }
   return { config, problems, present };

@@ -2,7 +2,15 @@
 // eval.jsonl of a `npm run train` run) turned into a metrics-only bundle that the lab overlays in one click.
 import type { TrainConfig } from '../../rl/config';
 import { parseMetricsJsonl } from '../../rl/metrics';
-import { HYPERPARAMS, getPath, isMode, isPreset, presetValue, type RunConfigUi } from '../config/run-config';
+import {
+  HYPERPARAMS,
+  getPath,
+  isMode,
+  isPreset,
+  presetValue,
+  type HyperValue,
+  type RunConfigUi,
+} from '../config/run-config';
 import { bundleFileName } from '../config/run-label';
 import { RUN_FILES } from '../../rl/run-layout';
 import { BUNDLE_EXT, type RunBundle } from './bundle';
@@ -11,10 +19,10 @@ import { BUNDLE_EXT, type RunBundle } from './bundle';
 export function uiConfigOf(c: TrainConfig): RunConfigUi {
   if (!isPreset(c.preset) || !isMode(c.mode))
     throw new Error(`config: unknown preset '${c.preset}' or mode '${c.mode}'`);
-  const overrides: Record<string, number> = {};
+  const overrides: Record<string, HyperValue> = {};
   for (const h of HYPERPARAMS) {
     const v = getPath(c, h.path);
-    if (typeof v === 'number' && v !== presetValue(c.preset, h.key)) overrides[h.key] = v;
+    if ((typeof v === 'number' || typeof v === 'string') && v !== presetValue(c.preset, h.key)) overrides[h.key] = v;
   }
   return { preset: c.preset, mode: c.mode, seed: c.seed, overrides };
 }

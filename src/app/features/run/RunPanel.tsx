@@ -11,6 +11,7 @@ import {
   isMode,
   isPreset,
   presetValue,
+  type ChoiceHyper,
   type RunConfigUi,
 } from '../../config/run-config';
 import { labStore, useLab } from '../../store';
@@ -78,9 +79,13 @@ export function RunPanel() {
         </summary>
         <table className="hyper">
           <tbody>
-            {HYPERPARAMS.map((h) => (
-              <HyperRow key={h.key + config.preset} hkey={h.key} config={config} locked={locked} onChange={set} />
-            ))}
+            {HYPERPARAMS.map((h) =>
+              h.kind === 'choice' ? (
+                <ChoiceRow key={h.key + config.preset} h={h} config={config} locked={locked} onChange={set} />
+              ) : (
+                <HyperRow key={h.key + config.preset} hkey={h.key} config={config} locked={locked} onChange={set} />
+              ),
+            )}
           </tbody>
         </table>
       </details>
@@ -151,6 +156,55 @@ function HyperRow({
         data-testid={err ? `hp-error-${hkey}` : undefined}
       >
         {err ?? h.explain}
+      </td>
+    </tr>
+  );
+}
+
+/** A setting with named values: blank keeps the preset's (named in the first option), any other option overrides it. */
+function ChoiceRow({
+  h,
+  config,
+  locked,
+  onChange,
+}: {
+  h: ChoiceHyper;
+  config: RunConfigUi;
+  locked: boolean;
+  onChange(c: RunConfigUi): void;
+}) {
+  const value = config.overrides[h.key];
+  const id = `hp-input-${h.key}`;
+  const preset = presetValue(config.preset, h.key);
+  return (
+    <tr>
+      <td className="hp-label">
+        <label htmlFor={id}>{h.label}</label>
+      </td>
+      <td>
+        <select
+          id={id}
+          data-testid={`hp-${h.key}`}
+          aria-describedby={`${id}-help`}
+          value={value === undefined ? '' : String(value)}
+          disabled={locked}
+          onChange={(e) => {
+            const overrides = { ...config.overrides };
+            if (e.target.value === '') delete overrides[h.key];
+            else overrides[h.key] = e.target.value;
+            onChange({ ...config, overrides });
+          }}
+        >
+          <option value="">{`preset (${preset === undefined ? 'unset' : String(preset)})`}</option>
+          {h.values.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td className="hp-explain" id={`${id}-help`}>
+        {h.explain}
       </td>
     </tr>
   );
