@@ -19,6 +19,7 @@ import {
   type LoadedCheckpoint,
 } from '../../model/checkpoint';
 import { IdbRunStore } from '../persist/idb-run-store';
+import { fetchShippedFiles } from '../persist/shipped-files';
 import { isHfRun, openHfPolicies, type HfStart } from './hf-session';
 
 /** The lab's own models (LabPolicy) or Hugging Face models with LoRA (HfLoraPolicy). */
@@ -60,19 +61,7 @@ function checkpointFromFiles(files: PolicyFiles, what: string): LoadedCheckpoint
 
 /** A shipped checkpoint under public/ (e.g. `models/coder`), fetched from this site. */
 async function fetchCheckpoint(path: string): Promise<LoadedCheckpoint> {
-  const base = new URL(import.meta.env.BASE_URL, self.location.origin);
-  const files: PolicyFiles = {};
-  for (const name of [WEIGHTS_FILE, CONFIG_FILE, TOKENIZER_FILE]) {
-    const url = new URL(`${path.replace(/\/$/, '')}/${name}`, base);
-    const res = await fetch(url);
-    // A static server may answer a missing file with the app's index.html (SPA fallback): that is a miss too.
-    const html = (res.headers.get('content-type') ?? '').includes('text/html');
-    if (!res.ok || html)
-      throw new Error(
-        `shipped checkpoint ${path}: ${url.pathname} is not there (${res.ok ? 'got an HTML page' : res.status}); run 'npm run pretrain' to create the shipped models`,
-      );
-    files[name] = new Uint8Array(await res.arrayBuffer());
-  }
+  const files = await fetchShippedFiles(path, "run 'npm run pretrain' to create the shipped models");
   return checkpointFromFiles(files, `shipped checkpoint ${path}`);
 }
 

@@ -6,6 +6,7 @@ import { modeRules } from '../../../rl/modes';
 import { IdbRunStore } from '../../persist/idb-run-store';
 import { labStore, useLab } from '../../store';
 import type { ModelFiles, StartModels } from '../../worker/protocol';
+import { fetchShippedFiles } from '../../persist/shipped-files';
 import { HfModelSection, hfStart } from './HfModelSection';
 
 /** What Start sends for a new run: a Hugging Face model (LoRA run) when one is chosen, else the lab checkpoint files. */
@@ -16,10 +17,30 @@ export function startModels(): StartModels {
 
 const REQUIRED = ['.safetensors', 'config.json', 'tokenizer.json'];
 
+/**
+ * The other warm-start shipped for a preset: the tiny models trained on the SFT half of the training instances only
+ * (scripts/warmstart-sft-half.sh), from which RL on the other half (RL instances = rl) trains on unseen instances.
+ */
+const SHIPPED_WARMSTARTS: Partial<Record<string, { dir: string; label: string }>> = {
+  tiny: { dir: 'models/tiny-sft-half', label: 'the SFT-half warm-start' },
+};
+
 /** Reads and parses the picked files, so that a broken set is refused now, not when a run starts. */
 async function readFiles(list: FileList): Promise<ModelFiles> {
   const out: ModelFiles = {};
   for (const f of Array.from(list)) out[f.name] = new Uint8Array(await f.arrayBuffer());
+  return checkFiles(out);
+}
+
+/** Picked files by name; a shipped warm-start's (keyed `dir/name`) by its folder under public/. */
+function filesLabel(files: string[]): string {
+  const dirs = new Set(files.map((f) => f.slice(0, f.lastIndexOf('/') + 1)));
+  const names = files.map((f) => f.slice(f.lastIndexOf('/') + 1)).join(', ');
+  const [dir] = dirs;
+  return dirs.size === 1 && dir ? `shipped public/${dir.slice(0, -1)} (${names})` : `your files (${names})`;
+}
+
+async function checkFiles(out: ModelFiles): Promise<ModelFiles> {
   const missing = REQUIRED.filter((r) => !Object.keys(out).some((n) => n.endsWith(r)));
   if (missing.length)
     throw new Error(`missing ${missing.join(', ')} (pick the safetensors, config.json and tokenizer.json together)`);
@@ -68,11 +89,26 @@ export function ModelPanel() {
       e.target.value = '';
     }
   };
+  const warm = SHIPPED_WARMSTARTS[preset];
+  const useWarmStart = async () => {
+    if (!warm) return;
+    try {
+      const how = 'run scripts/warmstart-sft-half.sh and copy its coder/ and tester/ there';
+      const [coder, tester] = await Promise.all(
+        (['coder', 'tester'] as const).map(async (r) => checkFiles(await fetchShippedFiles(`${warm.dir}/${r}`, how))),
+      );
+      labStore.getState().setUserModel('coder', coder);
+      labStore.getState().setUserModel('tester', tester);
+      setErr(null);
+    } catch (x) {
+      setErr((x as Error).message);
+    }
+  };
   const shippedLabel = (ck: string) => (ck ? `shipped public/${ck}` : `fresh ${m.preset} initialisation`);
   // What the next new run loads for a role: the Hugging Face model, the picked files, or the shipped default (the
   // tester falls back to the coder's files).
   const nextModel = (files: string[] | undefined, fallback: string) =>
-    hfCoder ? 'the Hugging Face model below' : files ? `your files (${files.join(', ')})` : fallback;
+    hfCoder ? 'the Hugging Face model below' : files ? filesLabel(files) : fallback;
 
   const listTrained = async () => {
     if (!runId) return;
@@ -156,6 +192,17 @@ export function ModelPanel() {
       </dl>
       {picked.tester && !picked.coder && (
         <p className="note">Tester files are used together with coder files: pick the coder’s too.</p>
+      )}
+      {warm && (
+        <>
+          <button data-testid="model-use-warmstart" onClick={() => void useWarmStart()}>
+            Use {warm.label} (public/{warm.dir})
+          </button>
+          <p className="note">
+            Trained on half of the training instances only: with “RL instances” set to rl in the Run panel, RL trains on
+            the half these models never saw (docs/results.md, “Disjoint data”).
+          </p>
+        </>
       )}
       <button
         data-testid="model-use-shipped"
