@@ -1,0 +1,50 @@
+// The shipped SFT-half warm-start (public/models/tiny-sft-half): a tiny-shaped Coder and Tester sharing one tokenizer
+// (trained on the SFT half's corpus), trained on the SFT half of the training instances only (so RL with
+// tasks.train_part=rl sees unseen ones).
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { loadCheckpointDir } from './checkpoint-node';
+import { loadTokenizer } from './tokenizer';
+
+const DIR = 'public/models/tiny-sft-half';
+
+interface Stage {
+  model: string;
+  steps: number;
+  part?: string;
+  command: string;
+}
+
+describe('public/models/tiny-sft-half', () => {
+  for (const role of ['coder', 'tester'] as const) {
+    it(`${role}: the tiny shape, the Coder's tokenizer, finite weights, not a copy of the shipped tiny ${role}`, async () => {
+      const ck = await loadCheckpointDir(`${DIR}/${role}`);
+      const shipped = await loadCheckpointDir(`public/models/tiny/${role}`);
+      expect(ck.config).toEqual(shipped.config);
+      // One tokenizer for both roles (the Tester reads the Coder's code), its ids inside the embedding table.
+      expect(ck.tokenizerJson).toBe((await loadCheckpointDir(`${DIR}/coder`)).tokenizerJson);
+      expect(loadTokenizer(ck.tokenizerJson!).vocabSize).toBeLessThanOrEqual(ck.config.vocabSize);
+      expect(ck.params.length).toBe(shipped.params.length);
+      let maxDiff = 0;
+      for (let i = 0; i < ck.params.length; i++) {
+        expect(Number.isFinite(ck.params[i])).toBe(true);
+        maxDiff = Math.max(maxDiff, Math.abs(ck.params[i] - shipped.params[i]));
+      }
+      expect(maxDiff).toBeGreaterThan(0.01);
+    });
+  }
+
+  it('pretrain.json records every stage, each on the SFT part only, and the checkpoints carry its step counts', async () => {
+    const rec = JSON.parse(await readFile(`${DIR}/pretrain.json`, 'utf8')) as { history: Stage[] };
+    const total = (model: string) => rec.history.filter((h) => h.model === model).reduce((a, h) => a + h.steps, 0);
+    expect(rec.history.map((h) => h.part)).toEqual(rec.history.map(() => 'sft'));
+    for (const h of rec.history) expect(h.command).toContain('--part sft');
+    expect(total('coder')).toBe(1300);
+    expect(total('tester')).toBe(850);
+    // The last stage of each model is what the checkpoint holds.
+    for (const role of ['coder', 'tester'] as const) {
+      const last = rec.history.filter((h) => h.model === role).at(-1)!;
+      expect((await loadCheckpointDir(`${DIR}/${role}`)).metadata.pretrain_steps).toBe(String(last.steps));
+    }
+  });
+});
