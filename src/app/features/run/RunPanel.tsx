@@ -120,44 +120,38 @@ function HyperRow({
   }, [err, h.label]);
   const id = `hp-input-${hkey}`;
   return (
-    <tr>
-      <td className="hp-label">
-        <label htmlFor={id}>{h.label}</label>
-      </td>
-      <td>
-        <input
-          id={id}
-          data-testid={`hp-${hkey}`}
-          aria-invalid={err !== null}
-          aria-describedby={`${id}-help`}
-          className={err ? 'bad' : ''}
-          value={text}
-          placeholder={String(presetValue(config.preset, hkey) ?? '')}
-          disabled={locked}
-          onChange={(e) => {
-            setText(e.target.value);
-            const overrides = { ...config.overrides };
-            if (e.target.value.trim() === '') {
-              delete overrides[hkey];
-              setErr(null);
-              onChange({ ...config, overrides });
-              return;
-            }
-            const n = Number(e.target.value);
-            const why = Number.isNaN(n) ? `${h.label}: “${e.target.value}” is not a number` : checkHyperValue(hkey, n);
-            setErr(why);
-            if (!why) onChange({ ...config, overrides: { ...overrides, [hkey]: n } });
-          }}
-        />
-      </td>
-      <td
-        className={err ? 'hp-explain neg' : 'hp-explain'}
-        id={`${id}-help`}
-        data-testid={err ? `hp-error-${hkey}` : undefined}
-      >
-        {err ?? h.explain}
-      </td>
-    </tr>
+    <HyperRowShell
+      id={id}
+      label={h.label}
+      help={err ?? h.explain}
+      helpClass={err ? 'hp-explain neg' : 'hp-explain'}
+      helpTestId={err ? `hp-error-${hkey}` : undefined}
+    >
+      <input
+        id={id}
+        data-testid={`hp-${hkey}`}
+        aria-invalid={err !== null}
+        aria-describedby={`${id}-help`}
+        className={err ? 'bad' : ''}
+        value={text}
+        placeholder={String(presetValue(config.preset, hkey) ?? '')}
+        disabled={locked}
+        onChange={(e) => {
+          setText(e.target.value);
+          const overrides = { ...config.overrides };
+          if (e.target.value.trim() === '') {
+            delete overrides[hkey];
+            setErr(null);
+            onChange({ ...config, overrides });
+            return;
+          }
+          const n = Number(e.target.value);
+          const why = Number.isNaN(n) ? `${h.label}: “${e.target.value}” is not a number` : checkHyperValue(hkey, n);
+          setErr(why);
+          if (!why) onChange({ ...config, overrides: { ...overrides, [hkey]: n } });
+        }}
+      />
+    </HyperRowShell>
   );
 }
 
@@ -177,34 +171,48 @@ function ChoiceRow({
   const id = `hp-input-${h.key}`;
   const preset = presetValue(config.preset, h.key);
   return (
+    <HyperRowShell id={id} label={h.label} help={h.explain} helpClass="hp-explain">
+      <select
+        id={id}
+        data-testid={`hp-${h.key}`}
+        aria-describedby={`${id}-help`}
+        value={value === undefined ? '' : String(value)}
+        disabled={locked}
+        onChange={(e) => {
+          const overrides = { ...config.overrides };
+          if (e.target.value === '') delete overrides[h.key];
+          else overrides[h.key] = e.target.value;
+          onChange({ ...config, overrides });
+        }}
+      >
+        <option value="">{`preset (${preset === undefined ? 'unset' : String(preset)})`}</option>
+        {h.values.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </HyperRowShell>
+  );
+}
+
+/** One hyperparameter row: its label, its input (a box or a list), and its help line (or the error in its place). */
+function HyperRowShell(p: {
+  id: string;
+  label: string;
+  help: string;
+  helpClass: string;
+  helpTestId?: string;
+  children: React.ReactNode;
+}) {
+  return (
     <tr>
       <td className="hp-label">
-        <label htmlFor={id}>{h.label}</label>
+        <label htmlFor={p.id}>{p.label}</label>
       </td>
-      <td>
-        <select
-          id={id}
-          data-testid={`hp-${h.key}`}
-          aria-describedby={`${id}-help`}
-          value={value === undefined ? '' : String(value)}
-          disabled={locked}
-          onChange={(e) => {
-            const overrides = { ...config.overrides };
-            if (e.target.value === '') delete overrides[h.key];
-            else overrides[h.key] = e.target.value;
-            onChange({ ...config, overrides });
-          }}
-        >
-          <option value="">{`preset (${preset === undefined ? 'unset' : String(preset)})`}</option>
-          {h.values.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td className="hp-explain" id={`${id}-help`}>
-        {h.explain}
+      <td>{p.children}</td>
+      <td className={p.helpClass} id={`${p.id}-help`} data-testid={p.helpTestId}>
+        {p.help}
       </td>
     </tr>
   );
