@@ -27,6 +27,7 @@ import { Rng } from '../rl/rng';
 import { lineChartSvg, sparkline } from '../rl/plot-svg';
 import { selectTrainPart, trainPartIds, type TrainPart } from '../tasks/split';
 import { carriedHistory } from './pretrain-history';
+import { extraFamilies } from './pretrain-families';
 
 const DEFAULTS: Record<
   'micro' | 'tiny',
@@ -49,6 +50,7 @@ async function main(): Promise<number> {
     only: 'string',
     init: 'string',
     part: 'string',
+    'extra-families': 'string',
   });
   const name = ((args.preset as string) ?? 'tiny') as 'micro' | 'tiny';
   if (!(name in DEFAULTS)) throw new Error(`--preset must be micro or tiny, got '${name}'`);
@@ -70,13 +72,16 @@ async function main(): Promise<number> {
   const part = ((args.part as string | undefined) ?? 'all') as TrainPart;
   if (part !== 'all' && part !== 'sft') throw new Error(`--part must be all or sft, got '${part}'`);
   const partIds = trainPartIds(cur.train);
-  const insts = selectTrainPart(
-    cur.instances.map((i) => ({ ...i, split: i.problem.split, id: i.problem.id })),
-    partIds,
-    part,
-  );
+  const asItems = (xs: typeof cur.instances) => xs.map((i) => ({ ...i, split: i.problem.split, id: i.problem.id }));
+  // --extra-families a,b: the training instances of families outside the preset join the warm-start corpus only
+  // (RL and the evaluation keep the preset's families), e.g. to teach a skill the held-out family needs.
+  const extra = extraFamilies(args['extra-families'], cur);
+  const insts = [
+    ...selectTrainPart(asItems(cur.instances), partIds, part),
+    ...(extra.length ? asItems(loadCurriculum(extra).instances).filter((i) => i.split === 'train') : []),
+  ];
   console.log(
-    `pretrain ${name}: ${insts.length} training problems (part ${part}), ${steps} steps × batch ${batch}, lr ${lr}, seed ${seed}`,
+    `pretrain ${name}: ${insts.length} training problems (part ${part}${extra.length ? ` + ${extra.join(', ')}` : ''}), ${steps} steps × batch ${batch}, lr ${lr}, seed ${seed}`,
   );
 
   const sandbox = createNodeSandbox();
@@ -207,6 +212,7 @@ async function main(): Promise<number> {
       lr,
       families: train.tasks.families,
       part,
+      ...(extra.length ? { extraFamilies: extra } : {}),
     });
   await writeFile(
     join(out, 'pretrain.json'),
