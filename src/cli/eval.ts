@@ -16,6 +16,7 @@ import {
   evalSubset,
   evaluateSplit,
   parseEvalSplits,
+  splitLabel,
   runEvalOptions,
   type EvalSplit,
   type SplitReport,
@@ -40,6 +41,7 @@ async function main(): Promise<number> {
     ...HF_FLAGS,
     'no-codet': 'boolean',
     'mutant-groups': 'string',
+    show: 'string',
   });
   // --coder-model DIR [--tester-model DIR]: Hugging Face models (fresh LoRA adapters, i.e. the base) on the chat prompts.
   const hf = hfOptions(args);
@@ -69,6 +71,8 @@ async function main(): Promise<number> {
     mutantGroups: intArg(args, 'mutant-groups', DEFAULT_EVAL.mutantGroups ?? 1),
     selection: !args['no-codet'],
     seed,
+    // --show N: print (and record) the greedy program of each split's first N problems.
+    showGreedy: intArg(args, 'show', 0),
   });
   const progress = new Progress();
   const rows: SplitReport[] = [];
@@ -107,6 +111,9 @@ async function main(): Promise<number> {
     await lab.close();
   }
   console.log(formatReport(rows));
+  for (const r of rows)
+    for (const g of r.greedy ?? [])
+      console.log(`\n# ${splitLabel(r)} ${g.id}, greedy: ${g.passed ? 'passes' : 'fails'} the hidden tests\n${g.code}`);
   const out = (args.out as string) ?? (typeof args.run === 'string' ? join(args.run, 'eval.json') : undefined);
   if (out) {
     await writeFile(

@@ -1,6 +1,6 @@
 // evaluateSplit end to end on `micro` (shipped micro models, real sandbox): one record per problem whose counts give
 // the reported metrics and hold their CIs, deterministic for a seed, and cutting generation into small batches leaves
-// greedy decoding (seed-free) unchanged, so the chunks are put back in order.
+// greedy decoding (seed-free) unchanged, so the chunks are put back in order; --show keeps the greedy programs asked for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
@@ -73,7 +73,11 @@ describe('evaluateSplit on micro', { timeout: 600_000 }, () => {
   });
 
   it('is deterministic, and small generation batches change neither greedy results nor what is counted', async () => {
-    const again = await run({ selection: false });
+    const again = await run({ selection: false, showGreedy: 1 });
+    // --show 1: the first problem's greedy program, judged as the record counts it; nothing unless asked.
+    expect(a.greedy).toBeUndefined();
+    expect(again.greedy!.map((g) => [g.id, g.passed])).toEqual([[problems[0].id, Boolean(a.perProblem![0].greedy)]]);
+    expect(again.greedy![0].code).toContain(`def ${problems[0].entryPoint}(`);
     expect(again.perProblem!.map(({ selected: _s, ...r }) => r)).toEqual(
       a.perProblem!.map(({ selected: _s, ...r }) => r),
     );

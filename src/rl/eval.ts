@@ -41,6 +41,8 @@ export interface EvalOptions {
   selection?: boolean;
   /** Prompts per generate call (default 128). */
   maxBatch?: number;
+  /** Keep the greedy program of the first this-many problems in the report (what the Coder writes; default 0). */
+  showGreedy?: number;
   onProgress?: (what: string, done: number, total: number) => void;
 }
 
@@ -97,6 +99,8 @@ export interface SplitReport {
   perProblem?: ProblemEval[];
   /** Wall-clock seconds per phase (coder generation, tester judging, …): where the evaluation's time goes. */
   seconds?: Record<string, number>;
+  /** The greedy program of the first problems and whether it passed the hidden tests (EvalOptions.showGreedy). */
+  greedy?: { id: string; code: string; passed: boolean }[];
 }
 
 /** A report's split as `npm run eval --splits` names it: `train-sft` for the training split's SFT part. */
@@ -383,5 +387,14 @@ export async function evaluateSplit(
     ci: bootstrapCI(records, { seed: o.seed }),
     perProblem: records,
     seconds,
+    ...(o.showGreedy
+      ? {
+          greedy: greedy.slice(0, o.showGreedy).map((g, i) => ({
+            id: problems[i].id,
+            code: cf.candidate(problems[i], g.text),
+            passed: passGreedy[i],
+          })),
+        }
+      : {}),
   };
 }
