@@ -1,6 +1,7 @@
 // evaluateSplit end to end on `micro` (shipped micro models, real sandbox): one record per problem whose counts give
 // the reported metrics and hold their CIs, deterministic for a seed, and cutting generation into small batches leaves
-// greedy decoding (seed-free) unchanged, so the chunks are put back in order; --show keeps the greedy programs asked for.
+// greedy decoding (seed-free) unchanged, so the chunks are put back in order; --show keeps the greedy programs asked
+// for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
