@@ -1,7 +1,7 @@
 // lineChartSvg's confidence bands: one shaded polygon per banded series, its outline following hi then lo, and the
 // axis widened to hold the band (a band outside the plot would hide the uncertainty it is there to show).
 import { describe, expect, it } from 'vitest';
-import { lineChartSvg } from './plot-svg';
+import { lineChartSvg, wrapWords } from './plot-svg';
 
 const polygons = (svg: string) =>
   [...svg.matchAll(/<polygon class="ci-band" points="([^"]+)"/g)].map((m) =>
@@ -37,5 +37,37 @@ describe('lineChartSvg bands', () => {
   it('draws dashed series dashed', () => {
     expect(lineChartSvg('t', [{ name: 'a', x: [0, 1], y: [1, 2], dashed: true }])).toContain('stroke-dasharray');
     expect(lineChartSvg('t', [{ name: 'a', x: [0, 1], y: [1, 2] }])).not.toContain('stroke-dasharray');
+  });
+});
+
+describe('lineChartSvg titles', () => {
+  const series = [{ name: 'a', x: [0, 1], y: [0, 1] }];
+  const titles = (svg: string) => [...svg.matchAll(/<text [^>]*font-weight="bold">([^<]*)<\/text>/g)].map((m) => m[1]);
+
+  it('wraps a title wider than the figure onto lines that fit it, keeping every word in order', () => {
+    const long =
+      'Tester validity (solid) and white-box mutation score (dashed), held-out (bands: 95% CI over problems)';
+    const lines = titles(lineChartSvg(long, series, { width: 560 }));
+    expect(lines.length).toBe(2);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(Math.floor((560 - 16) / 7.5));
+    expect(lines.join(' ')).toBe(long);
+    expect(titles(lineChartSvg('short', series))).toEqual(['short']);
+  });
+
+  it('packs words greedily and gives a too-long word its own line', () => {
+    expect(wrapWords('aa bb cc', 5)).toEqual(['aa bb', 'cc']);
+    expect(wrapWords('abcdefgh ij', 5)).toEqual(['abcdefgh', 'ij']);
+    expect(wrapWords('  ', 5)).toEqual(['']);
+  });
+
+  it('draws a dashed series dashed in the legend too', () => {
+    const svg = lineChartSvg('t', [
+      { name: 'solid', x: [0, 1], y: [0, 1] },
+      { name: 'dashed', x: [0, 1], y: [1, 0], dashed: true },
+    ]);
+    const swatches = [
+      ...svg.matchAll(/<line x1="[^"]*" x2="[^"]*" y1="[^"]*" y2="[^"]*" stroke="[^"]*" stroke-width="3"([^/]*)\/>/g),
+    ];
+    expect(swatches.map((m) => m[1].includes('stroke-dasharray'))).toEqual([false, true]);
   });
 });

@@ -32,7 +32,9 @@ export function lineChartSvg(
 ): string {
   const W = opts.width ?? 560;
   const H = opts.height ?? 320;
-  const m = { l: 56, r: 16, t: 32, b: 44 };
+  // A title wider than the figure is wrapped (13 px bold is ~7.5 px per character), the plot moved down to make room.
+  const titleLines = wrapWords(title, Math.floor((W - 16) / 7.5));
+  const m = { l: 56, r: 16, t: 32 + 16 * (titleLines.length - 1), b: 44 };
   const tf = (v: number) => (opts.logY ? Math.log10(Math.max(v, 1e-12)) : v);
   const pts = series
     .flatMap((s) =>
@@ -67,7 +69,11 @@ export function lineChartSvg(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
   );
   parts.push(`<rect width="${W}" height="${H}" fill="white"/>`);
-  parts.push(`<text x="${W / 2}" y="18" text-anchor="middle" font-size="13" font-weight="bold">${esc(title)}</text>`);
+  titleLines.forEach((line, i) =>
+    parts.push(
+      `<text x="${W / 2}" y="${18 + 16 * i}" text-anchor="middle" font-size="13" font-weight="bold">${esc(line)}</text>`,
+    ),
+  );
   for (const t of niceTicks(y0, y1)) {
     const y = sy(t);
     const label = opts.logY ? `1e${t}` : Math.abs(t) >= 1000 ? t.toExponential(1) : String(Number(t.toPrecision(4)));
@@ -114,7 +120,8 @@ export function lineChartSvg(
       `<path d="${d}" fill="none" stroke="${color}" stroke-width="1.6"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/>`,
     );
     parts.push(
-      `<rect x="${m.l + 10}" y="${m.t + 6 + si * 15}" width="12" height="3" fill="${color}"/><text x="${m.l + 26}" y="${m.t + 11 + si * 15}">${esc(s.name)}</text>`,
+      // The swatch is a short stroke in the line's own dash pattern, so dashed series read as dashed in the legend.
+      `<line x1="${m.l + 8}" x2="${m.l + 22}" y1="${m.t + 7.5 + si * 15}" y2="${m.t + 7.5 + si * 15}" stroke="${color}" stroke-width="3"${s.dashed ? ' stroke-dasharray="4 2"' : ''}/><text x="${m.l + 26}" y="${m.t + 11 + si * 15}">${esc(s.name)}</text>`,
     );
   });
   parts.push('</svg>');
@@ -132,4 +139,15 @@ export function sparkline(ys: number[], width = 40): string {
   const lo = Math.min(...pts);
   const hi = Math.max(...pts);
   return pts.map((v) => blocks[hi > lo ? Math.round(((v - lo) / (hi - lo)) * 7) : 0]).join('');
+}
+
+/** Words packed greedily into lines of at most `max` characters (a longer word gets a line of its own). */
+export function wrapWords(text: string, max: number): string[] {
+  const lines: string[] = [];
+  for (const w of text.split(/\s+/).filter(Boolean)) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + w.length <= max) lines[lines.length - 1] = `${last} ${w}`;
+    else lines.push(w);
+  }
+  return lines.length ? lines : [''];
 }
