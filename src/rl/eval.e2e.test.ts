@@ -88,7 +88,8 @@ describe('evaluateSplit on micro', { timeout: 600_000 }, () => {
     expect(chunked.perProblem!.map((r) => [r.n, r.mutants])).toEqual(a.perProblem!.map((r) => [r.n, r.mutants]));
   });
 
-  it('rejects a sample count below 1', async () => {
+  it('rejects a sample count below 1 and a negative --show', async () => {
     await expect(run({ samples: 0 })).rejects.toThrow(/samples must be an integer >= 1/);
+    await expect(run({ showGreedy: -2 })).rejects.toThrow(/showGreedy \(--show\) must be an integer >= 0, got -2/);
   });
 });

@@ -200,6 +200,9 @@ export async function evaluateSplit(
   ] as const) {
     if (!(Number.isInteger(v) && v >= 1)) throw new Error(`evaluateSplit: ${k} must be an integer >= 1, got ${v}`);
   }
+  const show = o.showGreedy ?? 0;
+  if (!(Number.isInteger(show) && show >= 0))
+    throw new Error(`evaluateSplit: showGreedy (--show) must be an integer >= 0, got ${show}`);
   const maxBatch = o.maxBatch ?? DEFAULT_EVAL.maxBatch ?? 128;
   const seconds: Record<string, number> = {};
   let t0 = performance.now();
