@@ -24,6 +24,8 @@ import { codetSelect } from './eval-metrics';
 import { bootstrapCI, problemRecord, summarize, type CiMetric, type ProblemEval } from './eval-ci';
 import { Rng, deriveSeed } from './rng';
 
+export { parseEvalSplits, parseHeldOutSplits, type EvalSplit, type HeldOutSplit } from './eval-splits';
+
 export interface EvalOptions {
   samples: number;
   temperature: number;
@@ -106,33 +108,6 @@ export interface SplitReport {
 /** A report's split as `npm run eval --splits` names it: `train-sft` for the training split's SFT part. */
 export const splitLabel = (r: Pick<SplitReport, 'split' | 'part'>): string =>
   r.part ? `${r.split}-${r.part}` : r.split;
-
-export type HeldOutSplit = 'heldout' | 'heldout-family';
-/**
- * What `npm run eval` can evaluate: the held-out splits, and the training split whole or by warm-start part (the SFT
- * half the warm-start saw, the RL half, tasks/split.ts), which shows how much of a model's pass rate is recall.
- */
-export type EvalSplit = HeldOutSplit | 'train' | 'train-sft' | 'train-rl';
-const HELD_OUT_SPLITS: readonly HeldOutSplit[] = ['heldout', 'heldout-family'];
-const EVAL_SPLITS: readonly EvalSplit[] = [...HELD_OUT_SPLITS, 'train', 'train-sft', 'train-rl'];
-
-/** A comma-separated list of splits among `allowed` (a CLI flag's value); undefined means both held-out splits. */
-function parseSplits<T extends string>(text: string | undefined, flag: string, allowed: readonly T[]): Set<T> {
-  const out = new Set<T>();
-  for (const s of (text ?? 'heldout,heldout-family').split(',')) {
-    if (!(allowed as readonly string[]).includes(s))
-      throw new Error(`${flag}: unknown split '${s}' (${allowed.join(', ')})`);
-    out.add(s as T);
-  }
-  return out;
-}
-
-/** The held-out splits a training run evaluates (`--eval-splits`). */
-export const parseHeldOutSplits = (text: string | undefined, flag: string): Set<HeldOutSplit> =>
-  parseSplits(text, flag, HELD_OUT_SPLITS);
-/** The splits `npm run eval --splits` takes: the held-out ones and the training split or one of its parts. */
-export const parseEvalSplits = (text: string | undefined, flag: string): Set<EvalSplit> =>
-  parseSplits(text, flag, EVAL_SPLITS);
 
 /**
  * n problems spread evenly over families (round-robin, each family's order shuffled by the seed), so a small
