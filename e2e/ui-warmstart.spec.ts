@@ -1,8 +1,9 @@
-// The Model panel's shipped SFT-half warm-start (tiny preset): one click loads its Coder and Tester for the next run,
-// a file the site lacks is refused with its path and replaces nothing, and "Use the preset's models" goes back.
+// The Model panel's other shipped tiny warm-start (the full-corpus models; the preset's own are the SFT-half
+// warm-start): one click loads its Coder and Tester for the next run, a file the site lacks is refused with its path
+// and replaces nothing, and "Use the preset's models" goes back.
 import { expect, test } from '@playwright/test';
 
-test('the tiny preset offers the shipped SFT-half warm-start; a missing file is refused and replaces nothing', async ({
+test('the tiny preset offers the shipped full-corpus warm-start; a missing file is refused and replaces nothing', async ({
   page,
 }) => {
   await page.goto('/#preset=tiny&mode=code-a1&seed=1');
@@ -10,25 +11,22 @@ test('the tiny preset offers the shipped SFT-half warm-start; a missing file is 
   await page.getByTestId('tab-model').click();
   const coder = page.getByTestId('model-in-use-coder');
   const tester = page.getByTestId('model-in-use-tester');
-  await expect(coder).toContainText('shipped public/models/tiny/coder');
+  await expect(coder).toContainText('shipped public/models/tiny-sft-half/coder');
 
   // The site without the Tester's config: the error names the file, the next run keeps the preset's models.
-  const missing = '**/models/tiny-sft-half/tester/config.json';
+  const missing = '**/models/tiny/tester/config.json';
   await page.route(missing, (r) => r.fulfill({ status: 404, body: 'not found' }));
   await page.getByTestId('model-use-warmstart').click();
-  await expect(page.getByTestId('model-error')).toContainText('models/tiny-sft-half/tester/config.json is not there');
-  await expect(coder).toContainText('shipped public/models/tiny/coder');
-  await expect(tester).toContainText('shipped public/models/tiny/tester');
+  await expect(page.getByTestId('model-error')).toContainText('models/tiny/tester/config.json is not there');
+  await expect(coder).toContainText('shipped public/models/tiny-sft-half/coder');
+  await expect(tester).toContainText('shipped public/models/tiny-sft-half/tester');
   await page.unroute(missing);
 
   await page.getByTestId('model-use-warmstart').click();
-  await expect(coder).toHaveText(
-    'shipped public/models/tiny-sft-half/coder (model.safetensors, config.json, tokenizer.json)',
-  );
-  await expect(tester).toHaveText(
-    'shipped public/models/tiny-sft-half/tester (model.safetensors, config.json, tokenizer.json)',
-  );
+  await expect(coder).toHaveText('shipped public/models/tiny/coder (model.safetensors, config.json, tokenizer.json)');
+  await expect(tester).toHaveText('shipped public/models/tiny/tester (model.safetensors, config.json, tokenizer.json)');
   await expect(page.getByTestId('model-error')).toHaveCount(0);
+  await expect(page.getByTestId('model')).toContainText('Warm-started on every training instance');
   // Both roles hold the shipped files for the next run (a tiny model's weights are over 3 MB).
   const sizes = await page.evaluate(() => {
     const m = window.__lab!.store.getState().userModels;
@@ -39,7 +37,7 @@ test('the tiny preset offers the shipped SFT-half warm-start; a missing file is 
   await page.screenshot({ path: 'test-results/ui-warmstart.png', fullPage: true });
 
   await page.getByTestId('model-use-shipped').click();
-  await expect(coder).toContainText('shipped public/models/tiny/coder');
+  await expect(coder).toContainText('shipped public/models/tiny-sft-half/coder');
 });
 
 test('presets without a shipped warm-start do not offer one', async ({ page }) => {

@@ -152,7 +152,7 @@ test('without WebGPU the notice comes first and nothing can start', async ({ pag
 
 test('the default preset is one whose shipped checkpoints exist (in the build being served)', async ({ page }) => {
   await fresh(page);
-  const want = ['coder', 'tester'].every((r) => existsSync(`dist/models/tiny/${r}/model.safetensors`))
+  const want = ['coder', 'tester'].every((r) => existsSync(`dist/models/tiny-sft-half/${r}/model.safetensors`))
     ? 'tiny'
     : 'micro';
   await expect(page.getByTestId('preset')).toHaveValue(want);

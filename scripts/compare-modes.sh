@@ -24,6 +24,10 @@ DATA=${DATA:-docs/results-data/compare}
 # Training flags for every run. The default is the setting the committed comparison was measured with (4 problems per
 # step, lr 4e-4 / 2e-4: the tiny preset's values then; the preset now uses 16 problems and 2e-4 / 1e-4).
 read -r -a TRAIN_EXTRA <<< "${TRAIN_ARGS---set rollout.problems_per_step=4 --set optim.lr=4e-4 --set optim.tester_lr=2e-4}"
+# The models the committed comparison started from: the first shipped tiny models (every training instance in their
+# warm-start) with RL on every training instance; the tiny preset now defaults to the SFT-half warm-start.
+TRAIN_EXTRA+=(--set model.coderCheckpoint=public/models/tiny/coder --set model.testerCheckpoint=public/models/tiny/tester
+  --set tasks.train_part=all)
 EVAL=(--problems "$EVAL_PROBLEMS" --samples "$EVAL_SAMPLES" --splits heldout --no-codet)
 mkdir -p "$OUT"
 
@@ -61,7 +65,7 @@ run_one() { # mode seed [extra train args...]
 if [ "${RECORDS_ONLY:-0}" != 1 ]; then
   if [ ! -f "$OUT/start-eval.json" ]; then
     echo "$(date -u +%T) start: evaluating the shipped tiny models"
-    npm run -s eval -- --preset tiny "${EVAL[@]}" --out "$OUT/start-eval.json" > "$OUT/start-eval.log" 2>&1
+    npm run -s eval -- --preset tiny --coder public/models/tiny/coder --tester public/models/tiny/tester "${EVAL[@]}" --out "$OUT/start-eval.json" > "$OUT/start-eval.log" 2>&1
   fi
   for seed in $SEEDS; do for mode in $MODES; do run_one "$mode" "$seed"; done; done
   # Test evolution on the first EVOLVE_PROBLEMS training problems (all of them by default), and golden mode trained against the evolved suites

@@ -94,12 +94,18 @@ describe('config', () => {
     const old = structuredClone(PRESETS.tiny) as unknown as {
       optim: Record<string, unknown>;
       grpo: Record<string, unknown>;
+      tasks: Record<string, unknown>;
     };
     delete old.optim.mini_batches;
     delete old.grpo.num_iterations;
+    delete old.tasks.train_part;
     const c = completeConfig(old as unknown as TrainConfig);
     expect(c.optim.mini_batches).toBe(1);
     expect(c.grpo.num_iterations).toBe(1);
+    // Saved before the tiny preset's RL moved to the unseen half: that run trained on every training instance.
+    expect(PRESETS.tiny.tasks.train_part).toBe('rl');
+    expect(c.tasks.train_part).toBe('all');
+    expect(completeConfig(PRESETS.tiny).tasks.train_part).toBe('rl');
     expect(() => presetConfig('tiny', { optim: { mini_batches: 0 } })).toThrow(/optim.mini_batches/);
     expect(() => presetConfig('tiny', { optim: { schedule: 'linear' as 'cosine' } })).toThrow(/optim.schedule/);
   });

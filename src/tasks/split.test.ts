@@ -36,7 +36,11 @@ describe('SFT / RL split of the training instances', () => {
   });
 
   it('tasks.train_part=rl gives RL the part the warm-start (pretrain --part sft) leaves out', () => {
-    const all = trainingProblems(presetConfig('tiny'));
+    const all = trainingProblems(presetConfig('tiny', { tasks: { train_part: 'all' } }));
+    // The tiny preset's default models are the SFT-half warm-start, so its RL trains on the other half by default.
+    expect(trainingProblems(presetConfig('tiny')).map((p) => p.id)).toEqual(
+      trainingProblems(presetConfig('tiny', { tasks: { train_part: 'rl' } })).map((p) => p.id),
+    );
     const rl = trainingProblems(presetConfig('tiny', { tasks: { train_part: 'rl' } }));
     const sft = trainingProblems(presetConfig('tiny', { tasks: { train_part: 'sft' } }));
     expect(rl.length + sft.length).toBe(all.length);

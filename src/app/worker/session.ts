@@ -61,7 +61,10 @@ function checkpointFromFiles(files: PolicyFiles, what: string): LoadedCheckpoint
 
 /** A shipped checkpoint under public/ (e.g. `models/coder`), fetched from this site. */
 async function fetchCheckpoint(path: string): Promise<LoadedCheckpoint> {
-  const files = await fetchShippedFiles(path, "run 'npm run pretrain' to create the shipped models");
+  const how = path.startsWith('models/tiny-sft-half')
+    ? 'run scripts/warmstart-sft-half.sh and copy its coder/ and tester/ there'
+    : "run 'npm run pretrain' to create the shipped models";
+  const files = await fetchShippedFiles(path, how);
   return checkpointFromFiles(files, `shipped checkpoint ${path}`);
 }
 

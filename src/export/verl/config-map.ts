@@ -188,6 +188,10 @@ export const UNMAPPED: readonly UnmappedField[] = [
     why: 'the problems themselves are in train.parquet / val.parquet (data.train_files / data.val_files)',
   },
   {
+    field: 'tasks.train_part',
+    why: 'the part of the training instances RL uses is what train.parquet holds (data.train_files)',
+  },
+  {
     field: 'model.preset',
     why: 'a lab architecture; the cluster models are the checkpoints actor_rollout_ref.model.path names',
   },

@@ -3,6 +3,7 @@
 // the lab page zips them for download.
 import type { Problem } from '../../tasks/types';
 import { generateProblems } from '../../tasks/generate';
+import { selectTrainPart, trainPartIds, type TrainPart } from '../../tasks/split';
 import { Rng } from '../../tasks/rng';
 import { buildVerlConfig, type VerlConfigOptions } from './config-yaml';
 import { problemToRow, writeRows, type ProblemSets } from './dataset';
@@ -11,14 +12,24 @@ import { launchScript, exportReadme } from './launch';
 export { RELEASE_MODEL } from './config-yaml';
 export type { ProblemSets } from './dataset';
 
-/** A config's curriculum: its training split for train.parquet, held-out instances and families for val.parquet. */
-export function curriculumProblems(config: { preset: string; tasks: { families: string[] } }): ProblemSets {
+/**
+ * A config's curriculum: the training instances RL uses (tasks.train_part) for train.parquet, held-out instances and
+ * families for val.parquet.
+ */
+export function curriculumProblems(config: {
+  preset: string;
+  tasks: { families: string[]; train_part?: TrainPart };
+}): ProblemSets {
   const families = config.tasks.families;
   const all = generateProblems(families.length ? { families } : {});
+  const train = all.filter((p) => p.split === 'train');
+  const part = config.tasks.train_part ?? 'all';
   return {
-    train: all.filter((p) => p.split === 'train'),
+    train: part === 'all' ? train : selectTrainPart(train, trainPartIds(train), part),
     val: all.filter((p) => p.split !== 'train'),
-    origin: `the ${config.preset} preset's curriculum (${families.length ? families.join(', ') : 'all families'})`,
+    origin:
+      `the ${config.preset} preset's curriculum (${families.length ? families.join(', ') : 'all families'}` +
+      `${part === 'all' ? '' : `; the ${part} part of its training instances`})`,
   };
 }
 

@@ -67,6 +67,18 @@ describe('verl export data', () => {
     });
   });
 
+  it('train.parquet holds the training instances RL uses (tasks.train_part), val.parquet every held-out one', () => {
+    const all = curriculumProblems(presetConfig('tiny', { tasks: { train_part: 'all' } }));
+    const sft = curriculumProblems(presetConfig('tiny', { tasks: { train_part: 'sft' } }));
+    // The tiny preset trains RL on the half its warm-start never saw: none of those instances is in the SFT half.
+    const sftIds = new Set(sft.train.map((p) => p.id));
+    expect(tiny.train.length + sft.train.length).toBe(all.train.length);
+    expect(tiny.train.filter((p) => sftIds.has(p.id))).toEqual([]);
+    expect(tiny.val).toEqual(all.val);
+    expect(tiny.origin).toContain('the rl part of its training instances');
+    expect(all.origin).not.toContain('part');
+  });
+
   it('the tiny curriculum reads back as the same problems and tests (train and val)', async () => {
     for (const [set, train] of [
       [tiny.train, true],
