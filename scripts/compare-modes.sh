@@ -31,9 +31,8 @@ TRAIN_EXTRA+=(--set model.coderCheckpoint=public/models/tiny/coder --set model.t
 EVAL=(--problems "$EVAL_PROBLEMS" --samples "$EVAL_SAMPLES" --splits heldout --no-codet)
 mkdir -p "$OUT"
 
-step_of() { # the last committed step of a run directory (0 when none)
-  node -e 'const fs=require("fs");const d=process.argv[1];for(const b of ["latest","latest.old"]){try{console.log(JSON.parse(fs.readFileSync(d+"/"+b+"/state.json","utf8")).step);process.exit(0)}catch{}}console.log(0)' "$1"
-}
+# shellcheck source=scripts/lib-runs.sh
+source "$(dirname "$0")/lib-runs.sh"
 eval_step() { # the step an eval.json was taken at (-1 when none)
   node -e 'try{console.log(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).step)}catch{console.log(-1)}' "$1"
 }
@@ -44,17 +43,7 @@ run_one() { # mode seed [extra train args...]
   name="$mode-s$seed"
   [ "$#" -gt 0 ] && name="$mode-evolved-s$seed"
   dir="$OUT/$name"
-  if [ -f "$dir/config.json" ]; then
-    done=$(step_of "$dir")
-    if [ "$done" -lt "$STEPS" ]; then
-      echo "$(date -u +%T) $dir: resuming at step $done"
-      npm run -s train -- --resume "$dir" --steps $((STEPS - done)) >> "$dir.log" 2>&1
-    fi
-  else
-    echo "$(date -u +%T) $dir: training $STEPS steps"
-    npm run -s train -- --preset tiny --mode "$mode" --steps "$STEPS" --seed "$seed" --out "$dir" "${TRAIN_EXTRA[@]}" "$@" \
-      > "$dir.log" 2>&1
-  fi
+  train_to "$dir" "$STEPS" --preset tiny --mode "$mode" --seed "$seed" "${TRAIN_EXTRA[@]}" "$@"
   if [ "$(eval_step "$dir/eval.json")" != "$(step_of "$dir")" ]; then
     echo "$(date -u +%T) $dir: evaluating step $(step_of "$dir")"
     npm run -s eval -- --run "$dir" "${EVAL[@]}" >> "$dir.log" 2>&1

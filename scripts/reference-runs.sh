@@ -51,9 +51,8 @@ DATA=${DATA:-docs/results-data}
 PLOTS=${PLOTS:-docs/plots}
 mkdir -p "$OUT" "$DATA"
 
-step_of() { # the last committed step of a run directory (0 when none)
-  node -e 'const fs=require("fs");const d=process.argv[1];for(const b of ["latest","latest.old"]){try{console.log(JSON.parse(fs.readFileSync(d+"/"+b+"/state.json","utf8")).step);process.exit(0)}catch{}}console.log(0)' "$1"
-}
+# shellcheck source=scripts/lib-runs.sh
+source "$(dirname "$0")/lib-runs.sh"
 
 train() { # mode seed
   local dir="$OUT/ref-$1-s$2" done

@@ -1,5 +1,5 @@
 // Rewrites every generated block of docs/results.md from the committed records (`npm run results-page`): the results
-// table, the disjoint-data tables, each targets table and the mode comparison, so after new runs the page is brought
+// table, the disjoint-data tables, each targets table, the tuning table and the mode comparison, so after new runs the page is brought
 // up to date by one command rather than by pasting outputs (results-table.test.ts checks the same blocks).
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -14,6 +14,8 @@ import {
 } from './compare-records-node';
 import * as table from './results-table';
 import { judgeTargets, TARGETS_BLOCK, TARGETS_END, targetsBegin, targetsTable, type TargetRun } from './targets';
+import { choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningTable } from './tuning';
+import { loadTuning } from './tuning-node';
 
 /** Seed-major, the method before its baselines: the order the page's tables list runs in. */
 const MODE_RANK: Record<string, number> = { 'code-a1': 0, golden: 1, 'self-play': 2 };
@@ -67,6 +69,12 @@ export function regenerateResultsPage(page: string, data: string): string {
     if (!existsSync(compare)) throw new Error(`${compare}: no such directory (the page's mode comparison)`);
     page = replaceBlock(page, COMPARE_BEGIN, COMPARE_END, compareBlock(loadCompareRecords([compare])));
   }
+  // The settings judged on the training split (`npm run tuning`): the table and the choice it gives.
+  page = page.replace(TUNING_BLOCK, (_, dir: string, reference: string) => {
+    const { start, runs: settings } = loadTuning(join(data, dir));
+    const lines = [...tuningTable(settings, start, reference), '', choiceLine(settings)];
+    return [tuningBegin(dir, reference), ...lines, TUNING_END].join('\n');
+  });
   return page.replace(TARGETS_BLOCK, (_, step: string, dir: string | undefined) => {
     const judged = judgeTargets(dir ? targetRunsIn(data, dir) : runs, Number(step));
     return [targetsBegin(Number(step), dir), ...targetsTable(judged), TARGETS_END].join('\n');

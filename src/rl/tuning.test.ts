@@ -1,0 +1,92 @@
+// Tuning on the training split: rows, the paired differences against the start and the reference, the setting the
+// records pick (and whether it is separated from the others), and the page block, on generated per-problem records.
+import { describe, expect, it } from 'vitest';
+import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
+import type { SplitReport } from './eval';
+import { Rng } from './rng';
+import { chooseSetting, choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningRows, tuningTable } from './tuning';
+import type { TuningRun } from './tuning';
+
+const P = 80;
+const N = 8;
+
+/** Problem i passes with probability 0.6·d_i + lift, the difficulties d_i shared by every evaluation. */
+function report(seed: number, lift: number, problems = P): SplitReport {
+  const rng = new Rng(seed);
+  const base = new Rng(11);
+  const perProblem: ProblemEval[] = Array.from({ length: problems }, (_, i) => {
+    const p = Math.min(1, Math.max(0, 0.6 * base.next() + lift));
+    let passed = 0;
+    for (let s = 0; s < N; s++) if (rng.next() < p) passed++;
+    return problemRecord(`fam/${i}`, N, passed, passed > N / 2);
+  });
+  return {
+    split: 'train',
+    part: 'rl',
+    problems,
+    samples: N,
+    ...summarize(perProblem),
+    ci: bootstrapCI(perProblem),
+    perProblem,
+  } as SplitReport;
+}
+
+function run(name: string, problemsPerStep: number, steps: number, lift: number, seed: number): TuningRun {
+  return {
+    name,
+    problemsPerStep,
+    lr: 2e-4,
+    testerLr: 1e-4,
+    metrics: Array.from({ length: steps }, (_, step) => ({
+      step,
+      'coder/pass_rate': 0.4 + step / 100,
+      'time/step_s': 30,
+    })),
+    end: report(seed, lift),
+  };
+}
+
+const start = report(1, 0, 40); // the start evaluated a subset: pairing uses the problems both hold
+
+describe('tuning on the training split', () => {
+  it('rows: problems seen, paired differences against the start and the reference, batch windows', () => {
+    const runs = [run('p16-lr2e-4', 16, 20, 0.2, 2), run('p8-lr2e-4', 8, 40, 0.2, 3)];
+    const [ref, other] = tuningRows(runs, start, 'p16-lr2e-4');
+    expect([ref.problemsSeen, other.problemsSeen]).toEqual([320, 320]);
+    expect(ref.vsReference).toBeNull();
+    expect(ref.vsStart!.problems).toBe(40);
+    expect(ref.vsStart!.ci[0]).toBeGreaterThan(0); // a lift of 0.2 on 40 problems × 8 samples is outside the noise
+    expect(other.vsReference!.problems).toBe(P);
+    expect(other.vsReference!.ci[0]).toBeLessThan(0); // the same lift: the interval straddles zero
+    expect(other.vsReference!.ci[1]).toBeGreaterThan(0);
+    expect(ref.batchFirst).toBeCloseTo(0.42, 10); // steps 0–4
+    expect(other.batchLast).toBeCloseTo(0.77, 10); // steps 35–39
+    expect(() => tuningRows(runs, start, 'p32-lr2e-4')).toThrow(/no tuning run named p32-lr2e-4/);
+  });
+
+  it('picks the highest train-rl pass@1 and says when the training split cannot separate it', () => {
+    const close = [run('a', 16, 20, 0.2, 2), run('b', 16, 20, 0.21, 3)];
+    const tie = chooseSetting(close);
+    expect(tie.separated).toBe(false);
+    expect(tie.ties).toHaveLength(1);
+    expect(choiceLine(close)).toMatch(/not separated from/);
+    const apart = [run('a', 16, 20, 0.0, 2), run('b', 16, 20, 0.35, 3), run('c', 8, 40, -0.1, 4)];
+    expect(chooseSetting(apart)).toEqual({ chosen: 'b', separated: true, ties: [] });
+    expect(choiceLine(apart)).toBe(
+      'Chosen on the training split: b, above every other setting outside the paired intervals.',
+    );
+  });
+
+  it('the table marks the reference and the page block round-trips through its markers', () => {
+    const runs = [run('p16-lr2e-4', 16, 20, 0.2, 2), run('p16-lr4e-4', 16, 20, 0.1, 3)];
+    const lines = tuningTable(runs, start, 'p16-lr2e-4');
+    expect(lines).toHaveLength(4);
+    expect(lines[2]).toMatch(/^\| p16-lr2e-4 \(reference\) \| 16 \| 0.0002 \/ 0.0001 \| 20 \| 320 \| /);
+    expect(lines[3]).toMatch(
+      /\| p16-lr4e-4 \| .* \| [+-]\d+\.\d \([+-]\d+\.\d to [+-]\d+\.\d\) \| 42\.0 → 57\.0 \| 30 \|$/,
+    );
+    const page = `x\n${tuningBegin('tuning', 'p16-lr2e-4')}\nold\n${TUNING_END}\ny`;
+    const m = [...page.matchAll(TUNING_BLOCK)];
+    expect(m.map((x) => [x[1], x[2]])).toEqual([['tuning', 'p16-lr2e-4']]);
+  });
+});
