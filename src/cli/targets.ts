@@ -1,7 +1,8 @@
 // `npm run targets -- docs/results-data | RUN_DIR ... [--step 100]`: the reference result's targets (code-a1 +10 points with its CI above
 // the start, the ordering code-a1 ≥ golden > self-play, the Tester's mut@k and Mul, self-play's collusion) judged per
 // seed from the runs' eval.jsonl, with paired bootstrap intervals; docs/results.md quotes the table it prints.
-// `--versus BASE_DIR` instead compares a variant's runs with the base runs of the same mode and seed (pass@1, paired).
+// `--versus BASE_DIR` instead compares a variant's runs with the base runs of the same mode and seed (pass@1, paired),
+// with `--versus-step N` taking the base at another step (e.g. the same problems seen at twice the batch).
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { intArg, parseArgs, runMain } from './args';
@@ -10,31 +11,34 @@ import { judgeTargets, TARGETS_END, targetsBegin, targetsTable } from '../rl/tar
 import { variantDeltas, variantTable } from '../rl/variant-delta';
 
 const USAGE =
-  "usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ...]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed)";
+  "usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N]]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed)";
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
   // Run directories are the positional arguments; options (--step N) are parsed as every CLI's.
-  const valued = new Set(['--step', '--versus']);
+  const valued = new Set(['--step', '--versus', '--versus-step']);
   const dirs = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && valued.has(argv[i - 1])));
   const versus = argv.filter((_, i) => i > 0 && argv[i - 1] === '--versus');
   const args = parseArgs(
     argv.filter((a, i) => !dirs.includes(a) && !(a === '--versus' || (i > 0 && argv[i - 1] === '--versus'))),
-    { step: 'string' },
+    { step: 'string', 'versus-step': 'string' },
   );
-  if (!dirs.length) {
+  if (!dirs.length || (args['versus-step'] !== undefined && !versus.length)) {
     console.error(USAGE);
     return 2;
   }
   const runs = loadTargetRuns(dirs);
   if (versus.length) {
     const step = intArg(args, 'step', 100);
-    const rows = variantDeltas(runs, loadTargetRuns(versus), step);
+    const baseStep = intArg(args, 'versus-step', step);
+    const rows = variantDeltas(runs, loadTargetRuns(versus), step, baseStep);
     if (!rows.length) {
-      console.error(`no mode and seed evaluated at step ${step} in both ${dirs.join(', ')} and ${versus.join(', ')}`);
+      console.error(
+        `no mode and seed evaluated at step ${step} in ${dirs.join(', ')} and at step ${baseStep} in ${versus.join(', ')}`,
+      );
       return 2;
     }
-    console.log(variantTable(rows, step).join('\n'));
+    console.log(variantTable(rows, step, baseStep).join('\n'));
     return 0;
   }
   if (!runs.some((r) => r.mode === 'code-a1')) {

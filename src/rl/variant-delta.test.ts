@@ -65,4 +65,15 @@ describe('variantDeltas', () => {
     const back = variantDeltas(base, variant, 100);
     expect(back[0].delta.delta).toBeCloseTo(-rows[0].delta.delta, 8);
   });
+
+  it('takes the base at another step when asked (the same problems seen at another batch size)', () => {
+    const variant = [run('code-a1', 1, 0.3, 40), run('code-a1', 2, 0.3, 40)];
+    const base = [run('code-a1', 1, 0, 20), run('code-a1', 2, 0, 20)];
+    expect(variantDeltas(variant, base, 40)).toEqual([]); // the base has no step 40
+    const rows = variantDeltas(variant, base, 40, 20);
+    expect(rows.map((r) => r.seed)).toEqual(['1', '2', 'pooled (1, 2)']);
+    for (const r of rows) expect(r.delta.ci[0]).toBeGreaterThan(0);
+    expect(variantTable(rows, 40, 20)[0]).toContain('variant − base at step 40 (base at step 20) (95% CI, paired)');
+    expect(variantTable(rows, 40)[0]).toContain('variant − base at step 40 (95% CI, paired)');
+  });
 });

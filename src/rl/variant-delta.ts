@@ -1,5 +1,6 @@
 // A variant against the runs it departs from (`npm run targets -- VARIANT_DIR --versus BASE_DIR`): for every mode and
-// seed both hold, the paired difference of held-out pass@1 at one step, then each mode's seeds pooled per problem.
+// seed both hold, the paired difference of held-out pass@1 at one step (or the base at another step, e.g. the same
+// number of problems seen at a different batch size), then each mode's seeds pooled per problem.
 // Pure, so the CLI and its test print the same rows.
 import { atStep, pairedDelta, poolSeeds, showDelta, type PairedDelta, type TargetRun } from './targets';
 
@@ -12,8 +13,16 @@ export interface VariantRow {
   delta: PairedDelta;
 }
 
-/** Rows for every mode and seed evaluated at `step` in both; pooled rows for modes with two or more such seeds. */
-export function variantDeltas(variant: readonly TargetRun[], base: readonly TargetRun[], step: number): VariantRow[] {
+/**
+ * Rows for every mode and seed evaluated at `step` in the variant and at `baseStep` (default: the same) in the base;
+ * pooled rows for modes with two or more such seeds.
+ */
+export function variantDeltas(
+  variant: readonly TargetRun[],
+  base: readonly TargetRun[],
+  step: number,
+  baseStep = step,
+): VariantRow[] {
   const rows: VariantRow[] = [];
   const modes = [...new Set(variant.map((r) => r.mode))];
   for (const mode of modes) {
@@ -22,11 +31,11 @@ export function variantDeltas(variant: readonly TargetRun[], base: readonly Targ
       .filter((r) => r.mode === mode)
       .sort((a, b) => a.seed - b.seed)
       .map((v) => [v, base.find((r) => r.mode === mode && r.seed === v.seed)] as const)
-      .filter(([v, b]) => atStep(v, step)?.perProblem?.length && atStep(b, step)?.perProblem?.length)
+      .filter(([v, b]) => atStep(v, step)?.perProblem?.length && atStep(b, baseStep)?.perProblem?.length)
       .map(([v, b]) => [v, b!] as const);
     const row = (seed: string, v: TargetRun, b: TargetRun): VariantRow | undefined => {
       const a = atStep(v, step);
-      const c = atStep(b, step);
+      const c = atStep(b, baseStep);
       const d = a && c ? pairedDelta(a.perProblem ?? [], c.perProblem ?? [], 'coderPass1') : null;
       return a && c && d ? { mode, seed, variant: 100 * a.coderPass1, base: 100 * c.coderPass1, delta: d } : undefined;
     };
@@ -44,9 +53,10 @@ export function variantDeltas(variant: readonly TargetRun[], base: readonly Targ
 }
 
 /** The rows as a Markdown table (what the CLI prints). */
-export function variantTable(rows: readonly VariantRow[], step: number): string[] {
+export function variantTable(rows: readonly VariantRow[], step: number, baseStep = step): string[] {
+  const at = baseStep === step ? `at step ${step}` : `at step ${step} (base at step ${baseStep})`;
   return [
-    `| mode | seed | variant pass@1 (%) | base pass@1 (%) | variant − base at step ${step} (95% CI, paired) |`,
+    `| mode | seed | variant pass@1 (%) | base pass@1 (%) | variant − base ${at} (95% CI, paired) |`,
     '| --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) => `| ${r.mode} | ${r.seed} | ${r.variant.toFixed(1)} | ${r.base.toFixed(1)} | ${showDelta(r.delta)} |`,
