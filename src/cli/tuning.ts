@@ -73,4 +73,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-runMain(main);
+runMain(main, { stack: false });

@@ -44,7 +44,9 @@ function paired(a: SplitReport, b: SplitReport | undefined): PairedDelta | null 
 export function tuningRows(runs: readonly TuningRun[], start: SplitReport, reference: string): TuningRow[] {
   const ref = runs.find((r) => r.name === reference);
   if (!ref)
-    throw new Error(`no tuning run named ${reference} (the reference setting); have ${runs.map((r) => r.name)}`);
+    throw new Error(
+      `no tuning run named ${reference} (the reference setting); have ${runs.map((r) => r.name).join(', ')}`,
+    );
   return runs.map((r) => {
     const rates = r.metrics.map((m) => m['coder/pass_rate']);
     return {
