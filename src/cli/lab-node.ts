@@ -6,7 +6,7 @@ import { createNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
 import type { Sandbox } from '../sandbox/types';
 import { loadCheckpointDir } from '../model/checkpoint-node';
-import type { TrainConfig } from '../rl/config';
+import { SHIPPED_MODELS_HOW, type TrainConfig } from '../rl/config';
 import type { Committed } from '../rl/run-store';
 import { buildPolicies, freshSources, runProblems, type PolicySources, type RunProblems } from '../rl/lab-setup';
 import type { LabPolicy } from '../rl/lab-policy';
@@ -45,9 +45,7 @@ export function checkpointPath(p: string): string {
   if (existsSync(direct)) return direct;
   const pub = resolve('public', p);
   if (existsSync(pub)) return pub;
-  throw new Error(
-    `checkpoint '${p}' not found (looked in ${direct} and ${pub}); run 'npm run pretrain' to create the shipped models`,
-  );
+  throw new Error(`checkpoint '${p}' not found (looked in ${direct} and ${pub}); ${SHIPPED_MODELS_HOW}`);
 }
 
 export async function loadSources(config: TrainConfig): Promise<PolicySources> {

@@ -141,6 +141,10 @@ export function presetConfig(name: PresetName, overrides?: DeepPartial<TrainConf
   return validateConfig(merge(base, overrides));
 }
 
+/** How the presets' shipped checkpoints under public/ are made (said when one is missing, in Node and in the page). */
+export const SHIPPED_MODELS_HOW =
+  "run 'npm run pretrain' (models/tiny, models/micro) or scripts/warmstart-sft-half.sh (models/tiny-sft-half) to create the shipped models";
+
 /** A saved config from an older version, completed with its preset's values for fields added since. */
 export function completeConfig(c: TrainConfig): TrainConfig {
   // A config saved without tasks.train_part trained on every training instance; the tiny preset's 'rl' must not

@@ -50,8 +50,7 @@ export function loadCurriculum(families: readonly string[] = []): Curriculum {
 /** The problems RL trains on: the curriculum's training split, or one part of it (tasks.train_part). */
 export function trainingProblems(config: TrainConfig): Problem[] {
   const cur = loadCurriculum(config.tasks.families);
-  const part = config.tasks.train_part ?? 'all';
-  return part === 'all' ? cur.train : selectTrainPart(cur.train, trainPartIds(cur.train), part);
+  return selectTrainPart(cur.train, trainPartIds(cur.train), config.tasks.train_part ?? 'all');
 }
 
 /** The problems a run trains and evaluates on. */

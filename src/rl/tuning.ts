@@ -36,9 +36,7 @@ export const BATCH_WINDOW = 5;
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 
-function paired(a: SplitReport, b: SplitReport | undefined): PairedDelta | null {
-  return b ? pairedDelta(a.perProblem ?? [], b.perProblem ?? [], 'coderPass1') : null;
-}
+const paired = (a: SplitReport, b: SplitReport) => pairedDelta(a.perProblem ?? [], b.perProblem ?? [], 'coderPass1');
 
 /** Each run's row; paired differences against the start (the problems both evaluated) and the reference run. */
 export function tuningRows(runs: readonly TuningRun[], start: SplitReport, reference: string): TuningRow[] {

@@ -3,7 +3,7 @@
 // committed step exactly as the CLI's --resume does (RunDir.loadCommitted).
 import type { Gpu } from '../../gpu/runtime';
 import type { Sandbox } from '../../sandbox/types';
-import type { TrainConfig } from '../../rl/config';
+import { SHIPPED_MODELS_HOW, type TrainConfig } from '../../rl/config';
 import type { Policy, PolicyFiles } from '../../rl/policy';
 import { RunDir } from '../../rl/run-store';
 import { RUN_FILES } from '../../rl/run-layout';
@@ -61,10 +61,7 @@ function checkpointFromFiles(files: PolicyFiles, what: string): LoadedCheckpoint
 
 /** A shipped checkpoint under public/ (e.g. `models/coder`), fetched from this site. */
 async function fetchCheckpoint(path: string): Promise<LoadedCheckpoint> {
-  const how = path.startsWith('models/tiny-sft-half')
-    ? 'run scripts/warmstart-sft-half.sh and copy its coder/ and tester/ there'
-    : "run 'npm run pretrain' to create the shipped models";
-  const files = await fetchShippedFiles(path, how);
+  const files = await fetchShippedFiles(path, SHIPPED_MODELS_HOW);
   return checkpointFromFiles(files, `shipped checkpoint ${path}`);
 }
 

@@ -22,10 +22,9 @@ export function curriculumProblems(config: {
 }): ProblemSets {
   const families = config.tasks.families;
   const all = generateProblems(families.length ? { families } : {});
-  const train = all.filter((p) => p.split === 'train');
   const part = config.tasks.train_part ?? 'all';
   return {
-    train: part === 'all' ? train : selectTrainPart(train, trainPartIds(train), part),
+    train: selectTrainPart(all, trainPartIds(all), part),
     val: all.filter((p) => p.split !== 'train'),
     origin:
       `the ${config.preset} preset's curriculum (${families.length ? families.join(', ') : 'all families'}` +
