@@ -24,7 +24,7 @@ import {
 import { formatReport } from '../rl/format';
 import { HF_FLAGS, hfOptions, openHfLab } from './hf-lab';
 import { loadCurriculum } from '../rl/lab-setup';
-import { selectTrainPart, trainPartIds } from '../tasks/split';
+import { selectTrainPart, TRAIN_PARTS, trainPartIds, type TrainPart } from '../tasks/split';
 import type { Problem, Split } from '../tasks/types';
 
 async function main(): Promise<number> {
@@ -77,16 +77,18 @@ async function main(): Promise<number> {
   const progress = new Progress();
   const rows: SplitReport[] = [];
   // --splits heldout: skip the whole-family split (e.g. for a larger in-distribution sample in the same time);
-  // train-sft / train-rl: the training instances a warm-start on the SFT half saw / did not see (recall vs learning).
+  // train-sft / train-rl: the training instances a warm-start on the SFT half saw / did not see (recall vs learning);
+  // train-rl-fit / train-rl-val: the RL half's part a tuning run trains on / the part it is judged on.
   const splits = parseEvalSplits(args.splits as string | undefined, '--splits');
   const train = loadCurriculum(config.tasks.families).train;
-  const part = (p: 'sft' | 'rl') => selectTrainPart(train, trainPartIds(train), p);
-  const pools: [EvalSplit, Split, 'sft' | 'rl' | undefined, () => Problem[]][] = [
+  const part = (p: Exclude<TrainPart, 'all'>) => selectTrainPart(train, trainPartIds(train), p);
+  const pools: [EvalSplit, Split, Exclude<TrainPart, 'all'> | undefined, () => Problem[]][] = [
     ['heldout', 'heldout', undefined, () => lab.heldout],
     ['heldout-family', 'heldout-family', undefined, () => lab.heldoutFamily],
     ['train', 'train', undefined, () => train],
-    ['train-sft', 'train', 'sft', () => part('sft')],
-    ['train-rl', 'train', 'rl', () => part('rl')],
+    ...TRAIN_PARTS.filter((p) => p !== 'all').map(
+      (p): [EvalSplit, Split, Exclude<TrainPart, 'all'>, () => Problem[]] => [`train-${p}`, 'train', p, () => part(p)],
+    ),
   ];
   try {
     for (const [name, split, which, problems] of pools) {

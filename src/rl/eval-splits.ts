@@ -1,13 +1,19 @@
 // The splits an evaluation can cover, and the CLI flags (--splits, --eval-splits) that name them.
+import { TRAIN_PARTS, type TrainPart } from '../tasks/split';
 
 export type HeldOutSplit = 'heldout' | 'heldout-family';
 /**
  * What `npm run eval` can evaluate: the held-out splits, and the training split whole or by warm-start part (the SFT
- * half the warm-start saw, the RL half, tasks/split.ts), which shows how much of a model's pass rate is recall.
+ * half the warm-start saw, the RL half and its fit / validation halves, tasks/split.ts), which shows how much of a
+ * model's pass rate is recall.
  */
-export type EvalSplit = HeldOutSplit | 'train' | 'train-sft' | 'train-rl';
+export type EvalSplit = HeldOutSplit | 'train' | `train-${Exclude<TrainPart, 'all'>}`;
 const HELD_OUT_SPLITS: readonly HeldOutSplit[] = ['heldout', 'heldout-family'];
-const EVAL_SPLITS: readonly EvalSplit[] = [...HELD_OUT_SPLITS, 'train', 'train-sft', 'train-rl'];
+const EVAL_SPLITS: readonly EvalSplit[] = [
+  ...HELD_OUT_SPLITS,
+  'train',
+  ...TRAIN_PARTS.filter((p) => p !== 'all').map((p) => `train-${p}` as const),
+];
 
 /** A comma-separated list of splits among `allowed` (a CLI flag's value); undefined means both held-out splits. */
 function parseSplits<T extends string>(text: string | undefined, flag: string, allowed: readonly T[]): Set<T> {

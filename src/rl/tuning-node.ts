@@ -8,7 +8,7 @@ import type { SplitReport } from './eval';
 import { parseMetricsJsonl } from './metrics';
 import type { TuningRun } from './tuning';
 
-export const TUNING_FILES = { start: 'start-eval.json', end: 'train-rl.json' } as const;
+export const TUNING_FILES = { start: 'start-eval.json', end: 'end-eval.json' } as const;
 
 /** The evaluation of the RL part of the training instances in an eval.json (`--splits train-rl`). */
 export function trainRlRow(file: string): SplitReport {

@@ -1,5 +1,5 @@
-// The SFT / RL parts of the training instances: disjoint, together the whole training split, about half per family,
-// and the same whichever families are loaded (pretrain and train must agree).
+// The SFT / RL parts of the training instances (and the RL part's fit / validation halves): disjoint, together the
+// whole training split, about half per family, and the same whichever families are loaded (pretrain and train agree).
 import { describe, expect, it } from 'vitest';
 import { generateProblems } from './generate';
 import { selectTrainPart, trainPartIds } from './split';
@@ -25,6 +25,23 @@ describe('SFT / RL split of the training instances', () => {
     expect(selectTrainPart(problems, ids, 'all')).toEqual(train);
     // Held-out instances are in neither part.
     expect([...ids.sft, ...ids.rl].some((id) => problems.find((p) => p.id === id)?.split !== 'train')).toBe(false);
+  });
+
+  it('cuts the RL part again into a fit and a validation half, leaving the sft / rl cut as it was', () => {
+    const ids = trainPartIds(problems);
+    const fit = selectTrainPart(problems, ids, 'rl-fit').map((p) => p.id);
+    const val = selectTrainPart(problems, ids, 'rl-val').map((p) => p.id);
+    expect(fit.filter((id) => ids['rl-val'].has(id))).toEqual([]);
+    expect(new Set([...fit, ...val])).toEqual(ids.rl);
+    for (const f of families) {
+      const n = [...ids.rl].filter((id) => id.startsWith(`${f}/`)).length;
+      expect(val.filter((id) => id.startsWith(`${f}/`))).toHaveLength(Math.floor(n / 2));
+    }
+    // The validation half is drawn by its own shuffle, not the first ids in order.
+    const rlSorted = [...ids.rl].filter((id) => id.startsWith('acronym/')).sort();
+    const valSorted = val.filter((id) => id.startsWith('acronym/')).sort();
+    expect(valSorted).not.toEqual(rlSorted.slice(rlSorted.length - valSorted.length));
+    expect(valSorted).not.toEqual(rlSorted.slice(0, valSorted.length));
   });
 
   it('is deterministic, does not depend on the other families loaded, and changes with the seed', () => {

@@ -3,16 +3,22 @@
 import type { Problem } from './types';
 import { Rng } from './rng';
 
-/** Which training instances a job uses: all of them, the warm-start part, or the RL part. */
-export type TrainPart = 'all' | 'sft' | 'rl';
-export const TRAIN_PARTS: readonly TrainPart[] = ['all', 'sft', 'rl'];
+/**
+ * Which training instances a job uses: all of them, the warm-start part, the RL part, or one of the RL part's two
+ * halves: rl-fit to train on and rl-val to choose a setting on (never trained on, so a setting that only fits its
+ * training instances better does not win, which held-out numbers must not be used to see).
+ */
+export type TrainPart = 'all' | 'sft' | 'rl' | 'rl-fit' | 'rl-val';
+export const TRAIN_PARTS: readonly TrainPart[] = ['all', 'sft', 'rl', 'rl-fit', 'rl-val'];
+/** The ids of each part but 'all'. */
+export type TrainPartIds = Record<Exclude<TrainPart, 'all'>, Set<string>>;
 
 /**
  * Every family's training instances, sorted by id and shuffled by a seed derived from the family name, are cut at
  * half: the first half (rounded down) is the SFT part, the rest the RL part. Deterministic and independent of which
  * other families are loaded, so pretrain and train agree on it.
  */
-export function trainPartIds(problems: readonly Problem[], seed = 19): { sft: Set<string>; rl: Set<string> } {
+export function trainPartIds(problems: readonly Problem[], seed = 19): TrainPartIds {
   const byFamily = new Map<string, Problem[]>();
   for (const p of problems) {
     if (p.split !== 'train') continue;
@@ -20,24 +26,29 @@ export function trainPartIds(problems: readonly Problem[], seed = 19): { sft: Se
     if (list) list.push(p);
     else byFamily.set(p.family, [p]);
   }
-  const sft = new Set<string>();
-  const rl = new Set<string>();
+  const ids: TrainPartIds = { sft: new Set(), rl: new Set(), 'rl-fit': new Set(), 'rl-val': new Set() };
   for (const [family, ps] of byFamily) {
     const sorted = [...ps].sort((a, b) => a.id.localeCompare(b.id));
     const order = Rng.from(seed, 'sft-rl', family).shuffle(sorted.map((_, i) => i));
-    order.forEach((idx, rank) => (rank < Math.floor(sorted.length / 2) ? sft : rl).add(sorted[idx].id));
+    const half = Math.floor(sorted.length / 2);
+    const rl: string[] = [];
+    order.forEach((idx, rank) => (rank < half ? ids.sft.add(sorted[idx].id) : rl.push(sorted[idx].id)));
+    for (const id of rl) ids.rl.add(id);
+    // The RL part cut again, by its own shuffle, so that the sft / rl cut above stays what it was.
+    const valOrder = Rng.from(seed, 'rl-fit-val', family).shuffle(rl.map((_, i) => i));
+    valOrder.forEach((idx, rank) => ids[rank < Math.ceil(rl.length / 2) ? 'rl-fit' : 'rl-val'].add(rl[idx]));
   }
-  return { sft, rl };
+  return ids;
 }
 
-/** The training problems of one part (all of them for 'all'). */
+/** The training problems of one part (all of them for 'all'), in the items' order. */
 export function selectTrainPart<T extends { split: Problem['split']; id: string }>(
   items: readonly T[],
-  ids: ReturnType<typeof trainPartIds>,
+  ids: TrainPartIds,
   part: TrainPart,
 ): T[] {
   const train = items.filter((p) => p.split === 'train');
   if (part === 'all') return train;
-  const keep = part === 'sft' ? ids.sft : ids.rl;
+  const keep = ids[part];
   return train.filter((p) => keep.has(p.id));
 }
