@@ -1,13 +1,15 @@
 // `npm run tuning -- docs/results-data/tuning [--reference p16-lr2e-4] [--out docs/plots/tuning]`: the candidate
-// settings judged on the training split only (their Coder's pass@1 on the RL training instances, paired against the
-// start and the reference setting), the setting it picks, and two plots against problems seen: the training batches'
-// pass rate and the train-rl pass@1 with its 95% band.
+// settings judged without held-out numbers (their Coder's pass@1 on the RL training instances, or on the validation
+// part for runs trained on train-rl-fit, paired against the start and the reference setting), the setting it picks,
+// and plots against problems seen: the training batches' pass rate and the judged pass@1 with its 95% band (and the
+// pass@1 on the instances trained on, when a validation part is judged).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs, runMain } from './args';
 import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
 import { loadTuning } from '../rl/tuning-node';
-import { BATCH_WINDOW, choiceLine, tuningTable } from '../rl/tuning';
+import { BATCH_WINDOW, choiceLine, tuningTable, type TuningRun } from '../rl/tuning';
+import type { SplitReport } from '../rl/eval';
 
 /** A trailing moving average (the first points average what there is). */
 function movingAverage(ys: readonly number[], w: number): number[] {
@@ -31,9 +33,10 @@ async function main(): Promise<number> {
     return 2;
   }
   const reference = (args.reference as string | undefined) ?? 'p16-lr2e-4';
-  const { start, runs } = loadTuning(dir);
-  console.log(tuningTable(runs, start, reference).join('\n'));
-  console.log(`\n${choiceLine(runs)}`);
+  const tuning = loadTuning(dir);
+  const { runs, start, judged, fitted } = tuning;
+  console.log(tuningTable(tuning, reference).join('\n'));
+  console.log(`\n${choiceLine(tuning)}`);
   const out = (args.out as string | undefined) ?? join('docs', 'plots', 'tuning');
   await mkdir(out, { recursive: true });
   const color = (i: number) => PALETTE[i % PALETTE.length];
@@ -54,22 +57,25 @@ async function main(): Promise<number> {
     }),
   );
   const ci = (r: { ci?: Record<'coderPass1', [number, number]> }, k: 0 | 1) => 100 * (r.ci?.coderPass1[k] ?? NaN);
-  const pass: Series[] = runs.map((r, i) => ({
-    name: r.name,
-    color: color(i),
-    x: [0, r.metrics.length * r.problemsPerStep],
-    y: [100 * start.coderPass1, 100 * r.end.coderPass1],
-    lo: [ci(start, 0), ci(r.end, 0)],
-    hi: [ci(start, 1), ci(r.end, 1)],
-  }));
-  await writeFile(
-    join(out, 'train-rl-pass1.svg'),
-    lineChartSvg('Coder pass@1 on the RL training instances, start and end (bands: 95% CI over problems)', pass, {
-      xLabel: 'problems seen',
-      yLabel: 'pass@1 (%)',
-    }),
-  );
-  console.log(`wrote ${out}/train-batches.svg and ${out}/train-rl-pass1.svg`);
+  const passPlot = async (label: string, what: string, from: SplitReport, end: (r: TuningRun) => SplitReport) => {
+    const pass: Series[] = runs.map((r, i) => ({
+      name: r.name,
+      color: color(i),
+      x: [0, r.metrics.length * r.problemsPerStep],
+      y: [100 * from.coderPass1, 100 * end(r).coderPass1],
+      lo: [ci(from, 0), ci(end(r), 0)],
+      hi: [ci(from, 1), ci(end(r), 1)],
+    }));
+    const file = join(out, `${label}-pass1.svg`);
+    const title = `Coder pass@1 on ${what} (${label}), start and end (bands: 95% CI over problems)`;
+    await writeFile(file, lineChartSvg(title, pass, { xLabel: 'problems seen', yLabel: 'pass@1 (%)' }));
+    return file;
+  };
+  const written = [join(out, 'train-batches.svg')];
+  const judgedWhat = fitted ? 'the validation part, never trained on' : 'the training instances RL used';
+  written.push(await passPlot(judged, judgedWhat, start, (r) => r.end));
+  if (fitted) written.push(await passPlot(fitted.label, 'the instances trained on', fitted.start, (r) => r.fit!));
+  console.log(`wrote ${written.join(', ')}`);
   return 0;
 }
 

@@ -69,10 +69,10 @@ export function regenerateResultsPage(page: string, data: string): string {
     if (!existsSync(compare)) throw new Error(`${compare}: no such directory (the page's mode comparison)`);
     page = replaceBlock(page, COMPARE_BEGIN, COMPARE_END, compareBlock(loadCompareRecords([compare])));
   }
-  // The settings judged on the training split (`npm run tuning`): the table and the choice it gives.
+  // The settings judged without held-out numbers (`npm run tuning`): the table and the choice it gives.
   page = page.replace(TUNING_BLOCK, (_, dir: string, reference: string) => {
-    const { start, runs: settings } = loadTuning(join(data, dir));
-    const lines = [...tuningTable(settings, start, reference), '', choiceLine(settings)];
+    const tuning = loadTuning(join(data, dir));
+    const lines = [...tuningTable(tuning, reference), '', choiceLine(tuning)];
     return [tuningBegin(dir, reference), ...lines, TUNING_END].join('\n');
   });
   return page.replace(TARGETS_BLOCK, (_, step: string, dir: string | undefined) => {

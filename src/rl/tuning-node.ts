@@ -1,44 +1,55 @@
-// Reads a tuning directory (docs/results-data/tuning): start-eval.json (the warm-start on the RL training instances)
-// and one folder per candidate setting with config.json, metrics.jsonl and train-rl.json (its Coder on the same
-// instances after the last step), for `npm run tuning` and the results page's tuning table.
+// Reads a tuning directory (docs/results-data/tuning, tuning-val): start-eval.json (the warm-start on the judged
+// instances) and one folder per candidate setting with config.json, metrics.jsonl and end-eval.json (its Coder on the
+// same instances after the last step), for `npm run tuning` and the results page's tuning tables. Runs that trained
+// on train-rl-fit are judged on train-rl-val; any other run on the part it trained on.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TrainConfig } from './config';
-import type { SplitReport } from './eval';
+import { splitLabel, type SplitReport } from './eval';
 import { parseMetricsJsonl } from './metrics';
-import type { TuningRun } from './tuning';
+import type { Tuning, TuningRun } from './tuning';
+import type { TrainPart } from '../tasks/split';
 
 export const TUNING_FILES = { start: 'start-eval.json', end: 'end-eval.json' } as const;
 
-/** The evaluation of the RL part of the training instances in an eval.json (`--splits train-rl`). */
-export function trainRlRow(file: string): SplitReport {
+/** The evaluation of one part of the training instances in an eval.json (`--splits train-<part>`). */
+export function trainPartRow(file: string, part: TrainPart): SplitReport {
   const e = JSON.parse(readFileSync(file, 'utf8')) as { rows?: SplitReport[] };
-  const row = e.rows?.find((r) => r.split === 'train' && r.part === 'rl');
-  if (!row) throw new Error(`${file}: no train-rl evaluation in it (npm run eval -- --splits train-rl)`);
+  const row = e.rows?.find((r) => r.split === 'train' && (r.part ?? 'all') === part);
+  const name = part === 'all' ? 'train' : `train-${part}`;
+  if (!row) throw new Error(`${file}: no ${name} evaluation in it (npm run eval -- --splits ${name})`);
   return row;
 }
 
-/** The candidate settings of a tuning directory, in name order, and the start they are compared with. */
-export function loadTuning(dir: string): { start: SplitReport; runs: TuningRun[] } {
+/** The candidate settings of a tuning directory, in name order, the start they are compared with, what is judged. */
+export function loadTuning(dir: string): Tuning {
   if (!existsSync(dir)) throw new Error(`${dir}: no such directory`);
-  const start = trainRlRow(join(dir, TUNING_FILES.start));
-  const runs = readdirSync(dir)
+  const settings = readdirSync(dir)
     .filter((n) => statSync(join(dir, n)).isDirectory())
     .sort()
-    .map((name): TuningRun => {
+    .map((name) => {
       const d = join(dir, name);
       for (const f of ['config.json', 'metrics.jsonl', TUNING_FILES.end])
         if (!existsSync(join(d, f))) throw new Error(`${d}: ${f} is missing`);
-      const cfg = JSON.parse(readFileSync(join(d, 'config.json'), 'utf8')) as TrainConfig;
-      return {
-        name,
-        problemsPerStep: cfg.rollout.problems_per_step,
-        lr: cfg.optim.lr,
-        testerLr: cfg.optim.tester_lr,
-        metrics: parseMetricsJsonl(readFileSync(join(d, 'metrics.jsonl'), 'utf8')),
-        end: trainRlRow(join(d, TUNING_FILES.end)),
-      };
+      return { name, d, cfg: JSON.parse(readFileSync(join(d, 'config.json'), 'utf8')) as TrainConfig };
     });
-  if (!runs.length) throw new Error(`${dir}: no setting folders in it`);
-  return { start, runs };
+  if (!settings.length) throw new Error(`${dir}: no setting folders in it`);
+  const parts = [...new Set(settings.map((s) => s.cfg.tasks.train_part ?? 'all'))];
+  if (parts.length > 1) throw new Error(`${dir}: the settings trained on different parts (${parts.join(', ')})`);
+  const trained = parts[0];
+  const judged: TrainPart = trained === 'rl-fit' ? 'rl-val' : trained;
+  const startFile = join(dir, TUNING_FILES.start);
+  const start = trainPartRow(startFile, judged);
+  const runs = settings.map(({ name, d, cfg }): TuningRun => ({
+    name,
+    problemsPerStep: cfg.rollout.problems_per_step,
+    lr: cfg.optim.lr,
+    testerLr: cfg.optim.tester_lr,
+    metrics: parseMetricsJsonl(readFileSync(join(d, 'metrics.jsonl'), 'utf8')),
+    end: trainPartRow(join(d, TUNING_FILES.end), judged),
+    fit: judged === trained ? undefined : trainPartRow(join(d, TUNING_FILES.end), trained),
+  }));
+  const fitted =
+    judged === trained ? undefined : { label: splitLabel(runs[0].fit!), start: trainPartRow(startFile, trained) };
+  return { runs, start, judged: splitLabel(start), fitted };
 }

@@ -5,13 +5,13 @@ import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-
 import type { SplitReport } from './eval';
 import { Rng } from './rng';
 import { chooseSetting, choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningRows, tuningTable } from './tuning';
-import type { TuningRun } from './tuning';
+import type { Tuning, TuningRun } from './tuning';
 
 const P = 80;
 const N = 8;
 
 /** Problem i passes with probability 0.6·d_i + lift, the difficulties d_i shared by every evaluation. */
-function report(seed: number, lift: number, problems = P): SplitReport {
+function report(seed: number, lift: number, problems = P, part: SplitReport['part'] = 'rl'): SplitReport {
   const rng = new Rng(seed);
   const base = new Rng(11);
   const perProblem: ProblemEval[] = Array.from({ length: problems }, (_, i) => {
@@ -22,7 +22,7 @@ function report(seed: number, lift: number, problems = P): SplitReport {
   });
   return {
     split: 'train',
-    part: 'rl',
+    part,
     problems,
     samples: N,
     ...summarize(perProblem),
@@ -47,11 +47,12 @@ function run(name: string, problemsPerStep: number, steps: number, lift: number,
 }
 
 const start = report(1, 0, 40); // the start evaluated a subset: pairing uses the problems both hold
+const tuning = (runs: TuningRun[]): Tuning => ({ runs, start, judged: 'train-rl' });
 
 describe('tuning on the training split', () => {
   it('rows: problems seen, paired differences against the start and the reference, batch windows', () => {
     const runs = [run('p16-lr2e-4', 16, 20, 0.2, 2), run('p8-lr2e-4', 8, 40, 0.2, 3)];
-    const [ref, other] = tuningRows(runs, start, 'p16-lr2e-4');
+    const [ref, other] = tuningRows(tuning(runs), 'p16-lr2e-4');
     expect([ref.problemsSeen, other.problemsSeen]).toEqual([320, 320]);
     expect(ref.vsReference).toBeNull();
     expect(ref.vsStart!.problems).toBe(40);
@@ -61,7 +62,7 @@ describe('tuning on the training split', () => {
     expect(other.vsReference!.ci[1]).toBeGreaterThan(0);
     expect(ref.batchFirst).toBeCloseTo(0.42, 10); // steps 0–4
     expect(other.batchLast).toBeCloseTo(0.77, 10); // steps 35–39
-    expect(() => tuningRows(runs, start, 'p32-lr2e-4')).toThrow(/no tuning run named p32-lr2e-4/);
+    expect(() => tuningRows(tuning(runs), 'p32-lr2e-4')).toThrow(/no tuning run named p32-lr2e-4/);
   });
 
   it('picks the highest train-rl pass@1 and says when the training split cannot separate it', () => {
@@ -69,24 +70,50 @@ describe('tuning on the training split', () => {
     const tie = chooseSetting(close);
     expect(tie.separated).toBe(false);
     expect(tie.ties).toHaveLength(1);
-    expect(choiceLine(close)).toMatch(/not separated from/);
+    expect(choiceLine(tuning(close))).toMatch(/not separated from/);
     const apart = [run('a', 16, 20, 0.0, 2), run('b', 16, 20, 0.35, 3), run('c', 8, 40, -0.1, 4)];
     expect(chooseSetting(apart)).toEqual({ chosen: 'b', separated: true, ties: [] });
-    expect(choiceLine(apart)).toBe(
-      'Chosen on the training split: b, above every other setting outside the paired intervals.',
+    expect(choiceLine(tuning(apart))).toBe(
+      'Chosen on the training split (train-rl): b, above every other setting outside the paired intervals.',
     );
   });
 
   it('the table marks the reference and the page block round-trips through its markers', () => {
     const runs = [run('p16-lr2e-4', 16, 20, 0.2, 2), run('p16-lr4e-4', 16, 20, 0.1, 3)];
-    const lines = tuningTable(runs, start, 'p16-lr2e-4');
+    const lines = tuningTable(tuning(runs), 'p16-lr2e-4');
     expect(lines).toHaveLength(4);
     expect(lines[2]).toMatch(/^\| p16-lr2e-4 \(reference\) \| 16 \| 0.0002 \/ 0.0001 \| 20 \| 320 \| /);
     expect(lines[3]).toMatch(
       /\| p16-lr4e-4 \| .* \| [+-]\d+\.\d \([+-]\d+\.\d to [+-]\d+\.\d\) \| 42\.0 → 57\.0 \| 30 \|$/,
     );
+    expect(lines[0]).toMatch(/\| train-rl pass@1 \| vs start/);
     const page = `x\n${tuningBegin('tuning', 'p16-lr2e-4')}\nold\n${TUNING_END}\ny`;
     const m = [...page.matchAll(TUNING_BLOCK)];
     expect(m.map((x) => [x[1], x[2]])).toEqual([['tuning', 'p16-lr2e-4']]);
+  });
+
+  it('judges a validation part when the runs trained on the fit part, with a column for the instances trained on', () => {
+    const withFit = (r: TuningRun, fitLift: number, seed: number): TuningRun => ({
+      ...r,
+      end: { ...r.end, part: 'rl-val' },
+      fit: report(seed, fitLift, P, 'rl-fit'),
+    });
+    // b fits its training instances far better than a but does no better on the validation part: a is chosen.
+    const runs = [withFit(run('a', 16, 20, 0.25, 2), 0.2, 5), withFit(run('b', 8, 40, 0.0, 3), 0.4, 6)];
+    const t: Tuning = {
+      runs,
+      start: { ...report(1, 0, P), part: 'rl-val' },
+      judged: 'train-rl-val',
+      fitted: { label: 'train-rl-fit', start: report(7, 0, P, 'rl-fit') },
+    };
+    const rows = tuningRows(t, 'a');
+    expect(rows[1].fit!.pass1).toBeGreaterThan(rows[0].fit!.pass1);
+    expect(rows[1].fit!.vsStart!.ci[0]).toBeGreaterThan(0);
+    expect(chooseSetting(runs).chosen).toBe('a');
+    const lines = tuningTable(t, 'a');
+    expect(lines[0]).toMatch(/\| train-rl-val pass@1 \| .* \| train-rl-fit pass@1 \(vs start, paired\) \|/);
+    expect(lines[1].split('|')).toHaveLength(lines[0].split('|').length);
+    expect(lines[3]).toMatch(/\| \d+\.\d \([+-]\d+\.\d \([+-]\d+\.\d to [+-]\d+\.\d\)\) \| /);
+    expect(choiceLine(t)).toMatch(/^Chosen on the validation part \(train-rl-val, never trained on\): a,/);
   });
 });

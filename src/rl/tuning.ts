@@ -1,6 +1,7 @@
-// Choosing the tiny preset's setting on the training split alone (docs/results.md, "Tuning on the training split"):
-// each candidate setting's code-a1 run is judged by its Coder's pass@1 on the training instances RL trained on
-// (train-rl) at an equal number of problems seen, never by held-out numbers. Pure functions over the records, shared
+// Choosing the tiny preset's setting without held-out numbers (docs/results.md, "Tuning on the training split" and
+// "Tuning on a validation part"): each candidate setting's code-a1 run is judged by its Coder's pass@1 at an equal
+// number of problems seen, either on the training instances RL trained on (train-rl) or on a validation part of
+// them it never trained on (train-rl-val, the run trained on train-rl-fit). Pure functions over the records, shared
 // by `npm run tuning` and the page's generated table.
 import type { SplitReport } from './eval';
 import type { StepMetrics } from './metrics';
@@ -13,8 +14,20 @@ export interface TuningRun {
   lr: number;
   testerLr: number;
   metrics: readonly Pick<StepMetrics, 'step' | 'coder/pass_rate' | 'time/step_s'>[];
-  /** The Coder on the training instances RL used (`npm run eval -- --splits train-rl`) after the last step. */
+  /** The Coder after the last step on the judged instances (`npm run eval -- --splits train-rl`, or train-rl-val). */
   end: SplitReport;
+  /** When the judged part is a validation part: the Coder on the instances it trained on (train-rl-fit). */
+  fit?: SplitReport;
+}
+
+/** A tuning directory's records: the settings, the start on the same instances, and what was judged. */
+export interface Tuning {
+  runs: TuningRun[];
+  start: SplitReport;
+  /** The judged instances as `npm run eval --splits` names them (train-rl, train-rl-val). */
+  judged: string;
+  /** The instances the runs trained on, when they are not the judged ones (train-rl-fit), and the start on them. */
+  fitted?: { label: string; start: SplitReport };
 }
 
 export interface TuningRow {
@@ -25,6 +38,8 @@ export interface TuningRow {
   ci: [number, number] | undefined;
   vsStart: PairedDelta | null;
   vsReference: PairedDelta | null;
+  /** On the instances trained on, when a validation part is judged: pass@1 and the paired difference to the start. */
+  fit?: { pass1: number; vsStart: PairedDelta | null };
   /** Mean training-batch pass rate over the first and the last `BATCH_WINDOW` steps. */
   batchFirst: number;
   batchLast: number;
@@ -39,7 +54,7 @@ const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 
 const paired = (a: SplitReport, b: SplitReport) => pairedDelta(a.perProblem ?? [], b.perProblem ?? [], 'coderPass1');
 
 /** Each run's row; paired differences against the start (the problems both evaluated) and the reference run. */
-export function tuningRows(runs: readonly TuningRun[], start: SplitReport, reference: string): TuningRow[] {
+export function tuningRows({ runs, start, fitted }: Tuning, reference: string): TuningRow[] {
   const ref = runs.find((r) => r.name === reference);
   if (!ref)
     throw new Error(
@@ -55,6 +70,7 @@ export function tuningRows(runs: readonly TuningRun[], start: SplitReport, refer
       ci: r.end.ci?.coderPass1,
       vsStart: paired(r.end, start),
       vsReference: r === ref ? null : paired(r.end, ref.end),
+      fit: fitted && r.fit ? { pass1: r.fit.coderPass1, vsStart: paired(r.fit, fitted.start) } : undefined,
       batchFirst: mean(rates.slice(0, BATCH_WINDOW)),
       batchLast: mean(rates.slice(-BATCH_WINDOW)),
       secondsPerStep: mean(r.metrics.map((m) => m['time/step_s'])),
@@ -63,8 +79,8 @@ export function tuningRows(runs: readonly TuningRun[], start: SplitReport, refer
 }
 
 /**
- * The setting the training split picks: the highest train-rl pass@1. `separated` says whether its paired interval
- * against every other setting excludes zero; when it does not, the training split cannot tell them apart.
+ * The setting the judged instances pick: the highest pass@1 on them. `separated` says whether its paired interval
+ * against every other setting excludes zero; when it does not, they cannot tell the settings apart.
  */
 export function chooseSetting(runs: readonly TuningRun[]): { chosen: string; separated: boolean; ties: string[] } {
   if (!runs.length) throw new Error('no tuning runs');
@@ -81,35 +97,59 @@ export function chooseSetting(runs: readonly TuningRun[]): { chosen: string; sep
 
 const pct = (v: number) => (100 * v).toFixed(1);
 
-export const TUNING_HEADER = [
-  '| setting | problems / step | lr (Coder / Tester) | steps | problems seen | train-rl pass@1 | vs start (paired) | vs reference (paired) | training batches, first → last 5 steps | s / step |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-];
+/** The table's header: the judged instances named, and a column for the trained-on ones when they differ. */
+export function tuningHeader({ judged, fitted }: Pick<Tuning, 'judged' | 'fitted'>): string[] {
+  const cols = [
+    'setting',
+    'problems / step',
+    'lr (Coder / Tester)',
+    'steps',
+    'problems seen',
+    `${judged} pass@1`,
+    'vs start (paired)',
+    'vs reference (paired)',
+    ...(fitted ? [`${fitted.label} pass@1 (vs start, paired)`] : []),
+    'training batches, first → last 5 steps',
+    's / step',
+  ];
+  return [`| ${cols.join(' | ')} |`, `|${' --- |'.repeat(cols.length)}`];
+}
 
 /** The page's table: one line per setting, the reference marked. */
-export function tuningTable(runs: readonly TuningRun[], start: SplitReport, reference: string): string[] {
-  const rows = tuningRows(runs, start, reference);
+export function tuningTable(t: Tuning, reference: string): string[] {
+  const rows = tuningRows(t, reference);
+  const delta = (d: PairedDelta | null | undefined) => (d ? showDelta(d) : '–');
   return [
-    ...TUNING_HEADER,
+    ...tuningHeader(t),
     ...rows.map((row, i) => {
-      const r = runs[i];
+      const r = t.runs[i];
       const ci = row.ci ? ` (${pct(row.ci[0])}–${pct(row.ci[1])})` : '';
-      return (
-        `| ${row.name}${row.name === reference ? ' (reference)' : ''} | ${r.problemsPerStep} | ${r.lr} / ${r.testerLr} | ` +
-        `${row.steps} | ${row.problemsSeen} | ${pct(row.pass1)}${ci} | ${row.vsStart ? showDelta(row.vsStart) : '–'} | ` +
-        `${row.vsReference ? showDelta(row.vsReference) : '–'} | ${pct(row.batchFirst)} → ${pct(row.batchLast)} | ` +
-        `${row.secondsPerStep.toFixed(0)} |`
-      );
+      const fit = t.fitted ? [row.fit ? `${pct(row.fit.pass1)} (${delta(row.fit.vsStart)})` : '–'] : [];
+      const cells = [
+        `${row.name}${row.name === reference ? ' (reference)' : ''}`,
+        r.problemsPerStep,
+        `${r.lr} / ${r.testerLr}`,
+        row.steps,
+        row.problemsSeen,
+        `${pct(row.pass1)}${ci}`,
+        delta(row.vsStart),
+        delta(row.vsReference),
+        ...fit,
+        `${pct(row.batchFirst)} → ${pct(row.batchLast)}`,
+        row.secondsPerStep.toFixed(0),
+      ];
+      return `| ${cells.join(' | ')} |`;
     }),
   ];
 }
 
-/** The sentence under the table: which setting the training split picks, and whether it is separated. */
-export function choiceLine(runs: readonly TuningRun[]): string {
+/** The sentence under the table: which setting the judged instances pick, and whether it is separated. */
+export function choiceLine({ runs, judged, fitted }: Pick<Tuning, 'runs' | 'judged' | 'fitted'>): string {
   const c = chooseSetting(runs);
+  const on = fitted ? `the validation part (${judged}, never trained on)` : `the training split (${judged})`;
   return c.separated
-    ? `Chosen on the training split: ${c.chosen}, above every other setting outside the paired intervals.`
-    : `Highest on the training split: ${c.chosen}; not separated from ${c.ties.join(', ')} (paired intervals include 0).`;
+    ? `Chosen on ${on}: ${c.chosen}, above every other setting outside the paired intervals.`
+    : `Highest on ${on}: ${c.chosen}; not separated from ${c.ties.join(', ')} (paired intervals include 0).`;
 }
 
 export const TUNING_END = '<!-- tuning:end -->';

@@ -1,0 +1,64 @@
+// Reading a tuning directory: runs trained on train-rl-fit are judged on train-rl-val (with their fit row beside it),
+// runs trained on the RL half on train-rl, and settings that trained on different parts or lack a record are errors.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadTuning } from './tuning-node';
+
+const root = mkdtempSync(join(tmpdir(), 'tuning-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** An eval.json row of one training part with a given pass@1. */
+const row = (part: string, coderPass1: number) => ({ split: 'train', part, problems: 1, samples: 8, coderPass1 });
+
+function tuningDir(name: string, settings: [string, string, number][], startParts: string[]): string {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'start-eval.json'), JSON.stringify({ rows: startParts.map((p) => row(p, 0.1)) }));
+  for (const [setting, part, pass] of settings) {
+    const d = join(dir, setting);
+    mkdirSync(d);
+    const config = { tasks: { families: [], train_part: part }, rollout: { problems_per_step: 8 }, optim: {} };
+    writeFileSync(join(d, 'config.json'), JSON.stringify(config));
+    writeFileSync(join(d, 'metrics.jsonl'), '');
+    const rows = [row('rl-fit', pass + 0.3), row('rl-val', pass), row('rl', pass + 0.1)];
+    writeFileSync(join(d, 'end-eval.json'), JSON.stringify({ rows }));
+  }
+  return dir;
+}
+
+describe('loadTuning', () => {
+  it('judges runs trained on train-rl-fit on train-rl-val, and keeps the fit row and its start', () => {
+    const t = loadTuning(tuningDir('val', [['a', 'rl-fit', 0.4]], ['rl-val', 'rl-fit']));
+    expect(t.judged).toBe('train-rl-val');
+    expect([t.runs[0].end.coderPass1, t.runs[0].fit?.coderPass1]).toEqual([0.4, 0.7]);
+    expect(t.fitted?.label).toBe('train-rl-fit');
+    expect(t.fitted?.start.part).toBe('rl-fit');
+  });
+
+  it('judges runs trained on the RL half on it, without a fit column', () => {
+    const t = loadTuning(tuningDir('rl', [['a', 'rl', 0.4]], ['rl']));
+    expect(t.judged).toBe('train-rl');
+    expect(t.runs[0].end.coderPass1).toBeCloseTo(0.5, 10);
+    expect(t.runs[0].fit).toBeUndefined();
+    expect(t.fitted).toBeUndefined();
+  });
+
+  it('rejects mixed parts, a start without the judged part, and a missing directory', () => {
+    const mixed = tuningDir(
+      'mixed',
+      [
+        ['a', 'rl', 0.4],
+        ['b', 'rl-fit', 0.4],
+      ],
+      ['rl'],
+    );
+    expect(() => loadTuning(mixed)).toThrow(/trained on different parts \(rl, rl-fit\)/);
+    const noVal = tuningDir('noval', [['a', 'rl-fit', 0.4]], ['rl']);
+    expect(() => loadTuning(noVal)).toThrow(
+      /no train-rl-val evaluation in it \(npm run eval -- --splits train-rl-val\)/,
+    );
+    expect(() => loadTuning(join(root, 'nope'))).toThrow(/no such directory/);
+  });
+});
