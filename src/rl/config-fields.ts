@@ -46,7 +46,9 @@ export const CONFIG_FIELDS: { readonly [P in ConfigPath]: FieldFor<At<TrainConfi
     default: undefined,
     values: TRAIN_PARTS,
     ui: { key: 'trainPart', label: 'RL instances', row: 12 },
-    help: "Which training instances RL uses ('rl' = the half the warm-start did not see); absent means all.",
+    help:
+      "Which training instances RL uses ('rl' = the half the warm-start did not see; 'rl-fit' = half of that, " +
+      "leaving 'rl-val' to choose a setting on); absent means all.",
   },
   'model.preset': {
     type: 'string',
