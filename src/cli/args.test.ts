@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { FIELD_LIST, fieldRange, presetConfig, type DeepPartial, type TrainConfig } from '../rl/config';
-import { parseArgs, setOverrides } from './args';
+import { parseArgs, parseArgsAndPositional, setOverrides } from './args';
 
 const run = promisify(execFile);
 
@@ -47,5 +47,19 @@ describe('--set', () => {
     expect(() => setOverrides(parseArgs(['--set', 'optim.lrr=1'], { set: 'string' }))).toThrow(
       /unknown config field 'optim.lrr'/,
     );
+  });
+});
+
+describe('parseArgsAndPositional', () => {
+  const known = { step: 'string', versus: 'string', quiet: 'boolean' } as const;
+  it('keeps positional arguments in order and gives string options their values, inline or next', () => {
+    const r = parseArgsAndPositional(['a', '--step', '40', 'b', '--quiet', 'c', '--versus=x', '--versus', 'y'], known);
+    expect(r.positional).toEqual(['a', 'b', 'c']);
+    expect(r.args).toEqual({ step: '40', quiet: true, versus: 'x\ny' });
+  });
+  it('fails on an unknown option and on a string option without a value', () => {
+    expect(() => parseArgsAndPositional(['a', '--stp', '4'], known)).toThrow(/unknown option --stp/);
+    expect(() => parseArgsAndPositional(['a', '--step'], known)).toThrow(/option --step needs a value/);
+    expect(() => parseArgsAndPositional(['a', '--step', '--quiet'], known)).toThrow(/option --step needs a value/);
   });
 });

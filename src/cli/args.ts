@@ -34,6 +34,29 @@ export function parseArgs(argv: string[], known: Record<string, 'string' | 'bool
   return out;
 }
 
+/**
+ * parseArgs for CLIs that also take positional arguments (directories): each argument that is neither an option nor
+ * the value of a string option is positional, in order.
+ */
+export function parseArgsAndPositional(
+  argv: string[],
+  known: Record<string, 'string' | 'boolean'>,
+): { args: Args; positional: string[] } {
+  const positional: string[] = [];
+  const options: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) {
+      positional.push(a);
+      continue;
+    }
+    options.push(a);
+    // A string option's value is the next argument unless given inline (--key=value); parseArgs checks it.
+    if (known[a.slice(2)] === 'string' && i + 1 < argv.length) options.push(argv[++i]);
+  }
+  return { args: parseArgs(options, known), positional };
+}
+
 export function intArg(args: Args, key: string, fallback: number): number {
   const v = args[key];
   if (v === undefined) return fallback;

@@ -5,7 +5,7 @@
 // with `--versus-step N` taking the base at another step (e.g. the same problems seen at twice the batch).
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { intArg, parseArgs, runMain } from './args';
+import { intArg, parseArgsAndPositional, runMain } from './args';
 import { loadTargetRuns } from '../rl/compare-records-node';
 import { judgeTargets, TARGETS_END, targetsBegin, targetsTable } from '../rl/targets';
 import { variantDeltas, variantTable } from '../rl/variant-delta';
@@ -15,14 +15,13 @@ const USAGE =
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
-  // Run directories are the positional arguments; options (--step N) are parsed as every CLI's.
-  const valued = new Set(['--step', '--versus', '--versus-step']);
-  const dirs = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && valued.has(argv[i - 1])));
-  const versus = argv.filter((_, i) => i > 0 && argv[i - 1] === '--versus');
-  const args = parseArgs(
-    argv.filter((a, i) => !dirs.includes(a) && !(a === '--versus' || (i > 0 && argv[i - 1] === '--versus'))),
-    { step: 'string', 'versus-step': 'string' },
-  );
+  // Run directories are the positional arguments; each --versus names one base directory.
+  const { args, positional: dirs } = parseArgsAndPositional(argv, {
+    step: 'string',
+    versus: 'string',
+    'versus-step': 'string',
+  });
+  const versus = typeof args.versus === 'string' ? args.versus.split('\n') : [];
   if (!dirs.length || (args['versus-step'] !== undefined && !versus.length)) {
     console.error(USAGE);
     return 2;

@@ -5,7 +5,7 @@
 // pass@1 on the instances trained on, when a validation part is judged).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs, runMain } from './args';
+import { parseArgsAndPositional, runMain } from './args';
 import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
 import { loadTuning } from '../rl/tuning-node';
 import { BATCH_WINDOW, choiceLine, tuningTable, type TuningRun } from '../rl/tuning';
@@ -22,11 +22,7 @@ function movingAverage(ys: readonly number[], w: number): number[] {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
   // The tuning directory is the one positional argument; --reference and --out take values.
-  const positional = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--')));
-  const args = parseArgs(
-    argv.filter((a) => !positional.includes(a)),
-    { reference: 'string', out: 'string' },
-  );
+  const { args, positional } = parseArgsAndPositional(argv, { reference: 'string', out: 'string' });
   const [dir] = positional;
   if (!dir || positional.length > 1) {
     console.error('usage: npm run tuning -- DIR [--reference NAME] [--out docs/plots/tuning]');
