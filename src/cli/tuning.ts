@@ -1,13 +1,14 @@
-// `npm run tuning -- docs/results-data/tuning [--reference p16-lr2e-4] [--out docs/plots/tuning]`: the candidate
+// `npm run tuning -- docs/results-data/tuning [DIR ...] [--reference p16-lr2e-4] [--out docs/plots/tuning]`: the candidate
 // settings judged without held-out numbers (their Coder's pass@1 on the RL training instances, or on the validation
 // part for runs trained on train-rl-fit, paired against the start and the reference setting), the setting it picks,
-// and plots against problems seen: the training batches' pass rate and the judged pass@1 with its 95% band (and the
+// with several directories (one per seed) each evaluation pooled per problem over the seeds, and plots against
+// problems seen: the training batches' pass rate and the judged pass@1 with its 95% band (and the
 // pass@1 on the instances trained on, when a validation part is judged).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgsAndPositional, runMain } from './args';
 import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
-import { loadTuning } from '../rl/tuning-node';
+import { loadTunings } from '../rl/tuning-node';
 import { BATCH_WINDOW, choiceLine, tuningTable, type TuningRun } from '../rl/tuning';
 import type { SplitReport } from '../rl/eval';
 
@@ -23,13 +24,13 @@ async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
   // The tuning directory is the one positional argument; --reference and --out take values.
   const { args, positional } = parseArgsAndPositional(argv, { reference: 'string', out: 'string' });
-  const [dir] = positional;
-  if (!dir || positional.length > 1) {
-    console.error('usage: npm run tuning -- DIR [--reference NAME] [--out docs/plots/tuning]');
+  if (!positional.length) {
+    console.error('usage: npm run tuning -- DIR [DIR ...] [--reference NAME] [--out docs/plots/tuning]');
     return 2;
   }
   const reference = (args.reference as string | undefined) ?? 'p16-lr2e-4';
-  const tuning = loadTuning(dir);
+  // Several directories are one tuning per seed, pooled per problem.
+  const tuning = loadTunings(positional);
   const { runs, start, judged, fitted } = tuning;
   console.log(tuningTable(tuning, reference).join('\n'));
   console.log(`\n${choiceLine(tuning)}`);

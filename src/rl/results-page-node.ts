@@ -15,7 +15,7 @@ import {
 import * as table from './results-table';
 import { judgeTargets, TARGETS_BLOCK, TARGETS_END, targetsBegin, targetsTable, type TargetRun } from './targets';
 import { choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningTable } from './tuning';
-import { loadTuning } from './tuning-node';
+import { loadTunings } from './tuning-node';
 
 /** Seed-major, the method before its baselines: the order the page's tables list runs in. */
 const MODE_RANK: Record<string, number> = { 'code-a1': 0, golden: 1, 'self-play': 2 };
@@ -71,7 +71,7 @@ export function regenerateResultsPage(page: string, data: string): string {
   }
   // The settings judged without held-out numbers (`npm run tuning`): the table and the choice it gives.
   page = page.replace(TUNING_BLOCK, (_, dir: string, reference: string) => {
-    const tuning = loadTuning(join(data, dir));
+    const tuning = loadTunings(dir.split(',').map((d) => join(data, d)));
     const lines = [...tuningTable(tuning, reference), '', choiceLine(tuning)];
     return [tuningBegin(dir, reference), ...lines, TUNING_END].join('\n');
   });

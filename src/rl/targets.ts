@@ -138,6 +138,24 @@ export function judgeTargets(runs: readonly TargetRun[], step: number): TargetLi
 }
 
 /**
+ * Several evaluations of the same problems (one per seed) as one: each problem's counts summed over them, so pass@1
+ * becomes its pass share over every sample; problems some evaluation lacks are left out. Undefined when any lacks
+ * per-problem records.
+ */
+export function poolReports(rows: readonly (SplitReport | undefined)[]): SplitReport | undefined {
+  if (!rows.length || rows.some((r) => !r?.perProblem?.length)) return undefined;
+  const rs = rows as readonly SplitReport[];
+  const byId = rs.map((r) => new Map(r.perProblem!.map((p) => [p.id, p])));
+  const merged: ProblemEval[] = [];
+  for (const p of rs[0].perProblem!) {
+    const all = byId.map((m) => m.get(p.id));
+    if (all.some((x) => !x)) continue;
+    merged.push(sumProblemEvals(all as ProblemEval[]));
+  }
+  return { ...rs[0], problems: merged.length, ...summarize(merged), perProblem: merged, ci: bootstrapCI(merged) };
+}
+
+/**
  * One mode's runs over several seeds as one run: at every step all of them evaluated, each problem's counts summed
  * over the seeds (pass@1 becomes the problem's pass share over every seed's samples). Undefined when a seed is missing.
  */
@@ -146,18 +164,8 @@ export function poolSeeds(runs: readonly (TargetRun | undefined)[]): TargetRun |
   const rs = runs as readonly TargetRun[];
   const evals: EvalPoint[] = [];
   for (const e of rs[0].evals) {
-    const rows = rs.map((r) => atStep(r, e.step));
-    if (rows.some((r) => !r?.perProblem?.length)) continue;
-    const byId = rows.map((r) => new Map(r!.perProblem!.map((p) => [p.id, p])));
-    const merged: ProblemEval[] = [];
-    for (const p of rows[0]!.perProblem!) {
-      const all = byId.map((m) => m.get(p.id));
-      if (all.some((x) => !x)) continue;
-      merged.push(sumProblemEvals(all as ProblemEval[]));
-    }
-    const report: SplitReport = { ...rows[0]!, problems: merged.length, ...summarize(merged), perProblem: merged };
-    report.ci = bootstrapCI(merged);
-    evals.push({ step: e.step, rows: [report] });
+    const report = poolReports(rs.map((r) => atStep(r, e.step)));
+    if (report) evals.push({ step: e.step, rows: [report] });
   }
   return { name: `${rs[0].mode}-pooled`, mode: rs[0].mode, seed: rs[0].seed, evals };
 }

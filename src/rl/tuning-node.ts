@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { TrainConfig } from './config';
 import { splitLabel, type SplitReport } from './eval';
 import { parseMetricsJsonl } from './metrics';
-import type { Tuning, TuningRun } from './tuning';
+import { poolTunings, type Tuning, type TuningRun } from './tuning';
 import type { TrainPart } from '../tasks/split';
 
 export const TUNING_FILES = { start: 'start-eval.json', end: 'end-eval.json' } as const;
@@ -51,5 +51,9 @@ export function loadTuning(dir: string): Tuning {
   }));
   const fitted =
     judged === trained ? undefined : { label: splitLabel(runs[0].fit!), start: trainPartRow(startFile, trained) };
-  return { runs, start, judged: splitLabel(start), fitted };
+  const seeds = [...new Set(settings.map((s) => s.cfg.seed))].sort((a, b) => a - b);
+  return { runs, start, judged: splitLabel(start), fitted, seeds };
 }
+
+/** Several tuning directories (one per seed) pooled per problem; one directory as it is. */
+export const loadTunings = (dirs: readonly string[]): Tuning => poolTunings(dirs.map(loadTuning));

@@ -4,7 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
 import type { SplitReport } from './eval';
 import { Rng } from './rng';
-import { chooseSetting, choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningRows, tuningTable } from './tuning';
+import {
+  chooseSetting,
+  choiceLine,
+  poolTunings,
+  TUNING_BLOCK,
+  TUNING_END,
+  tuningBegin,
+  tuningRows,
+  tuningTable,
+} from './tuning';
 import type { Tuning, TuningRun } from './tuning';
 
 const P = 80;
@@ -47,7 +56,7 @@ function run(name: string, problemsPerStep: number, steps: number, lift: number,
 }
 
 const start = report(1, 0, 40); // the start evaluated a subset: pairing uses the problems both hold
-const tuning = (runs: TuningRun[]): Tuning => ({ runs, start, judged: 'train-rl' });
+const tuning = (runs: TuningRun[]): Tuning => ({ runs, start, judged: 'train-rl', seeds: [2] });
 
 describe('tuning on the training split', () => {
   it('rows: problems seen, paired differences against the start and the reference, batch windows', () => {
@@ -105,6 +114,7 @@ describe('tuning on the training split', () => {
       start: { ...report(1, 0, P), part: 'rl-val' },
       judged: 'train-rl-val',
       fitted: { label: 'train-rl-fit', start: report(7, 0, P, 'rl-fit') },
+      seeds: [2],
     };
     const rows = tuningRows(t, 'a');
     expect(rows[1].fit!.pass1).toBeGreaterThan(rows[0].fit!.pass1);
@@ -115,5 +125,22 @@ describe('tuning on the training split', () => {
     expect(lines[1].split('|')).toHaveLength(lines[0].split('|').length);
     expect(lines[3]).toMatch(/\| \d+\.\d \([+-]\d+\.\d \([+-]\d+\.\d to [+-]\d+\.\d\)\) \| /);
     expect(choiceLine(t)).toMatch(/^Chosen on the validation part \(train-rl-val, never trained on\): a,/);
+  });
+
+  it('pools seeds per problem: the settings both ran, counts summed, batches averaged, the seeds named', () => {
+    const s1 = tuning([run('a', 16, 20, 0.2, 2), run('b', 8, 40, 0.0, 3)]);
+    const s2: Tuning = { ...tuning([run('a', 16, 20, 0.2, 4), run('c', 8, 40, 0.1, 5)]), seeds: [1] };
+    const p = poolTunings([s1, s2]);
+    expect(p.runs.map((r) => r.name)).toEqual(['a']);
+    expect(p.seeds).toEqual([1, 2]);
+    const [one, two] = [s1.runs[0].end, s2.runs[0].end];
+    expect(p.runs[0].end.perProblem![3].n).toBe(2 * N);
+    expect(p.runs[0].end.coderPass1).toBeCloseTo((one.coderPass1 + two.coderPass1) / 2, 10);
+    expect(p.runs[0].metrics).toHaveLength(20);
+    expect(p.start.perProblem).toHaveLength(40);
+    expect(choiceLine(p)).toMatch(/^Chosen on the training split \(train-rl, seeds 1 and 2 pooled\): a,/);
+    expect(poolTunings([s1])).toBe(s1);
+    expect(() => poolTunings([s1, { ...s2, judged: 'train-rl-val' }])).toThrow(/judged on different parts/);
+    expect(() => poolTunings([tuning([run('x', 16, 20, 0, 2)]), s2])).toThrow(/no setting is in every one/);
   });
 });

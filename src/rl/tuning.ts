@@ -5,7 +5,7 @@
 // by `npm run tuning` and the page's generated table.
 import type { SplitReport } from './eval';
 import type { StepMetrics } from './metrics';
-import { pairedDelta, showDelta, type PairedDelta } from './targets';
+import { pairedDelta, poolReports, showDelta, type PairedDelta } from './targets';
 
 /** One candidate setting's run: its knobs, per-step metrics and the end evaluation on the RL training instances. */
 export interface TuningRun {
@@ -28,6 +28,65 @@ export interface Tuning {
   judged: string;
   /** The instances the runs trained on, when they are not the judged ones (train-rl-fit), and the start on them. */
   fitted?: { label: string; start: SplitReport };
+  /** The seeds the runs trained with (several when seeds are pooled). */
+  seeds: number[];
+}
+
+const pool = (rows: readonly (SplitReport | undefined)[], what: string): SplitReport => {
+  const r = poolReports(rows);
+  if (!r) throw new Error(`cannot pool ${what}: an evaluation has no per-problem records`);
+  return r;
+};
+
+/**
+ * Several seeds' tuning records as one: the settings every seed ran, each evaluation pooled per problem (counts
+ * summed, as the targets pool seeds), the training batches' pass rate and step time averaged step by step.
+ */
+export function poolTunings(ts: readonly Tuning[]): Tuning {
+  if (ts.length === 1) return ts[0];
+  const judged = new Set(ts.map((t) => t.judged));
+  if (judged.size > 1) throw new Error(`cannot pool tunings judged on different parts (${[...judged].join(', ')})`);
+  const names = ts[0].runs.map((r) => r.name).filter((n) => ts.every((t) => t.runs.some((r) => r.name === n)));
+  if (!names.length) throw new Error('cannot pool tunings: no setting is in every one');
+  const runs = names.map((name): TuningRun => {
+    const each = ts.map((t) => t.runs.find((r) => r.name === name)!);
+    const steps = Math.min(...each.map((r) => r.metrics.length));
+    const metrics = Array.from({ length: steps }, (_, step) => ({
+      step,
+      'coder/pass_rate': mean(each.map((r) => r.metrics[step]['coder/pass_rate'])),
+      'time/step_s': mean(each.map((r) => r.metrics[step]['time/step_s'])),
+    }));
+    const fits = each.map((r) => r.fit);
+    return {
+      ...each[0],
+      metrics,
+      end: pool(
+        each.map((r) => r.end),
+        `${name}'s end`,
+      ),
+      fit: fits.every(Boolean) ? pool(fits, `${name}'s fit`) : undefined,
+    };
+  });
+  const f = ts[0].fitted;
+  return {
+    runs,
+    start: pool(
+      ts.map((t) => t.start),
+      'the start',
+    ),
+    judged: ts[0].judged,
+    fitted:
+      f && ts.every((t) => t.fitted)
+        ? {
+            ...f,
+            start: pool(
+              ts.map((t) => t.fitted!.start),
+              'the start',
+            ),
+          }
+        : undefined,
+    seeds: [...new Set(ts.flatMap((t) => t.seeds))].sort((a, b) => a - b),
+  };
 }
 
 export interface TuningRow {
@@ -144,9 +203,12 @@ export function tuningTable(t: Tuning, reference: string): string[] {
 }
 
 /** The sentence under the table: which setting the judged instances pick, and whether it is separated. */
-export function choiceLine({ runs, judged, fitted }: Pick<Tuning, 'runs' | 'judged' | 'fitted'>): string {
+export function choiceLine({ runs, judged, fitted, seeds }: Tuning): string {
   const c = chooseSetting(runs);
-  const on = fitted ? `the validation part (${judged}, never trained on)` : `the training split (${judged})`;
+  const pooled = seeds.length > 1 ? `, seeds ${seeds.join(' and ')} pooled` : '';
+  const on = fitted
+    ? `the validation part (${judged}, never trained on${pooled})`
+    : `the training split (${judged}${pooled})`;
   return c.separated
     ? `Chosen on ${on}: ${c.chosen}, above every other setting outside the paired intervals.`
     : `Highest on ${on}: ${c.chosen}; not separated from ${c.ties.join(', ')} (paired intervals include 0).`;
@@ -155,4 +217,4 @@ export function choiceLine({ runs, judged, fitted }: Pick<Tuning, 'runs' | 'judg
 export const TUNING_END = '<!-- tuning:end -->';
 export const tuningBegin = (dir: string, reference: string) =>
   `<!-- tuning:begin dir=${dir} reference=${reference} -->`;
-export const TUNING_BLOCK = /<!-- tuning:begin dir=([\w.\/-]+) reference=([\w.-]+) -->([\s\S]*?)<!-- tuning:end -->/g;
+export const TUNING_BLOCK = /<!-- tuning:begin dir=([\w.\/,-]+) reference=([\w.-]+) -->([\s\S]*?)<!-- tuning:end -->/g;
