@@ -121,17 +121,21 @@ describe('tuning on the training split', () => {
     expect(rows[1].fit!.vsStart!.ci[0]).toBeGreaterThan(0);
     expect(chooseSetting(runs).chosen).toBe('a');
     const lines = tuningTable(t, 'a');
-    expect(lines[0]).toMatch(/\| train-rl-val pass@1 \| .* \| train-rl-fit pass@1 \(vs start, paired\) \|/);
+    expect(lines[0]).toMatch(/\| train-rl-val pass@1 \| .* \| train-rl-fit pass@1; vs start \(paired\) \|/);
     expect(lines[1].split('|')).toHaveLength(lines[0].split('|').length);
-    expect(lines[3]).toMatch(/\| \d+\.\d \([+-]\d+\.\d \([+-]\d+\.\d to [+-]\d+\.\d\)\) \| /);
+    expect(lines[3]).toMatch(/\| \d+\.\d; [+-]\d+\.\d \([+-]\d+\.\d to [+-]\d+\.\d\) \| /);
+    expect(choiceLine({ ...t, runs: runs.slice(0, 1) })).toBe('One setting so far (a): nothing to choose between.');
     expect(choiceLine(t)).toMatch(/^Chosen on the validation part \(train-rl-val, never trained on\): a,/);
   });
 
   it('pools seeds per problem: the settings both ran, counts summed, batches averaged, the seeds named', () => {
-    const s1 = tuning([run('a', 16, 20, 0.2, 2), run('b', 8, 40, 0.0, 3)]);
-    const s2: Tuning = { ...tuning([run('a', 16, 20, 0.2, 4), run('c', 8, 40, 0.1, 5)]), seeds: [1] };
+    const s1 = tuning([run('a', 16, 20, 0.2, 2), run('b', 8, 40, 0.0, 3), run('d', 32, 10, -0.1, 8)]);
+    const s2: Tuning = {
+      ...tuning([run('a', 16, 20, 0.2, 4), run('c', 8, 40, 0.1, 5), run('d', 32, 10, -0.1, 9)]),
+      seeds: [1],
+    };
     const p = poolTunings([s1, s2]);
-    expect(p.runs.map((r) => r.name)).toEqual(['a']);
+    expect(p.runs.map((r) => r.name)).toEqual(['a', 'd']);
     expect(p.seeds).toEqual([1, 2]);
     const [one, two] = [s1.runs[0].end, s2.runs[0].end];
     expect(p.runs[0].end.perProblem![3].n).toBe(2 * N);

@@ -167,7 +167,7 @@ export function tuningHeader({ judged, fitted }: Pick<Tuning, 'judged' | 'fitted
     `${judged} pass@1`,
     'vs start (paired)',
     'vs reference (paired)',
-    ...(fitted ? [`${fitted.label} pass@1 (vs start, paired)`] : []),
+    ...(fitted ? [`${fitted.label} pass@1; vs start (paired)`] : []),
     'training batches, first → last 5 steps',
     's / step',
   ];
@@ -183,7 +183,7 @@ export function tuningTable(t: Tuning, reference: string): string[] {
     ...rows.map((row, i) => {
       const r = t.runs[i];
       const ci = row.ci ? ` (${pct(row.ci[0])}–${pct(row.ci[1])})` : '';
-      const fit = t.fitted ? [row.fit ? `${pct(row.fit.pass1)} (${delta(row.fit.vsStart)})` : '–'] : [];
+      const fit = t.fitted ? [row.fit ? `${pct(row.fit.pass1)}; ${delta(row.fit.vsStart)}` : '–'] : [];
       const cells = [
         `${row.name}${row.name === reference ? ' (reference)' : ''}`,
         r.problemsPerStep,
@@ -205,6 +205,7 @@ export function tuningTable(t: Tuning, reference: string): string[] {
 /** The sentence under the table: which setting the judged instances pick, and whether it is separated. */
 export function choiceLine({ runs, judged, fitted, seeds }: Tuning): string {
   const c = chooseSetting(runs);
+  if (runs.length === 1) return `One setting so far (${c.chosen}): nothing to choose between.`;
   const pooled = seeds.length > 1 ? `, seeds ${seeds.join(' and ')} pooled` : '';
   const on = fitted
     ? `the validation part (${judged}, never trained on${pooled})`
