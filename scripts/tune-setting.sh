@@ -2,11 +2,12 @@
 # Tuning without held-out numbers (docs/results.md, "Tuning on the training split" and "Tuning on a validation
 # part"): code-a1 with shared grading from the SFT-half warm-start at each candidate setting (problems per step,
 # lr), one seed, the same number of problems seen by each (320), then its Coder on training instances, every one, 8
-# samples. PART is what RL trains on and SPLITS what is evaluated (`npm run tuning` judges rl-val when PART=rl-fit,
-# else the part trained on):
+# samples. PART is what RL trains on and SPLITS what is evaluated (`npm run tuning` judges rl-val when PART=rl-fit
+# and rl-fit when PART=rl-val, else the part trained on; given several DATA directories it pools seeds and joins folds):
 #   bash scripts/tune-setting.sh                          # the RL half, judged on itself (docs/results-data/tuning)
 #   PART=rl-fit SPLITS=train-rl-val,train-rl-fit DATA=docs/results-data/tuning-val PLOTS=docs/plots/tuning-val \
 #     bash scripts/tune-setting.sh                        # trained on one half of it, judged on the other
+#   PART=rl-val SPLITS=train-rl-fit,train-rl-val DATA=docs/results-data/tuning-fold-b ...   # the second fold
 #   SETTINGS="p16-lr3e-4:16:3e-4:1.5e-4:20" bash scripts/tune-setting.sh   # another candidate next to them
 # A recorded setting is skipped and an interrupted one resumed. Records go to DATA; `npm run tuning -- DATA` prints
 # the table and draws the plots.

@@ -156,6 +156,19 @@ export function poolReports(rows: readonly (SplitReport | undefined)[]): SplitRe
 }
 
 /**
+ * Evaluations of disjoint problem sets (folds of a cross-validation) as one: their problems side by side. Undefined
+ * when any lacks per-problem records; a problem in two of them is an error (those are pooled, not joined).
+ */
+export function joinReports(rows: readonly (SplitReport | undefined)[]): SplitReport | undefined {
+  if (!rows.length || rows.some((r) => !r?.perProblem?.length)) return undefined;
+  const rs = rows as readonly SplitReport[];
+  const all = rs.flatMap((r) => r.perProblem!);
+  const dup = all.find((p, i) => all.findIndex((q) => q.id === p.id) !== i);
+  if (dup) throw new Error(`cannot join evaluations that share a problem (${dup.id})`);
+  return { ...rs[0], problems: all.length, ...summarize(all), perProblem: all, ci: bootstrapCI(all) };
+}
+
+/**
  * One mode's runs over several seeds as one run: at every step all of them evaluated, each problem's counts summed
  * over the seeds (pass@1 becomes the problem's pass share over every seed's samples). Undefined when a seed is missing.
  */

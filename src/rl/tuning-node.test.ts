@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadTuning } from './tuning-node';
+import { loadTuning, loadTunings } from './tuning-node';
 
 const root = mkdtempSync(join(tmpdir(), 'tuning-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -35,6 +35,14 @@ describe('loadTuning', () => {
     expect([t.runs[0].end.coderPass1, t.runs[0].fit?.coderPass1]).toEqual([0.4, 0.7]);
     expect(t.fitted?.label).toBe('train-rl-fit');
     expect(t.fitted?.start.part).toBe('rl-fit');
+  });
+
+  it('judges runs trained on train-rl-val on train-rl-fit (the other fold), and joins the folds', () => {
+    const fold = loadTuning(tuningDir('fold-b', [['a', 'rl-val', 0.4]], ['rl-val', 'rl-fit']));
+    expect(fold.judged).toBe('train-rl-fit');
+    expect([fold.runs[0].end.coderPass1, fold.runs[0].fit?.coderPass1]).toEqual([0.7, 0.4]);
+    // Records without per-problem counts cannot be joined: the error says so rather than inventing them.
+    expect(() => loadTunings([join(root, 'val'), join(root, 'fold-b')])).toThrow(/no per-problem records/);
   });
 
   it('judges runs trained on the RL half on it, without a fit column', () => {

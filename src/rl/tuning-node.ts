@@ -1,13 +1,13 @@
 // Reads a tuning directory (docs/results-data/tuning, tuning-val): start-eval.json (the warm-start on the judged
 // instances) and one folder per candidate setting with config.json, metrics.jsonl and end-eval.json (its Coder on the
 // same instances after the last step), for `npm run tuning` and the results page's tuning tables. Runs that trained
-// on train-rl-fit are judged on train-rl-val; any other run on the part it trained on.
+// on train-rl-fit are judged on train-rl-val and back (two folds); any other run on the part it trained on.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TrainConfig } from './config';
 import { splitLabel, type SplitReport } from './eval';
 import { parseMetricsJsonl } from './metrics';
-import { poolTunings, type Tuning, type TuningRun } from './tuning';
+import { joinFolds, poolTunings, type Tuning, type TuningRun } from './tuning';
 import type { TrainPart } from '../tasks/split';
 
 export const TUNING_FILES = { start: 'start-eval.json', end: 'end-eval.json' } as const;
@@ -37,7 +37,8 @@ export function loadTuning(dir: string): Tuning {
   const parts = [...new Set(settings.map((s) => s.cfg.tasks.train_part ?? 'all'))];
   if (parts.length > 1) throw new Error(`${dir}: the settings trained on different parts (${parts.join(', ')})`);
   const trained = parts[0];
-  const judged: TrainPart = trained === 'rl-fit' ? 'rl-val' : trained;
+  // The RL half's two halves are the folds of a cross-validation: each run is judged on the one it did not train on.
+  const judged: TrainPart = trained === 'rl-fit' ? 'rl-val' : trained === 'rl-val' ? 'rl-fit' : trained;
   const startFile = join(dir, TUNING_FILES.start);
   const start = trainPartRow(startFile, judged);
   const runs = settings.map(({ name, d, cfg }): TuningRun => ({
@@ -55,5 +56,12 @@ export function loadTuning(dir: string): Tuning {
   return { runs, start, judged: splitLabel(start), fitted, seeds };
 }
 
-/** Several tuning directories (one per seed) pooled per problem; one directory as it is. */
-export const loadTunings = (dirs: readonly string[]): Tuning => poolTunings(dirs.map(loadTuning));
+/**
+ * Several tuning directories as one: those judged on the same part (one per seed) pooled per problem, then the
+ * folds (judged on train-rl-val and on train-rl-fit) joined; one directory as it is.
+ */
+export function loadTunings(dirs: readonly string[]): Tuning {
+  const byPart = new Map<string, Tuning[]>();
+  for (const t of dirs.map(loadTuning)) byPart.set(t.judged, [...(byPart.get(t.judged) ?? []), t]);
+  return joinFolds([...byPart.values()].map(poolTunings));
+}

@@ -1,10 +1,11 @@
-// Tuning on the training split: rows, the paired differences against the start and the reference, the setting the
+// Tuning without held-out numbers: rows, the paired differences against the start and the reference, the setting the
 // records pick (and whether it is separated from the others), and the page block, on generated per-problem records.
 import { describe, expect, it } from 'vitest';
 import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
 import type { SplitReport } from './eval';
 import { Rng } from './rng';
 import {
+  joinFolds,
   chooseSetting,
   choiceLine,
   poolTunings,
@@ -146,5 +147,30 @@ describe('tuning on the training split', () => {
     expect(poolTunings([s1])).toBe(s1);
     expect(() => poolTunings([s1, { ...s2, judged: 'train-rl-val' }])).toThrow(/judged on different parts/);
     expect(() => poolTunings([tuning([run('x', 16, 20, 0, 2)]), s2])).toThrow(/no setting is in every one/);
+  });
+
+  it('joins the folds of a cross-validation: problems side by side, never one problem twice', () => {
+    // Fold b is judged on other problems: the same generator with ids moved past fold a's.
+    const moved = (r: SplitReport): SplitReport => ({
+      ...r,
+      perProblem: r.perProblem!.map((p) => ({ ...p, id: `${p.id}-b` })),
+    });
+    const foldA: Tuning = { ...tuning([run('a', 16, 20, 0.2, 2), run('b', 8, 40, 0.0, 3)]), judged: 'train-rl-val' };
+    const b = tuning([run('a', 16, 20, 0.1, 4), run('b', 8, 40, 0.1, 5)]);
+    const foldB: Tuning = {
+      ...b,
+      runs: b.runs.map((r) => ({ ...r, end: moved(r.end) })),
+      start: moved(b.start),
+      judged: 'train-rl-fit',
+    };
+    const j = joinFolds([foldA, foldB]);
+    expect(j.judged).toBe('train-rl-val + train-rl-fit');
+    expect(j.runs[0].end.perProblem).toHaveLength(2 * P);
+    expect(j.start.perProblem).toHaveLength(80);
+    const [ra, rb] = [foldA.runs[0].end, foldB.runs[0].end];
+    expect(j.runs[0].end.coderPass1).toBeCloseTo((ra.coderPass1 + rb.coderPass1) / 2, 10);
+    expect(tuningRows(j, 'a')[0].vsStart!.problems).toBe(80);
+    expect(() => joinFolds([foldA, { ...foldA, judged: 'train-rl-val' }])).toThrow(/judged on the same part/);
+    expect(() => joinFolds([foldA, { ...foldB, judged: 'x', runs: foldA.runs }])).toThrow(/share a problem/);
   });
 });

@@ -5,7 +5,7 @@
 // by `npm run tuning` and the page's generated table.
 import type { SplitReport } from './eval';
 import type { StepMetrics } from './metrics';
-import { pairedDelta, poolReports, showDelta, type PairedDelta } from './targets';
+import { joinReports, pairedDelta, poolReports, showDelta, type PairedDelta } from './targets';
 
 /** One candidate setting's run: its knobs, per-step metrics and the end evaluation on the RL training instances. */
 export interface TuningRun {
@@ -32,22 +32,17 @@ export interface Tuning {
   seeds: number[];
 }
 
-const pool = (rows: readonly (SplitReport | undefined)[], what: string): SplitReport => {
-  const r = poolReports(rows);
-  if (!r) throw new Error(`cannot pool ${what}: an evaluation has no per-problem records`);
-  return r;
-};
+type Combine = (rows: readonly (SplitReport | undefined)[]) => SplitReport | undefined;
 
-/**
- * Several seeds' tuning records as one: the settings every seed ran, each evaluation pooled per problem (counts
- * summed, as the targets pool seeds), the training batches' pass rate and step time averaged step by step.
- */
-export function poolTunings(ts: readonly Tuning[]): Tuning {
-  if (ts.length === 1) return ts[0];
-  const judged = new Set(ts.map((t) => t.judged));
-  if (judged.size > 1) throw new Error(`cannot pool tunings judged on different parts (${[...judged].join(', ')})`);
+/** Several tunings as one: the settings every one ran, each evaluation combined, the batches averaged per step. */
+function combineTunings(ts: readonly Tuning[], combine: Combine, how: string): Tuning {
+  const one = (rows: readonly (SplitReport | undefined)[], what: string): SplitReport => {
+    const r = combine(rows);
+    if (!r) throw new Error(`cannot ${how} ${what}: an evaluation has no per-problem records`);
+    return r;
+  };
   const names = ts[0].runs.map((r) => r.name).filter((n) => ts.every((t) => t.runs.some((r) => r.name === n)));
-  if (!names.length) throw new Error('cannot pool tunings: no setting is in every one');
+  if (!names.length) throw new Error(`cannot ${how} tunings: no setting is in every one`);
   const runs = names.map((name): TuningRun => {
     const each = ts.map((t) => t.runs.find((r) => r.name === name)!);
     const steps = Math.min(...each.map((r) => r.metrics.length));
@@ -57,36 +52,54 @@ export function poolTunings(ts: readonly Tuning[]): Tuning {
       'time/step_s': mean(each.map((r) => r.metrics[step]['time/step_s'])),
     }));
     const fits = each.map((r) => r.fit);
-    return {
-      ...each[0],
-      metrics,
-      end: pool(
-        each.map((r) => r.end),
-        `${name}'s end`,
-      ),
-      fit: fits.every(Boolean) ? pool(fits, `${name}'s fit`) : undefined,
-    };
+    const end = one(
+      each.map((r) => r.end),
+      `${name}'s end`,
+    );
+    return { ...each[0], metrics, end, fit: fits.every(Boolean) ? one(fits, `${name}'s fit`) : undefined };
   });
-  const f = ts[0].fitted;
+  const fitted = ts.every((t) => t.fitted)
+    ? {
+        label: [...new Set(ts.map((t) => t.fitted!.label))].join(' + '),
+        start: one(
+          ts.map((t) => t.fitted!.start),
+          'the start',
+        ),
+      }
+    : undefined;
   return {
     runs,
-    start: pool(
+    start: one(
       ts.map((t) => t.start),
       'the start',
     ),
-    judged: ts[0].judged,
-    fitted:
-      f && ts.every((t) => t.fitted)
-        ? {
-            ...f,
-            start: pool(
-              ts.map((t) => t.fitted!.start),
-              'the start',
-            ),
-          }
-        : undefined,
+    judged: [...new Set(ts.map((t) => t.judged))].join(' + '),
+    fitted,
     seeds: [...new Set(ts.flatMap((t) => t.seeds))].sort((a, b) => a - b),
   };
+}
+
+/**
+ * Several seeds' tuning records as one: the settings every seed ran, each evaluation pooled per problem (counts
+ * summed, as the targets pool seeds), the training batches' pass rate and step time averaged step by step.
+ */
+export function poolTunings(ts: readonly Tuning[]): Tuning {
+  if (ts.length === 1) return ts[0];
+  const judged = new Set(ts.map((t) => t.judged));
+  if (judged.size > 1) throw new Error(`cannot pool tunings judged on different parts (${[...judged].join(', ')})`);
+  return combineTunings(ts, poolReports, 'pool');
+}
+
+/**
+ * The folds of a cross-validation as one tuning: each fold trained on one part and judged on another (train-rl-fit
+ * / train-rl-val and back), so every judged instance was never trained on by the run judged on it; the judged
+ * evaluations joined problem by problem (no problem in two folds), the batches averaged per step.
+ */
+export function joinFolds(ts: readonly Tuning[]): Tuning {
+  if (ts.length === 1) return ts[0];
+  if (new Set(ts.map((t) => t.judged)).size < ts.length)
+    throw new Error(`cannot join folds judged on the same part (${ts.map((t) => t.judged).join(', ')})`);
+  return combineTunings(ts, joinReports, 'join');
 }
 
 export interface TuningRow {
