@@ -63,7 +63,7 @@ async function main(): Promise<number> {
       lo: [ci(from, 0), ci(end(r), 0)],
       hi: [ci(from, 1), ci(end(r), 1)],
     }));
-    const file = join(out, `${label}-pass1.svg`);
+    const file = join(out, `${label.replace(/[^\w-]+/g, '_')}-pass1.svg`);
     const title = `Coder pass@1 on ${what} (${label}), start and end (bands: 95% CI over problems)`;
     await writeFile(file, lineChartSvg(title, pass, { xLabel: 'problems seen', yLabel: 'pass@1 (%)' }));
     return file;
