@@ -5,18 +5,18 @@
 # samples. PART is what RL trains on and SPLITS what is evaluated (`npm run tuning` judges rl-val when PART=rl-fit
 # and rl-fit when PART=rl-val, else the part trained on; given several DATA directories it pools seeds and joins folds):
 #   bash scripts/tune-setting.sh                          # the RL half, judged on itself (docs/results-data/tuning)
-#   PART=rl-fit SPLITS=train-rl-val,train-rl-fit DATA=docs/results-data/tuning-val PLOTS=docs/plots/tuning-val \
+#   PART=rl-fit SPLITS=train-rl-val,train-rl-fit DATA=docs/results-data/tuning-val \
 #     bash scripts/tune-setting.sh                        # trained on one half of it, judged on the other
 #   PART=rl-val SPLITS=train-rl-fit,train-rl-val DATA=docs/results-data/tuning-fold-b ...   # the second fold
 #   SETTINGS="p16-lr3e-4:16:3e-4:1.5e-4:20" bash scripts/tune-setting.sh   # another candidate next to them
 # A recorded setting is skipped and an interrupted one resumed. Records go to DATA; `npm run tuning -- DATA` prints
-# the table and draws the plots.
+# the table and draws the plots (to PLOTS, default docs/plots/ and the name of DATA).
 # SETTINGS: name:problems-per-step:lr:tester-lr:steps, space-separated. JOBS settings train at once (2 here, each
 # ~75 s per 16-problem step when two share the 2-core machine; an end evaluation ~10 min).
 set -euo pipefail
 OUT=${OUT:-runs/tuning}
 DATA=${DATA:-docs/results-data/tuning}
-PLOTS=${PLOTS:-docs/plots/tuning}
+PLOTS=${PLOTS:-docs/plots/$(basename "$DATA")}
 WARMSTART=${WARMSTART:-public/models/tiny-sft-half}
 SEED=${SEED:-2}
 PART=${PART:-rl}
