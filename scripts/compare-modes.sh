@@ -22,7 +22,7 @@ EVOLVE_PROBLEMS=${EVOLVE_PROBLEMS:-338} # every training problem of the tiny pre
 EVOLVE_ROUNDS=${EVOLVE_ROUNDS:-3}
 DATA=${DATA:-docs/results-data/compare}
 # Training flags for every run. The default is the setting the committed comparison was measured with (4 problems per
-# step, lr 4e-4 / 2e-4: the tiny preset's values then; the preset now uses 8 problems and 2e-4 / 1e-4).
+# step, lr 4e-4 / 2e-4: the tiny preset's values then; the preset now uses 16 problems and 2e-4 / 1e-4).
 read -r -a TRAIN_EXTRA <<< "${TRAIN_ARGS---set rollout.problems_per_step=4 --set optim.lr=4e-4 --set optim.tester_lr=2e-4}"
 # The models the committed comparison started from: the first shipped tiny models (every training instance in their
 # warm-start) with RL on every training instance; the tiny preset now defaults to the SFT-half warm-start.

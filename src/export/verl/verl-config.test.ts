@@ -161,7 +161,7 @@ describe('verl export config.yaml', () => {
       '--gpus-per-node must be even',
     );
     expect(() => buildVerlConfig(presetConfig('tiny'), { ...OPTS, gpusPerNode: 12 })).toThrow(
-      'train batch of 8 problems (rollout.problems_per_step) does not split over 6 GPUs per model',
+      'train batch of 16 problems (rollout.problems_per_step) does not split over 6 GPUs per model',
     );
     expect(() => buildVerlConfig(presetConfig('tiny', { mode: 'golden' }), OPTS)).toThrow(
       "mode 'golden' cannot be exported",
