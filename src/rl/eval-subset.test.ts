@@ -41,15 +41,17 @@ describe('parseHeldOutSplits', () => {
 });
 
 describe('parseEvalSplits', () => {
-  it('takes the training split and its warm-start parts beside the held-out ones; a training run does not', () => {
+  it("takes the training split, its warm-start parts and the RL part's halves beside the held-out ones; a training run does not", () => {
     expect([...parseEvalSplits('heldout,train-sft,train-rl', '--splits')]).toEqual([
       'heldout',
       'train-sft',
       'train-rl',
     ]);
     expect([...parseEvalSplits(undefined, '--splits')].sort()).toEqual(['heldout', 'heldout-family']);
+    // The RL part's fit / validation halves, for tuning on instances never trained on.
+    expect([...parseEvalSplits('train-rl-val,train-rl-fit', '--splits')]).toEqual(['train-rl-val', 'train-rl-fit']);
     expect(() => parseEvalSplits('train-all', '--splits')).toThrow(
-      "--splits: unknown split 'train-all' (heldout, heldout-family, train, train-sft, train-rl)",
+      "--splits: unknown split 'train-all' (heldout, heldout-family, train, train-sft, train-rl, train-rl-fit, train-rl-val)",
     );
     expect(() => parseHeldOutSplits('train-rl', '--eval-splits')).toThrow("unknown split 'train-rl'");
   });
