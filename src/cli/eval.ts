@@ -24,7 +24,7 @@ import {
 import { formatReport } from '../rl/format';
 import { HF_FLAGS, hfOptions, openHfLab } from './hf-lab';
 import { loadCurriculum } from '../rl/lab-setup';
-import { selectTrainPart, TRAIN_PARTS, trainPartIds, type TrainPart } from '../tasks/split';
+import { selectTrainPart, TRAIN_SUBSETS, trainPartIds, type TrainSubset } from '../tasks/split';
 import type { Problem, Split } from '../tasks/types';
 
 async function main(): Promise<number> {
@@ -81,14 +81,17 @@ async function main(): Promise<number> {
   // train-rl-fit / train-rl-val: the RL half's part a tuning run trains on / the part it is judged on.
   const splits = parseEvalSplits(args.splits as string | undefined, '--splits');
   const train = loadCurriculum(config.tasks.families).train;
-  const part = (p: Exclude<TrainPart, 'all'>) => selectTrainPart(train, trainPartIds(train), p);
-  const pools: [EvalSplit, Split, Exclude<TrainPart, 'all'> | undefined, () => Problem[]][] = [
+  const part = (p: TrainSubset) => selectTrainPart(train, trainPartIds(train), p);
+  const pools: [EvalSplit, Split, TrainSubset | undefined, () => Problem[]][] = [
     ['heldout', 'heldout', undefined, () => lab.heldout],
     ['heldout-family', 'heldout-family', undefined, () => lab.heldoutFamily],
     ['train', 'train', undefined, () => train],
-    ...TRAIN_PARTS.filter((p) => p !== 'all').map(
-      (p): [EvalSplit, Split, Exclude<TrainPart, 'all'>, () => Problem[]] => [`train-${p}`, 'train', p, () => part(p)],
-    ),
+    ...TRAIN_SUBSETS.map((p): [EvalSplit, Split, TrainSubset, () => Problem[]] => [
+      `train-${p}`,
+      'train',
+      p,
+      () => part(p),
+    ]),
   ];
   try {
     for (const [name, split, which, problems] of pools) {

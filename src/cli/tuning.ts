@@ -1,9 +1,9 @@
-// `npm run tuning -- docs/results-data/tuning [DIR ...] [--reference p16-lr2e-4] [--out docs/plots/tuning]`: the candidate
-// settings judged without held-out numbers (their Coder's pass@1 on the RL training instances, or on the validation
-// part for runs trained on train-rl-fit, paired against the start and the reference setting), the setting it picks,
-// with several directories (one per seed) each evaluation pooled per problem over the seeds, and plots against
-// problems seen: the training batches' pass rate and the judged pass@1 with its 95% band (and the
-// pass@1 on the instances trained on, when a validation part is judged).
+// `npm run tuning -- DIR [DIR ...] [--reference p16-lr2e-4] [--out docs/plots/tuning]`: the candidate settings judged
+// without held-out numbers (their Coder's pass@1 on the RL training instances, or on the part of them a run never
+// trained on for runs trained on train-rl-fit / train-rl-val), paired against the start and the reference setting,
+// the setting it picks, and plots against problems seen: the training batches' pass rate and the judged pass@1 with
+// its 95% band (and the pass@1 on the instances trained on, when a validation part is judged). Several directories
+// are seeds (pooled per problem) and folds (joined).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgsAndPositional, runMain } from './args';
@@ -22,14 +22,14 @@ function movingAverage(ys: readonly number[], w: number): number[] {
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
-  // The tuning directory is the one positional argument; --reference and --out take values.
+  // The tuning directories are the positional arguments; --reference and --out take values.
   const { args, positional } = parseArgsAndPositional(argv, { reference: 'string', out: 'string' });
   if (!positional.length) {
     console.error('usage: npm run tuning -- DIR [DIR ...] [--reference NAME] [--out docs/plots/tuning]');
     return 2;
   }
   const reference = (args.reference as string | undefined) ?? 'p16-lr2e-4';
-  // Several directories are one tuning per seed, pooled per problem.
+  // Several directories: seeds pooled per problem, folds joined (tuning-node.ts).
   const tuning = loadTunings(positional);
   const { runs, start, judged, fitted } = tuning;
   console.log(tuningTable(tuning, reference).join('\n'));

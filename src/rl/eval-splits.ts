@@ -1,5 +1,5 @@
 // The splits an evaluation can cover, and the CLI flags (--splits, --eval-splits) that name them.
-import { TRAIN_PARTS, type TrainPart } from '../tasks/split';
+import { TRAIN_SUBSETS, type TrainSubset } from '../tasks/split';
 
 export type HeldOutSplit = 'heldout' | 'heldout-family';
 /**
@@ -7,12 +7,12 @@ export type HeldOutSplit = 'heldout' | 'heldout-family';
  * half the warm-start saw, the RL half and its fit / validation halves, tasks/split.ts), which shows how much of a
  * model's pass rate is recall.
  */
-export type EvalSplit = HeldOutSplit | 'train' | `train-${Exclude<TrainPart, 'all'>}`;
+export type EvalSplit = HeldOutSplit | 'train' | `train-${TrainSubset}`;
 const HELD_OUT_SPLITS: readonly HeldOutSplit[] = ['heldout', 'heldout-family'];
 const EVAL_SPLITS: readonly EvalSplit[] = [
   ...HELD_OUT_SPLITS,
   'train',
-  ...TRAIN_PARTS.filter((p) => p !== 'all').map((p) => `train-${p}` as const),
+  ...TRAIN_SUBSETS.map((p) => `train-${p}` as const),
 ];
 
 /** A comma-separated list of splits among `allowed` (a CLI flag's value); undefined means both held-out splits. */

@@ -14,7 +14,7 @@
 // - CodeT selection: candidates are scored by dual agreement over the tester's (unvalidated) tests: |tests passed| ×
 //   |candidates with the same pass signature|; the top one's hidden-test result is the selected pass@1.
 import type { Mutant, Problem, Split } from '../tasks/types';
-import type { TrainPart } from '../tasks/split';
+import type { TrainSubset } from '../tasks/split';
 import type { Sandbox } from '../sandbox/types';
 import type { TrainConfig } from './config';
 import type { Generation, GenerateOptions, Policy } from './policy';
@@ -83,7 +83,7 @@ export function runEvalOptions(config: TrainConfig, o: Partial<EvalOptions> = {}
 export interface SplitReport {
   split: Split;
   /** On the training split: which warm-start part was evaluated (absent: the whole split, or a held-out one). */
-  part?: Exclude<TrainPart, 'all'>;
+  part?: TrainSubset;
   problems: number;
   coderPass1: number;
   coderPass1Greedy: number;

@@ -143,8 +143,8 @@ export function judgeTargets(runs: readonly TargetRun[], step: number): TargetLi
  * per-problem records.
  */
 export function poolReports(rows: readonly (SplitReport | undefined)[]): SplitReport | undefined {
-  if (!rows.length || rows.some((r) => !r?.perProblem?.length)) return undefined;
-  const rs = rows as readonly SplitReport[];
+  const rs = withProblems(rows);
+  if (!rs) return undefined;
   const byId = rs.map((r) => new Map(r.perProblem!.map((p) => [p.id, p])));
   const merged: ProblemEval[] = [];
   for (const p of rs[0].perProblem!) {
@@ -152,20 +152,37 @@ export function poolReports(rows: readonly (SplitReport | undefined)[]): SplitRe
     if (all.some((x) => !x)) continue;
     merged.push(sumProblemEvals(all as ProblemEval[]));
   }
-  return { ...rs[0], problems: merged.length, ...summarize(merged), perProblem: merged, ci: bootstrapCI(merged) };
+  return reportOf(rs[0], merged);
 }
+
+/** The reports when every one has per-problem records (the counts pooling and joining need), else undefined. */
+function withProblems(rows: readonly (SplitReport | undefined)[]): readonly SplitReport[] | undefined {
+  return rows.length && rows.every((r) => r?.perProblem?.length) ? (rows as readonly SplitReport[]) : undefined;
+}
+
+/** A report over other per-problem records: its metrics and intervals recomputed from them. */
+const reportOf = (base: SplitReport, ps: ProblemEval[]): SplitReport => ({
+  ...base,
+  problems: ps.length,
+  ...summarize(ps),
+  perProblem: ps,
+  ci: bootstrapCI(ps),
+});
 
 /**
  * Evaluations of disjoint problem sets (folds of a cross-validation) as one: their problems side by side. Undefined
  * when any lacks per-problem records; a problem in two of them is an error (those are pooled, not joined).
  */
 export function joinReports(rows: readonly (SplitReport | undefined)[]): SplitReport | undefined {
-  if (!rows.length || rows.some((r) => !r?.perProblem?.length)) return undefined;
-  const rs = rows as readonly SplitReport[];
+  const rs = withProblems(rows);
+  if (!rs) return undefined;
   const all = rs.flatMap((r) => r.perProblem!);
-  const dup = all.find((p, i) => all.findIndex((q) => q.id === p.id) !== i);
-  if (dup) throw new Error(`cannot join evaluations that share a problem (${dup.id})`);
-  return { ...rs[0], problems: all.length, ...summarize(all), perProblem: all, ci: bootstrapCI(all) };
+  const seen = new Set<string>();
+  for (const p of all) {
+    if (seen.has(p.id)) throw new Error(`cannot join evaluations that share a problem (${p.id})`);
+    seen.add(p.id);
+  }
+  return reportOf(rs[0], all);
 }
 
 /**

@@ -9,9 +9,12 @@ import { Rng } from './rng';
  * training instances better does not win, which held-out numbers must not be used to see).
  */
 export type TrainPart = 'all' | 'sft' | 'rl' | 'rl-fit' | 'rl-val';
-export const TRAIN_PARTS: readonly TrainPart[] = ['all', 'sft', 'rl', 'rl-fit', 'rl-val'];
-/** The ids of each part but 'all'. */
-export type TrainPartIds = Record<Exclude<TrainPart, 'all'>, Set<string>>;
+/** A part that is a subset of the training instances (every part but 'all'). */
+export type TrainSubset = Exclude<TrainPart, 'all'>;
+export const TRAIN_SUBSETS: readonly TrainSubset[] = ['sft', 'rl', 'rl-fit', 'rl-val'];
+export const TRAIN_PARTS: readonly TrainPart[] = ['all', ...TRAIN_SUBSETS];
+/** The ids of each subset. */
+export type TrainPartIds = Record<TrainSubset, Set<string>>;
 
 /**
  * Every family's training instances, sorted by id and shuffled by a seed derived from the family name, are cut at
@@ -30,9 +33,10 @@ export function trainPartIds(problems: readonly Problem[], seed = 19): TrainPart
   for (const [family, ps] of byFamily) {
     const sorted = [...ps].sort((a, b) => a.id.localeCompare(b.id));
     const order = Rng.from(seed, 'sft-rl', family).shuffle(sorted.map((_, i) => i));
+    const shuffled = order.map((idx) => sorted[idx].id);
     const half = Math.floor(sorted.length / 2);
-    const rl: string[] = [];
-    order.forEach((idx, rank) => (rank < half ? ids.sft.add(sorted[idx].id) : rl.push(sorted[idx].id)));
+    for (const id of shuffled.slice(0, half)) ids.sft.add(id);
+    const rl = shuffled.slice(half);
     for (const id of rl) ids.rl.add(id);
     // The RL part cut again, by its own shuffle, so that the sft / rl cut above stays what it was.
     const valOrder = Rng.from(seed, 'rl-fit-val', family).shuffle(rl.map((_, i) => i));
