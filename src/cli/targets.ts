@@ -3,15 +3,26 @@
 // seed from the runs' eval.jsonl, with paired bootstrap intervals; docs/results.md quotes the table it prints.
 // `--versus BASE_DIR` instead compares a variant's runs with the base runs of the same mode and seed (pass@1, paired),
 // with `--versus-step N` taking the base at another step (e.g. the same problems seen at twice the batch).
+// `--resample tasks` draws every interval over tasks instead of problems (instances of one task, which differ only in
+// the function name, drawn together): wider, and the honest unit when instances repeat tasks. `--novelty` prints
+// held-out pass@1 split by task: new tasks, and tasks the warm-start or RL trained on under another function name.
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { intArg, parseArgsAndPositional, runMain } from './args';
-import { loadTargetRuns } from '../rl/compare-records-node';
-import { judgeTargets, TARGETS_END, targetsBegin, targetsTable } from '../rl/targets';
+import { loadTargetRuns, noveltyOf, resampled } from '../rl/compare-records-node';
+import { NOVELTY_END, noveltyBegin, noveltyRows, noveltyTable } from '../rl/novelty-table';
+import {
+  judgeTargets,
+  RESAMPLE_UNITS,
+  TARGETS_END,
+  targetsBegin,
+  targetsTable,
+  type ResampleUnit,
+} from '../rl/targets';
 import { variantDeltas, variantTable } from '../rl/variant-delta';
 
 const USAGE =
-  "usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N]]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed)";
+  "usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N]] [--resample problems|tasks] [--novelty]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed; --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks)";
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
@@ -20,17 +31,24 @@ async function main(): Promise<number> {
     step: 'string',
     versus: 'string',
     'versus-step': 'string',
+    resample: 'string',
+    novelty: 'boolean',
   });
+  const unit = (args.resample as string | undefined) ?? 'problems';
+  if (!RESAMPLE_UNITS.includes(unit as ResampleUnit)) {
+    console.error(`--resample ${unit}: expected one of ${RESAMPLE_UNITS.join(', ')}\n${USAGE}`);
+    return 2;
+  }
   const versus = typeof args.versus === 'string' ? args.versus.split('\n') : [];
   if (!dirs.length || (args['versus-step'] !== undefined && !versus.length)) {
     console.error(USAGE);
     return 2;
   }
-  const runs = loadTargetRuns(dirs);
+  const runs = resampled(loadTargetRuns(dirs), unit as ResampleUnit);
   if (versus.length) {
     const step = intArg(args, 'step', 100);
     const baseStep = intArg(args, 'versus-step', step);
-    const rows = variantDeltas(runs, loadTargetRuns(versus), step, baseStep);
+    const rows = variantDeltas(runs, resampled(loadTargetRuns(versus), unit as ResampleUnit), step, baseStep);
     if (!rows.length) {
       console.error(
         `no mode and seed evaluated at step ${step} in ${dirs.join(', ')} and at step ${baseStep} in ${versus.join(', ')}`,
@@ -40,10 +58,6 @@ async function main(): Promise<number> {
     console.log(variantTable(rows, step, baseStep).join('\n'));
     return 0;
   }
-  if (!runs.some((r) => r.mode === 'code-a1')) {
-    console.error(`no code-a1 run among ${dirs.join(', ')}: the targets are stated for code-a1 against its baselines`);
-    return 2;
-  }
   const step = intArg(args, 'step', 100);
   // Between the markers docs/results.md carries it in (results-table.test.ts checks the page against the records);
   // subdirectories of the records (docs/results-data/disjoint-c docs/results-data/disjoint) are named in the marker,
@@ -51,7 +65,21 @@ async function main(): Promise<number> {
   const subs = dirs.map((d) => basename(resolve(d)));
   const records = dirs.every((d) => !existsSync(join(d, 'config.json'))); // directories of runs, not runs
   const dir = records && !subs.includes('results-data') ? subs.join(',') : undefined;
-  console.log([targetsBegin(step, dir), ...targetsTable(judgeTargets(runs, step)), TARGETS_END].join('\n'));
+  if (args.novelty) {
+    const rows = noveltyRows(runs, step, noveltyOf);
+    if (!rows.length) {
+      console.error(`no run in ${dirs.join(', ')} evaluated per problem at step 0 and at step ${step}`);
+      return 2;
+    }
+    console.log([noveltyBegin(step, dir), ...noveltyTable(rows, step), NOVELTY_END].join('\n'));
+    return 0;
+  }
+  if (!runs.some((r) => r.mode === 'code-a1')) {
+    console.error(`no code-a1 run among ${dirs.join(', ')}: the targets are stated for code-a1 against its baselines`);
+    return 2;
+  }
+  const table = targetsTable(judgeTargets(runs, step));
+  console.log([targetsBegin(step, dir, unit as ResampleUnit), ...table, TARGETS_END].join('\n'));
   return 0;
 }
 

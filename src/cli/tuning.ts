@@ -1,9 +1,10 @@
-// `npm run tuning -- DIR [DIR ...] [--reference p16-lr2e-4] [--out docs/plots/tuning]`: the candidate settings judged
+// `npm run tuning -- DIR [DIR ...] [--reference p16-lr2e-4] [--out docs/plots/tuning] [--resample tasks]`: the candidate settings judged
 // without held-out numbers (their Coder's pass@1 on the RL training instances, or on the part of them a run never
 // trained on for runs trained on train-rl-fit / train-rl-val), paired against the start and the reference setting,
 // the setting it picks, and plots against problems seen: the training batches' pass rate and the judged pass@1 with
 // its 95% band (and the pass@1 on the instances trained on, when a validation part is judged). Several directories
-// are seeds (pooled per problem) and folds (joined).
+// are seeds (pooled per problem) and folds (joined). `--resample tasks` draws the intervals over tasks (instances of
+// one task, which differ only in the function name, together) instead of instances.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgsAndPositional, runMain } from './args';
@@ -11,6 +12,7 @@ import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
 import { loadTunings } from '../rl/tuning-node';
 import { BATCH_WINDOW, choiceLine, tuningTable, type TuningRun } from '../rl/tuning';
 import type { SplitReport } from '../rl/eval';
+import { RESAMPLE_UNITS, type ResampleUnit } from '../rl/targets';
 
 /** A trailing moving average (the first points average what there is). */
 function movingAverage(ys: readonly number[], w: number): number[] {
@@ -23,14 +25,17 @@ function movingAverage(ys: readonly number[], w: number): number[] {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
   // The tuning directories are the positional arguments; --reference and --out take values.
-  const { args, positional } = parseArgsAndPositional(argv, { reference: 'string', out: 'string' });
-  if (!positional.length) {
-    console.error('usage: npm run tuning -- DIR [DIR ...] [--reference NAME] [--out docs/plots/tuning]');
+  const { args, positional } = parseArgsAndPositional(argv, { reference: 'string', out: 'string', resample: 'string' });
+  const unit = (args.resample as string | undefined) ?? 'problems';
+  if (!positional.length || !RESAMPLE_UNITS.includes(unit as ResampleUnit)) {
+    console.error(
+      `usage: npm run tuning -- DIR [DIR ...] [--reference NAME] [--out docs/plots/tuning] [--resample ${RESAMPLE_UNITS.join('|')}]`,
+    );
     return 2;
   }
   const reference = (args.reference as string | undefined) ?? 'p16-lr2e-4';
   // Several directories: seeds pooled per problem, folds joined (tuning-node.ts).
-  const tuning = loadTunings(positional);
+  const tuning = loadTunings(positional, unit as ResampleUnit);
   const { runs, start, judged, fitted } = tuning;
   console.log(tuningTable(tuning, reference).join('\n'));
   console.log(`\n${choiceLine(tuning)}`);
@@ -64,7 +69,7 @@ async function main(): Promise<number> {
       hi: [ci(from, 1), ci(end(r), 1)],
     }));
     const file = join(out, `${label.replace(/[^\w-]+/g, '_')}-pass1.svg`);
-    const title = `Coder pass@1 on ${what} (${label}), start and end (bands: 95% CI over problems)`;
+    const title = `Coder pass@1 on ${what} (${label}), start and end (bands: 95% CI over ${unit})`;
     await writeFile(file, lineChartSvg(title, pass, { xLabel: 'problems seen', yLabel: 'pass@1 (%)' }));
     return file;
   };

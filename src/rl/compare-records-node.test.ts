@@ -1,19 +1,21 @@
 // Loading reference runs for the targets from records directories: the first directory's run of a mode and seed
-// wins, later directories supply only what it lacks, and a path that holds no runs is an error.
+// wins, later directories supply only what it lacks, and a path that holds no runs is an error; a run's config says
+// what it trained on, which tells renamed held-out tasks from new ones.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadTargetRuns, targetRunsIn } from './compare-records-node';
+import { loadTargetRuns, noveltyOf, targetRunsIn } from './compare-records-node';
+import { generateProblems } from '../tasks/generate';
 
 const root = mkdtempSync(join(tmpdir(), 'target-runs-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A run directory as the reference runs leave it: config.json (mode, seed) and one eval.jsonl point per step. */
-function run(dir: string, mode: string, seed: number, steps: number[]): void {
+function run(dir: string, mode: string, seed: number, steps: number[], tasks?: object): void {
   const d = join(root, dir);
   mkdirSync(d, { recursive: true });
-  writeFileSync(join(d, 'config.json'), JSON.stringify({ mode, seed }));
+  writeFileSync(join(d, 'config.json'), JSON.stringify({ mode, seed, tasks }));
   writeFileSync(join(d, 'eval.jsonl'), steps.map((step) => JSON.stringify({ step, rows: [] })).join('\n') + '\n');
 }
 
@@ -21,6 +23,7 @@ run('rerun/code-a1-s1', 'code-a1', 1, [0, 20]);
 run('rerun/code-a1-s2', 'code-a1', 2, [0]);
 run('base/code-a1-s1', 'code-a1', 1, [0, 100]);
 run('base/golden-s1', 'golden', 1, [0, 100]);
+run('fams/code-a1-s1', 'code-a1', 1, [0], { families: ['acronym', 'count_items'], train_part: 'rl' });
 mkdirSync(join(root, 'empty'));
 
 describe('loadTargetRuns / targetRunsIn', () => {
@@ -38,5 +41,18 @@ describe('loadTargetRuns / targetRunsIn', () => {
     expect(loadTargetRuns([join(root, 'base', 'golden-s1')]).map((r) => r.name)).toEqual(['golden-s1']);
     expect(() => targetRunsIn(root, 'empty')).toThrow(/neither a run/);
     expect(() => targetRunsIn(root, 'missing')).toThrow(/no such directory/);
+  });
+});
+
+describe('noveltyOf', () => {
+  it('classifies held-out problems against what the run’s config says it trained on', () => {
+    const [r] = targetRunsIn(root, 'fams');
+    expect(r.tasks).toEqual({ families: ['acronym', 'count_items'], trainPart: 'rl' });
+    const heldout = generateProblems({ families: ['acronym', 'count_items'] }).filter((p) => p.split === 'heldout');
+    const kinds = new Set(heldout.map((p) => noveltyOf(r)(p.id)));
+    // acronym has 8 tasks under 56 names: every held-out acronym instance is a renamed training task.
+    expect(heldout.filter((p) => p.family === 'acronym').every((p) => noveltyOf(r)(p.id) !== 'new')).toBe(true);
+    expect(kinds.has('new')).toBe(true);
+    expect(() => noveltyOf(targetRunsIn(root, 'base')[0])).toThrow(/training instances are unknown/);
   });
 });

@@ -7,7 +7,9 @@ import type { TrainConfig } from './config';
 import { splitLabel, type SplitReport } from './eval';
 import { compareTable, evolveTable, parseEvolved, type CompareRun, type EvolvedProblem } from './compare-table';
 import type { EvalPoint } from './run-layout';
-import type { TargetRun } from './targets';
+import { runOverTasks, type ResampleUnit, type TargetRun } from './targets';
+import { taskOf } from '../tasks/generate';
+import { taskNovelty, type Novelty } from '../tasks/novelty';
 
 /** The run's copy of `train --hidden-tests` (src/cli/hidden-tests-file.ts writes it; rl does not import the CLI). */
 const HIDDEN_TESTS_FILE = 'hidden-tests.jsonl';
@@ -119,7 +121,8 @@ export function loadTargetRuns(paths: readonly string[]): TargetRun[] {
       .split('\n')
       .filter((l) => l.trim())
       .map((l) => JSON.parse(l) as EvalPoint);
-    return [{ name: basename(dir), mode: cfg.mode, seed: cfg.seed, evals }];
+    const tasks = cfg.tasks && { families: cfg.tasks.families, trainPart: cfg.tasks.train_part ?? 'all' };
+    return [{ name: basename(dir), mode: cfg.mode, seed: cfg.seed, evals, tasks }];
   });
 }
 
@@ -127,8 +130,13 @@ export function loadTargetRuns(paths: readonly string[]): TargetRun[] {
  * The runs a targets table judges: `dirs` as its marker names them (`disjoint-c,disjoint`: subdirectories of the
  * records `data`, comma-separated, the first one's runs winning), or the records' own reference runs when undefined.
  */
-export function targetRunsIn(data: string, dirs?: string): TargetRun[] {
-  return loadTargetRuns(dirs ? dirs.split(',').map((d) => join(data, d)) : [data]);
+export function targetRunsIn(data: string, dirs?: string, unit: ResampleUnit = 'problems'): TargetRun[] {
+  return resampled(loadTargetRuns(dirs ? dirs.split(',').map((d) => join(data, d)) : [data]), unit);
+}
+
+/** Runs as loaded, or with every evaluation's intervals drawn over the lab curriculum's tasks (runOverTasks). */
+export function resampled(runs: TargetRun[], unit: ResampleUnit): TargetRun[] {
+  return unit === 'tasks' ? runs.map((r) => runOverTasks(r, taskOf)) : runs;
 }
 
 /**
@@ -166,4 +174,18 @@ export function disjointRuns(dir: string): string[] {
     }
   }
   return out;
+}
+
+const classifiers = new Map<string, (id: string) => Novelty>();
+/**
+ * What each held-out instance's task is to a run (new, or a renamed warm-start / RL task), from what its config says
+ * it trained on; one classifier per set of families and training part. An error for a run without its config.
+ */
+export function noveltyOf(run: TargetRun): (id: string) => Novelty {
+  if (!run.tasks) throw new Error(`${run.name}: its training instances are unknown (no config.json read)`);
+  const { families, trainPart } = run.tasks;
+  const key = `${[...families].sort().join(',')}|${trainPart}`;
+  let f = classifiers.get(key);
+  if (!f) classifiers.set(key, (f = taskNovelty(families, trainPart)));
+  return f;
 }

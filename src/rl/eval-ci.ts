@@ -1,11 +1,17 @@
 // Per-problem evaluation records, the split's metrics computed from them, and 95% confidence intervals by a
-// percentile bootstrap over problems (problems are the unit that varies between evaluation sets, not samples).
+// percentile bootstrap over problems (problems are the unit that varies between evaluation sets, not samples), or over
+// tasks when the records name them (instances of one task under other function names are resampled together).
 import { mul, passAtKEstimate, testPassAtK } from './eval-metrics';
 import { Rng } from './rng';
 
 /** What one problem contributed to the split's metrics (counts, so any metric can be recomputed from them). */
 export interface ProblemEval {
   id: string;
+  /**
+   * The task the problem poses (tasks/generate.ts taskOf), when the interval should resample tasks: problems that
+   * share it are drawn together. Absent: every problem is its own unit.
+   */
+  task?: string;
   /** Coder samples drawn and how many passed every hidden test. */
   n: number;
   passed: number;
@@ -50,6 +56,7 @@ export function sumProblemEvals(ps: readonly ProblemEval[]): ProblemEval {
   const add = (f: (p: ProblemEval) => number) => ps.reduce((a, p) => a + f(p), 0);
   return {
     id: ps[0].id,
+    ...(ps[0].task === undefined ? {} : { task: ps[0].task }),
     n: add((p) => p.n),
     passed: add((p) => p.passed),
     greedy: ps.every((p) => p.greedy),
@@ -117,12 +124,41 @@ export function bootstrapCI(
     CiMetric,
     number[]
   >;
+  const units = resamplingUnits(xs, (p) => p.task);
   for (let r = 0; r < reps && xs.length; r++) {
-    const s = summarize(Array.from({ length: xs.length }, () => xs[rng.int(xs.length)]));
+    const s = summarize(resample(units, rng));
     for (const m of CI_METRICS) draws[m].push(s[m]);
   }
   const out = {} as Record<CiMetric, [number, number]>;
   for (const m of CI_METRICS) out[m] = percentileInterval(draws[m], level);
+  return out;
+}
+
+/**
+ * The units a bootstrap draws: items that share a cluster key together, in order of first appearance; an item
+ * without a key is a unit of its own. With no keys this is one unit per item, so the draws are those of a bootstrap
+ * over items.
+ */
+export function resamplingUnits<T>(xs: readonly T[], key: (x: T) => string | undefined): T[][] {
+  const units: T[][] = [];
+  const byKey = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    const unit = k === undefined ? undefined : byKey.get(k);
+    if (unit) unit.push(x);
+    else {
+      const fresh = [x];
+      units.push(fresh);
+      if (k !== undefined) byKey.set(k, fresh);
+    }
+  }
+  return units;
+}
+
+/** One bootstrap draw: as many units as there are, with replacement, their items concatenated. */
+export function resample<T>(units: readonly (readonly T[])[], rng: Rng): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < units.length; i++) out.push(...units[rng.int(units.length)]);
   return out;
 }
 

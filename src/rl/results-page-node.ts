@@ -10,10 +10,20 @@ import {
   loadCompareRecords,
   loadDisjointEval,
   loadTargetRuns,
+  noveltyOf,
   targetRunsIn,
 } from './compare-records-node';
+import { NOVELTY_BLOCK, noveltyBegin, NOVELTY_END, noveltyRows, noveltyTable } from './novelty-table';
 import * as table from './results-table';
-import { judgeTargets, TARGETS_BLOCK, TARGETS_END, targetsBegin, targetsTable, type TargetRun } from './targets';
+import {
+  judgeTargets,
+  TARGETS_BLOCK,
+  type ResampleUnit,
+  TARGETS_END,
+  targetsBegin,
+  targetsTable,
+  type TargetRun,
+} from './targets';
 import { choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningTable } from './tuning';
 import { loadTunings } from './tuning-node';
 
@@ -70,13 +80,20 @@ export function regenerateResultsPage(page: string, data: string): string {
     page = replaceBlock(page, COMPARE_BEGIN, COMPARE_END, compareBlock(loadCompareRecords([compare])));
   }
   // The settings judged without held-out numbers (`npm run tuning`): the table and the choice it gives.
-  page = page.replace(TUNING_BLOCK, (_, dir: string, reference: string) => {
-    const tuning = loadTunings(dir.split(',').map((d) => join(data, d)));
+  page = page.replace(TUNING_BLOCK, (_, dir: string, reference: string, tasks: string | undefined) => {
+    const dirs = dir.split(',').map((d) => join(data, d));
+    const tuning = loadTunings(dirs, tasks ? 'tasks' : 'problems');
     const lines = [...tuningTable(tuning, reference), '', choiceLine(tuning)];
-    return [tuningBegin(dir, reference), ...lines, TUNING_END].join('\n');
+    return [tuningBegin(dir, reference, Boolean(tasks)), ...lines, TUNING_END].join('\n');
   });
-  return page.replace(TARGETS_BLOCK, (_, step: string, dir: string | undefined) => {
-    const judged = judgeTargets(dir ? targetRunsIn(data, dir) : runs, Number(step));
-    return [targetsBegin(Number(step), dir), ...targetsTable(judged), TARGETS_END].join('\n');
+  // Held-out pass@1 on new tasks and on renamed training tasks (`npm run targets -- --novelty`).
+  page = page.replace(NOVELTY_BLOCK, (_, step: string, dir: string | undefined) => {
+    const rows = noveltyRows(dir ? targetRunsIn(data, dir) : runs, Number(step), noveltyOf);
+    return [noveltyBegin(Number(step), dir), ...noveltyTable(rows, Number(step)), NOVELTY_END].join('\n');
+  });
+  return page.replace(TARGETS_BLOCK, (_, step: string, dir: string | undefined, tasks: string | undefined) => {
+    const unit: ResampleUnit = tasks ? 'tasks' : 'problems';
+    const judged = judgeTargets(dir || tasks ? targetRunsIn(data, dir, unit) : runs, Number(step));
+    return [targetsBegin(Number(step), dir, unit), ...targetsTable(judged), TARGETS_END].join('\n');
   });
 }

@@ -4,6 +4,8 @@
 import {
   bootstrapCI,
   percentileInterval,
+  resample,
+  resamplingUnits,
   sumProblemEvals,
   summarize,
   type CiMetric,
@@ -12,6 +14,7 @@ import {
 import { Rng } from './rng';
 import type { SplitReport } from './eval';
 import type { EvalPoint } from './run-layout';
+import type { TrainPart } from '../tasks/split';
 
 /** One reference run: its mode, seed and held-out evaluations. */
 export interface TargetRun {
@@ -19,6 +22,8 @@ export interface TargetRun {
   mode: string;
   seed: number;
   evals: readonly EvalPoint[];
+  /** What it trained on, from its config.json (for telling renamed held-out tasks from new ones). */
+  tasks?: { families: readonly string[]; trainPart: TrainPart };
 }
 
 export type Verdict = 'met' | 'missed' | 'not measured';
@@ -53,8 +58,8 @@ const SCALE: Record<CiMetric, number> = {
 
 /**
  * The paired difference of a split metric between two evaluations on the problems both hold: every bootstrap draw
- * resamples those problems once and summarises both evaluations on the same draw, so what the two share (problem
- * difficulty) cancels. Pooled metrics (validity, mut@k, Mul) are recomputed from the counts on every draw.
+ * resamples those problems once (by task when `a`'s records name tasks) and summarises both evaluations on the same
+ * draw, so what the two share (problem difficulty) cancels. Pooled metrics (validity, mut@k, Mul) are recomputed from the counts on every draw.
  */
 export function pairedDelta(
   a: readonly ProblemEval[],
@@ -69,9 +74,9 @@ export function pairedDelta(
   const diff = (xs: readonly (readonly [ProblemEval, ProblemEval])[]) =>
     s * (summarize(xs.map((x) => x[0]))[metric] - summarize(xs.map((x) => x[1]))[metric]);
   const rng = new Rng(o.seed ?? 20260104);
+  const units = resamplingUnits(pairs, (x) => x[0].task);
   const draws: number[] = [];
-  for (let r = 0; r < (o.reps ?? 1000); r++)
-    draws.push(diff(Array.from({ length: pairs.length }, () => pairs[rng.int(pairs.length)])));
+  for (let r = 0; r < (o.reps ?? 1000); r++) draws.push(diff(resample(units, rng)));
   return { delta: diff(pairs), ci: percentileInterval(draws, 0.95), problems: pairs.length };
 }
 
@@ -169,6 +174,27 @@ const reportOf = (base: SplitReport, ps: ProblemEval[]): SplitReport => ({
   ci: bootstrapCI(ps),
 });
 
+/** What a bootstrap resamples: problems (instances), or tasks (instances of one task drawn together). */
+export type ResampleUnit = 'problems' | 'tasks';
+export const RESAMPLE_UNITS: readonly ResampleUnit[] = ['problems', 'tasks'];
+
+/**
+ * A report whose per-problem records name their tasks (`taskOf`, tasks/generate.ts), its intervals drawn again over
+ * tasks: instances that differ only in the function name are not independent evidence. As it is without records.
+ */
+export function overTasks(r: SplitReport, taskOf: (id: string) => string): SplitReport {
+  if (!r.perProblem?.length) return r;
+  return reportOf(
+    r,
+    r.perProblem.map((p) => ({ ...p, task: taskOf(p.id) })),
+  );
+}
+
+/** A run with every evaluation's records over tasks (overTasks), so its targets' intervals resample tasks. */
+export function runOverTasks(run: TargetRun, taskOf: (id: string) => string): TargetRun {
+  return { ...run, evals: run.evals.map((e) => ({ ...e, rows: e.rows.map((r) => overTasks(r, taskOf)) })) };
+}
+
 /**
  * Evaluations of disjoint problem sets (folds of a cross-validation) as one: their problems side by side. Undefined
  * when any lacks per-problem records; a problem in two of them is an error (those are pooled, not joined).
@@ -197,7 +223,7 @@ export function poolSeeds(runs: readonly (TargetRun | undefined)[]): TargetRun |
     const report = poolReports(rs.map((r) => atStep(r, e.step)));
     if (report) evals.push({ step: e.step, rows: [report] });
   }
-  return { name: `${rs[0].mode}-pooled`, mode: rs[0].mode, seed: rs[0].seed, evals };
+  return { name: `${rs[0].mode}-pooled`, mode: rs[0].mode, seed: rs[0].seed, evals, tasks: rs[0].tasks };
 }
 
 /** The four targets on one seed's runs (or pooled runs), in the order the page lists them. */
@@ -280,13 +306,18 @@ export const TARGETS_HEADER = [
 /**
  * A page carries one table per judged step and set of records, each between `<!-- targets:begin step=N -->` (the
  * reference runs) or `<!-- targets:begin step=N dir=NAME -->` (the runs in the records' subdirectory NAME, e.g.
- * the disjoint-data runs; `dir=A,B`: A's runs, with the modes and seeds A lacks taken from B) and TARGETS_END.
+ * the disjoint-data runs; `dir=A,B`: A's runs, with the modes and seeds A lacks taken from B), optionally
+ * `resample=tasks` (intervals over tasks, runOverTasks), and TARGETS_END.
  */
 export const TARGETS_END = '<!-- targets:end -->';
-export const targetsBegin = (step: number, dir?: string) =>
-  `<!-- targets:begin step=${step}${dir ? ` dir=${dir}` : ''} -->`;
-/** A whole targets table: groups 1 step, 2 the records subdirectories (or undefined), 3 the lines in between. */
-export const TARGETS_BLOCK = /<!-- targets:begin step=(\d+)(?: dir=([\w.,-]+))? -->([\s\S]*?)<!-- targets:end -->/g;
+export const targetsBegin = (step: number, dir?: string, unit: ResampleUnit = 'problems') =>
+  `<!-- targets:begin step=${step}${dir ? ` dir=${dir}` : ''}${unit === 'tasks' ? ' resample=tasks' : ''} -->`;
+/**
+ * A whole targets table: groups 1 step, 2 the records subdirectories (or undefined), 3 'tasks' when its intervals
+ * resample tasks (or undefined), 4 the lines in between.
+ */
+export const TARGETS_BLOCK =
+  /<!-- targets:begin step=(\d+)(?: dir=([\w.,-]+))?(?: resample=(tasks))? -->([\s\S]*?)<!-- targets:end -->/g;
 
 /** The targets as the table docs/results.md carries between targetsBegin(step) and TARGETS_END. */
 export function targetsTable(lines: readonly TargetLine[]): string[] {
@@ -297,22 +328,26 @@ export function targetsTable(lines: readonly TargetLine[]): string[] {
 }
 
 /**
- * Every targets table of a page against what `judge(step, dir)` gives for the step (and records subdirectory, when
- * named) its begin marker names; one message per mismatched line (empty when the page matches), and one when the
+ * Every targets table of a page against what `judge(step, dir, unit)` gives for the step (records subdirectory, when
+ * named, and resampling unit) its begin marker names; one message per mismatched line (empty when the page matches), and one when the
  * page has no such table.
  */
-export function checkTargetsBlocks(page: string, judge: (step: number, dir?: string) => TargetLine[]): string[] {
+export function checkTargetsBlocks(
+  page: string,
+  judge: (step: number, dir?: string, unit?: ResampleUnit) => TargetLine[],
+): string[] {
   const out: string[] = [];
   let found = 0;
   for (const m of page.matchAll(TARGETS_BLOCK)) {
     found++;
     const step = Number(m[1]);
-    const where = m[2] ? `${m[2]} step ${step}` : `step ${step}`;
-    const got = m[3]
+    const unit: ResampleUnit = m[3] === 'tasks' ? 'tasks' : 'problems';
+    const where = `${m[2] ? `${m[2]} ` : ''}step ${step}${unit === 'tasks' ? ' over tasks' : ''}`;
+    const got = m[4]
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    const want = targetsTable(judge(step, m[2]));
+    const want = targetsTable(judge(step, m[2], unit));
     for (let i = 0; i < Math.max(got.length, want.length); i++)
       if (got[i] !== want[i])
         out.push(`${where} line ${i + 1}:\n  page:    ${got[i] ?? '(none)'}\n  records: ${want[i] ?? '(none)'}`);

@@ -9,11 +9,13 @@ import { splitLabel, type SplitReport } from './eval';
 import { parseMetricsJsonl } from './metrics';
 import { joinFolds, poolTunings, type Tuning, type TuningRun } from './tuning';
 import type { TrainPart } from '../tasks/split';
+import { taskOf } from '../tasks/generate';
+import { overTasks, type ResampleUnit } from './targets';
 
 export const TUNING_FILES = { start: 'start-eval.json', end: 'end-eval.json' } as const;
 
 /** The evaluation of one part of the training instances in an eval.json (`--splits train-<part>`). */
-export function trainPartRow(file: string, part: TrainPart): SplitReport {
+export function trainPartRowOf(file: string, part: TrainPart): SplitReport {
   const e = JSON.parse(readFileSync(file, 'utf8')) as { rows?: SplitReport[] };
   const row = e.rows?.find((r) => r.split === 'train' && (r.part ?? 'all') === part);
   const name = part === 'all' ? 'train' : `train-${part}`;
@@ -21,8 +23,15 @@ export function trainPartRow(file: string, part: TrainPart): SplitReport {
   return row;
 }
 
-/** The candidate settings of a tuning directory, in name order, the start they are compared with, what is judged. */
-export function loadTuning(dir: string): Tuning {
+/**
+ * The candidate settings of a tuning directory, in name order, the start they are compared with, what is judged;
+ * with `unit` 'tasks' every interval resamples the curriculum's tasks instead of instances (overTasks).
+ */
+export function loadTuning(dir: string, unit: ResampleUnit = 'problems'): Tuning {
+  const trainPartRow = (file: string, part: TrainPart) => {
+    const row = trainPartRowOf(file, part);
+    return unit === 'tasks' ? overTasks(row, taskOf) : row;
+  };
   if (!existsSync(dir)) throw new Error(`${dir}: no such directory`);
   const settings = readdirSync(dir)
     .filter((n) => statSync(join(dir, n)).isDirectory())
@@ -60,8 +69,8 @@ export function loadTuning(dir: string): Tuning {
  * Several tuning directories as one: those judged on the same part (one per seed) pooled per problem, then the
  * folds (judged on train-rl-val and on train-rl-fit) joined; one directory as it is.
  */
-export function loadTunings(dirs: readonly string[]): Tuning {
+export function loadTunings(dirs: readonly string[], unit: ResampleUnit = 'problems'): Tuning {
   const byPart = new Map<string, Tuning[]>();
-  for (const t of dirs.map(loadTuning)) byPart.set(t.judged, [...(byPart.get(t.judged) ?? []), t]);
+  for (const t of dirs.map((d) => loadTuning(d, unit))) byPart.set(t.judged, [...(byPart.get(t.judged) ?? []), t]);
   return joinFolds([...byPart.values()].map(poolTunings));
 }

@@ -229,6 +229,9 @@ export function choiceLine({ runs, judged, fitted, seeds }: Tuning): string {
 }
 
 export const TUNING_END = '<!-- tuning:end -->';
-export const tuningBegin = (dir: string, reference: string) =>
-  `<!-- tuning:begin dir=${dir} reference=${reference} -->`;
-export const TUNING_BLOCK = /<!-- tuning:begin dir=([\w.\/,-]+) reference=([\w.-]+) -->([\s\S]*?)<!-- tuning:end -->/g;
+/** The begin marker: the tuning directories, the reference setting and, when its intervals resample tasks, that. */
+export const tuningBegin = (dir: string, reference: string, tasks = false) =>
+  `<!-- tuning:begin dir=${dir} reference=${reference}${tasks ? ' resample=tasks' : ''} -->`;
+/** A whole tuning table: groups 1 the directories, 2 the reference, 3 'tasks' or undefined, 4 the lines between. */
+export const TUNING_BLOCK =
+  /<!-- tuning:begin dir=([\w.\/,-]+) reference=([\w.-]+)(?: resample=(tasks))? -->([\s\S]*?)<!-- tuning:end -->/g;

@@ -53,13 +53,23 @@ export interface Instance {
   expectedRepr: (args: Py[]) => string;
 }
 
+/** What `instantiate` returns: the instance's identity before it is built. */
+export interface InstanceSeed {
+  key: string;
+  task: string;
+  make: (id: string, split: Split) => Instance;
+}
+
 export interface Family {
   name: string;
   category: Category;
   styleCount: number;
   mutantCount: number;
-  /** A parameter key identifying the instance (function name + params) and the instance itself. */
-  instantiate: (seed: number, index: number) => { key: string; make: (id: string, split: Split) => Instance };
+  /**
+   * A parameter key identifying the instance (function name + params), the task it poses (family + params: instances
+   * that differ only in the function name pose the same task) and the instance itself.
+   */
+  instantiate: (seed: number, index: number) => InstanceSeed;
 }
 
 /** Remove the common indentation of a template-literal body and indent it by four spaces. */
@@ -119,6 +129,7 @@ function buildFamily<P, A extends Py[]>(spec: FamilySpec<P, A>): Family {
       const fn = r.pick(spec.names);
       const p = spec.params(r);
       const key = `${fn}|${JSON.stringify(p)}`;
+      const task = `${spec.name}|${JSON.stringify(p)}`;
       const make = (id: string, split: Split): Instance => {
         const header = `def ${fn}${spec.sig(p)}:`;
         const program = (body: string): string => `${header}\n${indentBody(body)}\n`;
@@ -166,7 +177,7 @@ function buildFamily<P, A extends Py[]>(spec: FamilySpec<P, A>): Family {
           expectedRepr: (args) => pyRepr(ref(args)),
         };
       };
-      return { key, make };
+      return { key, task, make };
     },
   };
 }

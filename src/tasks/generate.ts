@@ -1,6 +1,6 @@
 // The built-in curriculum: deterministic instances of every family, with train / held-out / held-out-family splits.
 import type { Problem, Split } from './types';
-import type { Family, Instance } from './family';
+import type { Family, Instance, InstanceSeed } from './family';
 import { FAMILIES } from './families/index';
 import { Rng } from './rng';
 
@@ -34,12 +34,12 @@ export function familyByName(name: string): Family {
   return f;
 }
 
-/** Instances of one family, distinct by (function name, parameters), in a seed-determined order. */
-export function familyInstances(family: Family, opts: CurriculumOptions = {}): Instance[] {
+/** One family's distinct instance seeds (by function name and parameters) with their ids and splits, unbuilt. */
+function familySeeds(family: Family, opts: CurriculumOptions = {}): { id: string; split: Split; seed: InstanceSeed }[] {
   const seed = opts.seed ?? DEFAULT_SEED;
   const want = opts.perFamily ?? DEFAULT_PER_FAMILY;
   const frac = opts.heldoutFraction ?? 0.2;
-  const found: { key: string; make: (id: string, split: Split) => Instance }[] = [];
+  const found: InstanceSeed[] = [];
   const seen = new Set<string>();
   for (let i = 0; found.length < want && i < want * 20; i++) {
     const inst = family.instantiate(seed, i);
@@ -51,10 +51,31 @@ export function familyInstances(family: Family, opts: CurriculumOptions = {}): I
   // Exactly round(frac * n) instances held out, chosen by a seeded shuffle so the split is stable.
   const order = Rng.from(seed, 'split', family.name).shuffle(found.map((_, i) => i));
   const heldout = new Set(order.slice(0, Math.round(frac * found.length)));
-  return found.map((f, i) => {
-    const split: Split = wholeOut ? 'heldout-family' : heldout.has(i) ? 'heldout' : 'train';
-    return f.make(`${family.name}/${String(i).padStart(4, '0')}`, split);
-  });
+  return found.map((f, i) => ({
+    id: `${family.name}/${String(i).padStart(4, '0')}`,
+    split: wholeOut ? 'heldout-family' : heldout.has(i) ? 'heldout' : 'train',
+    seed: f,
+  }));
+}
+
+/** Instances of one family, distinct by (function name, parameters), in a seed-determined order. */
+export function familyInstances(family: Family, opts: CurriculumOptions = {}): Instance[] {
+  return familySeeds(family, opts).map((f) => f.seed.make(f.id, f.split));
+}
+
+let defaultTasks: Map<string, string> | undefined;
+
+/**
+ * The task a problem poses: for a generated instance its family and parameters (instances that differ only in the
+ * function name are one task), for anything else its id. Instances of one task are not independent evidence, so
+ * intervals that resample tasks rather than instances use this (the default curriculum, the one the lab trains on).
+ */
+export function taskOf(problemId: string): string {
+  if (!defaultTasks) {
+    defaultTasks = new Map();
+    for (const f of FAMILIES) for (const s of familySeeds(f)) defaultTasks.set(s.id, s.seed.task);
+  }
+  return defaultTasks.get(problemId) ?? problemId;
 }
 
 export function generateCurriculum(opts: CurriculumOptions = {}): Instance[] {
