@@ -5,7 +5,8 @@
 // with `--versus-step N` taking the base at another step (e.g. the same problems seen at twice the batch).
 // `--resample tasks` draws every interval over tasks instead of problems (instances of one task, which differ only in
 // the function name, drawn together): wider, and the honest unit when instances repeat tasks. `--novelty` prints
-// held-out pass@1 split by task: new tasks, and tasks the warm-start or RL trained on under another function name.
+// held-out pass@1 split by task: new tasks, and tasks the warm-start or RL trained on under another function name;
+// `--only new` (or warm-start, rl-only) judges the targets on those held-out instances alone.
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { intArg, parseArgsAndPositional, runMain } from './args';
@@ -20,9 +21,10 @@ import {
   type ResampleUnit,
 } from '../rl/targets';
 import { variantDeltas, variantTable } from '../rl/variant-delta';
+import { NOVELTIES, type Novelty } from '../tasks/novelty';
 
 const USAGE =
-  "usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N]] [--resample problems|tasks] [--novelty]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed; --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks)";
+  "usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N]] [--resample problems|tasks] [--novelty | --only new|warm-start|rl-only]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed; --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks; --only: the targets on held-out instances of that kind)";
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
@@ -33,7 +35,13 @@ async function main(): Promise<number> {
     'versus-step': 'string',
     resample: 'string',
     novelty: 'boolean',
+    only: 'string',
   });
+  const only = args.only as Novelty | undefined;
+  if (only !== undefined && !NOVELTIES.includes(only)) {
+    console.error(`--only ${String(only)}: expected one of ${NOVELTIES.join(', ')}\n${USAGE}`);
+    return 2;
+  }
   const unit = (args.resample as string | undefined) ?? 'problems';
   if (!RESAMPLE_UNITS.includes(unit as ResampleUnit)) {
     console.error(`--resample ${unit}: expected one of ${RESAMPLE_UNITS.join(', ')}\n${USAGE}`);
@@ -44,11 +52,11 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const runs = resampled(loadTargetRuns(dirs), unit as ResampleUnit);
+  const runs = resampled(loadTargetRuns(dirs), unit as ResampleUnit, only);
   if (versus.length) {
     const step = intArg(args, 'step', 100);
     const baseStep = intArg(args, 'versus-step', step);
-    const rows = variantDeltas(runs, resampled(loadTargetRuns(versus), unit as ResampleUnit), step, baseStep);
+    const rows = variantDeltas(runs, resampled(loadTargetRuns(versus), unit as ResampleUnit, only), step, baseStep);
     if (!rows.length) {
       console.error(
         `no mode and seed evaluated at step ${step} in ${dirs.join(', ')} and at step ${baseStep} in ${versus.join(', ')}`,
@@ -79,7 +87,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const table = targetsTable(judgeTargets(runs, step));
-  console.log([targetsBegin(step, dir, unit as ResampleUnit), ...table, TARGETS_END].join('\n'));
+  console.log([targetsBegin({ step, dir, unit: unit as ResampleUnit, only }), ...table, TARGETS_END].join('\n'));
   return 0;
 }
 

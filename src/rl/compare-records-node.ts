@@ -7,7 +7,15 @@ import type { TrainConfig } from './config';
 import { splitLabel, type SplitReport } from './eval';
 import { compareTable, evolveTable, parseEvolved, type CompareRun, type EvolvedProblem } from './compare-table';
 import type { EvalPoint } from './run-layout';
-import { runOverTasks, type ResampleUnit, type TargetRun } from './targets';
+import {
+  judgeTargets,
+  runOverTasks,
+  runRestricted,
+  type ResampleUnit,
+  type TargetLine,
+  type TargetRun,
+  type TargetsMarker,
+} from './targets';
 import { taskOf } from '../tasks/generate';
 import { taskNovelty, type Novelty } from '../tasks/novelty';
 
@@ -130,13 +138,27 @@ export function loadTargetRuns(paths: readonly string[]): TargetRun[] {
  * The runs a targets table judges: `dirs` as its marker names them (`disjoint-c,disjoint`: subdirectories of the
  * records `data`, comma-separated, the first one's runs winning), or the records' own reference runs when undefined.
  */
-export function targetRunsIn(data: string, dirs?: string, unit: ResampleUnit = 'problems'): TargetRun[] {
-  return resampled(loadTargetRuns(dirs ? dirs.split(',').map((d) => join(data, d)) : [data]), unit);
+export function targetRunsIn(
+  data: string,
+  dirs?: string,
+  unit: ResampleUnit = 'problems',
+  only?: Novelty,
+): TargetRun[] {
+  return resampled(loadTargetRuns(dirs ? dirs.split(',').map((d) => join(data, d)) : [data]), unit, only);
 }
 
-/** Runs as loaded, or with every evaluation's intervals drawn over the lab curriculum's tasks (runOverTasks). */
-export function resampled(runs: TargetRun[], unit: ResampleUnit): TargetRun[] {
-  return unit === 'tasks' ? runs.map((r) => runOverTasks(r, taskOf)) : runs;
+/** The targets a page table's marker asks for, judged on the records under `data`. */
+export function judgeMarker(data: string, m: TargetsMarker): TargetLine[] {
+  return judgeTargets(targetRunsIn(data, m.dir, m.unit, m.only), m.step);
+}
+
+/**
+ * Runs as loaded, or cut to the held-out instances whose task is `only` to each run (noveltyOf), and with every
+ * evaluation's intervals drawn over the lab curriculum's tasks (runOverTasks) for `unit` 'tasks'.
+ */
+export function resampled(runs: TargetRun[], unit: ResampleUnit, only?: Novelty): TargetRun[] {
+  const kept = only ? runs.map((r) => runRestricted(r, (id) => noveltyOf(r)(id) === only)) : runs;
+  return unit === 'tasks' ? kept.map((r) => runOverTasks(r, taskOf)) : kept;
 }
 
 /**

@@ -1,10 +1,11 @@
 // The held-out table split by task novelty on built records: each category's start, step and paired change come
-// from its own instances only, seeds pool per problem, empty categories get no column, and the marker round-trips.
+// from its own instances only, seeds pool per problem, empty categories get no column, and the marker round-trips;
+// targets judged on one category see only its instances.
 import { describe, expect, it } from 'vitest';
 import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
 import type { SplitReport } from './eval';
 import { NOVELTY_BLOCK, noveltyBegin, NOVELTY_END, noveltyRows, noveltyTable } from './novelty-table';
-import type { TargetRun } from './targets';
+import { judgeTargets, runRestricted, TARGETS_BLOCK, targetsBegin, targetsMarker, type TargetRun } from './targets';
 import type { Novelty } from '../tasks/novelty';
 
 /** 10 "new" instances (n/i) and 20 "warm-start" ones (w/i); each passes `k` of 8 by category. */
@@ -86,5 +87,31 @@ describe('noveltyTable', () => {
     const block = `${noveltyBegin(100, 'a,b')}\nrows\n${NOVELTY_END}`;
     const m = [...block.matchAll(NOVELTY_BLOCK)][0];
     expect([m[1], m[2]]).toEqual(['100', 'a,b']);
+  });
+});
+
+describe('runRestricted / only= markers', () => {
+  it('cuts every evaluation to the kept instances and recomputes its metrics; an emptied one is dropped', () => {
+    const r = run('code-a1', 1, recs(0, 2));
+    const fresh = runRestricted(r, (id) => id.startsWith('n/'));
+    const end = fresh.evals[1].rows[0];
+    expect(end.problems).toBe(10);
+    expect(100 * end.coderPass1).toBeCloseTo(mean(recs(0, 2).slice(0, 10)), 10);
+    expect(end.ci!.coderPass1[0]).toBeLessThanOrEqual(end.coderPass1);
+    expect(runRestricted(r, () => false).evals.every((e) => e.rows.length === 0)).toBe(true);
+    // The targets on new tasks alone: code-a1 did not move there, so +10 is missed; on all of them it is not judged
+    // the same way.
+    const judged = (x: TargetRun) => judgeTargets([x], 100)[0];
+    expect(judged(fresh).measured).toMatch(/Δ \+0\.0 /);
+    expect(judged(r).measured).not.toBe(judged(fresh).measured);
+  });
+
+  it('writes and reads the kept novelty in the targets marker', () => {
+    const begin = targetsBegin({ step: 100, dir: 'a,b', unit: 'tasks', only: 'new' });
+    expect(begin).toBe('<!-- targets:begin step=100 dir=a,b resample=tasks only=new -->');
+    const m = [...`${begin}\nx\n<!-- targets:end -->`.matchAll(TARGETS_BLOCK)][0];
+    expect(targetsMarker(m)).toEqual({ step: 100, dir: 'a,b', unit: 'tasks', only: 'new' });
+    const plain = [...`${targetsBegin({ step: 40 })}\n<!-- targets:end -->`.matchAll(TARGETS_BLOCK)][0];
+    expect(targetsMarker(plain)).toEqual({ step: 40, dir: undefined, unit: 'problems', only: undefined });
   });
 });

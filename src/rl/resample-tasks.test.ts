@@ -15,6 +15,7 @@ import {
   targetsBegin,
   targetsTable,
   type TargetRun,
+  type TargetsMarker,
 } from './targets';
 import { tuningBegin, TUNING_BLOCK } from './tuning';
 
@@ -115,11 +116,14 @@ describe('overTasks / runOverTasks', () => {
     const tasks = runs.map((r) => runOverTasks(r, taskOfId));
     const gap = (rs: TargetRun[]) => judgeTargets(rs, 100)[0].measured;
     expect(gap(tasks)).not.toBe(gap(runs));
-    expect(targetsBegin(100, 'd', 'tasks')).toBe('<!-- targets:begin step=100 dir=d resample=tasks -->');
-    const judge = (step: number, _dir?: string, unit?: string) => judgeTargets(unit === 'tasks' ? tasks : runs, step);
-    const page = [targetsBegin(100, undefined, 'tasks'), ...targetsTable(judgeTargets(tasks, 100)), TARGETS_END];
+    expect(targetsBegin({ step: 100, dir: 'd', unit: 'tasks' })).toBe(
+      '<!-- targets:begin step=100 dir=d resample=tasks -->',
+    );
+    const judge = (m: TargetsMarker) => judgeTargets(m.unit === 'tasks' ? tasks : runs, m.step);
+    const begin = targetsBegin({ step: 100, unit: 'tasks' });
+    const page = [begin, ...targetsTable(judgeTargets(tasks, 100)), TARGETS_END];
     expect(checkTargetsBlocks(page.join('\n'), judge)).toEqual([]);
-    const wrong = [targetsBegin(100, undefined, 'tasks'), ...targetsTable(judgeTargets(runs, 100)), TARGETS_END];
+    const wrong = [begin, ...targetsTable(judgeTargets(runs, 100)), TARGETS_END];
     expect(checkTargetsBlocks(wrong.join('\n'), judge)[0]).toMatch(/^step 100 over tasks line 3:/);
   });
 

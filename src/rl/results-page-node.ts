@@ -10,6 +10,7 @@ import {
   loadCompareRecords,
   loadDisjointEval,
   loadTargetRuns,
+  judgeMarker,
   noveltyOf,
   targetRunsIn,
 } from './compare-records-node';
@@ -18,8 +19,8 @@ import * as table from './results-table';
 import {
   judgeTargets,
   TARGETS_BLOCK,
-  type ResampleUnit,
   TARGETS_END,
+  targetsMarker,
   targetsBegin,
   targetsTable,
   type TargetRun,
@@ -91,9 +92,9 @@ export function regenerateResultsPage(page: string, data: string): string {
     const rows = noveltyRows(dir ? targetRunsIn(data, dir) : runs, Number(step), noveltyOf);
     return [noveltyBegin(Number(step), dir), ...noveltyTable(rows, Number(step)), NOVELTY_END].join('\n');
   });
-  return page.replace(TARGETS_BLOCK, (_, step: string, dir: string | undefined, tasks: string | undefined) => {
-    const unit: ResampleUnit = tasks ? 'tasks' : 'problems';
-    const judged = judgeTargets(dir || tasks ? targetRunsIn(data, dir, unit) : runs, Number(step));
-    return [targetsBegin(Number(step), dir, unit), ...targetsTable(judged), TARGETS_END].join('\n');
+  return page.replace(TARGETS_BLOCK, (...match: string[]) => {
+    const m = targetsMarker(match as unknown as RegExpMatchArray);
+    const judged = m.dir || m.unit === 'tasks' || m.only ? judgeMarker(data, m) : judgeTargets(runs, m.step);
+    return [targetsBegin(m), ...targetsTable(judged), TARGETS_END].join('\n');
   });
 }

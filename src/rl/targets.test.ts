@@ -14,6 +14,7 @@ import {
   targetsBegin,
   targetsTable,
   type TargetRun,
+  type TargetsMarker,
 } from './targets';
 
 const P = 60;
@@ -185,9 +186,9 @@ describe('judgeTargets', () => {
 
 describe('checkTargetsBlocks', () => {
   const runs = [run('code-a1', 1, records(11, 0.3, T0)), run('self-play', 1, records(31, 0, T0))];
-  const judge = (step: number) => judgeTargets(runs, step);
-  const block = (step: number, lines = targetsTable(judge(step))) =>
-    [targetsBegin(step), ...lines, TARGETS_END].join('\n');
+  const judge = ({ step }: TargetsMarker) => judgeTargets(runs, step);
+  const block = (step: number, lines = targetsTable(judge({ step }))) =>
+    [targetsBegin({ step }), ...lines, TARGETS_END].join('\n');
 
   it('accepts tables that are what the records give at their steps, and reports a changed number', () => {
     const page = `# page\n\n${block(100)}\n\ntext\n\n${block(0)}\n`;
@@ -198,7 +199,7 @@ describe('checkTargetsBlocks', () => {
 
   it('reports a table judged at another step than its marker says, a missing line, and a page without tables', () => {
     expect(checkTargetsBlocks(block(100).replace('step=100', 'step=0'), judge).length).toBeGreaterThan(0);
-    const lines = targetsTable(judge(100));
+    const lines = targetsTable(judge({ step: 100 }));
     expect(checkTargetsBlocks(block(100, lines.slice(0, -1)), judge)).toEqual([
       `step 100 line ${lines.length}:\n  page:    (none)\n  records: ${lines[lines.length - 1]}`,
     ]);
@@ -210,11 +211,12 @@ describe('checkTargetsBlocks', () => {
   it('judges a table whose marker names a records subdirectory on those records, not the reference runs', () => {
     // The "disjoint" records: code-a1 far better than in `runs`, so the same table cannot pass for both.
     const other = [run('code-a1', 1, records(11, 0.8, T0)), run('self-play', 1, records(31, 0, T0))];
-    const byDir = (step: number, dir?: string) => judgeTargets(dir === 'disjoint' ? other : runs, step);
-    expect(targetsBegin(100, 'disjoint')).toBe('<!-- targets:begin step=100 dir=disjoint -->');
-    const tagged = [targetsBegin(100, 'disjoint'), ...targetsTable(byDir(100, 'disjoint')), TARGETS_END].join('\n');
+    const byDir = ({ step, dir }: TargetsMarker) => judgeTargets(dir === 'disjoint' ? other : runs, step);
+    const tag = targetsBegin({ step: 100, dir: 'disjoint' });
+    expect(tag).toBe('<!-- targets:begin step=100 dir=disjoint -->');
+    const tagged = [tag, ...targetsTable(byDir({ step: 100, dir: 'disjoint' })), TARGETS_END].join('\n');
     expect(checkTargetsBlocks(`${block(100)}\n\n${tagged}`, byDir)).toEqual([]);
-    const wrong = [targetsBegin(100, 'disjoint'), ...targetsTable(judge(100)), TARGETS_END].join('\n');
+    const wrong = [tag, ...targetsTable(judge({ step: 100 })), TARGETS_END].join('\n');
     expect(checkTargetsBlocks(wrong, byDir)[0]).toMatch(/^disjoint step 100 line 3:/);
   });
 });

@@ -15,6 +15,7 @@ import { Rng } from './rng';
 import type { SplitReport } from './eval';
 import type { EvalPoint } from './run-layout';
 import type { TrainPart } from '../tasks/split';
+import type { Novelty } from '../tasks/novelty';
 
 /** One reference run: its mode, seed and held-out evaluations. */
 export interface TargetRun {
@@ -196,6 +197,22 @@ export function runOverTasks(run: TargetRun, taskOf: (id: string) => string): Ta
 }
 
 /**
+ * A run with every evaluation's records cut to the problems `keep` accepts, metrics and intervals recomputed; an
+ * evaluation left with none is dropped, so a target that needs it reads "not measured".
+ */
+export function runRestricted(run: TargetRun, keep: (id: string) => boolean): TargetRun {
+  const cut = (r: SplitReport) =>
+    r.perProblem
+      ? reportOf(
+          r,
+          r.perProblem.filter((p) => keep(p.id)),
+        )
+      : r;
+  const evals = run.evals.map((e) => ({ ...e, rows: e.rows.map(cut).filter((r) => r.problems > 0) }));
+  return { ...run, evals };
+}
+
+/**
  * Evaluations of disjoint problem sets (folds of a cross-validation) as one: their problems side by side. Undefined
  * when any lacks per-problem records; a problem in two of them is an error (those are pooled, not joined).
  */
@@ -307,17 +324,30 @@ export const TARGETS_HEADER = [
  * A page carries one table per judged step and set of records, each between `<!-- targets:begin step=N -->` (the
  * reference runs) or `<!-- targets:begin step=N dir=NAME -->` (the runs in the records' subdirectory NAME, e.g.
  * the disjoint-data runs; `dir=A,B`: A's runs, with the modes and seeds A lacks taken from B), optionally
- * `resample=tasks` (intervals over tasks, runOverTasks), and TARGETS_END.
+ * `resample=tasks` (intervals over tasks, runOverTasks) and `only=new` (or warm-start, rl-only: the held-out
+ * instances whose task is that to the run, tasks/novelty.ts), and TARGETS_END.
  */
+export interface TargetsMarker {
+  step: number;
+  dir?: string;
+  unit?: ResampleUnit;
+  only?: Novelty;
+}
 export const TARGETS_END = '<!-- targets:end -->';
-export const targetsBegin = (step: number, dir?: string, unit: ResampleUnit = 'problems') =>
-  `<!-- targets:begin step=${step}${dir ? ` dir=${dir}` : ''}${unit === 'tasks' ? ' resample=tasks' : ''} -->`;
-/**
- * A whole targets table: groups 1 step, 2 the records subdirectories (or undefined), 3 'tasks' when its intervals
- * resample tasks (or undefined), 4 the lines in between.
- */
+export const targetsBegin = ({ step, dir, unit, only }: TargetsMarker) =>
+  `<!-- targets:begin step=${step}${dir ? ` dir=${dir}` : ''}${unit === 'tasks' ? ' resample=tasks' : ''}${
+    only ? ` only=${only}` : ''
+  } -->`;
+/** A whole targets table: groups 1 step, 2 dir, 3 'tasks', 4 the novelty kept (each or undefined), 5 the lines. */
 export const TARGETS_BLOCK =
-  /<!-- targets:begin step=(\d+)(?: dir=([\w.,-]+))?(?: resample=(tasks))? -->([\s\S]*?)<!-- targets:end -->/g;
+  /<!-- targets:begin step=(\d+)(?: dir=([\w.,-]+))?(?: resample=(tasks))?(?: only=(new|warm-start|rl-only))? -->([\s\S]*?)<!-- targets:end -->/g;
+/** The marker a TARGETS_BLOCK match names. */
+export const targetsMarker = (m: RegExpMatchArray): TargetsMarker => ({
+  step: Number(m[1]),
+  dir: m[2],
+  unit: m[3] === 'tasks' ? 'tasks' : 'problems',
+  only: m[4] as Novelty | undefined,
+});
 
 /** The targets as the table docs/results.md carries between targetsBegin(step) and TARGETS_END. */
 export function targetsTable(lines: readonly TargetLine[]): string[] {
@@ -328,26 +358,29 @@ export function targetsTable(lines: readonly TargetLine[]): string[] {
 }
 
 /**
- * Every targets table of a page against what `judge(step, dir, unit)` gives for the step (records subdirectory, when
- * named, and resampling unit) its begin marker names; one message per mismatched line (empty when the page matches), and one when the
+ * Every targets table of a page against what `judge` gives for the marker it carries (step, records subdirectory,
+ * resampling unit, novelty kept); one message per mismatched line (empty when the page matches), and one when the
  * page has no such table.
  */
-export function checkTargetsBlocks(
-  page: string,
-  judge: (step: number, dir?: string, unit?: ResampleUnit) => TargetLine[],
-): string[] {
+export function checkTargetsBlocks(page: string, judge: (m: TargetsMarker) => TargetLine[]): string[] {
   const out: string[] = [];
   let found = 0;
   for (const m of page.matchAll(TARGETS_BLOCK)) {
     found++;
-    const step = Number(m[1]);
-    const unit: ResampleUnit = m[3] === 'tasks' ? 'tasks' : 'problems';
-    const where = `${m[2] ? `${m[2]} ` : ''}step ${step}${unit === 'tasks' ? ' over tasks' : ''}`;
-    const got = m[4]
+    const marker = targetsMarker(m);
+    const where = [
+      marker.dir,
+      `step ${marker.step}`,
+      marker.unit === 'tasks' ? 'over tasks' : undefined,
+      marker.only ? `${marker.only} only` : undefined,
+    ]
+      .filter(Boolean)
+      .join(' ');
+    const got = m[5]
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    const want = targetsTable(judge(step, m[2], unit));
+    const want = targetsTable(judge(marker));
     for (let i = 0; i < Math.max(got.length, want.length); i++)
       if (got[i] !== want[i])
         out.push(`${where} line ${i + 1}:\n  page:    ${got[i] ?? '(none)'}\n  records: ${want[i] ?? '(none)'}`);
