@@ -1,17 +1,27 @@
-// `npm run tasks -- stats`: the curriculum's families, split sizes and prompt/solution lengths; optional sandbox check
-// of every style and mutant (--check N|all) and warm-start corpus export (--corpus DIR).
+// `npm run tasks -- stats`: the curriculum's families, split sizes, tasks (instances that differ only in the function
+// name pose one) and prompt/solution lengths; optional sandbox check of every style and mutant (--check N|all) and
+// warm-start corpus export (--corpus DIR). `--preset tiny` restricts it to a preset's families.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type BpeTokenizer, loadTokenizer } from '../model/tokenizer';
 import { trainTokenizer } from '../model/tokenizer-train';
 import { FAMILIES } from '../tasks/families/index';
-import { DEFAULT_PER_FAMILY, DEFAULT_SEED, HELDOUT_FAMILIES, generateCurriculum } from '../tasks/generate';
+import { DEFAULT_PER_FAMILY, DEFAULT_SEED, HELDOUT_FAMILIES, generateCurriculum, taskOf } from '../tasks/generate';
 import type { CorpusExample } from '../rl/corpus';
 import type { Instance } from '../tasks/family';
 import type { Split } from '../tasks/types';
+import {
+  NOVELTIES,
+  noveltyAgainst,
+  taskSummary,
+  type Novelty,
+  type TaskCount,
+  type TaskSummary,
+} from '../tasks/novelty';
+import { PRESET_NAMES, PRESETS, type PresetName } from '../rl/config';
 import { parseArgs, intArg } from './args';
 
-const USAGE = `usage: npm run tasks -- stats [--seed N] [--per-family N] [--tokenizer tokenizer.json | --train-tokenizer VOCAB]
+const USAGE = `usage: npm run tasks -- stats [--preset NAME] [--seed N] [--per-family N] [--tokenizer tokenizer.json | --train-tokenizer VOCAB]
        [--check N|all] [--corpus DIR [--bug-rate 0.2] [--k 8]]`;
 
 /** A tokenizer.json given explicitly, else the first shipped one under public/models. */
@@ -40,10 +50,17 @@ export async function statsCommand(argv: string[]): Promise<number> {
     corpus: 'string',
     'bug-rate': 'string',
     k: 'string',
+    preset: 'string',
   });
   const seed = intArg(args, 'seed', DEFAULT_SEED);
   const perFamily = intArg(args, 'per-family', DEFAULT_PER_FAMILY);
-  const insts = generateCurriculum({ seed, perFamily });
+  const preset = args.preset as string | undefined;
+  if (preset !== undefined && !PRESET_NAMES.includes(preset as PresetName)) {
+    console.error(`--preset ${preset}: expected one of ${PRESET_NAMES.join(', ')}\n${USAGE}`);
+    return 2;
+  }
+  const families = preset ? PRESETS[preset as PresetName].tasks.families : FAMILIES.map((f) => f.name);
+  const insts = generateCurriculum({ seed, perFamily, families });
   const problems = insts.map((i) => i.problem);
 
   const tokPath = findTokenizer(typeof args.tokenizer === 'string' ? args.tokenizer : undefined);
@@ -66,13 +83,16 @@ export async function statsCommand(argv: string[]): Promise<number> {
   const len = (s: string): number => (fitted ? fitted.encode(s).length : s.length);
 
   const byCat = new Map<string, number>();
-  for (const f of FAMILIES) byCat.set(f.category, (byCat.get(f.category) ?? 0) + 1);
+  const chosen = FAMILIES.filter((f) => families.includes(f.name));
+  for (const f of chosen) byCat.set(f.category, (byCat.get(f.category) ?? 0) + 1);
   console.log(`seed ${seed}, up to ${perFamily} instances per family`);
-  console.log(`families: ${FAMILIES.length} (${[...byCat].map(([c, n]) => `${c} ${n}`).join(', ')})`);
+  console.log(
+    `families: ${chosen.length}${preset ? ` (the ${preset} preset's)` : ''} (${[...byCat].map(([c, n]) => `${c} ${n}`).join(', ')})`,
+  );
   const splits: Split[] = ['train', 'heldout', 'heldout-family'];
   const count = (s: Split): number => problems.filter((p) => p.split === s).length;
   console.log(`problems: ${problems.length} (${splits.map((s) => `${s} ${count(s)}`).join(', ')})`);
-  console.log(`held-out families: ${HELDOUT_FAMILIES.join(', ')}`);
+  console.log(`held-out families: ${HELDOUT_FAMILIES.filter((f) => families.includes(f)).join(', ')}`);
   const tests = problems.map((p) => p.hiddenTests.length);
   console.log(`hidden tests per problem: min ${Math.min(...tests)}, mean ${mean(tests).toFixed(1)}`);
   const styles = insts.flatMap((i) => i.styles);
@@ -82,11 +102,18 @@ export async function statsCommand(argv: string[]): Promise<number> {
   console.log(
     `  prompt ${mean(problems.map((p) => len(p.prompt))).toFixed(1)}, reference ${mean(problems.map((p) => len(p.solution))).toFixed(1)}, any style ${mean(styles.map(len)).toFixed(1)}, mutant ${mean(mutants.map((m) => len(m.code))).toFixed(1)}`,
   );
-  console.log('\nfamily                 category  split           n  styles mutants  prompt  solution');
-  for (const f of FAMILIES) {
+  printTasks(taskSummary(problems));
+  // Per family: its tasks, and its held-out instances whose task no training instance poses (against the halves).
+  const novelty = noveltyAgainst(problems, 'rl');
+  console.log(
+    '\nfamily                 category  split           n  tasks  new  styles mutants  prompt  solution   (new: held-out instances posing a task no training instance poses)',
+  );
+  for (const f of chosen) {
     const mine = problems.filter((p) => p.family === f.name);
+    const tasks = new Set(mine.map((p) => taskOf(p.id))).size;
+    const fresh = mine.filter((p) => p.split === 'heldout' && novelty(p.id) === 'new').length;
     console.log(
-      `${f.name.padEnd(22)} ${f.category.padEnd(9)} ${(HELDOUT_FAMILIES.includes(f.name) ? 'heldout-family' : 'train/heldout').padEnd(14)} ${String(mine.length).padStart(3)}  ${String(f.styleCount).padStart(6)} ${String(f.mutantCount).padStart(7)}  ${mean(
+      `${f.name.padEnd(22)} ${f.category.padEnd(9)} ${(HELDOUT_FAMILIES.includes(f.name) ? 'heldout-family' : 'train/heldout').padEnd(14)} ${String(mine.length).padStart(3)}  ${String(tasks).padStart(5)} ${String(fresh).padStart(4)}  ${String(f.styleCount).padStart(6)} ${String(f.mutantCount).padStart(7)}  ${mean(
         mine.map((p) => len(p.prompt)),
       )
         .toFixed(0)
@@ -103,6 +130,19 @@ export async function statsCommand(argv: string[]): Promise<number> {
     await writeCorpora(insts, args.corpus, seed, bugRate, intArg(args, 'k', 8));
   }
   return rc;
+}
+
+/** The task counts: how many distinct tasks the instances are, and which held-out instances rename training ones. */
+function printTasks(t: TaskSummary): void {
+  const c = (x: TaskCount) => `${x.instances} instances, ${x.tasks} tasks`;
+  const n = (r: Record<Novelty, number>) => NOVELTIES.map((k) => `${k} ${r[k]}`).join(', ');
+  console.log('tasks (family + parameters: instances that differ only in the function name pose one task):');
+  console.log(
+    `  train ${c(t.train)}: SFT part ${c(t.sft)}, RL part ${c(t.rl)} (${t.rlRenamingSft} rename an SFT task)`,
+  );
+  console.log(`  heldout ${c(t.heldout)}; heldout-family ${c(t.heldoutFamily)}`);
+  console.log(`  held-out instances against the SFT-half warm-start with RL on the RL part: ${n(t.heldoutVsHalves)}`);
+  console.log(`  against a warm-start on every training instance: ${n(t.heldoutVsAll)}`);
 }
 
 async function runCheck(insts: Instance[], what: string): Promise<number> {

@@ -3,7 +3,7 @@
 // "new" held-out instance's prompt matches no training instance's, and the categories follow from which part the warm-start and RL used.
 import { describe, expect, it } from 'vitest';
 import { generateProblems, taskOf } from './generate';
-import { taskNovelty, warmStartPart } from './novelty';
+import { taskNovelty, taskSummary, warmStartPart } from './novelty';
 import { selectTrainPart, trainPartIds } from './split';
 import type { Problem } from './types';
 
@@ -64,5 +64,24 @@ describe('taskNovelty', () => {
     const all = taskNovelty(TINY, 'all');
     expect(heldout.filter((p) => all(p.id) === 'rl-only')).toEqual([]);
     expect(heldout.filter((p) => all(p.id) === 'new').length).toBe(counts.new);
+  });
+});
+
+describe('taskSummary', () => {
+  it('counts instances, tasks and renamings as the prompts say', () => {
+    const t = taskSummary(problems);
+    const ids = trainPartIds(problems);
+    const [sft, rl] = [selectTrainPart(problems, ids, 'sft'), selectTrainPart(problems, ids, 'rl')];
+    const sftPrompts = new Set(sft.map(blank));
+    expect(t.rlRenamingSft).toBe(rl.filter((p) => sftPrompts.has(blank(p))).length);
+    expect(t.sft).toEqual({ instances: sft.length, tasks: sftPrompts.size });
+    const heldout = problems.filter((p) => p.split === 'heldout');
+    expect(t.heldout).toEqual({ instances: heldout.length, tasks: new Set(heldout.map(blank)).size });
+    const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+    expect(sum(t.heldoutVsHalves)).toBe(heldout.length);
+    expect(sum(t.heldoutVsAll)).toBe(heldout.length);
+    expect(t.heldoutVsAll['rl-only']).toBe(0);
+    // The seven families without a held-out family: none of its instances.
+    expect(t.heldoutFamily).toEqual({ instances: 0, tasks: 0 });
   });
 });

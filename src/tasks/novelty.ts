@@ -2,6 +2,7 @@
 // held-out instance differs from the training ones in its name and only sometimes in its constants.
 import { generateProblems, taskOf } from './generate';
 import { selectTrainPart, trainPartIds, type TrainPart } from './split';
+import type { Problem } from './types';
 
 /** A held-out instance's task: new, posed by a warm-start instance (renamed), or only by an RL problem (renamed). */
 export type Novelty = 'new' | 'warm-start' | 'rl-only';
@@ -26,7 +27,15 @@ export function taskNovelty(
   rlPart: TrainPart,
   warmPart: TrainPart = warmStartPart(rlPart),
 ): (problemId: string) => Novelty {
-  const problems = generateProblems({ families });
+  return noveltyAgainst(generateProblems({ families }), rlPart, warmPart);
+}
+
+/** taskNovelty over the given problems (their training instances are the parts' pool). */
+export function noveltyAgainst(
+  problems: readonly Problem[],
+  rlPart: TrainPart,
+  warmPart: TrainPart = warmStartPart(rlPart),
+): (problemId: string) => Novelty {
   const ids = trainPartIds(problems);
   const tasks = (part: TrainPart) => new Set(selectTrainPart(problems, ids, part).map((p) => taskOf(p.id)));
   const warm = tasks(warmPart);
@@ -34,5 +43,53 @@ export function taskNovelty(
   return (id) => {
     const t = taskOf(id);
     return warm.has(t) ? 'warm-start' : rl.has(t) ? 'rl-only' : 'new';
+  };
+}
+
+/** Instances and the tasks they pose. */
+export interface TaskCount {
+  instances: number;
+  tasks: number;
+}
+
+/** How many tasks a curriculum's splits and training parts hold, and how its held-out instances relate to training. */
+export interface TaskSummary {
+  train: TaskCount;
+  sft: TaskCount;
+  rl: TaskCount;
+  /** RL-part instances whose task an SFT-part instance poses under another name. */
+  rlRenamingSft: number;
+  heldout: TaskCount;
+  /** Held-out instances by novelty against the SFT-half warm-start with RL on the RL part, and against a warm-start on every training instance. */
+  heldoutVsHalves: Record<Novelty, number>;
+  heldoutVsAll: Record<Novelty, number>;
+  heldoutFamily: TaskCount;
+}
+
+const count = (ps: readonly Problem[]): TaskCount => ({
+  instances: ps.length,
+  tasks: new Set(ps.map((p) => taskOf(p.id))).size,
+});
+
+/** The task counts of `problems` (a generated curriculum, possibly restricted to some families). */
+export function taskSummary(problems: readonly Problem[]): TaskSummary {
+  const ids = trainPartIds(problems);
+  const [sft, rl] = [selectTrainPart(problems, ids, 'sft'), selectTrainPart(problems, ids, 'rl')];
+  const sftTasks = new Set(sft.map((p) => taskOf(p.id)));
+  const heldout = problems.filter((p) => p.split === 'heldout');
+  const tally = (of: (id: string) => Novelty) => {
+    const out: Record<Novelty, number> = { new: 0, 'warm-start': 0, 'rl-only': 0 };
+    for (const p of heldout) out[of(p.id)]++;
+    return out;
+  };
+  return {
+    train: count(problems.filter((p) => p.split === 'train')),
+    sft: count(sft),
+    rl: count(rl),
+    rlRenamingSft: rl.filter((p) => sftTasks.has(taskOf(p.id))).length,
+    heldout: count(heldout),
+    heldoutVsHalves: tally(noveltyAgainst(problems, 'rl')),
+    heldoutVsAll: tally(noveltyAgainst(problems, 'all')),
+    heldoutFamily: count(problems.filter((p) => p.split === 'heldout-family')),
   };
 }
