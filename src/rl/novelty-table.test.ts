@@ -2,8 +2,8 @@
 // from its own instances only, seeds pool per problem, empty categories get no column, and the marker round-trips;
 // targets judged on one category see only its instances.
 import { describe, expect, it } from 'vitest';
-import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
-import type { SplitReport } from './eval';
+import { problemRecord, type ProblemEval } from './eval-ci';
+import { heldoutReport } from './report-fixture';
 import { NOVELTY_BLOCK, noveltyBegin, NOVELTY_END, noveltyRows, noveltyTable } from './novelty-table';
 import { judgeTargets, runRestricted, TARGETS_BLOCK, targetsBegin, targetsMarker, type TargetRun } from './targets';
 import type { Novelty } from '../tasks/novelty';
@@ -15,14 +15,7 @@ function recs(newPass: number, warmPass: number): ProblemEval[] {
     ...Array.from({ length: 20 }, (_, i) => problemRecord(`w/${i}`, 8, (warmPass + i) % 9, false)),
   ];
 }
-const report = (perProblem: ProblemEval[]): SplitReport => ({
-  split: 'heldout',
-  problems: perProblem.length,
-  samples: 8,
-  ...summarize(perProblem),
-  ci: bootstrapCI(perProblem),
-  perProblem,
-});
+const report = (perProblem: ProblemEval[]) => heldoutReport(perProblem);
 const run = (mode: string, seed: number, end: ProblemEval[]): TargetRun => ({
   name: `${mode}-s${seed}`,
   mode,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { bootstrapCI, problemRecord, resample, resamplingUnits, summarize, type ProblemEval } from './eval-ci';
 import type { SplitReport } from './eval';
 import { Rng } from './rng';
+import { heldoutReport } from './report-fixture';
 import {
   checkTargetsBlocks,
   judgeTargets,
@@ -83,14 +84,7 @@ describe('bootstrapCI over tasks', () => {
 });
 
 describe('overTasks / runOverTasks', () => {
-  const report = (perProblem: ProblemEval[]): SplitReport => ({
-    split: 'heldout',
-    problems: perProblem.length,
-    samples: 8,
-    ...summarize(perProblem),
-    ci: bootstrapCI(perProblem),
-    perProblem,
-  });
+  const report = (perProblem: ProblemEval[]) => heldoutReport(perProblem);
 
   it('names every record’s task and draws the intervals again; the metrics stay', () => {
     const r = report(copiesOf(10, 6, 9));

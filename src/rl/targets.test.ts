@@ -2,8 +2,8 @@
 // pooled metrics), each target's verdict on runs built to meet or miss it, and "not measured" when a run is short.
 import { describe, expect, it } from 'vitest';
 import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
-import type { SplitReport } from './eval';
 import { Rng } from './rng';
+import { heldoutReport } from './report-fixture';
 import type { EvalPoint } from './run-layout';
 import {
   checkTargetsBlocks,
@@ -41,16 +41,7 @@ function records(seed: number, lift: number, tester: { mutK: number; wb: number;
   });
 }
 
-function report(perProblem: ProblemEval[]): SplitReport {
-  return {
-    split: 'heldout',
-    problems: P,
-    samples: N,
-    ...summarize(perProblem),
-    ci: bootstrapCI(perProblem),
-    perProblem,
-  };
-}
+const report = (perProblem: ProblemEval[]) => heldoutReport(perProblem);
 
 const point = (step: number, xs: ProblemEval[]): EvalPoint => ({ step, rows: [report(xs)] });
 const T0 = { mutK: 0.2, wb: 0.2, valid: 0.2 };

@@ -7,16 +7,17 @@ import { taskNovelty, taskSummary, warmStartPart } from './novelty';
 import { selectTrainPart, trainPartIds } from './split';
 import type { Problem } from './types';
 
-const TINY = [
+// Families with many parameter values and with few (acronym: 8 tasks under 56 names), and a held-out family.
+const FAMS = [
   'count_items',
   'clamp_values',
   'remove_char',
   'reverse_words',
   'acronym',
-  'sum_of_multiples',
   'keys_above',
+  'reverse_integer',
 ];
-const problems = generateProblems({ families: TINY });
+const problems = generateProblems({ families: FAMS });
 /** The problem as the model sees it, with its function name blanked. */
 const blank = (p: Problem) => p.prompt.replace(new RegExp(`\\b${p.entryPoint}\\b`, 'g'), 'FN');
 
@@ -50,7 +51,7 @@ describe('taskNovelty', () => {
     const ids = trainPartIds(problems);
     const seen = (part: 'sft' | 'rl') => new Set(selectTrainPart(problems, ids, part).map(blank));
     const [sft, rl] = [seen('sft'), seen('rl')];
-    const of = taskNovelty(TINY, 'rl');
+    const of = taskNovelty(FAMS, 'rl');
     const heldout = problems.filter((p) => p.split === 'heldout');
     const counts = { new: 0, 'warm-start': 0, 'rl-only': 0 };
     for (const p of heldout) {
@@ -61,7 +62,7 @@ describe('taskNovelty', () => {
     // Every category occurs: the held-out split mixes renamed and new tasks.
     expect(Object.values(counts).every((n) => n > 5)).toBe(true);
     // With a warm-start on everything, nothing is only RL's, and "new" is the same set.
-    const all = taskNovelty(TINY, 'all');
+    const all = taskNovelty(FAMS, 'all');
     expect(heldout.filter((p) => all(p.id) === 'rl-only')).toEqual([]);
     expect(heldout.filter((p) => all(p.id) === 'new').length).toBe(counts.new);
   });
@@ -81,7 +82,7 @@ describe('taskSummary', () => {
     expect(sum(t.heldoutVsHalves)).toBe(heldout.length);
     expect(sum(t.heldoutVsAll)).toBe(heldout.length);
     expect(t.heldoutVsAll['rl-only']).toBe(0);
-    // The seven families without a held-out family: none of its instances.
-    expect(t.heldoutFamily).toEqual({ instances: 0, tasks: 0 });
+    const family = problems.filter((p) => p.split === 'heldout-family');
+    expect(t.heldoutFamily).toEqual({ instances: 50, tasks: new Set(family.map(blank)).size });
   });
 });
