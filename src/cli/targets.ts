@@ -53,6 +53,10 @@ async function main(): Promise<number> {
     return 2;
   }
   const runs = resampled(loadTargetRuns(dirs), unit as ResampleUnit, only);
+  if (only && runs.every((r) => r.evals.every((e) => !e.rows.length))) {
+    console.error(`no held-out instance in ${dirs.join(', ')} poses a task that is "${only}" to its run`);
+    return 2;
+  }
   if (versus.length) {
     const step = intArg(args, 'step', 100);
     const baseStep = intArg(args, 'versus-step', step);
