@@ -8,10 +8,19 @@
 // held-out pass@1 split by task: new tasks, and tasks the warm-start or RL trained on under another function name;
 // `--only new` (or warm-start, rl-only) judges the targets on those held-out instances alone.
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { intArg, parseArgsAndPositional, runMain } from './args';
 import { loadTargetRuns, noveltyOf, resampled } from '../rl/compare-records-node';
-import { NOVELTY_END, noveltyBegin, noveltyRows, noveltyTable } from '../rl/novelty-table';
+import {
+  NOVELTY_END,
+  NOVELTY_LABEL,
+  noveltyBegin,
+  noveltyCurves,
+  noveltyRows,
+  noveltyTable,
+} from '../rl/novelty-table';
+import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
 import {
   judgeTargets,
   RESAMPLE_UNITS,
@@ -19,12 +28,36 @@ import {
   targetsBegin,
   targetsTable,
   type ResampleUnit,
+  type TargetRun,
 } from '../rl/targets';
 import { variantDeltas, variantTable } from '../rl/variant-delta';
 import { NOVELTIES, type Novelty } from '../tasks/novelty';
 
 const USAGE =
-  "usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N]] [--resample problems|tasks] [--novelty | --only new|warm-start|rl-only]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed; --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks; --only: the targets on held-out instances of that kind)";
+  "usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed; --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind)";
+
+/** One SVG per kind of held-out task: each mode's pass@1 curve on those instances (seeds pooled), with its band. */
+async function noveltyPlots(runs: readonly TargetRun[], out: string): Promise<string[]> {
+  await mkdir(out, { recursive: true });
+  const written: string[] = [];
+  for (const kind of NOVELTIES) {
+    const curves = noveltyCurves(runs, noveltyOf, kind);
+    if (!curves.length) continue;
+    const series: Series[] = curves.map((c, i) => ({
+      name: c.seeds.length > 1 ? `${c.mode} (seeds ${c.seeds.join(', ')})` : `${c.mode}-s${c.seeds[0]}`,
+      color: PALETTE[i % PALETTE.length],
+      x: c.steps,
+      y: c.pass,
+      lo: c.lo,
+      hi: c.hi,
+    }));
+    const file = join(out, `pass1-${kind}.svg`);
+    const title = `Coder pass@1 on held-out instances: ${NOVELTY_LABEL[kind]} (bands: 95% CI over problems)`;
+    await writeFile(file, lineChartSvg(title, series, { xLabel: 'step', yLabel: 'pass@1 (%)' }));
+    written.push(file);
+  }
+  return written;
+}
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
@@ -36,6 +69,7 @@ async function main(): Promise<number> {
     resample: 'string',
     novelty: 'boolean',
     only: 'string',
+    out: 'string',
   });
   const only = args.only as Novelty | undefined;
   if (only !== undefined && !NOVELTIES.includes(only)) {
@@ -84,6 +118,7 @@ async function main(): Promise<number> {
       return 2;
     }
     console.log([noveltyBegin(step, dir), ...noveltyTable(rows, step), NOVELTY_END].join('\n'));
+    if (typeof args.out === 'string') console.log(`wrote ${(await noveltyPlots(runs, args.out)).join(', ')}`);
     return 0;
   }
   if (!runs.some((r) => r.mode === 'code-a1')) {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { problemRecord, type ProblemEval } from './eval-ci';
 import { heldoutReport } from './report-fixture';
-import { NOVELTY_BLOCK, noveltyBegin, NOVELTY_END, noveltyRows, noveltyTable } from './novelty-table';
+import { NOVELTY_BLOCK, noveltyBegin, noveltyCurves, NOVELTY_END, noveltyRows, noveltyTable } from './novelty-table';
 import { judgeTargets, runRestricted, TARGETS_BLOCK, targetsBegin, targetsMarker, type TargetRun } from './targets';
 import type { Novelty } from '../tasks/novelty';
 
@@ -106,5 +106,23 @@ describe('runRestricted / only= markers', () => {
     expect(targetsMarker(m)).toEqual({ step: 100, dir: 'a,b', unit: 'tasks', only: 'new' });
     const plain = [...`${targetsBegin({ step: 40 })}\n<!-- targets:end -->`.matchAll(TARGETS_BLOCK)][0];
     expect(targetsMarker(plain)).toEqual({ step: 40, dir: undefined, unit: 'problems', only: undefined });
+  });
+});
+
+describe('noveltyCurves', () => {
+  it('draws each mode on one kind of instance at every step, seeds pooled, with a band around the value', () => {
+    const runs = [run('self-play', 1, recs(1, 1)), run('code-a1', 2, recs(0, 4)), run('code-a1', 1, recs(3, 2))];
+    const curves = noveltyCurves(runs, classify, 'new');
+    expect(curves.map((c) => [c.mode, c.seeds])).toEqual([
+      ['code-a1', [1, 2]],
+      ['self-play', [1]],
+    ]);
+    const [a1, sp] = curves;
+    expect(a1.steps).toEqual([0, 100]);
+    expect(a1.pass[0]).toBeCloseTo(mean(recs(0, 0).slice(0, 10)), 10);
+    expect(a1.pass[1]).toBeCloseTo((mean(recs(3, 2).slice(0, 10)) + mean(recs(0, 4).slice(0, 10))) / 2, 10);
+    expect(sp.pass[1]).toBeCloseTo(mean(recs(1, 1).slice(0, 10)), 10);
+    for (const c of curves) c.pass.forEach((v, i) => expect(c.lo[i] <= v && v <= c.hi[i]).toBe(true));
+    expect(noveltyCurves(runs, classify, 'rl-only')).toEqual([]);
   });
 });

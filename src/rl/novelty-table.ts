@@ -3,7 +3,7 @@
 // training ones in its function name and only sometimes in its constants, so the held-out number mixes recall under
 // a new name with solving a new task; this table says which one moved. Pure: the caller classifies problems.
 import { summarize, type ProblemEval } from './eval-ci';
-import { atStep, pairedDelta, poolSeeds, showDelta, type PairedDelta, type TargetRun } from './targets';
+import { atStep, pairedDelta, poolSeeds, runRestricted, showDelta, type PairedDelta, type TargetRun } from './targets';
 import { NOVELTIES, type Novelty } from '../tasks/novelty';
 
 /** One category's numbers for one row: instances, pass@1 at the start and at the step (%), the paired change. */
@@ -68,7 +68,50 @@ export function noveltyRows(
   return out;
 }
 
-const LABEL: Record<Novelty, string> = {
+/** One mode's held-out pass@1 on one kind of task at every step its seeds were all evaluated (%, 95% band). */
+export interface NoveltyCurve {
+  mode: string;
+  seeds: number[];
+  steps: number[];
+  pass: number[];
+  lo: number[];
+  hi: number[];
+}
+
+/**
+ * Every mode's pass@1 curve on the held-out instances of one kind: its runs cut to those instances, seeds pooled
+ * per problem (one seed as it is), a point per step all of them evaluated.
+ */
+export function noveltyCurves(
+  runs: readonly TargetRun[],
+  classify: (run: TargetRun) => (id: string) => Novelty,
+  kind: Novelty,
+): NoveltyCurve[] {
+  const modes = [...new Set(runs.map((r) => r.mode))].sort((a, b) => (MODE_RANK[a] ?? 9) - (MODE_RANK[b] ?? 9));
+  return modes.flatMap((mode) => {
+    const mine = runs.filter((r) => r.mode === mode).sort((a, b) => a.seed - b.seed);
+    const cut = mine.map((r) => runRestricted(r, (id) => classify(r)(id) === kind));
+    const run = cut.length > 1 ? poolSeeds(cut) : cut[0];
+    const pts = (run?.evals ?? [])
+      .map((e) => ({ step: e.step, r: atStep(run, e.step) }))
+      .filter((p) => p.r?.perProblem?.length);
+    if (!pts.length) return [];
+    const at = (f: (r: NonNullable<(typeof pts)[number]['r']>) => number) => pts.map((p) => 100 * f(p.r!));
+    return [
+      {
+        mode,
+        seeds: mine.map((r) => r.seed),
+        steps: pts.map((p) => p.step),
+        pass: at((r) => r.coderPass1),
+        lo: at((r) => r.ci?.coderPass1[0] ?? r.coderPass1),
+        hi: at((r) => r.ci?.coderPass1[1] ?? r.coderPass1),
+      },
+    ];
+  });
+}
+
+/** What a category is called in tables and plot titles. */
+export const NOVELTY_LABEL: Record<Novelty, string> = {
   new: 'new tasks',
   'warm-start': 'tasks the warm-start saw, renamed',
   'rl-only': 'tasks only RL trained on, renamed',
@@ -80,9 +123,9 @@ export function noveltyTable(rows: readonly NoveltyRow[], step: number): string[
   const cols = NOVELTIES.filter((k) => rows.some((r) => r.cells[k]));
   const cell = (c: NoveltyCell | undefined) =>
     c ? `${c.start.toFixed(1)} → ${c.end.toFixed(1)}, ${showDelta(c.delta)}; ${c.problems}` : '–';
-  const first = `${LABEL[cols[0]]} (pass@1 %: start → step ${step}, Δ with 95% CI paired; instances)`;
+  const first = `${NOVELTY_LABEL[cols[0]]} (pass@1 %: start → step ${step}, Δ with 95% CI paired; instances)`;
   return [
-    `| mode | seed | ${[first, ...cols.slice(1).map((k) => LABEL[k])].join(' | ')} |`,
+    `| mode | seed | ${[first, ...cols.slice(1).map((k) => NOVELTY_LABEL[k])].join(' | ')} |`,
     `| --- | --- | ${cols.map(() => '---').join(' | ')} |`,
     ...rows.map((r) => `| ${r.mode} | ${r.seed} | ${cols.map((k) => cell(r.cells[k])).join(' | ')} |`),
   ];
