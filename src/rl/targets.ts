@@ -60,7 +60,8 @@ const SCALE: Record<CiMetric, number> = {
 /**
  * The paired difference of a split metric between two evaluations on the problems both hold: every bootstrap draw
  * resamples those problems once (by task when `a`'s records name tasks) and summarises both evaluations on the same
- * draw, so what the two share (problem difficulty) cancels. Pooled metrics (validity, mut@k, Mul) are recomputed from the counts on every draw.
+ * draw, so what the two share (problem difficulty) cancels. Pooled metrics (validity, mut@k, Mul) are recomputed
+ * from the counts on every draw.
  */
 export function pairedDelta(
   a: readonly ProblemEval[],

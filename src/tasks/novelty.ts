@@ -60,8 +60,9 @@ export interface TaskSummary {
   /** RL-part instances whose task an SFT-part instance poses under another name. */
   rlRenamingSft: number;
   heldout: TaskCount;
-  /** Held-out instances by novelty against the SFT-half warm-start with RL on the RL part, and against a warm-start on every training instance. */
+  /** Held-out instances by novelty against the SFT-half warm-start with RL on the RL part. */
   heldoutVsHalves: Record<Novelty, number>;
+  /** The same against a warm-start on every training instance (RL on all of them). */
   heldoutVsAll: Record<Novelty, number>;
   heldoutFamily: TaskCount;
 }
