@@ -15,7 +15,7 @@ import { overTasks, type ResampleUnit } from './targets';
 export const TUNING_FILES = { start: 'start-eval.json', end: 'end-eval.json' } as const;
 
 /** The evaluation of one part of the training instances in an eval.json (`--splits train-<part>`). */
-export function trainPartRowOf(file: string, part: TrainPart): SplitReport {
+export function trainPartRow(file: string, part: TrainPart): SplitReport {
   const e = JSON.parse(readFileSync(file, 'utf8')) as { rows?: SplitReport[] };
   const row = e.rows?.find((r) => r.split === 'train' && (r.part ?? 'all') === part);
   const name = part === 'all' ? 'train' : `train-${part}`;
@@ -28,8 +28,8 @@ export function trainPartRowOf(file: string, part: TrainPart): SplitReport {
  * with `unit` 'tasks' every interval resamples the curriculum's tasks instead of instances (overTasks).
  */
 export function loadTuning(dir: string, unit: ResampleUnit = 'problems'): Tuning {
-  const trainPartRow = (file: string, part: TrainPart) => {
-    const row = trainPartRowOf(file, part);
+  const read = (file: string, part: TrainPart) => {
+    const row = trainPartRow(file, part);
     return unit === 'tasks' ? overTasks(row, taskOf) : row;
   };
   if (!existsSync(dir)) throw new Error(`${dir}: no such directory`);
@@ -49,18 +49,17 @@ export function loadTuning(dir: string, unit: ResampleUnit = 'problems'): Tuning
   // The RL half's two halves are the folds of a cross-validation: each run is judged on the one it did not train on.
   const judged: TrainPart = trained === 'rl-fit' ? 'rl-val' : trained === 'rl-val' ? 'rl-fit' : trained;
   const startFile = join(dir, TUNING_FILES.start);
-  const start = trainPartRow(startFile, judged);
+  const start = read(startFile, judged);
   const runs = settings.map(({ name, d, cfg }): TuningRun => ({
     name,
     problemsPerStep: cfg.rollout.problems_per_step,
     lr: cfg.optim.lr,
     testerLr: cfg.optim.tester_lr,
     metrics: parseMetricsJsonl(readFileSync(join(d, 'metrics.jsonl'), 'utf8')),
-    end: trainPartRow(join(d, TUNING_FILES.end), judged),
-    fit: judged === trained ? undefined : trainPartRow(join(d, TUNING_FILES.end), trained),
+    end: read(join(d, TUNING_FILES.end), judged),
+    fit: judged === trained ? undefined : read(join(d, TUNING_FILES.end), trained),
   }));
-  const fitted =
-    judged === trained ? undefined : { label: splitLabel(runs[0].fit!), start: trainPartRow(startFile, trained) };
+  const fitted = judged === trained ? undefined : { label: splitLabel(runs[0].fit!), start: read(startFile, trained) };
   const seeds = [...new Set(settings.map((s) => s.cfg.seed))].sort((a, b) => a - b);
   return { runs, start, judged: splitLabel(start), fitted, seeds };
 }
