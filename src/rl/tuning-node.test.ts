@@ -1,5 +1,6 @@
 // Reading a tuning directory: runs trained on train-rl-fit are judged on train-rl-val (with their fit row beside it),
-// runs trained on the RL half on train-rl, and settings that trained on different parts or lack a record are errors.
+// runs trained on the RL half on train-rl, and settings that trained on different parts or lack a record are errors;
+// over tasks (the committed validation records) the numbers stay and the intervals widen.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,5 +69,20 @@ describe('loadTuning', () => {
       /no train-rl-val evaluation in it \(npm run eval -- --splits train-rl-val\)/,
     );
     expect(() => loadTuning(join(root, 'nope'))).toThrow(/no such directory/);
+  });
+});
+
+describe('loadTunings over tasks', () => {
+  const data = join(__dirname, '..', '..', 'docs', 'results-data');
+  const dirs = ['tuning-val', 'tuning-fold-b'].map((d) => join(data, d));
+
+  it('keeps every pass@1 and names each record’s task; the start’s interval widens as tasks repeat', () => {
+    const [byProblem, byTask] = [loadTunings(dirs), loadTunings(dirs, 'tasks')];
+    expect(byTask.start.coderPass1).toBeCloseTo(byProblem.start.coderPass1, 12);
+    expect(byTask.runs.map((r) => r.end.coderPass1)).toEqual(byProblem.runs.map((r) => r.end.coderPass1));
+    expect(byTask.start.perProblem!.every((p) => typeof p.task === 'string')).toBe(true);
+    expect(byProblem.start.perProblem!.some((p) => p.task !== undefined)).toBe(false);
+    const width = (ci: [number, number]) => ci[1] - ci[0];
+    expect(width(byTask.start.ci!.coderPass1)).toBeGreaterThan(width(byProblem.start.ci!.coderPass1));
   });
 });
