@@ -46,7 +46,7 @@ export interface PairedDelta {
 }
 
 /** Shares are printed in %, mut@k and Mul are already on a 0–100 scale. */
-const SCALE: Record<CiMetric, number> = {
+export const METRIC_SCALE: Record<CiMetric, number> = {
   coderPass1: 100,
   coderPass1Greedy: 100,
   selectedPass1: 100,
@@ -72,7 +72,7 @@ export function pairedDelta(
   const bById = new Map(b.map((p) => [p.id, p]));
   const pairs = a.filter((p) => bById.has(p.id)).map((p) => [p, bById.get(p.id)!] as const);
   if (!pairs.length) return null;
-  const s = SCALE[metric];
+  const s = METRIC_SCALE[metric];
   const diff = (xs: readonly (readonly [ProblemEval, ProblemEval])[]) =>
     s * (summarize(xs.map((x) => x[0]))[metric] - summarize(xs.map((x) => x[1]))[metric]);
   const rng = new Rng(o.seed ?? 20260104);
@@ -92,7 +92,7 @@ const sign = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;
 /** `+1.2 (-0.3 to +2.8)`: a paired difference as the tables print it. */
 export const showDelta = (d: PairedDelta) => `${sign(d.delta)} (${sign(d.ci[0])} to ${sign(d.ci[1])})`;
 const showValue = (r: SplitReport, m: CiMetric) => {
-  const s = SCALE[m];
+  const s = METRIC_SCALE[m];
   const ci = r.ci?.[m];
   return `${(s * r[m]).toFixed(1)}${ci ? ` (${(s * ci[0]).toFixed(1)}–${(s * ci[1]).toFixed(1)})` : ''}`;
 };

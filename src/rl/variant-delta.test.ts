@@ -1,5 +1,5 @@
 // The variant-vs-base comparison on generated per-problem records: sign and size of the paired difference, the pooled
-// row, and runs without a partner or without the step left out.
+// row, runs without a partner or without the step left out, and another metric than pass@1 (the Tester's).
 import { describe, expect, it } from 'vitest';
 import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
 import { Rng } from './rng';
@@ -75,5 +75,19 @@ describe('variantDeltas', () => {
     for (const r of rows) expect(r.delta.ci[0]).toBeGreaterThan(0);
     expect(variantTable(rows, 40, 20)[0]).toContain('variant − base at step 40 (base at step 20) (95% CI, paired)');
     expect(variantTable(rows, 40)[0]).toContain('variant − base at step 40 (95% CI, paired)');
+  });
+
+  it('compares another metric when asked: the Tester’s mut@k, on its own scale', () => {
+    /** Runs whose Tester kills `k` of 4 mutants per problem at the step (none at the start). */
+    const tester = (seed: number, k: number): TargetRun => {
+      const r = run('code-a1', seed, 0);
+      const xs = r.evals[1].rows[0].perProblem!.map((p) => ({ ...p, mutants: 4, mutKilledByRef: k }));
+      const rows = [{ ...r.evals[1].rows[0], ...summarize(xs), ci: bootstrapCI(xs), perProblem: xs }];
+      return { ...r, evals: [r.evals[0], { step: 100, rows }] };
+    };
+    const rows = variantDeltas([tester(1, 3)], [tester(1, 1)], 100, 100, 'mutAtK');
+    expect([rows[0].variant, rows[0].base, rows[0].delta.delta]).toEqual([75, 25, 50]);
+    expect(variantDeltas([tester(1, 3)], [tester(1, 1)], 100)[0].delta.delta).toBeCloseTo(0, 10); // pass@1 alike
+    expect(variantTable(rows, 100, 100, 'mutAtK')[0]).toMatch(/^\| mode \| seed \| variant mut@k \| base mut@k \|/);
   });
 });

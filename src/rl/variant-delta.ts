@@ -1,10 +1,24 @@
 // A variant against the runs it departs from (`npm run targets -- VARIANT_DIR --versus BASE_DIR`): for every mode and
-// seed both hold, the paired difference of held-out pass@1 at one step (or the base at another step, e.g. the same
-// number of problems seen at a different batch size), then each mode's seeds pooled per problem.
+// seed both hold, the paired difference of held-out pass@1 (or another metric: the Tester's mut@k, Mul, ...) at one
+// step (or the base at another step, e.g. the same number of problems seen at a different batch size), then each
+// mode's seeds pooled per problem.
 // Pure, so the CLI and its test print the same rows.
-import { atStep, pairedDelta, poolSeeds, showDelta, type PairedDelta, type TargetRun } from './targets';
+import type { CiMetric } from './eval-ci';
+import { atStep, METRIC_SCALE, pairedDelta, poolSeeds, showDelta, type PairedDelta, type TargetRun } from './targets';
 
-/** One row: a mode at one seed (or its seeds pooled), both sides' pass@1 and the paired difference variant − base. */
+/** How a metric is named in the table (shares in %, mut@k and Mul on their own 0–100 scale). */
+export const METRIC_LABEL: Record<CiMetric, string> = {
+  coderPass1: 'pass@1 (%)',
+  coderPass1Greedy: 'greedy pass@1 (%)',
+  selectedPass1: 'CodeT pass@1 (%)',
+  testerValidity: 'Tester validity (%)',
+  mutationScore: 'wb-mutation score (%)',
+  passAtK: 'pass@k',
+  mutAtK: 'mut@k',
+  mul: 'Mul',
+};
+
+/** One row: a mode at one seed (or its seeds pooled), both sides' metric and the paired difference variant − base. */
 export interface VariantRow {
   mode: string;
   seed: string;
@@ -15,13 +29,14 @@ export interface VariantRow {
 
 /**
  * Rows for every mode and seed evaluated at `step` in the variant and at `baseStep` (default: the same) in the base;
- * pooled rows for modes with two or more such seeds.
+ * pooled rows for modes with two or more such seeds. `metric` is compared (pass@1 by default).
  */
 export function variantDeltas(
   variant: readonly TargetRun[],
   base: readonly TargetRun[],
   step: number,
   baseStep = step,
+  metric: CiMetric = 'coderPass1',
 ): VariantRow[] {
   const rows: VariantRow[] = [];
   const modes = [...new Set(variant.map((r) => r.mode))];
@@ -36,8 +51,9 @@ export function variantDeltas(
     const row = (seed: string, v: TargetRun, b: TargetRun): VariantRow | undefined => {
       const a = atStep(v, step);
       const c = atStep(b, baseStep);
-      const d = a && c ? pairedDelta(a.perProblem ?? [], c.perProblem ?? [], 'coderPass1') : null;
-      return a && c && d ? { mode, seed, variant: 100 * a.coderPass1, base: 100 * c.coderPass1, delta: d } : undefined;
+      const d = a && c ? pairedDelta(a.perProblem ?? [], c.perProblem ?? [], metric) : null;
+      const scale = METRIC_SCALE[metric];
+      return a && c && d ? { mode, seed, variant: scale * a[metric], base: scale * c[metric], delta: d } : undefined;
     };
     for (const [v, b] of pairs) {
       const r = row(String(v.seed), v, b);
@@ -53,10 +69,16 @@ export function variantDeltas(
 }
 
 /** The rows as a Markdown table (what the CLI prints). */
-export function variantTable(rows: readonly VariantRow[], step: number, baseStep = step): string[] {
+export function variantTable(
+  rows: readonly VariantRow[],
+  step: number,
+  baseStep = step,
+  metric: CiMetric = 'coderPass1',
+): string[] {
   const at = baseStep === step ? `at step ${step}` : `at step ${step} (base at step ${baseStep})`;
+  const m = METRIC_LABEL[metric];
   return [
-    `| mode | seed | variant pass@1 (%) | base pass@1 (%) | variant − base ${at} (95% CI, paired) |`,
+    `| mode | seed | variant ${m} | base ${m} | variant − base ${at} (95% CI, paired) |`,
     '| --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) => `| ${r.mode} | ${r.seed} | ${r.variant.toFixed(1)} | ${r.base.toFixed(1)} | ${showDelta(r.delta)} |`,
