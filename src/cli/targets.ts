@@ -38,7 +38,7 @@ import { NOVELTIES, type Novelty } from '../tasks/novelty';
 const USAGE = `usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N] [--metric M]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed, on pass@1 or --metric (${CI_METRICS.join(', ')}); --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind)`;
 
 /** One SVG per kind of held-out task: each mode's pass@1 curve on those instances (seeds pooled), with its band. */
-async function noveltyPlots(runs: readonly TargetRun[], out: string): Promise<string[]> {
+async function noveltyPlots(runs: readonly TargetRun[], out: string, unit: ResampleUnit): Promise<string[]> {
   await mkdir(out, { recursive: true });
   const written: string[] = [];
   for (const kind of NOVELTIES) {
@@ -53,7 +53,7 @@ async function noveltyPlots(runs: readonly TargetRun[], out: string): Promise<st
       hi: c.hi,
     }));
     const file = join(out, `pass1-${kind}.svg`);
-    const title = `Coder pass@1 on held-out instances: ${NOVELTY_LABEL[kind]} (bands: 95% CI over problems)`;
+    const title = `Coder pass@1 on held-out instances: ${NOVELTY_LABEL[kind]} (bands: 95% CI over ${unit})`;
     await writeFile(file, lineChartSvg(title, series, { xLabel: 'step', yLabel: 'pass@1 (%)' }));
     written.push(file);
   }
@@ -86,6 +86,10 @@ async function main(): Promise<number> {
   const unit = (args.resample as string | undefined) ?? 'problems';
   if (!RESAMPLE_UNITS.includes(unit as ResampleUnit)) {
     console.error(`--resample ${unit}: expected one of ${RESAMPLE_UNITS.join(', ')}\n${USAGE}`);
+    return 2;
+  }
+  if (only && args.novelty) {
+    console.error(`--novelty splits the held-out instances by kind itself; drop --only ${only}\n${USAGE}`);
     return 2;
   }
   const versus = typeof args.versus === 'string' ? args.versus.split('\n') : [];
@@ -126,7 +130,8 @@ async function main(): Promise<number> {
       return 2;
     }
     console.log([noveltyBegin(step, dir), ...noveltyTable(rows, step), NOVELTY_END].join('\n'));
-    if (typeof args.out === 'string') console.log(`wrote ${(await noveltyPlots(runs, args.out)).join(', ')}`);
+    if (typeof args.out === 'string')
+      console.log(`wrote ${(await noveltyPlots(runs, args.out, unit as ResampleUnit)).join(', ')}`);
     return 0;
   }
   if (!runs.some((r) => r.mode === 'code-a1')) {
