@@ -98,7 +98,10 @@ describe(`sampler on micro (seed ${seed})`, () => {
     const small = await generate(w, [C, A], { ...opts, seqIds: [102, 100] });
     expect(small[0].tokens).toEqual(big[2].tokens);
     expect(small[1].tokens).toEqual(big[0].tokens);
-    for (let i = 0; i < 10; i++) expect(Math.abs(small[1].logprobs[i] - big[0].logprobs[i])).toBeLessThan(1e-4);
+    // The same tokens; their logprobs agree to f32 reduction order, which the batch's size changes (different tiles):
+    // up to 4.9e-4 on a logprob of −5.25 seen (TEST_SEED=1397716467), so the bound is the one used against the
+    // float64 reference above.
+    for (let i = 0; i < 10; i++) expect(Math.abs(small[1].logprobs[i] - big[0].logprobs[i])).toBeLessThan(1e-3);
     // A different sequence id gives a different stream.
     const other = await generate(w, [A], { ...opts, seqIds: [999] });
     expect(other[0].tokens).not.toEqual(big[0].tokens);
