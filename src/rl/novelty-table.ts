@@ -20,7 +20,8 @@ export interface NoveltyRow {
   cells: Partial<Record<Novelty, NoveltyCell>>;
 }
 
-const MODE_RANK: Record<string, number> = { 'code-a1': 0, golden: 1, 'self-play': 2 };
+/** Seed-major, the method before its baselines: the order the page's tables list modes in. */
+export const MODE_RANK: Record<string, number> = { 'code-a1': 0, golden: 1, 'self-play': 2 };
 
 /** A run's categories at `step` against its step-0 evaluation; undefined when either lacks per-problem records. */
 function row(

@@ -14,7 +14,7 @@ import {
   noveltyOf,
   targetRunsIn,
 } from './compare-records-node';
-import { NOVELTY_BLOCK, noveltyBegin, NOVELTY_END, noveltyRows, noveltyTable } from './novelty-table';
+import { MODE_RANK, NOVELTY_BLOCK, noveltyBegin, NOVELTY_END, noveltyRows, noveltyTable } from './novelty-table';
 import * as table from './results-table';
 import {
   judgeTargets,
@@ -27,9 +27,6 @@ import {
 } from './targets';
 import { choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningTable } from './tuning';
 import { loadTunings } from './tuning-node';
-
-/** Seed-major, the method before its baselines: the order the page's tables list runs in. */
-const MODE_RANK: Record<string, number> = { 'code-a1': 0, golden: 1, 'self-play': 2 };
 
 /** The results-table rows of a directory of `<mode>-s<seed>` runs: every held-out evaluation of each run. */
 export function runRows(runs: readonly TargetRun[]): string[] {
