@@ -133,6 +133,7 @@ export async function openHfLab(
     trainProblems: cur.train,
     heldout: cur.heldout,
     heldoutFamily: cur.heldoutFamily,
+    heldoutTask: cur.heldoutTask,
     mutants: cur.mutants,
     close: () => closeLab(gpu, sandbox, coder, tester),
   };

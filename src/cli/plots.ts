@@ -28,6 +28,12 @@ const EVAL_PLOTS: [file: string, title: string, split: string, key: keyof typeof
   ['pass1-heldout.svg', 'Coder pass@1, held-out problems', 'heldout', 'coderPass1'],
   ['pass1-greedy-heldout.svg', 'Coder greedy pass@1, held-out problems', 'heldout', 'coderPass1Greedy'],
   ['pass1-heldout-family.svg', 'Coder pass@1, held-out families', 'heldout-family', 'coderPass1'],
+  [
+    'pass1-heldout-task.svg',
+    'Coder pass@1, held-out tasks (parameters never trained on)',
+    'heldout-task',
+    'coderPass1',
+  ],
   ['mutation-score.svg', 'Tester white-box mutation score (held-out)', 'heldout', 'mutationScore'],
   ['tester-validity-eval.svg', 'Tester validity on held-out problems', 'heldout', 'testerValidity'],
   ['mut-at-k.svg', 'Tester mut@k on the reference (held-out)', 'heldout', 'mutAtK'],

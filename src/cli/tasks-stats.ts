@@ -6,7 +6,15 @@ import { dirname, join } from 'node:path';
 import { type BpeTokenizer, loadTokenizer } from '../model/tokenizer';
 import { trainTokenizer } from '../model/tokenizer-train';
 import { FAMILIES } from '../tasks/families/index';
-import { DEFAULT_PER_FAMILY, DEFAULT_SEED, HELDOUT_FAMILIES, generateCurriculum, taskOf } from '../tasks/generate';
+import {
+  DEFAULT_PER_FAMILY,
+  DEFAULT_SEED,
+  HELDOUT_FAMILIES,
+  HELDOUT_TASK_CAP,
+  generateCurriculum,
+  generateHeldoutTasks,
+  taskOf,
+} from '../tasks/generate';
 import type { CorpusExample } from '../rl/corpus';
 import type { Instance } from '../tasks/family';
 import type { Split } from '../tasks/types';
@@ -103,6 +111,11 @@ export async function statsCommand(argv: string[]): Promise<number> {
     `  prompt ${mean(problems.map((p) => len(p.prompt))).toFixed(1)}, reference ${mean(problems.map((p) => len(p.solution))).toFixed(1)}, any style ${mean(styles.map(len)).toFixed(1)}, mutant ${mean(mutants.map((m) => len(m.code))).toFixed(1)}`,
   );
   printTasks(taskSummary(problems));
+  const newTasks = generateHeldoutTasks({ seed, perFamily, families });
+  const perFam = chosen.map((f) => `${f.name} ${newTasks.filter((i) => i.problem.family === f.name).length}`);
+  console.log(
+    `  heldout-task ${newTasks.length} instances, one per task no curriculum instance poses (at most ${HELDOUT_TASK_CAP} per family; --splits heldout-task): ${perFam.join(', ')}`,
+  );
   // Per family: its tasks, and its held-out instances whose task no training instance poses (against the halves).
   const novelty = noveltyAgainst(problems, 'rl');
   console.log(
@@ -124,7 +137,8 @@ export async function statsCommand(argv: string[]): Promise<number> {
   }
 
   let rc = 0;
-  if (typeof args.check === 'string') rc = Math.max(rc, await runCheck(insts, args.check));
+  // The held-out-task instances are checked too: their parameters are ones no curriculum instance exercises.
+  if (typeof args.check === 'string') rc = Math.max(rc, await runCheck([...insts, ...newTasks], args.check));
   if (typeof args.corpus === 'string') {
     const bugRate = Number(args['bug-rate'] ?? 0.2);
     await writeCorpora(insts, args.corpus, seed, bugRate, intArg(args, 'k', 8));

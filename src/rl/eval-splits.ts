@@ -1,14 +1,15 @@
 // The splits an evaluation can cover, and the CLI flags (--splits, --eval-splits) that name them.
 import { TRAIN_SUBSETS, type TrainSubset } from '../tasks/split';
 
-export type HeldOutSplit = 'heldout' | 'heldout-family';
+/** heldout-task: one instance per task no curriculum instance poses (opt-in; the default is the first two). */
+export type HeldOutSplit = 'heldout' | 'heldout-family' | 'heldout-task';
 /**
  * What `npm run eval` can evaluate: the held-out splits, and the training split whole or by warm-start part (the SFT
  * half the warm-start saw, the RL half and its fit / validation halves, tasks/split.ts), which shows how much of a
  * model's pass rate is recall.
  */
 export type EvalSplit = HeldOutSplit | 'train' | `train-${TrainSubset}`;
-const HELD_OUT_SPLITS: readonly HeldOutSplit[] = ['heldout', 'heldout-family'];
+const HELD_OUT_SPLITS: readonly HeldOutSplit[] = ['heldout', 'heldout-family', 'heldout-task'];
 const EVAL_SPLITS: readonly EvalSplit[] = [
   ...HELD_OUT_SPLITS,
   'train',

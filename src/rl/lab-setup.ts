@@ -2,7 +2,7 @@
 // fresh (seeded) micro checkpoints with a curriculum-trained tokenizer, and Coder/Tester policies.
 import type { Gpu } from '../gpu/runtime';
 import type { Mutant, Problem } from '../tasks/types';
-import { generateCurriculum } from '../tasks/generate';
+import { generateCurriculum, generateHeldoutTasks } from '../tasks/generate';
 import { selectTrainPart, trainPartIds } from '../tasks/split';
 import type { Instance } from '../tasks/family';
 import { buildCoderCorpus } from './corpus';
@@ -22,6 +22,8 @@ export interface Curriculum {
   train: Problem[];
   heldout: Problem[];
   heldoutFamily: Problem[];
+  /** One instance of each task no curriculum instance poses (generate.ts): outside `instances`, evaluation only. */
+  heldoutTask: Problem[];
   mutants: Map<string, Mutant[]>;
 }
 
@@ -36,12 +38,14 @@ export function loadCurriculum(families: readonly string[] = []): Curriculum {
   const instances = families.length ? all.filter((i) => families.includes(i.problem.family)) : all;
   if (!instances.length) throw new Error(`no curriculum problems for families: ${families.join(', ')}`);
   const problems = instances.map((i) => i.problem);
+  const newTasks = generateHeldoutTasks({ families: [...new Set(problems.map((p) => p.family))] });
   const cur: Curriculum = {
     instances,
     train: problems.filter((p) => p.split === 'train'),
     heldout: problems.filter((p) => p.split === 'heldout'),
     heldoutFamily: problems.filter((p) => p.split === 'heldout-family'),
-    mutants: new Map(instances.map((i) => [i.problem.id, i.mutants])),
+    heldoutTask: newTasks.map((i) => i.problem),
+    mutants: new Map([...instances, ...newTasks].map((i) => [i.problem.id, i.mutants])),
   };
   curricula.set(key, cur);
   return cur;
@@ -58,6 +62,7 @@ export interface RunProblems {
   trainProblems: Problem[];
   heldout: Problem[];
   heldoutFamily: Problem[];
+  heldoutTask: Problem[];
   mutants: Map<string, Mutant[]>;
 }
 
@@ -67,6 +72,7 @@ export function runProblems(config: TrainConfig): RunProblems {
     trainProblems: trainingProblems(config),
     heldout: cur.heldout,
     heldoutFamily: cur.heldoutFamily,
+    heldoutTask: cur.heldoutTask,
     mutants: cur.mutants,
   };
 }

@@ -144,9 +144,16 @@ export class RunSession {
   async evaluate(r: EvalRequest): Promise<EvalPoint> {
     const t0 = performance.now();
     // Always in this order, whatever order the request names them in.
-    const pools = (['heldout', 'heldout-family'] as const)
-      .filter((split) => r.splits.includes(split))
-      .map((split) => ({ split, pool: split === 'heldout' ? this.parts.heldout : this.parts.heldoutFamily }));
+    const { heldout, heldoutFamily, heldoutTask } = this.parts;
+    const pools = (
+      [
+        ['heldout', heldout],
+        ['heldout-family', heldoutFamily],
+        ['heldout-task', heldoutTask],
+      ] as const
+    )
+      .filter(([split]) => r.splits.includes(split))
+      .map(([split, pool]) => ({ split, pool }));
     if (pools.every((p) => !p.pool.length))
       throw new Error(`this run's curriculum has no ${r.splits.join(' or ')} problems`);
     const n = r.problems > 0 ? r.problems : Number.MAX_SAFE_INTEGER;

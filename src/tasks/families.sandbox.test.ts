@@ -6,7 +6,7 @@ import { SPECIAL_TOKENS } from '../model/special-tokens';
 import { testerPrompt } from '../rl/prompts';
 import { buildTesterCorpus } from '../rl/corpus';
 import { FAMILIES } from './families/index';
-import { generateCurriculum } from './generate';
+import { generateCurriculum, generateHeldoutTasks } from './generate';
 import { checkInstances, sampleByFamily } from './verify';
 
 // Two instances per family keeps this under ~30 s here; `npm run tasks -- stats --check all` judges every instance.
@@ -36,6 +36,13 @@ describe('curriculum through the sandbox', () => {
       .filter((c) => c.failures.length)
       .map((c) => `${c.problemId}: ${c.failures.slice(0, 3).join('; ')}`);
     expect(bad).toEqual([]);
+  });
+
+  it('held-out-task instances (parameters no curriculum instance uses) check out like the curriculum', async () => {
+    const insts = sampleByFamily(generateHeldoutTasks(), 2);
+    expect(insts.length).toBeGreaterThan(10);
+    const checks = await checkInstances(sandbox, insts);
+    expect(checks.filter((c) => c.failures.length).map((c) => `${c.problemId}: ${c.failures[0]}`)).toEqual([]);
   });
 
   it('the TS mirror agrees with the Python reference on every test of 6 instances per family', async () => {

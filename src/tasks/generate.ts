@@ -58,12 +58,49 @@ function familySeeds(family: Family, opts: CurriculumOptions = {}): { id: string
   }));
 }
 
+/**
+ * Most held-out-task instances per family: the split is one instance per new task, and a family with a large
+ * parameter space (clamp_values has 39 tasks no curriculum instance poses) would otherwise be most of it.
+ */
+export const HELDOUT_TASK_CAP = 16;
+
+/**
+ * The held-out-task split of one family: one instance (the first found, under its seeded function name) of each task
+ * no curriculum instance of the family poses under any name, up to HELDOUT_TASK_CAP, ids `family/t000`. Unlike the
+ * held-out split, whose instances mostly rename a training task, these are parameters the lab never trained on; the
+ * curriculum is unchanged by them. Families held out whole have none (every task of theirs is held out already).
+ */
+function heldoutTaskSeeds(
+  family: Family,
+  opts: CurriculumOptions = {},
+): { id: string; split: Split; seed: InstanceSeed }[] {
+  if (HELDOUT_FAMILIES.includes(family.name)) return [];
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const used = new Set(familySeeds(family, opts).map((f) => f.seed.task));
+  const found: InstanceSeed[] = [];
+  // Far more tries than the curriculum's (its want * 20): a new task is what the curriculum's draws did not reach.
+  const tries = (opts.perFamily ?? DEFAULT_PER_FAMILY) * 200;
+  for (let i = 0; found.length < HELDOUT_TASK_CAP && i < tries; i++) {
+    const inst = family.instantiate(seed, i);
+    if (used.has(inst.task)) continue;
+    used.add(inst.task);
+    found.push(inst);
+  }
+  return found.map((f, i) => ({ id: `${family.name}/t${String(i).padStart(3, '0')}`, split: 'heldout-task', seed: f }));
+}
+
+/** The held-out-task instances of the given families (default: every family), in family order. */
+export function generateHeldoutTasks(opts: CurriculumOptions = {}): Instance[] {
+  const fams = opts.families ? opts.families.map(familyByName) : FAMILIES;
+  return fams.flatMap((f) => heldoutTaskSeeds(f, opts).map((s) => s.seed.make(s.id, s.split)));
+}
+
 /** Instances of one family, distinct by (function name, parameters), in a seed-determined order. */
 export function familyInstances(family: Family, opts: CurriculumOptions = {}): Instance[] {
   return familySeeds(family, opts).map((f) => f.seed.make(f.id, f.split));
 }
 
-let defaultTasks: Map<string, string> | undefined;
+const defaultTasks = new Map<string, Map<string, string>>();
 
 /**
  * The task a problem poses: for a generated instance its family and parameters (instances that differ only in the
@@ -71,11 +108,17 @@ let defaultTasks: Map<string, string> | undefined;
  * intervals that resample tasks rather than instances use this (the default curriculum, the one the lab trains on).
  */
 export function taskOf(problemId: string): string {
-  if (!defaultTasks) {
-    defaultTasks = new Map();
-    for (const f of FAMILIES) for (const s of familySeeds(f)) defaultTasks.set(s.id, s.seed.task);
+  const name = problemId.split('/')[0];
+  let tasks = defaultTasks.get(name);
+  if (!tasks) {
+    // Built per family on first use: the held-out-task search instantiates thousands of parameter draws.
+    const family = FAMILIES.find((x) => x.name === name);
+    tasks = new Map(
+      family ? [...familySeeds(family), ...heldoutTaskSeeds(family)].map((s) => [s.id, s.seed.task] as const) : [],
+    );
+    defaultTasks.set(name, tasks);
   }
-  return defaultTasks.get(problemId) ?? problemId;
+  return tasks.get(problemId) ?? problemId;
 }
 
 export function generateCurriculum(opts: CurriculumOptions = {}): Instance[] {
@@ -91,10 +134,12 @@ export function problemsBySplit(problems: readonly Problem[], split: Split): Pro
   return problems.filter((p) => p.split === split);
 }
 
-/** The instance (styles, mutants, probe inputs) behind a generated problem id such as "three_sum/0042". */
+/** The instance (styles, mutants, probe inputs) behind a generated problem id such as "three_sum/0042" or ".../t003". */
 export function instanceFor(problemId: string, opts: CurriculumOptions = {}): Instance {
-  const family = problemId.split('/')[0];
-  const inst = familyInstances(familyByName(family), opts).find((i) => i.problem.id === problemId);
+  const family = familyByName(problemId.split('/')[0]);
+  const inst = [...familyInstances(family, opts), ...generateHeldoutTasks({ ...opts, families: [family.name] })].find(
+    (i) => i.problem.id === problemId,
+  );
   if (!inst) throw new Error(`no generated problem "${problemId}" (seed ${opts.seed ?? DEFAULT_SEED})`);
   return inst;
 }

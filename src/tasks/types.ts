@@ -1,5 +1,5 @@
 // The Problem type shared by the curriculum, the importers, the sandbox verify command, the trainer and evaluation.
-export type Split = 'train' | 'heldout' | 'heldout-family';
+export type Split = 'train' | 'heldout' | 'heldout-family' | 'heldout-task';
 export type ProblemSource = 'generated' | 'humaneval' | 'mbpp';
 
 export interface Problem {
