@@ -7,7 +7,8 @@
 // `--resample tasks` draws every interval over tasks instead of problems (instances of one task, which differ only in
 // the function name, drawn together): wider, and the honest unit when instances repeat tasks. `--novelty` prints
 // held-out pass@1 split by task: new tasks, and tasks the warm-start or RL trained on under another function name;
-// `--only new` (or warm-start, rl-only) judges the targets on those held-out instances alone.
+// `--only new` (or warm-start, rl-only) judges the targets on those held-out instances alone; `--split heldout-task`
+// judges everything on that evaluated split instead (one instance of each task no training instance poses).
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
@@ -24,10 +25,12 @@ import {
 import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
 import {
   judgeTargets,
+  JUDGED_SPLITS,
   RESAMPLE_UNITS,
   TARGETS_END,
   targetsBegin,
   targetsTable,
+  type JudgedSplit,
   type ResampleUnit,
   type TargetRun,
 } from '../rl/targets';
@@ -35,7 +38,7 @@ import { variantDeltas, variantTable } from '../rl/variant-delta';
 import { CI_METRICS, type CiMetric } from '../rl/eval-ci';
 import { NOVELTIES, type Novelty } from '../tasks/novelty';
 
-const USAGE = `usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N] [--metric M]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed, on pass@1 or --metric (${CI_METRICS.join(', ')}); --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind)`;
+const USAGE = `usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N] [--metric M]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only] [--split heldout-task|heldout-family]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed, on pass@1 or --metric (${CI_METRICS.join(', ')}); --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind; --split: another evaluated split in the held-out one's place)`;
 
 /** One SVG per kind of held-out task: each mode's pass@1 curve on those instances (seeds pooled), with its band. */
 async function noveltyPlots(runs: readonly TargetRun[], out: string, unit: ResampleUnit): Promise<string[]> {
@@ -72,6 +75,7 @@ async function main(): Promise<number> {
     only: 'string',
     out: 'string',
     metric: 'string',
+    split: 'string',
   });
   const metric = (args.metric as string | undefined) ?? 'coderPass1';
   if (!CI_METRICS.includes(metric as CiMetric)) {
@@ -92,12 +96,17 @@ async function main(): Promise<number> {
     console.error(`--novelty splits the held-out instances by kind itself; drop --only ${only}\n${USAGE}`);
     return 2;
   }
+  const split = args.split as JudgedSplit | undefined;
+  if (split !== undefined && !JUDGED_SPLITS.includes(split)) {
+    console.error(`--split ${String(split)}: expected one of ${JUDGED_SPLITS.join(', ')}\n${USAGE}`);
+    return 2;
+  }
   const versus = typeof args.versus === 'string' ? args.versus.split('\n') : [];
   if (!dirs.length || (args['versus-step'] !== undefined && !versus.length)) {
     console.error(USAGE);
     return 2;
   }
-  const runs = resampled(loadTargetRuns(dirs), unit as ResampleUnit, only);
+  const runs = resampled(loadTargetRuns(dirs), unit as ResampleUnit, only, split);
   if (only && runs.every((r) => r.evals.every((e) => !e.rows.length))) {
     console.error(`no held-out instance in ${dirs.join(', ')} poses a task that is "${only}" to its run`);
     return 2;
@@ -105,7 +114,7 @@ async function main(): Promise<number> {
   if (versus.length) {
     const step = intArg(args, 'step', 100);
     const baseStep = intArg(args, 'versus-step', step);
-    const base = resampled(loadTargetRuns(versus), unit as ResampleUnit, only);
+    const base = resampled(loadTargetRuns(versus), unit as ResampleUnit, only, split);
     const rows = variantDeltas(runs, base, step, baseStep, metric as CiMetric);
     if (!rows.length) {
       console.error(
@@ -139,7 +148,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const table = targetsTable(judgeTargets(runs, step));
-  console.log([targetsBegin({ step, dir, unit: unit as ResampleUnit, only }), ...table, TARGETS_END].join('\n'));
+  console.log([targetsBegin({ step, dir, unit: unit as ResampleUnit, only, split }), ...table, TARGETS_END].join('\n'));
   return 0;
 }
 

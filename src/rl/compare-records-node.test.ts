@@ -1,11 +1,14 @@
 // Loading reference runs for the targets from records directories: the first directory's run of a mode and seed
 // wins, later directories supply only what it lacks, and a path that holds no runs is an error; a run's config says
-// what it trained on, which tells renamed held-out tasks from new ones.
+// what it trained on, which tells renamed held-out tasks from new ones; another evaluated split can be judged instead.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadTargetRuns, noveltyOf, targetRunsIn } from './compare-records-node';
+import { loadTargetRuns, noveltyOf, resampled, runOnSplit, targetRunsIn } from './compare-records-node';
+import { problemRecord } from './eval-ci';
+import { heldoutReport } from './report-fixture';
+import { atStep, judgeTargets, TARGETS_BLOCK, targetsBegin, targetsMarker, type TargetRun } from './targets';
 import { generateProblems } from '../tasks/generate';
 
 const root = mkdtempSync(join(tmpdir(), 'target-runs-'));
@@ -54,5 +57,44 @@ describe('noveltyOf', () => {
     expect(heldout.filter((p) => p.family === 'acronym').every((p) => noveltyOf(r)(p.id) !== 'new')).toBe(true);
     expect(kinds.has('new')).toBe(true);
     expect(() => noveltyOf(targetRunsIn(root, 'base')[0])).toThrow(/training instances are unknown/);
+  });
+});
+
+describe('runOnSplit / split= markers', () => {
+  const rec = (id: string, passed: number) => problemRecord(id, 8, passed, false);
+  const withSplits: TargetRun = {
+    name: 'code-a1-s1',
+    mode: 'code-a1',
+    seed: 1,
+    evals: [0, 40].map((step) => ({
+      step,
+      rows: [
+        heldoutReport([rec('a/0', step ? 8 : 0), rec('a/1', 0)]),
+        { ...heldoutReport([rec('a/t000', step ? 4 : 2)]), split: 'heldout-task' as const },
+      ],
+    })),
+  };
+
+  it('judges the named split in the held-out one’s place and drops the rest', () => {
+    const r = runOnSplit(withSplits, 'heldout-task');
+    expect(r.evals.map((e) => e.rows.map((x) => `${x.split}:${x.problems}`))).toEqual([['heldout:1'], ['heldout:1']]);
+    expect(atStep(r, 40)?.perProblem?.map((p) => p.id)).toEqual(['a/t000']);
+    expect(100 * atStep(r, 40)!.coderPass1).toBeCloseTo(50, 10);
+    // The targets read it: +25 points on the one task, against +50 on the held-out split.
+    expect(judgeTargets([r], 40)[0].measured).toMatch(/Δ \+25\.0 /);
+    expect(judgeTargets([withSplits], 40)[0].measured).toMatch(/Δ \+50\.0 /);
+    // A split the run was not evaluated on leaves nothing to judge.
+    expect(runOnSplit(withSplits, 'heldout-family').evals.every((e) => !e.rows.length)).toBe(true);
+    expect(resampled([withSplits], 'problems', undefined, 'heldout-task')[0].evals[1].rows[0].perProblem).toHaveLength(
+      1,
+    );
+  });
+
+  it('writes and reads the split in the targets marker', () => {
+    const begin = targetsBegin({ step: 40, dir: 'heldout-task', split: 'heldout-task' });
+    expect(begin).toBe('<!-- targets:begin step=40 dir=heldout-task split=heldout-task -->');
+    const m = [...`${begin}\nx\n<!-- targets:end -->`.matchAll(TARGETS_BLOCK)][0];
+    expect(targetsMarker(m)).toEqual({ step: 40, dir: 'heldout-task', unit: 'problems', split: 'heldout-task' });
+    expect(m[6].trim()).toBe('x');
   });
 });

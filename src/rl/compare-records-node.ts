@@ -14,6 +14,7 @@ import {
   type ResampleUnit,
   type TargetLine,
   type TargetRun,
+  type JudgedSplit,
   type TargetsMarker,
 } from './targets';
 import { taskOf } from '../tasks/generate';
@@ -143,21 +144,34 @@ export function targetRunsIn(
   dirs?: string,
   unit: ResampleUnit = 'problems',
   only?: Novelty,
+  split?: JudgedSplit,
 ): TargetRun[] {
-  return resampled(loadTargetRuns(dirs ? dirs.split(',').map((d) => join(data, d)) : [data]), unit, only);
+  return resampled(loadTargetRuns(dirs ? dirs.split(',').map((d) => join(data, d)) : [data]), unit, only, split);
 }
 
 /** The targets a page table's marker asks for, judged on the records under `data`. */
 export function judgeMarker(data: string, m: TargetsMarker): TargetLine[] {
-  return judgeTargets(targetRunsIn(data, m.dir, m.unit, m.only), m.step);
+  return judgeTargets(targetRunsIn(data, m.dir, m.unit, m.only, m.split), m.step);
 }
 
 /**
- * Runs as loaded, or cut to the held-out instances whose task is `only` to each run (noveltyOf), and with every
- * evaluation's intervals drawn over the lab curriculum's tasks (runOverTasks) for `unit` 'tasks'.
+ * A run whose `split` evaluations stand in for its held-out ones (the rest dropped), so that every judgement, which
+ * reads the held-out split, reads that one: e.g. heldout-task, one instance of each task no training instance poses.
  */
-export function resampled(runs: TargetRun[], unit: ResampleUnit, only?: Novelty): TargetRun[] {
-  const kept = only ? runs.map((r) => runRestricted(r, (id) => noveltyOf(r)(id) === only)) : runs;
+export function runOnSplit(run: TargetRun, split: JudgedSplit): TargetRun {
+  const rows = (e: EvalPoint) =>
+    e.rows.filter((r) => r.split === split).map((r) => ({ ...r, split: 'heldout' as const }));
+  return { ...run, evals: run.evals.map((e) => ({ ...e, rows: rows(e) })) };
+}
+
+/**
+ * Runs as loaded, or judged on another split (runOnSplit), or cut to the held-out instances whose task is `only` to
+ * each run (noveltyOf), and with every evaluation's intervals drawn over the lab curriculum's tasks (runOverTasks)
+ * for `unit` 'tasks'.
+ */
+export function resampled(runs: TargetRun[], unit: ResampleUnit, only?: Novelty, split?: JudgedSplit): TargetRun[] {
+  const onSplit = split ? runs.map((r) => runOnSplit(r, split)) : runs;
+  const kept = only ? onSplit.map((r) => runRestricted(r, (id) => noveltyOf(r)(id) === only)) : onSplit;
   return unit === 'tasks' ? kept.map((r) => runOverTasks(r, taskOf)) : kept;
 }
 

@@ -91,7 +91,7 @@ export function regenerateResultsPage(page: string, data: string): string {
   });
   return page.replace(TARGETS_BLOCK, (...match: string[]) => {
     const m = targetsMarker(match as unknown as RegExpMatchArray);
-    const judged = m.dir || m.unit === 'tasks' || m.only ? judgeMarker(data, m) : judgeTargets(runs, m.step);
+    const judged = m.dir || m.unit === 'tasks' || m.only || m.split ? judgeMarker(data, m) : judgeTargets(runs, m.step);
     return [targetsBegin(m), ...targetsTable(judged), TARGETS_END].join('\n');
   });
 }

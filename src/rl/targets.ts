@@ -333,21 +333,26 @@ export interface TargetsMarker {
   dir?: string;
   unit?: ResampleUnit;
   only?: Novelty;
+  /** Another evaluated split judged in the held-out one's place (heldout-task: tasks no training instance poses). */
+  split?: JudgedSplit;
 }
+export type JudgedSplit = 'heldout-task' | 'heldout-family';
+export const JUDGED_SPLITS: readonly JudgedSplit[] = ['heldout-task', 'heldout-family'];
 export const TARGETS_END = '<!-- targets:end -->';
-export const targetsBegin = ({ step, dir, unit, only }: TargetsMarker) =>
+export const targetsBegin = ({ step, dir, unit, only, split }: TargetsMarker) =>
   `<!-- targets:begin step=${step}${dir ? ` dir=${dir}` : ''}${unit === 'tasks' ? ' resample=tasks' : ''}${
     only ? ` only=${only}` : ''
-  } -->`;
-/** A whole targets table: groups 1 step, 2 dir, 3 'tasks', 4 the novelty kept (each or undefined), 5 the lines. */
+  }${split ? ` split=${split}` : ''} -->`;
+/** A whole targets table: groups 1 step, 2 dir, 3 'tasks', 4 the novelty kept, 5 the split (each or undefined), 6 the lines. */
 export const TARGETS_BLOCK =
-  /<!-- targets:begin step=(\d+)(?: dir=([\w.,-]+))?(?: resample=(tasks))?(?: only=(new|warm-start|rl-only))? -->([\s\S]*?)<!-- targets:end -->/g;
+  /<!-- targets:begin step=(\d+)(?: dir=([\w.,-]+))?(?: resample=(tasks))?(?: only=(new|warm-start|rl-only))?(?: split=(heldout-task|heldout-family))? -->([\s\S]*?)<!-- targets:end -->/g;
 /** The marker a TARGETS_BLOCK match names. */
 export const targetsMarker = (m: RegExpMatchArray): TargetsMarker => ({
   step: Number(m[1]),
   dir: m[2],
   unit: m[3] === 'tasks' ? 'tasks' : 'problems',
   only: m[4] as Novelty | undefined,
+  split: m[5] as JudgedSplit | undefined,
 });
 
 /** The targets as the table docs/results.md carries between targetsBegin(step) and TARGETS_END. */
@@ -374,10 +379,11 @@ export function checkTargetsBlocks(page: string, judge: (m: TargetsMarker) => Ta
       `step ${marker.step}`,
       marker.unit === 'tasks' ? 'over tasks' : undefined,
       marker.only ? `${marker.only} only` : undefined,
+      marker.split,
     ]
       .filter(Boolean)
       .join(' ');
-    const got = m[5]
+    const got = m[6]
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
