@@ -3,7 +3,8 @@
 // with 95% bootstrap CIs over problems, reported apart for in-distribution held-out problems and whole held-out
 // families. Every held-out problem by default; the result (with per-problem counts) goes to eval.json.
 // `--splits heldout,train-sft,train-rl` adds the training instances by warm-start part (seen vs unseen by SFT),
-// `--splits heldout,heldout-task` the instances of tasks no training instance poses under any name.
+// `--splits heldout,heldout-task` the instances of tasks no training instance poses under any name;
+// `--resample tasks` draws the intervals over tasks instead of instances.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs, intArg, runMain } from './args';
@@ -27,6 +28,8 @@ import { HF_FLAGS, hfOptions, openHfLab } from './hf-lab';
 import { loadCurriculum } from '../rl/lab-setup';
 import { selectTrainPart, TRAIN_SUBSETS, trainPartIds, type TrainSubset } from '../tasks/split';
 import type { Problem, Split } from '../tasks/types';
+import { taskOf } from '../tasks/generate';
+import { overTasks, RESAMPLE_UNITS, type ResampleUnit } from '../rl/targets';
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), {
@@ -43,7 +46,13 @@ async function main(): Promise<number> {
     'no-codet': 'boolean',
     'mutant-groups': 'string',
     show: 'string',
+    resample: 'string',
   });
+  // --resample tasks: the intervals drawn over tasks (a task's instances, which differ only in the function name,
+  // together) instead of over instances; the records then name each instance's task.
+  const unit = (args.resample as string | undefined) ?? 'problems';
+  if (!RESAMPLE_UNITS.includes(unit as ResampleUnit))
+    throw new Error(`--resample ${unit}: expected one of ${RESAMPLE_UNITS.join(', ')}`);
   // --coder-model DIR [--tester-model DIR]: Hugging Face models (fresh LoRA adapters, i.e. the base) on the chat prompts.
   const hf = hfOptions(args);
   if (hf && typeof args.run === 'string')
@@ -112,7 +121,8 @@ async function main(): Promise<number> {
           onProgress: (what, d, t) => progress.update(what, d, t),
         },
       );
-      rows.push(which ? { ...row, part: which } : row);
+      const drawn = unit === 'tasks' ? overTasks(row, taskOf) : row;
+      rows.push(which ? { ...drawn, part: which } : drawn);
       progress.clear();
     }
   } finally {

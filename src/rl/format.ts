@@ -35,8 +35,11 @@ export function formatReport(rows: SplitReport[]): string {
     if (c) {
       const iv = (x: [number, number], scale: number, d: number) =>
         `${(scale * x[0]).toFixed(d)}–${(scale * x[1]).toFixed(d)}`;
+      // Records that name tasks were resampled by task (eval-ci.ts resamplingUnits): the label says so.
+      const tasks = new Set(r.perProblem?.map((p) => p.task).filter((t) => t !== undefined));
+      const unit = tasks.size ? `, drawn over ${tasks.size} tasks` : '';
       lines.push(
-        `  95% CI (${r.problems} problems × ${r.samples ?? '?'} samples): pass@1 ${iv(c.coderPass1, 100, 1)}  greedy ${iv(c.coderPass1Greedy, 100, 1)}  validity ${iv(c.testerValidity, 100, 1)}  wb-mut.sc ${iv(c.mutationScore, 100, 1)}  pass@k ${iv(c.passAtK, 1, 1)}  mut@k ${iv(c.mutAtK, 1, 1)}  Mul ${iv(c.mul, 1, 1)}`,
+        `  95% CI (${r.problems} problems × ${r.samples ?? '?'} samples${unit}): pass@1 ${iv(c.coderPass1, 100, 1)}  greedy ${iv(c.coderPass1Greedy, 100, 1)}  validity ${iv(c.testerValidity, 100, 1)}  wb-mut.sc ${iv(c.mutationScore, 100, 1)}  pass@k ${iv(c.passAtK, 1, 1)}  mut@k ${iv(c.mutAtK, 1, 1)}  Mul ${iv(c.mul, 1, 1)}`,
       );
     }
     if (r.seconds)
