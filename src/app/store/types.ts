@@ -5,6 +5,7 @@ import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/re
 import type { RunConfigUi } from '../config/run-config';
 import type { BookHistoryPoint } from '../../rl/mistake-book';
 import type { PolicyFiles } from '../../rl/policy';
+import type { HeldOutSplit } from '../../rl/eval-splits';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stepping' | 'error' | 'device-lost';
 
@@ -116,7 +117,7 @@ export interface EvalReport {
 export interface EvalSlice {
   evals: EvalReport[];
   /** The evaluation form's choices (kept here so switching tabs does not reset them). */
-  evalOptions: { split: 'heldout' | 'heldout-family'; problems: number; samples: number };
+  evalOptions: { split: HeldOutSplit; problems: number; samples: number };
   setEvalOptions(o: Partial<EvalSlice['evalOptions']>): void;
   /** Progress text while an evaluation runs, else null. */
   evalProgress: string | null;

@@ -6,6 +6,7 @@ import { runLabel } from '../store/slices';
 import { putRunMeta } from '../persist/idb-run-store';
 import type { StartModels, WorkerCommand, WorkerEvent } from './protocol';
 import { toEvalReports } from './run-files';
+import type { HeldOutSplit } from '../../rl/eval-splits';
 
 export class TrainClient {
   private worker: Worker | null = null;
@@ -47,7 +48,7 @@ export class TrainClient {
   }
 
   /** Evaluates the current models on held-out problems; the run must be paused. */
-  evaluate(split: 'heldout' | 'heldout-family', problems: number, samples: number): void {
+  evaluate(split: HeldOutSplit, problems: number, samples: number): void {
     const runId = this.prepareRun();
     const s = this.store.getState();
     s.setEvalProgress('starting…');

@@ -6,6 +6,7 @@ import type { RunConfigUi } from '../config/run-config';
 import type { PerfSample } from '../store/types';
 import type { EvalPoint } from '../../rl/run-layout';
 import type { HfStart } from './hf-session';
+import type { HeldOutSplit } from '../../rl/eval-splits';
 
 /** User-supplied model files (safetensors, config.json, tokenizer.json) per role. */
 export type ModelFiles = Record<string, Uint8Array>;
@@ -35,7 +36,7 @@ export type WorkerCommand =
       type: 'eval';
       runId: string;
       config: RunConfigUi;
-      split: 'heldout' | 'heldout-family';
+      split: HeldOutSplit;
       problems: number;
       samples: number;
     }

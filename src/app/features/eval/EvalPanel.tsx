@@ -110,8 +110,9 @@ function HeldOut() {
       <h3>Held-out evaluation</h3>
       <p className="note">
         The current models on problems never trained on, judged on hidden tests; the Tester on the same problems’
-        shipped bug mutants. Run it before the first step and again after training to compare. Headless:{' '}
-        <code>npm run eval -- --run runs/NAME</code>.
+        shipped bug mutants. Held-out instances mostly pose a training task under another function name; “tasks never
+        trained on” poses parameters no training instance uses. Run it before the first step and again after training to
+        compare. Headless: <code>npm run eval -- --run runs/NAME</code>.
       </p>
       <div className="form-row">
         <select
@@ -121,6 +122,7 @@ function HeldOut() {
         >
           <option value="heldout">held-out instances</option>
           <option value="heldout-family">held-out families</option>
+          <option value="heldout-task">tasks never trained on</option>
         </select>
         {EVAL_COUNTS.map(({ key, max, width }) => (
           <NumberField
