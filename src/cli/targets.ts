@@ -3,7 +3,8 @@
 // seed from the runs' eval.jsonl, with paired bootstrap intervals; docs/results.md quotes the table it prints.
 // `--versus BASE_DIR` instead compares a variant's runs with the base runs of the same mode and seed (pass@1, paired),
 // with `--versus-step N` taking the base at another step (e.g. the same problems seen at twice the batch) and
-// `--metric mutAtK` (or mul, testerValidity, ...) comparing that metric instead of pass@1.
+// `--metric mutAtK` (or mul, testerValidity, ...) comparing that metric instead of pass@1, and `--versus-mode golden`
+// comparing every other mode with golden's run of the same seed (code-a1 − golden).
 // `--resample tasks` draws every interval over tasks instead of problems (instances of one task, which differ only in
 // the function name, drawn together): wider, and the honest unit when instances repeat tasks. `--novelty` prints
 // held-out pass@1 split by task: new tasks, and tasks the warm-start or RL trained on under another function name;
@@ -34,11 +35,11 @@ import {
   type ResampleUnit,
   type TargetRun,
 } from '../rl/targets';
-import { variantDeltas, variantTable } from '../rl/variant-delta';
+import { againstMode, variantDeltas, variantTable } from '../rl/variant-delta';
 import { CI_METRICS, type CiMetric } from '../rl/eval-ci';
 import { NOVELTIES, type Novelty } from '../tasks/novelty';
 
-const USAGE = `usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N] [--metric M]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only] [--split heldout-task|heldout-family]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode and seed, on pass@1 or --metric (${CI_METRICS.join(', ')}); --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind; --split: another evaluated split in the held-out one's place)`;
+const USAGE = `usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N] [--versus-mode MODE] [--metric M]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only] [--split heldout-task|heldout-family]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode (or of --versus-mode) and seed, on pass@1 or --metric (${CI_METRICS.join(', ')}); --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind; --split: another evaluated split in the held-out one's place)`;
 
 /** One SVG per kind of held-out task: each mode's pass@1 curve on those instances (seeds pooled), with its band. */
 async function noveltyPlots(runs: readonly TargetRun[], out: string, unit: ResampleUnit): Promise<string[]> {
@@ -76,6 +77,7 @@ async function main(): Promise<number> {
     out: 'string',
     metric: 'string',
     split: 'string',
+    'versus-mode': 'string',
   });
   const metric = (args.metric as string | undefined) ?? 'coderPass1';
   if (!CI_METRICS.includes(metric as CiMetric)) {
@@ -114,15 +116,18 @@ async function main(): Promise<number> {
   if (versus.length) {
     const step = intArg(args, 'step', 100);
     const baseStep = intArg(args, 'versus-step', step);
-    const base = resampled(loadTargetRuns(versus), unit as ResampleUnit, only, split);
-    const rows = variantDeltas(runs, base, step, baseStep, metric as CiMetric);
+    const loaded = resampled(loadTargetRuns(versus), unit as ResampleUnit, only, split);
+    // --versus-mode golden: every other mode against golden's run of the same seed instead of its own mode's.
+    const against = args['versus-mode'] as string | undefined;
+    const pair = against ? againstMode(runs, loaded, against) : { variant: runs, base: loaded };
+    const rows = variantDeltas(pair.variant, pair.base, step, baseStep, metric as CiMetric);
     if (!rows.length) {
       console.error(
         `no mode and seed evaluated at step ${step} in ${dirs.join(', ')} and at step ${baseStep} in ${versus.join(', ')}`,
       );
       return 2;
     }
-    console.log(variantTable(rows, step, baseStep, metric as CiMetric).join('\n'));
+    console.log(variantTable(rows, step, baseStep, metric as CiMetric, against).join('\n'));
     return 0;
   }
   const step = intArg(args, 'step', 100);

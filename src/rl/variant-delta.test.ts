@@ -5,7 +5,7 @@ import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-
 import { Rng } from './rng';
 import type { EvalPoint } from './run-layout';
 import type { TargetRun } from './targets';
-import { variantDeltas, variantTable } from './variant-delta';
+import { againstMode, variantDeltas, variantTable } from './variant-delta';
 
 const P = 50;
 const N = 8;
@@ -89,5 +89,24 @@ describe('variantDeltas', () => {
     expect([rows[0].variant, rows[0].base, rows[0].delta.delta]).toEqual([75, 25, 50]);
     expect(variantDeltas([tester(1, 3)], [tester(1, 1)], 100)[0].delta.delta).toBeCloseTo(0, 10); // pass@1 alike
     expect(variantTable(rows, 100, 100, 'mutAtK')[0]).toMatch(/^\| mode \| seed \| variant mut@k \| base mut@k \|/);
+  });
+});
+
+describe('againstMode', () => {
+  it('compares every other mode with the named mode’s run of the same seed', () => {
+    const runs = [run('code-a1', 1, 0.3), run('golden', 1, 0), run('code-a1', 2, 0.3), run('golden', 2, 0)];
+    const { variant, base } = againstMode(runs, runs, 'golden');
+    expect(variant.map((r) => r.name)).toEqual(['code-a1-s1', 'code-a1-s2']);
+    expect(base.map((r) => `${r.name}:${r.mode}`)).toEqual(['golden-s1:code-a1', 'golden-s2:code-a1']);
+    const rows = variantDeltas(variant, base, 100);
+    expect(rows.map((r) => r.seed)).toEqual(['1', '2', 'pooled (1, 2)']);
+    for (const r of rows) expect(r.delta.ci[0]).toBeGreaterThan(0); // code-a1 was lifted by 0.3, golden not
+    expect(variantTable(rows, 100, 100, 'coderPass1', 'golden')[0]).toContain(
+      '| mode | seed | mode pass@1 (%) | golden pass@1 (%) | mode − golden at step 100 (95% CI, paired) |',
+    );
+    // Against a mode with no runs there is nothing to pair.
+    expect(
+      variantDeltas(...(Object.values(againstMode(runs, runs, 'self-play')) as [TargetRun[], TargetRun[]]), 100),
+    ).toEqual([]);
   });
 });

@@ -68,17 +68,36 @@ export function variantDeltas(
   return rows;
 }
 
-/** The rows as a Markdown table (what the CLI prints). */
+/**
+ * Each mode of `runs` against `mode`'s runs of the same seed (`--versus-mode golden`: code-a1 − golden): the variant
+ * side is every other mode's runs, the base side `mode`'s runs standing in under each of those modes.
+ */
+export function againstMode(
+  runs: readonly TargetRun[],
+  base: readonly TargetRun[],
+  mode: string,
+): { variant: TargetRun[]; base: TargetRun[] } {
+  const variant = runs.filter((r) => r.mode !== mode);
+  const modes = [...new Set(variant.map((r) => r.mode))];
+  return {
+    variant,
+    base: base.filter((r) => r.mode === mode).flatMap((b) => modes.map((m) => ({ ...b, mode: m }))),
+  };
+}
+
+/** The rows as a Markdown table (what the CLI prints); `against` names the base mode when it is another mode. */
 export function variantTable(
   rows: readonly VariantRow[],
   step: number,
   baseStep = step,
   metric: CiMetric = 'coderPass1',
+  against?: string,
 ): string[] {
   const at = baseStep === step ? `at step ${step}` : `at step ${step} (base at step ${baseStep})`;
   const m = METRIC_LABEL[metric];
+  const [v, b] = against ? ['mode', against] : ['variant', 'base'];
   return [
-    `| mode | seed | variant ${m} | base ${m} | variant − base ${at} (95% CI, paired) |`,
+    `| mode | seed | ${v} ${m} | ${b} ${m} | ${v} − ${b} ${at} (95% CI, paired) |`,
     '| --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) => `| ${r.mode} | ${r.seed} | ${r.variant.toFixed(1)} | ${r.base.toFixed(1)} | ${showDelta(r.delta)} |`,
