@@ -78,11 +78,16 @@ function heldoutTaskSeeds(
   const seed = opts.seed ?? DEFAULT_SEED;
   const used = new Set(familySeeds(family, opts).map((f) => f.seed.task));
   const found: InstanceSeed[] = [];
-  // Far more tries than the curriculum's (its want * 20): a new task is what the curriculum's draws did not reach.
-  const tries = (opts.perFamily ?? DEFAULT_PER_FAMILY) * 200;
-  for (let i = 0; found.length < HELDOUT_TASK_CAP && i < tries; i++) {
+  // Past the curriculum's draws until HELDOUT_TASK_CAP new tasks, or until MISSES draws in a row pose none (the
+  // family's parameter space is spent: most families have no task to spare, and every lab load builds this).
+  const MISSES = 1000;
+  for (let i = 0, miss = 0; found.length < HELDOUT_TASK_CAP && miss < MISSES; i++) {
     const inst = family.instantiate(seed, i);
-    if (used.has(inst.task)) continue;
+    if (used.has(inst.task)) {
+      miss++;
+      continue;
+    }
+    miss = 0;
     used.add(inst.task);
     found.push(inst);
   }
