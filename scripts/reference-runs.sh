@@ -29,7 +29,10 @@ RESUME=0
 # lr 2e-4 (Coder) / 1e-4 (Tester), spelled out so the records stay reproducible if the tiny preset's default changes
 # (it is 16 again: a validation part could not separate it from 8, docs/results.md "Tuning on a validation part").
 SETTING=(--set rollout.problems_per_step=16 --set optim.lr=2e-4 --set optim.tester_lr=1e-4)
-EVAL=(--eval-every "$EVERY" --eval-samples 8 --eval-splits heldout)
+# EVAL_SPLITS=heldout-task evaluates the tasks never trained on instead (the start eval then covers that split only,
+# without CodeT, and the end-of-run held-out family eval is skipped).
+EVAL_SPLITS=${EVAL_SPLITS:-heldout}
+EVAL=(--eval-every "$EVERY" --eval-samples 8 --eval-splits "$EVAL_SPLITS")
 # Without WARMSTART: the first shipped models (public/models/tiny, warm-started on every training instance) with RL on
 # every training instance, as this page's first reference runs were made (the tiny preset now defaults to the SFT-half
 # warm-start, so both are spelled out).
@@ -89,7 +92,11 @@ fi
 # The whole held-out family (0% everywhere so far) at the start and at each run's end, not every 10 steps; the
 # start eval (both splits with CodeT, the shipped models) once (START_EVAL=0 skips it, e.g. with RECORDS_ONLY=1).
 if [ ! -f "$DATA/start-eval.json" ] && [ "${START_EVAL:-1}" = 1 ]; then
-  npm run -s eval -- "${START[@]}" --out "$DATA/start-eval.json"
+  if [ "$EVAL_SPLITS" = heldout ]; then
+    npm run -s eval -- "${START[@]}" --out "$DATA/start-eval.json"
+  else
+    npm run -s eval -- "${START[@]}" --splits "$EVAL_SPLITS" --samples 8 --no-codet --out "$DATA/start-eval.json"
+  fi
 fi
 for r in "${runs[@]}"; do
   set -- $r
@@ -98,7 +105,7 @@ for r in "${runs[@]}"; do
   dest="$DATA/$1-s$2"
   mkdir -p "$dest"
   step=$(step_of "$dir")
-  if [ "$step" -ge "$STEPS" ] && [ ! -f "$dir/eval.json" ]; then npm run -s eval -- --run "$dir" --splits heldout-family --no-codet; fi
+  if [ "$EVAL_SPLITS" = heldout ] && [ "$step" -ge "$STEPS" ] && [ ! -f "$dir/eval.json" ]; then npm run -s eval -- --run "$dir" --splits heldout-family --no-codet; fi
   cp "$dir/config.json" "$dir/metrics.jsonl" "$dest/"
   for f in eval.jsonl eval.json; do [ -f "$dir/$f" ] && cp "$dir/$f" "$dest/"; done
 done
