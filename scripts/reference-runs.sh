@@ -33,6 +33,8 @@ SETTING=(--set rollout.problems_per_step=16 --set optim.lr=2e-4 --set optim.test
 # without CodeT, and the end-of-run held-out family eval is skipped).
 EVAL_SPLITS=${EVAL_SPLITS:-heldout}
 EVAL=(--eval-every "$EVERY" --eval-samples 8 --eval-splits "$EVAL_SPLITS")
+START_SPLITS=()
+[ "$EVAL_SPLITS" = heldout ] || START_SPLITS=(--splits "$EVAL_SPLITS" --samples 8 --no-codet)
 # Without WARMSTART: the first shipped models (public/models/tiny, warm-started on every training instance) with RL on
 # every training instance, as this page's first reference runs were made (the tiny preset now defaults to the SFT-half
 # warm-start, so both are spelled out).
@@ -89,14 +91,11 @@ if [ "${RECORDS_ONLY:-0}" != 1 ]; then
   wait
 fi
 
-# The whole held-out family (0% everywhere so far) at the start and at each run's end, not every 10 steps; the
-# start eval (both splits with CodeT, the shipped models) once (START_EVAL=0 skips it, e.g. with RECORDS_ONLY=1).
+# The whole held-out family (0% everywhere so far) at the start and at each run's end (default EVAL_SPLITS only),
+# not every 10 steps; the start eval (both splits with CodeT, or EVAL_SPLITS' split without it) once (START_EVAL=0
+# skips it, e.g. with RECORDS_ONLY=1).
 if [ ! -f "$DATA/start-eval.json" ] && [ "${START_EVAL:-1}" = 1 ]; then
-  if [ "$EVAL_SPLITS" = heldout ]; then
-    npm run -s eval -- "${START[@]}" --out "$DATA/start-eval.json"
-  else
-    npm run -s eval -- "${START[@]}" --splits "$EVAL_SPLITS" --samples 8 --no-codet --out "$DATA/start-eval.json"
-  fi
+  npm run -s eval -- "${START[@]}" "${START_SPLITS[@]}" --out "$DATA/start-eval.json"
 fi
 for r in "${runs[@]}"; do
   set -- $r
