@@ -157,15 +157,16 @@ describe('judgeTargets', () => {
     const runs = [run('code-a1', 1, records(11, 0.3, T0), 40), run('self-play', 1, records(31, 0, T0))];
     const lines = judgeTargets(runs, 100);
     expect(lines.map((l) => l.verdict)).toEqual(['not measured', 'not measured', 'not measured', 'missed']);
-    expect(lines[1].measured).toBe(
-      'code-a1 evaluated up to step 40; golden not run; self-play evaluated up to step 100; (target at step 100)',
-    );
+    // Only the runs short of the step are named: self-play reached it.
+    expect(lines[1].measured).toBe('code-a1 evaluated up to step 40; golden not run (target at step 100)');
     // The same runs judged at the step code-a1 reached: its +10 target is now measured, and without golden the order
     // is not, though the code-a1 − self-play gap is given.
     const at40 = judgeTargets([runs[0], run('self-play', 1, records(31, 0, T0), 40)], 40);
     expect(at40[0].verdict).toBe('met');
     expect(at40[1].verdict).toBe('not measured');
-    expect(at40[1].measured).toMatch(/golden not run; .*; code-a1 − self-play \+\d+\.\d \(\+\d+\.\d to \+\d+\.\d\)$/);
+    expect(at40[1].measured).toMatch(
+      /^golden not run \(target at step 40\); code-a1 − self-play \+\d+\.\d \(\+\d+\.\d to \+\d+\.\d\)$/,
+    );
   });
 
   it('prints one table row per target and seed, met in bold', () => {

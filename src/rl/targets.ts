@@ -99,13 +99,15 @@ const showValue = (r: SplitReport, m: CiMetric) => {
 
 /** Why a target cannot be judged yet: which runs have not reached the step (and where they are). */
 function notReached(runs: readonly (TargetRun | undefined)[], modes: readonly string[], step: number): string {
-  return modes
-    .map((m, i) => {
-      const r = runs[i];
-      return r ? `${m} evaluated up to step ${lastStep(r)}` : `${m} not run`;
-    })
-    .concat(`(target at step ${step})`)
-    .join('; ');
+  // Only the runs that lack the step: naming one that reached it reads as if it were the reason.
+  const missing = modes.flatMap((m, i) => {
+    const r = runs[i];
+    if (!r) return [`${m} not run`];
+    if (atStep(r, step)) return [];
+    const last = lastStep(r);
+    return [last < 0 ? `${m} never evaluated` : `${m} evaluated up to step ${last}`];
+  });
+  return `${missing.join('; ')} (target at step ${step})`;
 }
 
 function pd(a: SplitReport, b: SplitReport, m: CiMetric): PairedDelta {
