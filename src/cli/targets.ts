@@ -10,6 +10,7 @@
 // held-out pass@1 split by task: new tasks, and tasks the warm-start or RL trained on under another function name;
 // `--only new` (or warm-start, rl-only) judges the targets on those held-out instances alone; `--split heldout-task`
 // judges everything on that evaluated split instead (one instance of each task no training instance poses).
+// `--headline DIR:MODE,...` prints the page's first table: those runs' seeds pooled, pass@1 and Mul against the start.
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
@@ -23,6 +24,8 @@ import {
   noveltyRows,
   noveltyTable,
 } from '../rl/novelty-table';
+import { HEADLINE_END, headlineBegin, headlineTable } from '../rl/headline';
+import { headlineEntries } from '../rl/results-page-node';
 import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
 import {
   judgeTargets,
@@ -39,7 +42,7 @@ import { againstMode, variantDeltas, variantTable } from '../rl/variant-delta';
 import { CI_METRICS, type CiMetric } from '../rl/eval-ci';
 import { NOVELTIES, type Novelty } from '../tasks/novelty';
 
-const USAGE = `usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N] [--versus-mode MODE] [--metric M]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only] [--split heldout-task|heldout-family]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode (or of --versus-mode) and seed, on pass@1 or --metric (${CI_METRICS.join(', ')}); --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind; --split: another evaluated split in the held-out one's place)`;
+const USAGE = `usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N] [--versus-mode MODE] [--metric M]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only] [--split heldout-task|heldout-family] | DATA --headline DIR:MODE,... [--step 100]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode (or of --versus-mode) and seed, on pass@1 or --metric (${CI_METRICS.join(', ')}); --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind; --split: another evaluated split in the held-out one's place; --headline: docs/results.md's first table, each DIR:MODE (DIR under DATA, '.' for DATA itself) with its seeds pooled against its start)`;
 
 /** One SVG per kind of held-out task: each mode's pass@1 curve on those instances (seeds pooled), with its band. */
 async function noveltyPlots(runs: readonly TargetRun[], out: string, unit: ResampleUnit): Promise<string[]> {
@@ -78,6 +81,7 @@ async function main(): Promise<number> {
     metric: 'string',
     split: 'string',
     'versus-mode': 'string',
+    headline: 'string',
   });
   const metric = (args.metric as string | undefined) ?? 'coderPass1';
   if (!CI_METRICS.includes(metric as CiMetric)) {
@@ -107,6 +111,17 @@ async function main(): Promise<number> {
   if (!dirs.length || (args['versus-step'] !== undefined && !versus.length)) {
     console.error(USAGE);
     return 2;
+  }
+  if (typeof args.headline === 'string') {
+    // The page's first table: DIR is the records root, each row a subdirectory (or '.') and a mode, seeds pooled.
+    const step = intArg(args, 'step', 100);
+    if (dirs.length !== 1) {
+      console.error(`--headline reads one records directory (docs/results-data), not ${dirs.length}\n${USAGE}`);
+      return 2;
+    }
+    const lines = headlineTable(headlineEntries(dirs[0], args.headline), step);
+    console.log([headlineBegin(step, args.headline), ...lines, HEADLINE_END].join('\n'));
+    return 0;
   }
   const runs = resampled(loadTargetRuns(dirs), unit as ResampleUnit, only, split);
   if (only && runs.every((r) => r.evals.every((e) => !e.rows.length))) {

@@ -1,4 +1,4 @@
-// Rewrites every generated block of docs/results.md from the committed records (`npm run results-page`): the results
+// Rewrites every generated block of docs/results.md from the committed records (`npm run results-page`): the headline, the results
 // table, the disjoint-data tables, each targets table, the tuning table and the mode comparison, so after new runs the page is brought
 // up to date by one command rather than by pasting outputs (results-table.test.ts checks the same blocks).
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ import {
   targetsTable,
   type TargetRun,
 } from './targets';
+import { HEADLINE_BLOCK, HEADLINE_END, headlineBegin, headlineTable, parseHeadlineRows } from './headline';
 import { choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningTable } from './tuning';
 import { loadTunings } from './tuning-node';
 
@@ -45,6 +46,15 @@ export function disjointTable(dir: string): string[] {
     table.resultsRow(run, loadDisjointEval(dir, run)![0], table.disjointSplit(run)),
   );
   return [...table.RESULTS_HEADER, ...rows];
+}
+
+/** The headline rows a marker names (`dir:mode,...`), each with its runs from the records under `data`. */
+export function headlineEntries(data: string, spec: string) {
+  return parseHeadlineRows(spec).map(({ dir, mode }) => ({
+    dir,
+    mode,
+    runs: loadTargetRuns([join(data, dir)]).filter((r) => r.mode === mode),
+  }));
 }
 
 /** The page with the lines between `begin` and `end` replaced; an error when the page lacks the block. */
@@ -84,6 +94,12 @@ export function regenerateResultsPage(page: string, data: string): string {
     const lines = [...tuningTable(tuning, reference), '', choiceLine(tuning)];
     return [tuningBegin(dir, reference, Boolean(tasks)), ...lines, TUNING_END].join('\n');
   });
+  // The page's first table: the main runs' seeds pooled at one step, against their starts.
+  page = page.replace(HEADLINE_BLOCK, (_, step: string, spec: string) =>
+    [headlineBegin(Number(step), spec), ...headlineTable(headlineEntries(data, spec), Number(step)), HEADLINE_END].join(
+      '\n',
+    ),
+  );
   // Held-out pass@1 on new tasks and on renamed training tasks (`npm run targets -- --novelty`).
   page = page.replace(NOVELTY_BLOCK, (_, step: string, dir: string | undefined) => {
     const rows = noveltyRows(dir ? targetRunsIn(data, dir) : runs, Number(step), noveltyOf);
