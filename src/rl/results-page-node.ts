@@ -26,6 +26,7 @@ import {
   type TargetRun,
 } from './targets';
 import { HEADLINE_BLOCK, HEADLINE_END, headlineBegin, headlineTable, parseHeadlineRows } from './headline';
+import { TESTER_COUNTS_BLOCK, TESTER_COUNTS_END, testerCountsBegin, testerCountsTable } from './tester-counts';
 import { choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningTable } from './tuning';
 import { loadTunings } from './tuning-node';
 
@@ -99,6 +100,14 @@ export function regenerateResultsPage(page: string, data: string): string {
     [headlineBegin(Number(step), spec), ...headlineTable(headlineEntries(data, spec), Number(step)), HEADLINE_END].join(
       '\n',
     ),
+  );
+  // The counts behind the Tester's mut@k (`npm run targets -- DIR ... --tester-counts`).
+  page = page.replace(TESTER_COUNTS_BLOCK, (_, step: string, dir: string) =>
+    [
+      testerCountsBegin(Number(step), dir),
+      ...testerCountsTable(targetRunsIn(data, dir), Number(step)),
+      TESTER_COUNTS_END,
+    ].join('\n'),
   );
   // Held-out pass@1 on new tasks and on renamed training tasks (`npm run targets -- --novelty`).
   page = page.replace(NOVELTY_BLOCK, (_, step: string, dir: string | undefined) => {
