@@ -3,6 +3,7 @@
 // the page's first table is generated from the records like every other one, never typed in. Pure: callers load runs.
 import { atStep, pairedDelta, poolSeeds, showDelta, type TargetRun } from './targets';
 import type { SplitReport } from './eval';
+import { trainsTester } from './modes';
 
 /** One row the marker asks for: the runs of `mode` in records directory `dir` ('.' is the records root). */
 export interface HeadlineEntry {
@@ -24,7 +25,7 @@ const pct = (r: SplitReport, m: 'coderPass1' | 'mul') => {
 
 /**
  * One table row per entry at `step`: its seeds pooled per problem (16 samples per problem with two seeds of 8), the
- * start being the same runs' step-0 evaluation. Golden trains no Tester, so its Mul columns say so instead of
+ * start being the same runs' step-0 evaluation. A mode that trains no Tester (golden), so its Mul columns say so instead of
  * repeating the start. An entry without runs, or whose runs were not all evaluated at `step`, is an error naming it:
  * a headline row must not silently drop out.
  */
@@ -46,8 +47,9 @@ export function headlineTable(entries: readonly HeadlineEntry[], step: number): 
       .map((r) => r.seed)
       .sort((a, b) => a - b)
       .join(', ');
-    const tester =
-      mode === 'golden' ? ['–', '–', '– (no Tester trained)'] : [pct(start, 'mul'), pct(end, 'mul'), delta('mul')];
+    const tester = trainsTester(mode)
+      ? [pct(start, 'mul'), pct(end, 'mul'), delta('mul')]
+      : ['–', '–', '– (no Tester trained)'];
     const records = dir === '.' ? 'results-data' : `results-data/${dir}`;
     const cells = [
       `\`${records}\``,

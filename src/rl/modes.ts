@@ -97,6 +97,14 @@ export const MODE_RULES: Readonly<Record<Mode, Readonly<ModeRules>>> = {
   },
 };
 
+/** A mode name read from records or a command line (a run's config names its mode as a string). */
+export function isMode(mode: string): mode is Mode {
+  return Object.hasOwn(MODE_RULES, mode);
+}
+
+/** Whether a run of this mode trains a test writer, so that its Tester's numbers can move at all (golden: no). */
+export const trainsTester = (mode: string): boolean => isMode(mode) && MODE_RULES[mode].trainsTester;
+
 export function modeRules(mode: Mode): Readonly<ModeRules> {
   const rules = MODE_RULES[mode];
   if (!rules) throw new Error(`unknown mode '${mode}' (expected ${Object.keys(MODE_RULES).join(', ')})`);

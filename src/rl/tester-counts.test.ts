@@ -46,5 +46,7 @@ describe('testerCountsTable', () => {
     // More tests right on both problems, the same mutant killed: the kill share where a test is right falls.
     expect(lines[3]).toBe('| code-a1-s1 | 100 | 8 | 6 / 8 (75.0%) | 2 / 2 (100.0%) | 1 / 6 (16.7%) | 1 / 6 (16.7%) |');
     expect(testerCountsTable([run], 40)).toHaveLength(3); // step 0 only
+    // Golden trains no Tester: its run adds no row, the code-a1 run's rows stay.
+    expect(testerCountsTable([{ ...run, name: 'golden-s1', mode: 'golden' }, run], 100)).toEqual(lines);
   });
 });

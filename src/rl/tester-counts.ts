@@ -2,6 +2,7 @@
 // reference solutions, how many were right, on how many problems, and how many mutants the right ones killed — so a
 // Tester that gets more tests right without killing more mutants (more valid, not more discriminating) shows as such.
 import type { ProblemEval } from './eval-ci';
+import { trainsTester } from './modes';
 import { atStep, type TargetRun } from './targets';
 
 export interface TesterCounts {
@@ -47,25 +48,30 @@ export const TESTER_COUNTS_HEADER = [
 
 const share = (a: number, b: number) => `${a} / ${b} (${b ? ((100 * a) / b).toFixed(1) : '–'}%)`;
 
-/** One row per run and step (step 0 and `step`, each when evaluated per problem), in the runs' order. */
+/**
+ * One row per run and step (step 0 and `step`, each when evaluated per problem), in the runs' order; runs of a mode
+ * that trains no Tester (golden) are left out, since their rows would only repeat the untouched start.
+ */
 export function testerCountsTable(runs: readonly TargetRun[], step: number): string[] {
-  const rows = runs.flatMap((r) =>
-    [0, step].flatMap((s) => {
-      const ps = atStep(r, s)?.perProblem;
-      if (!ps?.length) return [];
-      const c = testerCounts(ps);
-      const cells = [
-        r.name,
-        String(s),
-        String(c.lines),
-        share(c.correct, c.lines),
-        share(c.withCorrect, c.problems),
-        share(c.killed, c.mutants),
-        share(c.killed, c.mutantsWhereCorrect),
-      ];
-      return [`| ${cells.join(' | ')} |`];
-    }),
-  );
+  const rows = runs
+    .filter((r) => trainsTester(r.mode))
+    .flatMap((r) =>
+      [0, step].flatMap((s) => {
+        const ps = atStep(r, s)?.perProblem;
+        if (!ps?.length) return [];
+        const c = testerCounts(ps);
+        const cells = [
+          r.name,
+          String(s),
+          String(c.lines),
+          share(c.correct, c.lines),
+          share(c.withCorrect, c.problems),
+          share(c.killed, c.mutants),
+          share(c.killed, c.mutantsWhereCorrect),
+        ];
+        return [`| ${cells.join(' | ')} |`];
+      }),
+    );
   return [...TESTER_COUNTS_HEADER, ...rows];
 }
 
