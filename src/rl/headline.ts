@@ -25,9 +25,9 @@ const pct = (r: SplitReport, m: 'coderPass1' | 'mul') => {
 
 /**
  * One table row per entry at `step`: its seeds pooled per problem (16 samples per problem with two seeds of 8), the
- * start being the same runs' step-0 evaluation. A mode that trains no Tester (golden), so its Mul columns say so instead of
- * repeating the start. An entry without runs, or whose runs were not all evaluated at `step`, is an error naming it:
- * a headline row must not silently drop out.
+ * start being the same runs' step-0 evaluation. A mode that trains no Tester (golden) gets Mul columns that say so
+ * instead of repeating the start. An entry without runs, or whose runs were not all evaluated at `step`, is an error
+ * naming it: a headline row must not silently drop out.
  */
 export function headlineTable(entries: readonly HeadlineEntry[], step: number): string[] {
   const rows = entries.map(({ dir, mode, runs }) => {

@@ -106,7 +106,7 @@ export function isMode(mode: string): mode is Mode {
 export const trainsTester = (mode: string): boolean => isMode(mode) && MODE_RULES[mode].trainsTester;
 
 export function modeRules(mode: Mode): Readonly<ModeRules> {
-  const rules = MODE_RULES[mode];
-  if (!rules) throw new Error(`unknown mode '${mode}' (expected ${Object.keys(MODE_RULES).join(', ')})`);
-  return rules;
+  // isMode, not a bare lookup: a name such as 'toString' is on every object's prototype, not a mode.
+  if (!isMode(mode)) throw new Error(`unknown mode '${mode}' (expected ${Object.keys(MODE_RULES).join(', ')})`);
+  return MODE_RULES[mode];
 }
