@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { problemRecord, type ProblemEval } from './eval-ci';
 import { heldoutReport } from './report-fixture';
 import { Rng } from './rng';
-import { headlineTable, HEADLINE_HEADER, parseHeadlineRows } from './headline';
+import { HEADLINE_BLOCK, headlineBegin, headlineTable, HEADLINE_HEADER, parseHeadlineRows } from './headline';
+import { runOnSplit } from './compare-records-node';
 import type { TargetRun } from './targets';
 
 const P = 40;
@@ -91,6 +92,35 @@ describe('headlineTable', () => {
     expect(() => headlineTable([{ dir: 'd', mode: 'code-a1', runs: short }], 100)).toThrow(
       /code-a1-s2 not evaluated at step 100/,
     );
+  });
+});
+
+describe('the headline on another split', () => {
+  it('judges the rows on the named split, not the held-out one', () => {
+    // Each evaluation holds the held-out split and a heldout-task split on which the run gains far more.
+    const both = (seed: number, task: number): TargetRun => {
+      const r = run('code-a1', seed, 0);
+      const evals = r.evals.map((e, i) => ({
+        ...e,
+        rows: [...e.rows, { ...heldoutReport(records(200 + i, i ? task : 0)), split: 'heldout-task' as const }],
+      }));
+      return { ...r, evals };
+    };
+    const runs = [both(1, 0.4), both(2, 0.4)];
+    const gain = (rs: TargetRun[]) =>
+      Number(cells(headlineTable([{ dir: 'd', mode: 'code-a1', runs: rs }], 100)[2])[5].split(' ')[0]);
+    expect(gain(runs)).toBeLessThan(8);
+    expect(gain(runs.map((r) => runOnSplit(r, 'heldout-task')))).toBeGreaterThan(20);
+  });
+
+  it('names the split in the marker, and the block pattern reads it back', () => {
+    const rows = 'heldout-task-ws:code-a1,heldout-task-ws:golden';
+    for (const split of [undefined, 'heldout-task' as const]) {
+      const block = `${headlineBegin(40, rows, split)}\n| a |\n<!-- headline:end -->`;
+      const m = [...block.matchAll(HEADLINE_BLOCK)];
+      expect(m.map((x) => [x[1], x[2], x[3]])).toEqual([['40', rows, split]]);
+    }
+    expect(headlineBegin(40, rows, 'heldout-task')).toContain(' split=heldout-task -->');
   });
 });
 

@@ -1,7 +1,7 @@
 // The headline table of docs/results.md: for each records directory and mode it names, the seeds pooled per problem
 // at one step — held-out pass@1 and the Tester's Mul, each against the run's own start with a paired interval — so
 // the page's first table is generated from the records like every other one, never typed in. Pure: callers load runs.
-import { atStep, pairedDelta, poolSeeds, showDelta, type TargetRun } from './targets';
+import { atStep, pairedDelta, poolSeeds, showDelta, type JudgedSplit, type TargetRun } from './targets';
 import type { SplitReport } from './eval';
 import { trainsTester } from './modes';
 
@@ -65,9 +65,15 @@ export function headlineTable(entries: readonly HeadlineEntry[], step: number): 
 }
 
 export const HEADLINE_END = '<!-- headline:end -->';
-/** `<!-- headline:begin step=100 rows=disjoint-shared:code-a1,disjoint:golden -->` … `<!-- headline:end -->`. */
-export const HEADLINE_BLOCK = /<!-- headline:begin step=(\d+) rows=([^\s]+) -->[\s\S]*?<!-- headline:end -->/g;
-export const headlineBegin = (step: number, rows: string) => `<!-- headline:begin step=${step} rows=${rows} -->`;
+/**
+ * `<!-- headline:begin step=100 rows=disjoint-shared:code-a1,disjoint:golden -->` … `<!-- headline:end -->`, with an
+ * optional ` split=heldout-task` after the rows: that evaluated split in the held-out one's place. Groups: 1 step,
+ * 2 rows, 3 the split or undefined.
+ */
+export const HEADLINE_BLOCK =
+  /<!-- headline:begin step=(\d+) rows=([^\s]+)(?: split=(heldout-task|heldout-family))? -->[\s\S]*?<!-- headline:end -->/g;
+export const headlineBegin = (step: number, rows: string, split?: JudgedSplit) =>
+  `<!-- headline:begin step=${step} rows=${rows}${split ? ` split=${split}` : ''} -->`;
 
 /** `dir:mode,dir:mode` as the marker (and `npm run targets -- --headline`) spell it; an error for a malformed item. */
 export function parseHeadlineRows(spec: string): { dir: string; mode: string }[] {

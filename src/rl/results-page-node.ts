@@ -12,6 +12,7 @@ import {
   loadTargetRuns,
   judgeMarker,
   noveltyOf,
+  runOnSplit,
   targetRunsIn,
 } from './compare-records-node';
 import { MODE_RANK, NOVELTY_BLOCK, noveltyBegin, NOVELTY_END, noveltyRows, noveltyTable } from './novelty-table';
@@ -23,6 +24,7 @@ import {
   targetsMarker,
   targetsBegin,
   targetsTable,
+  type JudgedSplit,
   type TargetRun,
 } from './targets';
 import { HEADLINE_BLOCK, HEADLINE_END, headlineBegin, headlineTable, parseHeadlineRows } from './headline';
@@ -49,13 +51,15 @@ export function disjointTable(dir: string): string[] {
   return [...table.RESULTS_HEADER, ...rows];
 }
 
-/** The headline rows a marker names (`dir:mode,...`), each with its runs from the records under `data`. */
-export function headlineEntries(data: string, spec: string) {
-  return parseHeadlineRows(spec).map(({ dir, mode }) => ({
-    dir,
-    mode,
-    runs: loadTargetRuns([join(data, dir)]).filter((r) => r.mode === mode),
-  }));
+/**
+ * The headline rows a marker names (`dir:mode,...`), each with its runs from the records under `data`; with `split`,
+ * judged on that evaluated split in the held-out one's place (a run that never evaluated it is then short of the step).
+ */
+export function headlineEntries(data: string, spec: string, split?: JudgedSplit) {
+  return parseHeadlineRows(spec).map(({ dir, mode }) => {
+    const runs = loadTargetRuns([join(data, dir)]).filter((r) => r.mode === mode);
+    return { dir, mode, runs: split ? runs.map((r) => runOnSplit(r, split)) : runs };
+  });
 }
 
 /** The page with the lines between `begin` and `end` replaced; an error when the page lacks the block. */
@@ -96,10 +100,12 @@ export function regenerateResultsPage(page: string, data: string): string {
     return [tuningBegin(dir, reference, Boolean(tasks)), ...lines, TUNING_END].join('\n');
   });
   // The page's first table: the main runs' seeds pooled at one step, against their starts.
-  page = page.replace(HEADLINE_BLOCK, (_, step: string, spec: string) =>
-    [headlineBegin(Number(step), spec), ...headlineTable(headlineEntries(data, spec), Number(step)), HEADLINE_END].join(
-      '\n',
-    ),
+  page = page.replace(HEADLINE_BLOCK, (_, step: string, spec: string, split: JudgedSplit | undefined) =>
+    [
+      headlineBegin(Number(step), spec, split),
+      ...headlineTable(headlineEntries(data, spec, split), Number(step)),
+      HEADLINE_END,
+    ].join('\n'),
   );
   // The counts behind the Tester's mut@k (`npm run targets -- DIR ... --tester-counts`).
   page = page.replace(TESTER_COUNTS_BLOCK, (_, step: string, dir: string) =>
