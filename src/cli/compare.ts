@@ -1,15 +1,18 @@
 // `npm run compare -- DIR|RUN|FILE ...`: one table of every evaluated run (all modes on the same held-out problems,
 // the same metrics, 95% CIs, the paired pass@1 change against the start) and the test-evolution table, from the
-// records (scripts/compare-modes.sh writes them; docs/results.md quotes the output).
-import { runMain } from './args';
+// records (scripts/compare-modes.sh writes them; docs/results.md quotes the output); `--evals` compares stand-alone
+// evaluations of checkpoints (npm run eval --out files) against the first, per split.
+import { parseArgsAndPositional, runMain } from './args';
 import { existsSync } from 'node:fs';
 import { compareBlock, disjointRuns, loadCompareRecords } from '../rl/compare-records-node';
 import { DISJOINT_MARKERS } from '../rl/results-table';
-import { disjointTable } from '../rl/results-page-node';
+import { disjointTable, evalsBlock } from '../rl/results-page-node';
 
 const USAGE =
   'usage: npm run compare -- DIR|RUN_DIR|start-eval.json|evolved.jsonl ...   (e.g. docs/results-data/compare)\n' +
-  '       npm run compare -- --disjoint DIR   (the warm-starts on held-out and training halves, docs/results-data/disjoint)';
+  '       npm run compare -- --disjoint DIR   (the warm-starts on held-out and training halves, docs/results-data/disjoint)\n' +
+  '       npm run compare -- --evals SPLITS NAME:FILE+FILE,... [--data docs/results-data]   (stand-alone evaluations\n' +
+  '         against the first row, paired: e.g. --evals heldout-task,heldout with npm run eval --out files under --data)';
 
 /** The disjoint-data table of docs/results.md: one row per warm-start and split the evaluations in DIR record. */
 function disjoint(args: string[]): number {
@@ -26,9 +29,27 @@ function disjoint(args: string[]): number {
   return 0;
 }
 
+/** The evals table of docs/results.md: checkpoints' stand-alone evaluations against the first one, per split. */
+function evals(args: string[]): number {
+  const { args: opts, positional } = parseArgsAndPositional(args, { data: 'string' });
+  const data = (opts.data as string | undefined) ?? 'docs/results-data';
+  const [splits, rows] = positional;
+  if (positional.length !== 2 || !splits || !rows) {
+    console.error(USAGE);
+    return 2;
+  }
+  if (!existsSync(data)) {
+    console.error(`${data}: no such directory (pass the records directory with --data)`);
+    return 2;
+  }
+  console.log(evalsBlock(data, splits, rows));
+  return 0;
+}
+
 async function main(): Promise<number> {
   const paths = process.argv.slice(2).filter((a) => a !== '--');
   if (paths[0] === '--disjoint') return disjoint(paths.slice(1));
+  if (paths[0] === '--evals') return evals(paths.slice(1));
   if (!paths.length || paths.some((p) => p.startsWith('--'))) {
     console.error(USAGE);
     return 2;

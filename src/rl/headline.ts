@@ -1,8 +1,7 @@
 // The headline table of docs/results.md: for each records directory and mode it names, the seeds pooled per problem
 // at one step — held-out pass@1 and the Tester's Mul, each against the run's own start with a paired interval — so
 // the page's first table is generated from the records like every other one, never typed in. Pure: callers load runs.
-import { atStep, pairedDelta, poolSeeds, showDelta, type JudgedSplit, type TargetRun } from './targets';
-import type { SplitReport } from './eval';
+import { atStep, pairedDelta, poolSeeds, showDelta, showValue, type JudgedSplit, type TargetRun } from './targets';
 import { trainsTester } from './modes';
 
 /** One row the marker asks for: the runs of `mode` in records directory `dir` ('.' is the records root). */
@@ -16,12 +15,6 @@ export const HEADLINE_HEADER = [
   '| records | mode | seeds | pass@1 start (%) | pass@1 at step (%) | Δ pass@1 (points, paired) | Mul start | Mul at step | Δ Mul (paired) |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
-
-const pct = (r: SplitReport, m: 'coderPass1' | 'mul') => {
-  const s = m === 'coderPass1' ? 100 : 1;
-  const ci = r.ci?.[m];
-  return `${(s * r[m]).toFixed(1)}${ci ? ` (${(s * ci[0]).toFixed(1)}–${(s * ci[1]).toFixed(1)})` : ''}`;
-};
 
 /**
  * One table row per entry at `step`: its seeds pooled per problem (16 samples per problem with two seeds of 8), the
@@ -48,15 +41,15 @@ export function headlineTable(entries: readonly HeadlineEntry[], step: number): 
       .sort((a, b) => a - b)
       .join(', ');
     const tester = trainsTester(mode)
-      ? [pct(start, 'mul'), pct(end, 'mul'), delta('mul')]
+      ? [showValue(start, 'mul'), showValue(end, 'mul'), delta('mul')]
       : ['–', '–', '– (no Tester trained)'];
     const records = dir === '.' ? 'results-data' : `results-data/${dir}`;
     const cells = [
       `\`${records}\``,
       mode,
       seeds,
-      pct(start, 'coderPass1'),
-      pct(end, 'coderPass1'),
+      showValue(start, 'coderPass1'),
+      showValue(end, 'coderPass1'),
       delta('coderPass1'),
     ];
     return `| ${[...cells, ...tester].join(' | ')} |`;

@@ -2,7 +2,7 @@
 // table, the disjoint-data tables, each targets table, the tuning table and the mode comparison, so after new runs the page is brought
 // up to date by one command rather than by pasting outputs (results-table.test.ts checks the same blocks).
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { COMPARE_BEGIN, COMPARE_END } from './compare-table';
 import {
   compareBlock,
@@ -28,6 +28,8 @@ import {
   type TargetRun,
 } from './targets';
 import { HEADLINE_BLOCK, HEADLINE_END, headlineBegin, headlineTable, parseHeadlineRows } from './headline';
+import { EVALS_BLOCK, EVALS_END, evalsBegin, evalsTable, parseEvalsRows } from './evals-table';
+import type { SplitReport } from './eval';
 import { TESTER_COUNTS_BLOCK, TESTER_COUNTS_END, testerCountsBegin, testerCountsTable } from './tester-counts';
 import { choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningTable } from './tuning';
 import { loadTunings } from './tuning-node';
@@ -61,6 +63,27 @@ export function headlineEntries(data: string, spec: string, split?: JudgedSplit)
     return { dir, mode, runs: split ? runs.map((r) => runOnSplit(r, split)) : runs };
   });
 }
+
+/**
+ * The evals-table rows a marker names (`NAME:FILE+FILE,...`, files relative to `data`), each with every report its
+ * evaluation files hold; an error naming a file that is missing or holds no evaluation.
+ */
+export function evalsEntries(data: string, spec: string) {
+  return parseEvalsRows(spec).map(({ name, files }) => ({
+    name,
+    reports: files.flatMap((f) => {
+      const file = join(data, f);
+      if (!existsSync(file)) throw new Error(`evals table ${name}: ${file} not found`);
+      const { rows } = JSON.parse(readFileSync(file, 'utf8')) as { rows?: SplitReport[] };
+      if (!rows?.length) throw new Error(`evals table ${name}: ${file} holds no evaluation rows (npm run eval --out)`);
+      return rows;
+    }),
+  }));
+}
+
+/** A whole evals-table block, marker included, from the records under `data`. */
+export const evalsBlock = (data: string, splits: string, spec: string) =>
+  [evalsBegin(splits, spec), ...evalsTable(splits.split(','), evalsEntries(data, spec)), EVALS_END].join('\n');
 
 /** The page with the lines between `begin` and `end` replaced; an error when the page lacks the block. */
 function replaceBlock(page: string, begin: string, end: string, lines: readonly string[]): string {
@@ -107,6 +130,8 @@ export function regenerateResultsPage(page: string, data: string): string {
       HEADLINE_END,
     ].join('\n'),
   );
+  // Stand-alone evaluations of checkpoints against a base (`npm run compare -- --evals SPLITS ROWS`).
+  page = page.replace(EVALS_BLOCK, (_, splits: string, spec: string) => evalsBlock(data, splits, spec));
   // The counts behind the Tester's mut@k (`npm run targets -- DIR ... --tester-counts`).
   page = page.replace(TESTER_COUNTS_BLOCK, (_, step: string, dir: string) =>
     [

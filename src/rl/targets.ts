@@ -91,7 +91,8 @@ const lastStep = (r: TargetRun) =>
 const sign = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;
 /** `+1.2 (-0.3 to +2.8)`: a paired difference as the tables print it. */
 export const showDelta = (d: PairedDelta) => `${sign(d.delta)} (${sign(d.ci[0])} to ${sign(d.ci[1])})`;
-const showValue = (r: SplitReport, m: CiMetric) => {
+/** `46.7 (38.8–54.9)`: a metric with its interval, scaled as the tables print it. */
+export const showValue = (r: SplitReport, m: CiMetric) => {
   const s = METRIC_SCALE[m];
   const ci = r.ci?.[m];
   return `${(s * r[m]).toFixed(1)}${ci ? ` (${(s * ci[0]).toFixed(1)}–${(s * ci[1]).toFixed(1)})` : ''}`;
