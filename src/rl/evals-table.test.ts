@@ -1,25 +1,16 @@
 // The evals table on generated per-problem evaluations: each split's numbers come from that split's report, the
 // change is paired against the first row, and a missing split or a malformed marker row is an error naming it.
 import { describe, expect, it } from 'vitest';
-import { problemRecord, type ProblemEval } from './eval-ci';
-import { heldoutReport } from './report-fixture';
-import { Rng } from './rng';
+import type { ProblemEval } from './eval-ci';
+import { heldoutReport, liftedRecords } from './report-fixture';
 import { EVALS_BLOCK, evalsBegin, evalsTable, parseEvalsRows, type EvalsRow } from './evals-table';
 import type { SplitReport } from './eval';
 
 const P = 30;
 
-/** Problem i passes each of 8 samples with probability base_i + lift. */
-function records(seed: number, lift: number): ProblemEval[] {
-  const rng = new Rng(seed);
-  const base = new Rng(9);
-  return Array.from({ length: P }, (_, i) => {
-    const p = Math.min(1, Math.max(0, 0.4 * base.next() + lift));
-    let passed = 0;
-    for (let s = 0; s < 8; s++) if (rng.next() < p) passed++;
-    return problemRecord(`fam/${i}`, 8, passed, passed > 4);
-  });
-}
+/** Problem i passes each of 8 samples with probability 0.4·d_i + lift. */
+const records = (seed: number, lift: number): ProblemEval[] =>
+  liftedRecords({ seed, lift, problems: P, spread: 0.4, difficultySeed: 9 });
 
 const on = (split: SplitReport['split'], seed: number, lift: number): SplitReport => ({
   ...heldoutReport(records(seed, lift)),

@@ -1,9 +1,8 @@
 // The headline table on generated per-problem records: seeds pooled per problem, each run against its own start,
 // golden without Tester columns, and a clear error for a row whose runs are missing or short of the step.
 import { describe, expect, it } from 'vitest';
-import { problemRecord, type ProblemEval } from './eval-ci';
-import { heldoutReport } from './report-fixture';
-import { Rng } from './rng';
+import type { ProblemEval } from './eval-ci';
+import { heldoutReport, liftedRecords } from './report-fixture';
 import { HEADLINE_BLOCK, headlineBegin, headlineTable, HEADLINE_HEADER, parseHeadlineRows } from './headline';
 import { runOnSplit } from './compare-records-node';
 import type { TargetRun } from './targets';
@@ -11,22 +10,22 @@ import type { TargetRun } from './targets';
 const P = 40;
 const N = 8;
 
-/** Problem i passes with probability base_i + lift; every test line is correct with probability `valid`. */
-function records(seed: number, lift: number, valid = 0.3): ProblemEval[] {
-  const rng = new Rng(seed);
-  const base = new Rng(5);
-  return Array.from({ length: P }, (_, i) => {
-    const p = Math.min(1, Math.max(0, 0.5 * base.next() + lift));
-    let passed = 0;
-    for (let s = 0; s < N; s++) if (rng.next() < p) passed++;
-    const r = problemRecord(`fam/${i}`, N, passed, passed > N / 2);
-    r.refLines = 4;
-    r.refCorrect = [0, 1, 2, 3].filter(() => rng.next() < valid).length;
-    r.mutants = 2;
-    r.mutKilledByRef = [0, 1].filter(() => rng.next() < valid).length;
-    return r;
+/** Problem i passes with probability 0.5·d_i + lift; every test line is correct with probability `valid`. */
+const records = (seed: number, lift: number, valid = 0.3): ProblemEval[] =>
+  liftedRecords({
+    seed,
+    lift,
+    problems: P,
+    spread: 0.5,
+    difficultySeed: 5,
+    samples: N,
+    more: (r, rng) => {
+      r.refLines = 4;
+      r.refCorrect = [0, 1, 2, 3].filter(() => rng.next() < valid).length;
+      r.mutants = 2;
+      r.mutKilledByRef = [0, 1].filter(() => rng.next() < valid).length;
+    },
   });
-}
 
 const run = (mode: string, seed: number, lift: number, valid = 0.3, step = 100): TargetRun => ({
   name: `${mode}-s${seed}`,

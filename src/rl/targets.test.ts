@@ -1,9 +1,8 @@
 // The targets' judge on generated per-problem records: the paired difference and its interval (sign, pairing,
 // pooled metrics), each target's verdict on runs built to meet or miss it, and "not measured" when a run is short.
 import { describe, expect, it } from 'vitest';
-import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
-import { Rng } from './rng';
-import { heldoutReport } from './report-fixture';
+import { bootstrapCI, summarize, type ProblemEval } from './eval-ci';
+import { heldoutReport, liftedRecords } from './report-fixture';
 import type { EvalPoint } from './run-layout';
 import {
   checkTargetsBlocks,
@@ -20,26 +19,26 @@ import {
 const P = 60;
 const N = 8;
 
-/** Per-problem records: problem i passes with probability base_i + lift (clamped), base_i spread over 0–0.6. */
-function records(seed: number, lift: number, tester: { mutK: number; wb: number; valid: number }): ProblemEval[] {
-  const rng = new Rng(seed);
-  const base = new Rng(7); // the same problem difficulties in every evaluation
-  return Array.from({ length: P }, (_, i) => {
-    const p = Math.min(1, Math.max(0, 0.6 * base.next() + lift));
-    let passed = 0;
-    for (let s = 0; s < N; s++) if (rng.next() < p) passed++;
-    const r = problemRecord(`fam/${i}`, N, passed, passed > N / 2);
-    const hit = (q: number) => (rng.next() < q ? 1 : 0);
-    r.refLines = 4;
-    r.refCorrect = hit(0.5) + hit(0.5);
-    r.mutants = 3;
-    r.mutKilledByRef = hit(tester.mutK) + hit(tester.mutK) + hit(tester.mutK);
-    r.mutKilledWhiteBox = hit(tester.wb) + hit(tester.wb) + hit(tester.wb);
-    r.lines = 16;
-    r.correct = [0, 1, 2, 3].reduce((a) => a + hit(tester.valid) + hit(tester.valid) + hit(tester.valid), 0);
-    return r;
+/** Per-problem records: problem i passes with probability 0.6·d_i + lift (clamped), with the Tester's fields. */
+const records = (seed: number, lift: number, tester: { mutK: number; wb: number; valid: number }): ProblemEval[] =>
+  liftedRecords({
+    seed,
+    lift,
+    problems: P,
+    spread: 0.6,
+    difficultySeed: 7, // the same problem difficulties in every evaluation
+    samples: N,
+    more: (r, rng) => {
+      const hit = (q: number) => (rng.next() < q ? 1 : 0);
+      r.refLines = 4;
+      r.refCorrect = hit(0.5) + hit(0.5);
+      r.mutants = 3;
+      r.mutKilledByRef = hit(tester.mutK) + hit(tester.mutK) + hit(tester.mutK);
+      r.mutKilledWhiteBox = hit(tester.wb) + hit(tester.wb) + hit(tester.wb);
+      r.lines = 16;
+      r.correct = [0, 1, 2, 3].reduce((a) => a + hit(tester.valid) + hit(tester.valid) + hit(tester.valid), 0);
+    },
   });
-}
 
 const report = (perProblem: ProblemEval[]) => heldoutReport(perProblem);
 

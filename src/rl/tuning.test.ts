@@ -1,9 +1,9 @@
 // Tuning without held-out numbers: rows, the paired differences against the start and the reference, the setting the
 // records pick (and whether it is separated from the others), and the page block, on generated per-problem records.
 import { describe, expect, it } from 'vitest';
-import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
+import { bootstrapCI, summarize } from './eval-ci';
 import type { SplitReport } from './eval';
-import { Rng } from './rng';
+import { liftedRecords } from './report-fixture';
 import {
   joinFolds,
   chooseSetting,
@@ -22,14 +22,7 @@ const N = 8;
 
 /** Problem i passes with probability 0.6·d_i + lift, the difficulties d_i shared by every evaluation. */
 function report(seed: number, lift: number, problems = P, part: SplitReport['part'] = 'rl'): SplitReport {
-  const rng = new Rng(seed);
-  const base = new Rng(11);
-  const perProblem: ProblemEval[] = Array.from({ length: problems }, (_, i) => {
-    const p = Math.min(1, Math.max(0, 0.6 * base.next() + lift));
-    let passed = 0;
-    for (let s = 0; s < N; s++) if (rng.next() < p) passed++;
-    return problemRecord(`fam/${i}`, N, passed, passed > N / 2);
-  });
+  const perProblem = liftedRecords({ seed, lift, problems, spread: 0.6, difficultySeed: 11, samples: N });
   return {
     split: 'train',
     part,

@@ -1,7 +1,8 @@
 // The variant-vs-base comparison on generated per-problem records: sign and size of the paired difference, the pooled
 // row, runs without a partner or without the step left out, and another metric than pass@1 (the Tester's).
 import { describe, expect, it } from 'vitest';
-import { bootstrapCI, problemRecord, summarize, type ProblemEval } from './eval-ci';
+import { bootstrapCI, summarize, type ProblemEval } from './eval-ci';
+import { liftedRecords } from './report-fixture';
 import { Rng } from './rng';
 import type { EvalPoint } from './run-layout';
 import type { TargetRun } from './targets';
@@ -10,17 +11,9 @@ import { againstMode, variantDeltas, variantTable } from './variant-delta';
 const P = 50;
 const N = 8;
 
-/** Problem i passes with probability base_i + lift; base_i is the same in every evaluation. */
-function records(seed: number, lift: number): ProblemEval[] {
-  const rng = new Rng(seed);
-  const base = new Rng(3);
-  return Array.from({ length: P }, (_, i) => {
-    const p = Math.min(1, Math.max(0, 0.6 * base.next() + lift));
-    let passed = 0;
-    for (let s = 0; s < N; s++) if (rng.next() < p) passed++;
-    return problemRecord(`fam/${i}`, N, passed, passed > N / 2);
-  });
-}
+/** Problem i passes with probability 0.6·d_i + lift; d_i is the same in every evaluation. */
+const records = (seed: number, lift: number): ProblemEval[] =>
+  liftedRecords({ seed, lift, problems: P, spread: 0.6, difficultySeed: 3, samples: N });
 
 function run(mode: string, seed: number, lift: number, step = 100): TargetRun {
   const point = (s: number, xs: ProblemEval[]): EvalPoint => ({
