@@ -175,6 +175,11 @@ export function resampled(runs: TargetRun[], unit: ResampleUnit, only?: Novelty,
   return unit === 'tasks' ? kept.map((r) => runOverTasks(r, taskOf)) : kept;
 }
 
+/** The split reports an `npm run eval --out` file holds (none when it holds no `rows`). */
+export function evalFileRows(file: string): SplitReport[] {
+  return (JSON.parse(readFileSync(file, 'utf8')) as { rows?: SplitReport[] }).rows ?? [];
+}
+
 /**
  * The disjoint-data evaluations in DIR (docs/results-data/disjoint): `run` is `<model>/<split>` with split heldout,
  * train-sft or train-rl, read from that model's `<model>-*.json` eval outputs (`npm run eval --out`). Undefined when
@@ -184,8 +189,7 @@ export function loadDisjointEval(dir: string, run: string): EvalPoint[] | undefi
   const [model, split] = run.split('/');
   if (!model || !split || !existsSync(dir)) return undefined;
   for (const f of readdirSync(dir).filter((n) => n.startsWith(`${model}-`) && n.endsWith('.json'))) {
-    const { rows } = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { rows?: SplitReport[] };
-    const row = rows?.find((r) => splitLabel(r) === split);
+    const row = evalFileRows(join(dir, f)).find((r) => splitLabel(r) === split);
     if (row) return [{ step: 0, rows: [row] }];
   }
   return undefined;
@@ -203,8 +207,7 @@ export function disjointRuns(dir: string): string[] {
   for (const f of readdirSync(dir).sort()) {
     const m = DISJOINT_EVAL.exec(f);
     if (!m || !statSync(join(dir, f)).isFile()) continue;
-    const { rows } = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { rows?: SplitReport[] };
-    for (const r of rows ?? []) {
+    for (const r of evalFileRows(join(dir, f))) {
       const run = `${m[1] ?? m[2]}/${splitLabel(r)}`;
       if (!out.includes(run)) out.push(run);
     }

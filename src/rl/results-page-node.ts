@@ -2,7 +2,7 @@
 // table, the disjoint-data tables, each targets table, the tuning table and the mode comparison, so after new runs the page is brought
 // up to date by one command rather than by pasting outputs (results-table.test.ts checks the same blocks).
 import { join } from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { COMPARE_BEGIN, COMPARE_END } from './compare-table';
 import {
   compareBlock,
@@ -11,6 +11,7 @@ import {
   loadDisjointEval,
   loadTargetRuns,
   judgeMarker,
+  evalFileRows,
   noveltyOf,
   runOnSplit,
   targetRunsIn,
@@ -29,7 +30,6 @@ import {
 } from './targets';
 import { HEADLINE_BLOCK, HEADLINE_END, headlineBegin, headlineTable, parseHeadlineRows } from './headline';
 import { EVALS_BLOCK, EVALS_END, evalsBegin, evalsTable, parseEvalsRows } from './evals-table';
-import type { SplitReport } from './eval';
 import { TESTER_COUNTS_BLOCK, TESTER_COUNTS_END, testerCountsBegin, testerCountsTable } from './tester-counts';
 import { choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningTable } from './tuning';
 import { loadTunings } from './tuning-node';
@@ -74,8 +74,8 @@ export function evalsEntries(data: string, spec: string) {
     reports: files.flatMap((f) => {
       const file = join(data, f);
       if (!existsSync(file)) throw new Error(`evals table ${name}: ${file} not found`);
-      const { rows } = JSON.parse(readFileSync(file, 'utf8')) as { rows?: SplitReport[] };
-      if (!rows?.length) throw new Error(`evals table ${name}: ${file} holds no evaluation rows (npm run eval --out)`);
+      const rows = evalFileRows(file);
+      if (!rows.length) throw new Error(`evals table ${name}: ${file} holds no evaluation rows (npm run eval --out)`);
       return rows;
     }),
   }));

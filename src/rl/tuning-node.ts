@@ -11,13 +11,13 @@ import { joinFolds, poolTunings, type Tuning, type TuningRun } from './tuning';
 import type { TrainPart } from '../tasks/split';
 import { taskOf } from '../tasks/generate';
 import { overTasks, type ResampleUnit } from './targets';
+import { evalFileRows } from './compare-records-node';
 
 export const TUNING_FILES = { start: 'start-eval.json', end: 'end-eval.json' } as const;
 
 /** The evaluation of one part of the training instances in an eval.json (`--splits train-<part>`). */
 export function trainPartRow(file: string, part: TrainPart): SplitReport {
-  const e = JSON.parse(readFileSync(file, 'utf8')) as { rows?: SplitReport[] };
-  const row = e.rows?.find((r) => r.split === 'train' && (r.part ?? 'all') === part);
+  const row = evalFileRows(file).find((r) => r.split === 'train' && (r.part ?? 'all') === part);
   const name = part === 'all' ? 'train' : `train-${part}`;
   if (!row) throw new Error(`${file}: no ${name} evaluation in it (npm run eval -- --splits ${name})`);
   return row;
