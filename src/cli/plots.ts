@@ -10,6 +10,7 @@ import { RESULTS_HEADER, resultsRow } from '../rl/results-table';
 import { RUN_FILES, type EvalPoint } from '../rl/run-layout';
 import { poolSeeds } from '../rl/targets';
 import type { SplitReport } from '../rl/eval';
+import { isMode, trainsTester } from '../rl/modes';
 import { runMain } from './args';
 import { runLabels } from './run-labels';
 
@@ -39,6 +40,10 @@ const EVAL_PLOTS: [file: string, title: string, split: string, key: keyof typeof
   ['mut-at-k.svg', 'Tester mut@k on the reference (held-out)', 'heldout', 'mutAtK'],
   ['mul.svg', 'Tester Mul = pass@k × mut@k / 100 (held-out)', 'heldout', 'mul'],
 ];
+
+/** A run named `<mode>-s<seed>` (the reference runs' records). */
+const SEEDED = /^(.+)-s(\d+)$/;
+const modeOf = (name: string): string | undefined => SEEDED.exec(name)?.[1];
 
 async function readJsonl<T>(path: string): Promise<T[]> {
   try {
@@ -142,15 +147,22 @@ async function main(): Promise<number> {
     );
   }
   // Collusion (self-play's Tester writing easy, valid tests that kill nothing) shows as validity rising while the
-  // mutation score falls: both on one chart per run, the mutation score dashed.
-  const validity = evalSeries('heldout', 'testerValidity', 100);
+  // mutation score falls: both on one chart per run, the mutation score dashed. Runs of a mode that trains no Tester
+  // (golden) are left out: their lines would only repeat the start.
+  // A run whose name names no mode (not `<mode>-s<seed>`) is kept.
+  const testerRun = (name: string) => {
+    const mode = modeOf(name);
+    return mode === undefined || !isMode(mode) || trainsTester(mode);
+  };
+  const validity = evalSeries('heldout', 'testerValidity', 100).filter((s) => testerRun(s.name));
   const killed = evalSeries('heldout', 'mutationScore', 100);
   if (validity.length) {
-    const both = validity.flatMap((v) => {
+    // Coloured by position among the runs kept, so leaving golden out does not make two runs share a colour.
+    const both = validity.flatMap((v, i) => {
       const m = killed.find((k) => k.name === v.name)!;
       return [
-        { ...v, name: `${v.name} validity` },
-        { ...m, name: `${m.name} mutation score`, dashed: true },
+        { ...v, name: `${v.name} validity`, color: colorOf(i) },
+        { ...m, name: `${m.name} mutation score`, color: colorOf(i), dashed: true },
       ];
     });
     await writeFile(
@@ -165,24 +177,40 @@ async function main(): Promise<number> {
   // (targets.ts's pooled rows), one line per mode, so the modes compare without one line per seed.
   const bySeed = new Map<string, { seed: number; evals: EvalPoint[] }[]>();
   for (const d of data) {
-    const m = /^(.+)-s(\d+)$/.exec(d.name);
+    const m = SEEDED.exec(d.name);
     if (m) bySeed.set(m[1], [...(bySeed.get(m[1]) ?? []), { seed: Number(m[2]), evals: d.evals }]);
   }
-  const pooled: Series[] = [];
-  for (const [mode, rs] of bySeed) {
-    if (rs.length < 2) continue;
-    const run = poolSeeds(rs.map((r) => ({ name: mode, mode, ...r })));
-    const pts = run?.evals ?? [];
-    if (!pts.length) continue;
-    pooled.push({
-      name: `${mode} (seeds ${rs.map((r) => r.seed).join(', ')})`,
-      color: colorOf(pooled.length),
-      x: pts.map((e) => e.step),
-      y: pts.map((e) => 100 * e.rows[0].coderPass1),
-      lo: pts.map((e) => 100 * e.rows[0].ci!.coderPass1[0]),
-      hi: pts.map((e) => 100 * e.rows[0].ci!.coderPass1[1]),
-    });
-  }
+  /** Each mode with two or more seeds, its evaluations pooled over them. */
+  const pooledRuns = [...bySeed].flatMap(([mode, rs]) => {
+    const pts = rs.length < 2 ? [] : (poolSeeds(rs.map((r) => ({ name: mode, mode, ...r })))?.evals ?? []);
+    return pts.length ? [{ mode, label: `${mode} (seeds ${rs.map((r) => r.seed).join(', ')})`, pts }] : [];
+  });
+  const pooledSeries = (label: string, pts: readonly EvalPoint[], key: CiMetric, color: string): Series => ({
+    name: label,
+    color,
+    x: pts.map((e) => e.step),
+    y: pts.map((e) => 100 * e.rows[0][key]),
+    lo: pts.map((e) => 100 * e.rows[0].ci![key][0]),
+    hi: pts.map((e) => 100 * e.rows[0].ci![key][1]),
+  });
+  const pooled = pooledRuns.map((r, i) => pooledSeries(r.label, r.pts, 'coderPass1', colorOf(i)));
+  // The collusion chart for the pooled seeds: one colour per mode that trains a Tester, validity solid and the
+  // mutation score dashed.
+  const pooledCollusion = pooledRuns
+    .filter((r) => trainsTester(r.mode))
+    .flatMap((r, i) => [
+      pooledSeries(`${r.label} validity`, r.pts, 'testerValidity', colorOf(i)),
+      { ...pooledSeries(`${r.label} mutation score`, r.pts, 'mutationScore', colorOf(i)), dashed: true },
+    ]);
+  if (pooledCollusion.length)
+    await writeFile(
+      join(out, 'collusion-pooled.svg'),
+      lineChartSvg(
+        `Tester validity (solid) and white-box mutation score (dashed), held-out, seeds pooled ${band}`,
+        pooledCollusion,
+        { xLabel: 'step', yLabel: '%' },
+      ),
+    );
   if (pooled.length)
     await writeFile(
       join(out, 'pass1-heldout-pooled.svg'),

@@ -1,7 +1,7 @@
 // lineChartSvg's confidence bands: one shaded polygon per banded series, its outline following hi then lo, and the
 // axis widened to hold the band (a band outside the plot would hide the uncertainty it is there to show).
 import { describe, expect, it } from 'vitest';
-import { lineChartSvg, wrapWords } from './plot-svg';
+import { LEGEND_INSIDE, lineChartSvg, wrapWords } from './plot-svg';
 
 const polygons = (svg: string) =>
   [...svg.matchAll(/<polygon class="ci-band" points="([^"]+)"/g)].map((m) =>
@@ -69,5 +69,28 @@ describe('lineChartSvg titles', () => {
       ...svg.matchAll(/<line x1="[^"]*" x2="[^"]*" y1="[^"]*" y2="[^"]*" stroke="[^"]*" stroke-width="3"([^/]*)\/>/g),
     ];
     expect(swatches.map((m) => m[1].includes('stroke-dasharray'))).toEqual([false, true]);
+  });
+});
+
+describe('lineChartSvg legends', () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `run ${i}`, x: [0, 1], y: [i, i + 1] }));
+  const height = (svg: string) => Number(/<svg [^>]*height="([\d.]+)"/.exec(svg)![1]);
+  const labelYs = (svg: string) =>
+    [...svg.matchAll(/<text x="[\d.]+" y="([\d.]+)">run \d+<\/text>/g)].map((m) => Number(m[1]));
+
+  it("keeps a short legend inside the plot, at the figure's height", () => {
+    const svg = lineChartSvg('t', many(LEGEND_INSIDE), { height: 320 });
+    expect(height(svg)).toBe(320);
+    expect(Math.max(...labelYs(svg))).toBeLessThan(320 - 44);
+  });
+
+  it('puts a long legend below the x axis in two columns and grows the figure to hold every entry', () => {
+    const n = LEGEND_INSIDE + 5;
+    const svg = lineChartSvg('t', many(n), { height: 320 });
+    const ys = labelYs(svg);
+    expect(ys).toHaveLength(n);
+    expect(Math.min(...ys)).toBeGreaterThan(320);
+    expect(Math.max(...ys)).toBeLessThan(height(svg));
+    expect(new Set(ys).size).toBe(Math.ceil(n / 2));
   });
 });

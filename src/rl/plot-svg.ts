@@ -11,7 +11,22 @@ export interface Series {
   dashed?: boolean;
 }
 
-export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
+/** The most legend entries drawn inside the plot area (more go below it). */
+export const LEGEND_INSIDE = 6;
+
+// Ten colours (matplotlib's tab10, reordered) so that up to ten runs on one chart stay apart.
+export const PALETTE = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#ff7f0e',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#17becf',
+  '#bcbd22',
+  '#7f7f7f',
+];
 
 function niceTicks(lo: number, hi: number, n = 5): number[] {
   if (!(hi > lo)) return [lo];
@@ -35,6 +50,13 @@ export function lineChartSvg(
   // A title wider than the figure is wrapped (13 px bold is ~7.5 px per character), the plot moved down to make room.
   const titleLines = wrapWords(title, Math.floor((W - 16) / 7.5));
   const m = { l: 56, r: 16, t: 32 + 16 * (titleLines.length - 1), b: 44 };
+  // Up to LEGEND_INSIDE entries sit in the plot's top-left corner; more would run over the lines and out of the
+  // plot, so they go below the x axis in two columns and the figure grows to hold them.
+  const below = series.length > LEGEND_INSIDE;
+  const legendRows = below ? Math.ceil(series.length / 2) : 0;
+  const fullH = H + (below ? legendRows * 15 + 8 : 0);
+  const legendAt = (si: number): [number, number] =>
+    below ? [m.l + (si % 2) * ((W - m.l - m.r) / 2), H + Math.floor(si / 2) * 15] : [m.l + 8, m.t + si * 15];
   const tf = (v: number) => (opts.logY ? Math.log10(Math.max(v, 1e-12)) : v);
   const pts = series
     .flatMap((s) =>
@@ -66,9 +88,9 @@ export function lineChartSvg(
   const sy = (y: number) => H - m.b - ((y - y0) / (y1 - y0)) * (H - m.t - m.b);
   const parts: string[] = [];
   parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${fullH}" viewBox="0 0 ${W} ${fullH}" font-family="sans-serif" font-size="11">`,
   );
-  parts.push(`<rect width="${W}" height="${H}" fill="white"/>`);
+  parts.push(`<rect width="${W}" height="${fullH}" fill="white"/>`);
   titleLines.forEach((line, i) =>
     parts.push(
       `<text x="${W / 2}" y="${18 + 16 * i}" text-anchor="middle" font-size="13" font-weight="bold">${esc(line)}</text>`,
@@ -119,9 +141,10 @@ export function lineChartSvg(
     parts.push(
       `<path d="${d}" fill="none" stroke="${color}" stroke-width="1.6"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/>`,
     );
+    const [lx, ly] = legendAt(si);
     parts.push(
       // The swatch is a short stroke in the line's own dash pattern, so dashed series read as dashed in the legend.
-      `<line x1="${m.l + 8}" x2="${m.l + 22}" y1="${m.t + 7.5 + si * 15}" y2="${m.t + 7.5 + si * 15}" stroke="${color}" stroke-width="3"${s.dashed ? ' stroke-dasharray="4 2"' : ''}/><text x="${m.l + 26}" y="${m.t + 11 + si * 15}">${esc(s.name)}</text>`,
+      `<line x1="${lx}" x2="${lx + 14}" y1="${ly + 7.5}" y2="${ly + 7.5}" stroke="${color}" stroke-width="3"${s.dashed ? ' stroke-dasharray="4 2"' : ''}/><text x="${lx + 18}" y="${ly + 11}">${esc(s.name)}</text>`,
     );
   });
   parts.push('</svg>');
