@@ -44,6 +44,15 @@ const EVAL_PLOTS: [file: string, title: string, split: string, key: keyof typeof
 /** A run named `<mode>-s<seed>` (the reference runs' records). */
 const SEEDED = /^(.+)-s(\d+)$/;
 const modeOf = (name: string): string | undefined => SEEDED.exec(name)?.[1];
+/** Whether a run's Tester belongs on a collusion chart: not for a mode that trains none (golden would only repeat the
+ * start); a name that names no mode is kept. */
+const showsTester = (mode: string | undefined) => mode === undefined || !isMode(mode) || trainsTester(mode);
+/** One run's (or mode's) pair of lines on a collusion chart: validity solid, mutation score dashed, one colour. */
+const collusionLines = (label: string, validity: Series, killed: Series, color: string): Series[] => [
+  { ...validity, name: `${label} validity`, color },
+  { ...killed, name: `${label} mutation score`, color, dashed: true },
+];
+const COLLUSION_TITLE = 'Tester validity (solid) and white-box mutation score (dashed), held-out';
 
 async function readJsonl<T>(path: string): Promise<T[]> {
   try {
@@ -147,27 +156,22 @@ async function main(): Promise<number> {
     );
   }
   // Collusion (self-play's Tester writing easy, valid tests that kill nothing) shows as validity rising while the
-  // mutation score falls: both on one chart per run, the mutation score dashed. Runs of a mode that trains no Tester
-  // (golden) are left out: their lines would only repeat the start.
-  // A run whose name names no mode (not `<mode>-s<seed>`) is kept.
-  const testerRun = (name: string) => {
-    const mode = modeOf(name);
-    return mode === undefined || !isMode(mode) || trainsTester(mode);
-  };
-  const validity = evalSeries('heldout', 'testerValidity', 100).filter((s) => testerRun(s.name));
+  // mutation score falls: both on one chart per run, the mutation score dashed.
+  const validity = evalSeries('heldout', 'testerValidity', 100).filter((s) => showsTester(modeOf(s.name)));
   const killed = evalSeries('heldout', 'mutationScore', 100);
   if (validity.length) {
     // Coloured by position among the runs kept, so leaving golden out does not make two runs share a colour.
-    const both = validity.flatMap((v, i) => {
-      const m = killed.find((k) => k.name === v.name)!;
-      return [
-        { ...v, name: `${v.name} validity`, color: colorOf(i) },
-        { ...m, name: `${m.name} mutation score`, color: colorOf(i), dashed: true },
-      ];
-    });
+    const both = validity.flatMap((v, i) =>
+      collusionLines(
+        v.name,
+        v,
+        killed.find((k) => k.name === v.name)!,
+        colorOf(i),
+      ),
+    );
     await writeFile(
       join(out, 'collusion.svg'),
-      lineChartSvg(`Tester validity (solid) and white-box mutation score (dashed), held-out ${band}`, both, {
+      lineChartSvg(`${COLLUSION_TITLE} ${band}`, both, {
         xLabel: 'step',
         yLabel: '%',
       }),
@@ -197,19 +201,19 @@ async function main(): Promise<number> {
   // The collusion chart for the pooled seeds: one colour per mode that trains a Tester, validity solid and the
   // mutation score dashed.
   const pooledCollusion = pooledRuns
-    .filter((r) => trainsTester(r.mode))
-    .flatMap((r, i) => [
-      pooledSeries(`${r.label} validity`, r.pts, 'testerValidity', colorOf(i)),
-      { ...pooledSeries(`${r.label} mutation score`, r.pts, 'mutationScore', colorOf(i)), dashed: true },
-    ]);
+    .filter((r) => showsTester(r.mode))
+    .flatMap((r, i) =>
+      collusionLines(
+        r.label,
+        pooledSeries(r.label, r.pts, 'testerValidity', colorOf(i)),
+        pooledSeries(r.label, r.pts, 'mutationScore', colorOf(i)),
+        colorOf(i),
+      ),
+    );
   if (pooledCollusion.length)
     await writeFile(
       join(out, 'collusion-pooled.svg'),
-      lineChartSvg(
-        `Tester validity (solid) and white-box mutation score (dashed), held-out, seeds pooled ${band}`,
-        pooledCollusion,
-        { xLabel: 'step', yLabel: '%' },
-      ),
+      lineChartSvg(`${COLLUSION_TITLE}, seeds pooled ${band}`, pooledCollusion, { xLabel: 'step', yLabel: '%' }),
     );
   if (pooled.length)
     await writeFile(
