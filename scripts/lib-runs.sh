@@ -5,6 +5,10 @@ step_of() { # DIR: the last committed step of a run directory (0 when none)
   node -e 'const fs=require("fs");const d=process.argv[1];for(const b of ["latest","latest.old"]){try{console.log(JSON.parse(fs.readFileSync(d+"/"+b+"/state.json","utf8")).step);process.exit(0)}catch{}}console.log(0)' "$1"
 }
 
+eval_step_of() { # DIR: the step of the run's end-of-run eval.json (-1 when none): a resumed run's is stale
+  node -e 'try{console.log(JSON.parse(require("fs").readFileSync(process.argv[1]+"/eval.json","utf8")).step)}catch{console.log(-1)}' "$1"
+}
+
 train_to() { # DIR STEPS [train flags of a fresh run...]: resumes DIR up to STEPS steps, or starts it (log: DIR.log)
   local dir=$1 steps=$2 done
   shift 2

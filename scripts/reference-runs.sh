@@ -104,7 +104,7 @@ for r in "${runs[@]}"; do
   dest="$DATA/$1-s$2"
   mkdir -p "$dest"
   step=$(step_of "$dir")
-  if [ "$EVAL_SPLITS" = heldout ] && [ "$step" -ge "$STEPS" ] && [ ! -f "$dir/eval.json" ]; then npm run -s eval -- --run "$dir" --splits heldout-family --no-codet; fi
+  if [ "$EVAL_SPLITS" = heldout ] && [ "$step" -ge "$STEPS" ] && [ "$(eval_step_of "$dir")" -lt "$step" ]; then npm run -s eval -- --run "$dir" --splits heldout-family --no-codet; fi
   cp "$dir/config.json" "$dir/metrics.jsonl" "$dest/"
   for f in eval.jsonl eval.json; do [ -f "$dir/$f" ] && cp "$dir/$f" "$dest/"; done
 done
