@@ -48,3 +48,37 @@ describe('public/models/tiny-sft-half', () => {
     }
   });
 });
+
+// The SFT-half Coder trained 300 more steps on the same half (seed 2), shipped as a Model-panel option: the start of
+// docs/results.md's strongest runs. It is used with the SFT-half Tester, so only the Coder is shipped.
+describe('public/models/tiny-sft-half-plus300', () => {
+  const PLUS = 'public/models/tiny-sft-half-plus300';
+
+  it("coder: the SFT-half Coder's shape and tokenizer, finite weights that moved from it", async () => {
+    const ck = await loadCheckpointDir(`${PLUS}/coder`);
+    const base = await loadCheckpointDir(`${DIR}/coder`);
+    expect(ck.config).toEqual(base.config);
+    expect(ck.tokenizerJson).toBe(base.tokenizerJson);
+    expect(ck.params.length).toBe(base.params.length);
+    let maxDiff = 0;
+    for (let i = 0; i < ck.params.length; i++) {
+      expect(Number.isFinite(ck.params[i])).toBe(true);
+      maxDiff = Math.max(maxDiff, Math.abs(ck.params[i] - base.params[i]));
+    }
+    expect(maxDiff).toBeGreaterThan(0.01);
+    expect(ck.metadata).toMatchObject({ pretrain_steps: '300', seed: '2' });
+  });
+
+  it("pretrain.json: the SFT-half's stages, then 300 Coder steps with seed 2 continuing it, all on the SFT part", async () => {
+    const read = async (dir: string) =>
+      (JSON.parse(await readFile(`${dir}/pretrain.json`, 'utf8')) as { history: Stage[] }).history;
+    const [plus, base] = [await read(PLUS), await read(DIR)];
+    expect(plus.slice(0, base.length)).toEqual(base);
+    expect(plus).toHaveLength(base.length + 1);
+    const last = plus.at(-1)!;
+    expect(last).toMatchObject({ model: 'coder', steps: 300, part: 'sft' });
+    expect(last.command).toContain('--init');
+    expect(last.command).toContain('--seed 2');
+    expect(last.command).toContain('--part sft');
+  });
+});

@@ -17,19 +17,44 @@ export function startModels(): StartModels {
 
 const REQUIRED = ['.safetensors', 'config.json', 'tokenizer.json'];
 
+/** A warm-start shipped under public/ besides a preset's own models: where each role's checkpoint is. */
+interface ShippedWarmStart {
+  id: string;
+  coder: string;
+  tester: string;
+  label: string;
+  note: string;
+  how: string;
+}
+
 /**
- * The other warm-start shipped for a preset. The tiny preset's own models are the SFT-half warm-start (RL trains on
- * the half they never saw); its first models, warm-started on every training instance, stay one click away.
+ * The other warm-starts shipped for a preset. The tiny preset's own models are the SFT-half warm-start (RL trains on
+ * the half they never saw); its first models, warm-started on every training instance, and the SFT-half Coder
+ * trained longer (the start of docs/results.md's strongest runs, with the SFT-half Tester) stay one click away.
  */
-const SHIPPED_WARMSTARTS: Partial<Record<string, { dir: string; label: string; note: string; how: string }>> = {
-  tiny: {
-    dir: 'models/tiny',
-    how: '`npm run pretrain -- --preset tiny` rebuilds it there',
-    label: 'the full-corpus warm-start',
-    note:
-      'Warm-started on every training instance, so RL on any of them re-rewards answers these models memorised ' +
-      '(17.9% held-out pass@1 against 46.7% for the preset’s models; docs/results.md, “Disjoint data”).',
-  },
+const SHIPPED_WARMSTARTS: Partial<Record<string, ShippedWarmStart[]>> = {
+  tiny: [
+    {
+      id: 'full-corpus',
+      coder: 'models/tiny/coder',
+      tester: 'models/tiny/tester',
+      how: '`npm run pretrain -- --preset tiny` rebuilds it there',
+      label: 'the full-corpus warm-start',
+      note:
+        'Warm-started on every training instance, so RL on any of them re-rewards answers these models memorised ' +
+        '(17.9% held-out pass@1 against 46.7% for the preset’s models; docs/results.md, “Disjoint data”).',
+    },
+    {
+      id: 'sft-half-plus300',
+      coder: 'models/tiny-sft-half-plus300/coder',
+      tester: 'models/tiny-sft-half/tester',
+      how: 'docs/results.md (“More SFT”) has the command that rebuilds it from public/models/tiny-sft-half',
+      label: 'the longer-trained SFT-half Coder',
+      note:
+        'The preset’s Coder with 300 more SFT steps on the same half (59.4% held-out pass@1 against 46.7%), with the ' +
+        'preset’s Tester: the start of the strongest runs in docs/results.md (“RL from the second control Coder”).',
+    },
+  ],
 };
 
 /** Reads and parses the picked files, so that a broken set is refused now, not when a run starts. */
@@ -96,14 +121,11 @@ export function ModelPanel() {
       e.target.value = '';
     }
   };
-  const warm = SHIPPED_WARMSTARTS[preset];
-  const useWarmStart = async () => {
-    if (!warm) return;
+  const warmStarts = SHIPPED_WARMSTARTS[preset] ?? [];
+  const useWarmStart = async (warm: ShippedWarmStart) => {
     try {
       const [coder, tester] = await Promise.all(
-        (['coder', 'tester'] as const).map(async (r) =>
-          checkFiles(await fetchShippedFiles(`${warm.dir}/${r}`, warm.how)),
-        ),
+        (['coder', 'tester'] as const).map(async (r) => checkFiles(await fetchShippedFiles(warm[r], warm.how))),
       );
       labStore.getState().setUserModel('coder', coder);
       labStore.getState().setUserModel('tester', tester);
@@ -201,14 +223,14 @@ export function ModelPanel() {
       {picked.tester && !picked.coder && (
         <p className="note">Tester files are used together with coder files: pick the coder’s too.</p>
       )}
-      {warm && (
-        <>
-          <button data-testid="model-use-warmstart" onClick={() => void useWarmStart()}>
-            Use {warm.label} (public/{warm.dir})
+      {warmStarts.map((warm) => (
+        <div key={warm.id}>
+          <button data-testid={`model-use-warmstart-${warm.id}`} onClick={() => void useWarmStart(warm)}>
+            Use {warm.label} (public/{warm.coder}, public/{warm.tester})
           </button>
           <p className="note">{warm.note}</p>
-        </>
-      )}
+        </div>
+      ))}
       <button
         data-testid="model-use-shipped"
         disabled={!picked.coder && !picked.tester}
