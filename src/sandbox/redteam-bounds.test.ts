@@ -111,7 +111,10 @@ describe('8. result size is capped', () => {
       'ResultTooLarge',
       'ResultTooLarge',
     ]);
-    expect(grew).toBeLessThan(150);
+    // The workers are threads of this process, so RSS also holds the worker's own Pyodide heap, which grows by about
+    // 100 MB to build the string (measured +116 to +165 MB here); the four results copied out to this thread would
+    // add 400 MB or more on top of that.
+    expect(grew).toBeLessThan(250);
   });
 });
 
