@@ -47,7 +47,8 @@ const SHIPPED_WARMSTARTS: Partial<Record<string, ShippedWarmStart[]>> = {
     {
       id: 'sft-half-plus300',
       coder: 'models/tiny-sft-half-plus300/coder',
-      tester: 'models/tiny-sft-half/tester',
+      // The preset's own Tester, whatever it is: this Coder was trained from the preset's Coder alone.
+      tester: TRAIN_PRESETS.tiny.model.testerCheckpoint,
       how: 'docs/results.md (“More SFT”) has the command that rebuilds it from public/models/tiny-sft-half',
       label: 'the longer-trained SFT-half Coder',
       note:
