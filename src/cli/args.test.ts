@@ -1,22 +1,12 @@
 // `npm run train -- --help` lists every config field with its range, and --set builds nested, typed overrides.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { FIELD_LIST, fieldRange, presetConfig, type DeepPartial, type TrainConfig } from '../rl/config';
+import { runCli } from '../testing/cli';
 import { parseArgs, parseArgsAndPositional, setOverrides } from './args';
-
-const run = promisify(execFile);
 
 describe('train --help', { timeout: 120_000 }, () => {
   it('lists every config field with its range and help', async () => {
-    const { stdout } = await run(process.execPath, [
-      '--import',
-      'tsx',
-      '--import',
-      './scripts/raw-loader.mjs',
-      'src/cli/train.ts',
-      '--help',
-    ]);
+    const { stdout } = await runCli('train', '--help');
     const lines = stdout.split('\n');
     for (const [path, f] of FIELD_LIST) {
       const i = lines.findIndex((l) => l.startsWith(`  ${path}  `));

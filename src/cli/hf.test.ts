@@ -1,19 +1,16 @@
 // `npm run hf`: export of a shipped lab checkpoint to a Hugging Face folder (re-imported bit-identical in f32), and
 // inspect of that folder, including the memory planner's refusal under a small budget.
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import { importHfModel } from '../model/hf/import';
 import { dirSource } from '../model/hf/source-node';
 import { sharedNodeGpu } from '../gpu/node';
+import { runCli } from '../testing/cli';
 
-const run = promisify(execFile);
-const cli = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/hf.ts', ...args]);
+const cli = (...args: string[]) => runCli('hf', ...args);
 const CKPT = 'public/models/micro/coder';
 
 describe('npm run hf', async () => {

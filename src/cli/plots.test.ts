@@ -1,24 +1,17 @@
 // `npm run plots` on committed records (four seeds of code-a1, golden and self-play): the collusion charts leave out
 // golden (it trains no Tester), keep one colour per run, and the pooled chart has one validity and one dashed
 // mutation-score line per Tester-training mode, each with its band.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../testing/cli';
 
 const DATA = 'docs/results-data/ws-ctrl2';
 const out = mkdtempSync(join(tmpdir(), 'plots-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 const runs = ['code-a1', 'golden', 'self-play'].flatMap((m) => [1, 2, 3, 4].map((s) => `${DATA}/${m}-s${s}`));
-const res = spawnSync(
-  'npx',
-  ['tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/plots.ts', ...runs, '--out', out],
-  {
-    encoding: 'utf8',
-  },
-);
 
 /** Legend entries: [name, swatch colour, dashed]. */
 const legend = (file: string) =>
@@ -28,10 +21,15 @@ const legend = (file: string) =>
     ),
   ].map((m) => ({ name: m[3], color: m[1], dashed: !!m[2] }));
 
-describe('npm run plots', () => {
-  it('runs', () => {
-    expect(res.stderr).not.toMatch(/Error/);
-    expect(res.status).toBe(0);
+describe('npm run plots', { timeout: 120_000 }, () => {
+  // Rejects (and fails every test here) when the CLI exits non-zero.
+  let stderr = '';
+  beforeAll(async () => {
+    stderr = (await runCli('plots', ...runs, '--out', out)).stderr;
+  }, 120_000);
+
+  it('runs without an error message', () => {
+    expect(stderr).not.toMatch(/Error/);
   });
 
   it('draws one validity and one mutation-score line per run that trains a Tester, golden left out', () => {

@@ -1,21 +1,15 @@
 // `npm run train` / `npm run eval` with Hugging Face models: a LoRA code-a1 run of two steps on transformers'
 // fixture models (memory plan printed, PEFT adapters saved per step), resumed exactly with --resume, the planner's refusal with a setting that
 // fits, and an evaluation of the fixture as the Coder.
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importPeftAdapter } from '../model/hf/export';
 import { importHfModel } from '../model/hf/import';
 import { dirSource } from '../model/hf/source-node';
+import { runCli as cli } from '../testing/cli';
 
-const run = promisify(execFile);
-const cli = (script: string, ...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', `src/cli/${script}.ts`, ...args], {
-    maxBuffer: 1 << 24,
-  });
 const CODER = 'fixtures/hf/qwen2-tied-gqa-f32';
 const TESTER = 'fixtures/hf/qwen2-untied-mqa-bf16';
 const SHORT = ['--set', 'rollout.max_completion_length=24', '--set', 'rollout.max_test_completion_length=24'];
