@@ -11,7 +11,13 @@ export const STEP = 3;
 export const DEFINE_STEP = -1;
 /** Float64 slot (index into a Float64Array over the same buffer): the absolute deadline of the running step. */
 export const DEADLINE_F64 = 2;
-export const CONTROL_BYTES = 24;
+/**
+ * Int32 slot after the deadline: a test hook (Scheduler.holdWorker) sets it so the worker, once it has taken its next
+ * job, waits there until it is terminated; a test can then kill it mid-job without racing the job's own length.
+ */
+export const HOLD = 6;
+export const CONTROL_BYTES = 32;
+export const CONTROL_I32 = CONTROL_BYTES / 4;
 /** STATE values: >0 a step is running (its sequence number); these mark the watchdog's claim on it. */
 export const IDLE = 0;
 export const CLAIMING = -1;

@@ -4,7 +4,9 @@ import {
   CLAIMED,
   CLAIMING,
   CONTROL_BYTES,
+  CONTROL_I32,
   DEADLINE_F64,
+  HOLD,
   emptyRawJudge,
   IRQ,
   JOB_ID,
@@ -158,7 +160,7 @@ export class WorkerScheduler {
     const control = new SharedArrayBuffer(CONTROL_BYTES);
     const slot: Slot = {
       handle: undefined as unknown as WorkerHandle,
-      i32: new Int32Array(control, 0, 4),
+      i32: new Int32Array(control, 0, CONTROL_I32),
       f64: new Float64Array(control),
       ready: false,
       dead: false,
@@ -368,6 +370,16 @@ export class WorkerScheduler {
       this.queue.push(p);
       this.pump();
     });
+  }
+
+  /**
+   * Test hook: worker `index` will stop inside the next job it takes and wait there until it is killed, so that
+   * killWorkerOnceStarted kills it mid-job however loaded the machine is (a job left to run could finish first).
+   */
+  holdWorker(index = 0): void {
+    const slot = this.slots[index];
+    if (!slot) throw new Error(`no worker ${index}`);
+    Atomics.store(slot.i32, HOLD, 1);
   }
 
   /**

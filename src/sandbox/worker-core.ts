@@ -4,8 +4,10 @@ import type { PyodideAPI } from 'pyodide';
 import {
   CLAIMING,
   CONTROL_BYTES,
+  CONTROL_I32,
   DEADLINE_F64,
   DEFINE_STEP,
+  HOLD,
   emptyRawJudge,
   IDLE,
   IRQ,
@@ -86,7 +88,7 @@ export class SandboxWorker {
     // Reading stdin is an EIO error inside the job; nothing reaches the host's console.
     py.setStdin({ error: true });
     if (control.byteLength < CONTROL_BYTES) throw new Error('control buffer too small');
-    this.i32 = new Int32Array(control, 0, 4);
+    this.i32 = new Int32Array(control, 0, CONTROL_I32);
     this.f64 = new Float64Array(control);
     py.setInterruptBuffer(new Int32Array(control, 0, 1));
     const method = options.restore ?? 'adaptive';
@@ -370,6 +372,8 @@ export class SandboxWorker {
     const { id, job } = msg;
     this.i32[JOB_ID] = id;
     this.i32[STEP] = DEFINE_STEP;
+    // Test hook: the job is taken; wait here until terminated (Atomics.wait returns only if the word changes).
+    while (Atomics.load(this.i32, HOLD) !== 0) Atomics.wait(this.i32, HOLD, Atomics.load(this.i32, HOLD), 1000);
     try {
       let raw: RawJudge | RawExtract | RawProbe;
       if (job.kind === 'judge') raw = this.judge(id, job);
