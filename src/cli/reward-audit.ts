@@ -1,24 +1,28 @@
-// `npm run reward-audit -- [--shared] RUN_DIR ...`: how well each run's Coder reward tracked correctness over its
-// steps (the rollouts it saved: reward against hidden-test pass rate), one table row per run; --shared adds a row per
-// run with every candidate regraded on its group's shared test set (the union of the valid tests written for it).
+// `npm run reward-audit -- [--shared] [--public] RUN_DIR ...`: how well each run's Coder reward tracked correctness
+// over its steps (the rollouts it saved: reward against hidden-test pass rate), one table row per run; --shared adds a
+// row per run with every candidate regraded on its group's shared test set (the union of the valid tests written for
+// it), --public one with every candidate regraded on the problem's docstring example alone.
 import { basename, dirname, resolve } from 'node:path';
 import { runMain } from './args';
 import { AUDIT_HEADER, auditRow, rewardAudit } from '../rl/reward-audit';
-import { regradeShared } from '../rl/reward-audit-shared';
+import { regradePublic, regradeShared } from '../rl/reward-audit-shared';
 import { trainingProblems } from '../rl/lab-setup';
 import type { RolloutRecord } from '../rl/records';
 import { RUN_FILES } from '../rl/run-layout';
 import { RunDir } from '../rl/run-store';
 import { NodeRunStore } from '../rl/run-store-node';
 import { createNodeSandbox } from '../sandbox/node';
+import type { Problem } from '../tasks/types';
 import type { Sandbox } from '../sandbox/types';
 
-const USAGE = 'usage: npm run reward-audit -- [--shared] RUN_DIR ...   (run directories with rollouts/step-*.json)';
+const USAGE =
+  'usage: npm run reward-audit -- [--shared] [--public] RUN_DIR ...   (run directories with rollouts/step-*.json)';
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2).filter((a) => a !== '--');
   const shared = args.includes('--shared');
-  const dirs = args.filter((a) => a !== '--shared');
+  const pub = args.includes('--public');
+  const dirs = args.filter((a) => a !== '--shared' && a !== '--public');
   if (!dirs.length || dirs.some((d) => d.startsWith('--'))) {
     console.error(USAGE);
     return 2;
@@ -35,12 +39,18 @@ async function main(): Promise<number> {
     runs.push({ name: `${basename(dirname(resolve(dir)))}/${basename(resolve(dir))}`, run, steps });
   }
   const rows: string[] = [];
-  const sandbox = shared ? createNodeSandbox() : undefined;
+  const sandbox = shared || pub ? createNodeSandbox() : undefined;
   try {
     for (const { name, run, steps } of runs) {
       rows.push(auditRow(`${name} (${steps.length} steps)`, rewardAudit(steps)));
-      if (sandbox)
-        rows.push(auditRow(`${name} (shared tests)`, rewardAudit(await regradeRun(sandbox, name, run, steps))));
+      if (sandbox && shared)
+        rows.push(
+          auditRow(`${name} (shared tests)`, rewardAudit(await regradeRun(sandbox, name, run, steps, 'shared'))),
+        );
+      if (sandbox && pub)
+        rows.push(
+          auditRow(`${name} (public tests)`, rewardAudit(await regradeRun(sandbox, name, run, steps, 'public'))),
+        );
     }
   } finally {
     await sandbox?.close();
@@ -49,23 +59,27 @@ async function main(): Promise<number> {
   return 0;
 }
 
-/** Every step's records regraded on shared test sets, with the run's own problems (entry points, setup code). */
-async function regradeRun(sandbox: Sandbox, name: string, run: RunDir, steps: RolloutRecord[][]) {
+/** Every step's records regraded on shared test sets or public tests, with the run's own problems. */
+async function regradeRun(
+  sandbox: Sandbox,
+  name: string,
+  run: RunDir,
+  steps: RolloutRecord[][],
+  on: 'shared' | 'public',
+): Promise<RolloutRecord[][]> {
   const config = await run.readConfig();
-  if (!config) throw new Error(`${name}: no ${RUN_FILES.config}; --shared needs the run's problems`);
+  if (!config) throw new Error(`${name}: no ${RUN_FILES.config}; --${on} needs the run's problems`);
   const problems = new Map(trainingProblems(config).map((p) => [p.id, p]));
+  const problemOf = (r: RolloutRecord): Problem => {
+    const p = problems.get(r.problemId);
+    if (!p) throw new Error(`${name}: step ${r.step} names problem ${r.problemId}, not in the run's problems`);
+    return p;
+  };
+  const regrade = on === 'shared' ? regradeShared : regradePublic;
   const out: RolloutRecord[][] = [];
   for (const [i, records] of steps.entries()) {
-    out.push(
-      await Promise.all(
-        records.map((r) => {
-          const p = problems.get(r.problemId);
-          if (!p) throw new Error(`${name}: step ${r.step} names problem ${r.problemId}, not in the run's problems`);
-          return regradeShared(sandbox, r, p, config.reward.timeout_ms);
-        }),
-      ),
-    );
-    process.stderr.write(`\r${name}: regraded ${i + 1}/${steps.length} steps`);
+    out.push(await Promise.all(records.map((r) => regrade(sandbox, r, problemOf(r), config.reward.timeout_ms))));
+    process.stderr.write(`\r${name}: regraded on ${on} tests ${i + 1}/${steps.length} steps`);
   }
   process.stderr.write('\n');
   return out;

@@ -1,6 +1,7 @@
 // `npm run tasks -- stats`: the curriculum's families, split sizes, tasks (instances that differ only in the function
-// name pose one) and prompt/solution lengths; optional sandbox check of every style and mutant (--check N|all) and
-// warm-start corpus export (--corpus DIR). `--preset tiny` restricts it to a preset's families.
+// name pose one) and prompt/solution lengths; optional sandbox check of every style and mutant (--check N|all, with
+// the mutants each family's docstring example misses) and warm-start corpus export (--corpus DIR). `--preset tiny`
+// restricts it to a preset's families.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type BpeTokenizer, loadTokenizer } from '../model/tokenizer';
@@ -17,6 +18,7 @@ import {
 } from '../tasks/generate';
 import type { CorpusExample } from '../rl/corpus';
 import type { Instance } from '../tasks/family';
+import type { InstanceCheck } from '../tasks/verify';
 import type { Split } from '../tasks/types';
 import {
   NOVELTIES,
@@ -174,10 +176,33 @@ async function runCheck(insts: Instance[], what: string): Promise<number> {
       `\ncheck: judged ${judged} programs on ${chosen.length} problems in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${bad.length} problems with failures`,
     );
     for (const c of bad.slice(0, 50)) console.log(`  ${c.problemId}: ${c.failures.slice(0, 3).join('; ')}`);
+    printExampleEscapes(checks);
     return bad.length ? 1 : 0;
   } finally {
     await sandbox.close();
   }
+}
+
+/**
+ * Per family, the mutants that pass the docstring example but fail a hidden test: where the example alone would grade
+ * a wrong program as right, so tests written against the program (a Tester's) have something to add.
+ */
+function printExampleEscapes(checks: readonly InstanceCheck[]): void {
+  const byFamily = new Map<string, { escapes: number; mutants: number }>();
+  for (const c of checks) {
+    const f = c.problemId.split('/')[0];
+    const t = byFamily.get(f) ?? { escapes: 0, mutants: 0 };
+    byFamily.set(f, { escapes: t.escapes + c.exampleEscapes, mutants: t.mutants + c.mutants });
+  }
+  const rows = [...byFamily].sort((a, b) => b[1].escapes / b[1].mutants - a[1].escapes / a[1].mutants);
+  const all = rows.reduce((a, [, t]) => ({ e: a.e + t.escapes, m: a.m + t.mutants }), { e: 0, m: 0 });
+  console.log(
+    `\nmutants that pass the docstring example but fail a hidden test: ${all.e}/${all.m} (${((100 * all.e) / Math.max(1, all.m)).toFixed(1)}%)`,
+  );
+  for (const [f, t] of rows)
+    console.log(
+      `  ${f.padEnd(22)} ${`${t.escapes}/${t.mutants}`.padStart(8)}  ${((100 * t.escapes) / t.mutants).toFixed(0).padStart(3)}%`,
+    );
 }
 
 async function writeCorpora(insts: Instance[], dir: string, seed: number, bugRate: number, k: number): Promise<void> {

@@ -1,9 +1,10 @@
-// The shared-test-set regrading through the real Pyodide sandbox: two candidates graded on tests aimed at each
-// (the wrong one got only an easy test, so its reward is 1) come out ordered by correctness once both face the union.
+// The audit's regrading through the real Pyodide sandbox: two candidates graded on tests aimed at each (the wrong one
+// got only an easy test, so its reward is 1) come out ordered by correctness once both face the union of those tests,
+// and tied on a public example that the wrong one also passes.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeSandbox } from '../sandbox/node';
 import type { CandidateRecord, RolloutRecord, TestRecord } from './records';
-import { regradeShared, sharedTests } from './reward-audit-shared';
+import { regradePublic, regradeShared, sharedTests } from './reward-audit-shared';
 import { rewardAudit } from './reward-audit';
 
 const sandbox = createNodeSandbox();
@@ -54,6 +55,22 @@ describe('shared-test regrading', { timeout: 120_000 }, () => {
     const shared = await regradeShared(sandbox, record, { entryPoint: 'absolute' }, 1000);
     expect(shared.candidates.map((c) => c.reward)).toEqual([1, 2 / 3]);
     expect(rewardAudit([[shared]]).pairs.right).toBe(1);
+  });
+
+  it('grades every candidate on the public tests: an example the wrong one passes ties the pair', async () => {
+    const easy = await regradePublic(
+      sandbox,
+      record,
+      { entryPoint: 'absolute', publicTests: ['assert absolute(2) == 2'] },
+      1000,
+    );
+    expect(easy.candidates.map((c) => c.reward)).toEqual([1, 1]);
+    expect(rewardAudit([[easy]]).pairs.tied).toBe(1);
+    expect(rewardAudit([[easy]]).falsePositive).toBe(0.5);
+    const pair = ['assert absolute(2) == 2', 'assert absolute(-1) == 1'];
+    const hard = await regradePublic(sandbox, record, { entryPoint: 'absolute', publicTests: pair }, 1000);
+    expect(hard.candidates.map((c) => c.reward)).toEqual([1, 0.5]);
+    expect(rewardAudit([[hard]]).pairs.right).toBe(1);
   });
 
   it('gives 0 to every candidate of a group with no shared test', async () => {

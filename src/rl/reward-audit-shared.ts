@@ -1,6 +1,7 @@
-// The reward audit's counterfactual: every candidate of a problem graded on one shared test set (the union of the
-// valid tests its group's Tester rollouts wrote, plus the replays), instead of on the tests aimed at it. Whether the
-// per-candidate grading is what orders some candidate pairs the wrong way shows in the audit of the result.
+// The reward audit's counterfactuals: every candidate of a problem graded on one test set instead of on the tests aimed
+// at it: the shared set (the union of the valid tests its group's Tester rollouts wrote, plus the replays), which shows
+// whether per-candidate grading orders some pairs the wrong way, or the problem's public tests (its docstring example,
+// what the `golden` baseline on public tests sees), which shows how much a Tester's tests could add over them.
 import type { Sandbox } from '../sandbox/types';
 import type { Problem } from '../tasks/types';
 import type { RolloutRecord } from './records';
@@ -14,20 +15,40 @@ export function sharedTests(record: RolloutRecord): string[] {
 }
 
 /** The record with each candidate's reward replaced by its pass rate on the shared set (0 when it is empty). */
-export async function regradeShared(
+export function regradeShared(
   sandbox: Pick<Sandbox, 'judge'>,
   record: RolloutRecord,
   problem: Pick<Problem, 'entryPoint' | 'setupCode'>,
   timeoutMs: number,
 ): Promise<RolloutRecord> {
-  const tests = sharedTests(record);
+  return regradeOn(sandbox, record, problem, sharedTests(record), timeoutMs);
+}
+
+/** The record with each candidate's reward replaced by its pass rate on the problem's public tests. */
+export function regradePublic(
+  sandbox: Pick<Sandbox, 'judge'>,
+  record: RolloutRecord,
+  problem: Pick<Problem, 'entryPoint' | 'setupCode' | 'publicTests'>,
+  timeoutMs: number,
+): Promise<RolloutRecord> {
+  return regradeOn(sandbox, record, problem, problem.publicTests, timeoutMs);
+}
+
+/** Each candidate's reward replaced by its pass rate on `tests` (0 when there are none, as the trainer grades). */
+async function regradeOn(
+  sandbox: Pick<Sandbox, 'judge'>,
+  record: RolloutRecord,
+  problem: Pick<Problem, 'entryPoint' | 'setupCode'>,
+  tests: readonly string[],
+  timeoutMs: number,
+): Promise<RolloutRecord> {
   const candidates = await Promise.all(
     record.candidates.map(async (c) => {
       if (!tests.length) return { ...c, reward: 0 };
       const res = await sandbox.judge({
         code: c.code,
         entryPoint: problem.entryPoint,
-        tests,
+        tests: [...tests],
         timeoutMs,
         setupCode: problem.setupCode,
       });

@@ -82,6 +82,22 @@ describe('curriculum through the sandbox', () => {
     expect(weakCheck.failures.filter((f) => f.includes('fails every hidden test')).length).toBe(1);
   });
 
+  it('counts the mutants the docstring example misses, and none once the example pins their bug', async () => {
+    // reverse_integer's first mutant drops the sign: its examples (123, -45) catch it; swapped for an example on a
+    // positive number only, the mutant passes it while failing the hidden tests with negatives.
+    const [inst] = generateCurriculum({ families: ['reverse_integer'], perFamily: 1 });
+    const [check] = await checkInstances(sandbox, [inst]);
+    expect(check.mutants).toBe(inst.mutants.length);
+    const positive = inst.problem.hiddenTests.find((t) => /\(\d+\) ==/.test(t) && !/\(0\) ==/.test(t));
+    expect(positive).toBeDefined();
+    const weakExample = { ...inst, problem: { ...inst.problem, publicTests: [positive ?? ''] } };
+    const [weak] = await checkInstances(sandbox, [weakExample]);
+    expect(weak.failures).toEqual([]);
+    expect(weak.exampleEscapes).toBeGreaterThan(check.exampleEscapes);
+    const pinned = { ...inst, problem: { ...inst.problem, publicTests: inst.problem.hiddenTests } };
+    expect((await checkInstances(sandbox, [pinned]))[0].exampleEscapes).toBe(0);
+  });
+
   it('tester corpus: K reference-valid asserts per candidate, some aimed at the mutant bug', async () => {
     const K = 6;
     const insts = sampleByFamily(curriculum, 1).filter((_, i) => i % 3 === 0);

@@ -7,13 +7,19 @@ export interface InstanceCheck {
   /** Human-readable problems found; empty when the instance is sound. */
   failures: string[];
   judged: number;
+  /**
+   * Mutants that pass every public test (the docstring example) yet fail a hidden one: bugs the example alone cannot
+   * see, which only other tests (a Tester's, the hidden ones) can. A family with none gives a Tester little to add.
+   */
+  exampleEscapes: number;
+  mutants: number;
 }
 
 export interface CheckOptions {
   timeoutMs?: number;
 }
 
-/** Judge every style against hidden + public tests, and every mutant against the hidden tests. */
+/** Judge every style and every mutant against hidden + public tests (a mutant must fail some hidden test). */
 export async function checkInstance(sandbox: Sandbox, inst: Instance, opts: CheckOptions = {}): Promise<InstanceCheck> {
   const p = inst.problem;
   const failures: string[] = [];
@@ -22,7 +28,7 @@ export async function checkInstance(sandbox: Sandbox, inst: Instance, opts: Chec
     sandbox.judge({ code, entryPoint: p.entryPoint, tests, timeoutMs: opts.timeoutMs ?? 2000, setupCode: p.setupCode });
   const [styleResults, mutantResults] = await Promise.all([
     Promise.all(inst.styles.map((code) => judge(code, allTests))),
-    Promise.all(inst.mutants.map((m) => judge(m.code, p.hiddenTests))),
+    Promise.all(inst.mutants.map((m) => judge(m.code, allTests))),
   ]);
   styleResults.forEach((r, i) => {
     if (r.compileError) failures.push(`style ${i}: compile error ${r.compileError}`);
@@ -31,14 +37,24 @@ export async function checkInstance(sandbox: Sandbox, inst: Instance, opts: Chec
         failures.push(`style ${i}: ${v.status} on ${allTests[j]}${v.message ? ` (${v.message})` : ''}`);
     });
   });
+  let exampleEscapes = 0;
   mutantResults.forEach((r, i) => {
     const m = inst.mutants[i];
     if (r.compileError) failures.push(`mutant ${m.id} (${m.kind}): compile error ${r.compileError}`);
-    const passed = r.verdicts.filter((v) => v.status === 'passed').length;
-    if (passed === r.verdicts.length) failures.push(`mutant ${m.id} (${m.kind}) passes every hidden test`);
+    const ok = r.verdicts.map((v) => v.status === 'passed');
+    const passed = ok.slice(0, p.hiddenTests.length).filter(Boolean).length;
+    if (passed === p.hiddenTests.length) failures.push(`mutant ${m.id} (${m.kind}) passes every hidden test`);
     if (passed === 0) failures.push(`mutant ${m.id} (${m.kind}) fails every hidden test`);
+    if (!r.compileError && passed < p.hiddenTests.length && ok.slice(p.hiddenTests.length).every(Boolean))
+      exampleEscapes++;
   });
-  return { problemId: p.id, failures, judged: inst.styles.length + inst.mutants.length };
+  return {
+    problemId: p.id,
+    failures,
+    judged: inst.styles.length + inst.mutants.length,
+    exampleEscapes,
+    mutants: inst.mutants.length,
+  };
 }
 
 /** Check many instances (concurrently: the pool pipelines jobs across its workers). */
