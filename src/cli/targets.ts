@@ -11,6 +11,7 @@
 // `--only new` (or warm-start, rl-only) judges the targets on those held-out instances alone; `--split heldout-task`
 // judges everything on that evaluated split instead (one instance of each task no training instance poses).
 // `--tester-counts` prints the counts behind mut@k per run (tests right on the reference, mutants they killed).
+// `--by-family` prints held-out pass@1 per task family, each mode's seeds pooled, with code-a1 − self-play per family.
 // `--headline DIR:MODE,...` prints the page's first table: those runs' seeds pooled, pass@1 and Mul against the start
 // (with `--split`, on that evaluated split).
 import { existsSync } from 'node:fs';
@@ -41,11 +42,12 @@ import {
   type TargetRun,
 } from '../rl/targets';
 import { testerCountsTable } from '../rl/tester-counts';
+import { FAMILIES_END, familiesBegin, familyRows, familyTable } from '../rl/family-table';
 import { againstMode, variantDeltas, variantTable } from '../rl/variant-delta';
 import { CI_METRICS, type CiMetric } from '../rl/eval-ci';
 import { NOVELTIES, type Novelty } from '../tasks/novelty';
 
-const USAGE = `usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N] [--versus-mode MODE] [--metric M]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only] [--split heldout-task|heldout-family] | DATA --headline DIR:MODE,... [--step 100] [--split heldout-task|heldout-family] | DIR ... --tester-counts [--step 100]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode (or of --versus-mode) and seed, on pass@1 or --metric (${CI_METRICS.join(', ')}); --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind; --split: another evaluated split in the held-out one's place; --headline: docs/results.md's first table, each DIR:MODE (DIR under DATA, '.' for DATA itself) with its seeds pooled against its start; --tester-counts: the Tester's tests on the references, how many were right and how many mutants they killed, at step 0 and --step)`;
+const USAGE = `usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N] [--versus-mode MODE] [--metric M]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only] [--split heldout-task|heldout-family] | DATA --headline DIR:MODE,... [--step 100] [--split heldout-task|heldout-family] | DIR ... --tester-counts [--step 100] | DIR --by-family [--step 100]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode (or of --versus-mode) and seed, on pass@1 or --metric (${CI_METRICS.join(', ')}); --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind; --split: another evaluated split in the held-out one's place; --headline: docs/results.md's first table, each DIR:MODE (DIR under DATA, '.' for DATA itself) with its seeds pooled against its start; --tester-counts: the Tester's tests on the references, how many were right and how many mutants they killed, at step 0 and --step; --by-family: held-out pass@1 per task family, each mode's seeds pooled, at step 0 and --step)`;
 
 /** One SVG per kind of held-out task: each mode's pass@1 curve on those instances (seeds pooled), with its band. */
 async function noveltyPlots(runs: readonly TargetRun[], out: string, unit: ResampleUnit): Promise<string[]> {
@@ -86,6 +88,7 @@ async function main(): Promise<number> {
     'versus-mode': 'string',
     headline: 'string',
     'tester-counts': 'boolean',
+    'by-family': 'boolean',
   });
   const metric = (args.metric as string | undefined) ?? 'coderPass1';
   if (!CI_METRICS.includes(metric as CiMetric)) {
@@ -135,6 +138,17 @@ async function main(): Promise<number> {
   if (args['tester-counts']) {
     const step = intArg(args, 'step', 100);
     console.log(testerCountsTable(runs, step).join('\n'));
+    return 0;
+  }
+  if (args['by-family']) {
+    const step = intArg(args, 'step', 100);
+    const table = familyRows(runs, step);
+    if (!table.rows.length) {
+      console.error(`no run in ${dirs.join(', ')} evaluated per problem at step 0 and at step ${step}`);
+      return 2;
+    }
+    const name = dirs.map((d) => basename(resolve(d))).join(',');
+    console.log([familiesBegin(step, name), ...familyTable(table, step), FAMILIES_END].join('\n'));
     return 0;
   }
   if (versus.length) {

@@ -30,6 +30,7 @@ import {
 } from './targets';
 import { HEADLINE_BLOCK, HEADLINE_END, headlineBegin, headlineTable, parseHeadlineRows } from './headline';
 import { EVALS_BLOCK, EVALS_END, evalsBegin, evalsTable, parseEvalsRows } from './evals-table';
+import { FAMILIES_BLOCK, FAMILIES_END, familiesBegin, familyRows, familyTable } from './family-table';
 import { TESTER_COUNTS_BLOCK, TESTER_COUNTS_END, testerCountsBegin, testerCountsTable } from './tester-counts';
 import { choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningTable } from './tuning';
 import { loadTunings } from './tuning-node';
@@ -138,6 +139,14 @@ export function regenerateResultsPage(page: string, data: string): string {
       testerCountsBegin(Number(step), dir),
       ...testerCountsTable(targetRunsIn(data, dir), Number(step)),
       TESTER_COUNTS_END,
+    ].join('\n'),
+  );
+  // Held-out pass@1 per task family, each mode's seeds pooled (`npm run targets -- DIR --by-family`).
+  page = page.replace(FAMILIES_BLOCK, (_, step: string, dir: string) =>
+    [
+      familiesBegin(Number(step), dir),
+      ...familyTable(familyRows(targetRunsIn(data, dir), Number(step)), Number(step)),
+      FAMILIES_END,
     ].join('\n'),
   );
   // Held-out pass@1 on new tasks and on renamed training tasks (`npm run targets -- --novelty`).
