@@ -1,6 +1,7 @@
-// The warm-start's extra families: known, new to the preset, never its held-out family.
+// The warm-start's families: a list in place of the preset's (known names, not only held-out ones), and extra
+// families that are known, new to the preset and never its held-out family.
 import { describe, expect, it } from 'vitest';
-import { extraFamilies } from './pretrain-families';
+import { extraFamilies, presetFamilies } from './pretrain-families';
 import { loadCurriculum } from '../rl/lab-setup';
 import { presetConfig } from '../rl/config';
 
@@ -25,5 +26,21 @@ describe('extraFamilies', () => {
     const extra = loadCurriculum(extraFamilies('digit_sum', tiny)).instances.filter((i) => i.problem.split === 'train');
     expect(extra.length).toBeGreaterThan(10);
     expect(new Set(extra.map((i) => i.problem.family))).toEqual(new Set(['digit_sum']));
+  });
+});
+
+describe('presetFamilies', () => {
+  const preset = presetConfig('tiny').tasks.families;
+
+  it("is the preset's list without the flag, else the named families in order, each once", () => {
+    expect(presetFamilies(undefined, preset)).toEqual(preset);
+    expect(presetFamilies('fizz_label, is_power_of,fizz_label', preset)).toEqual(['fizz_label', 'is_power_of']);
+  });
+
+  it('refuses unknown names, an empty list and a list of held-out families only, each with the reason', () => {
+    expect(() => presetFamilies('fizz_labl', preset)).toThrow(/unknown family "fizz_labl"/);
+    expect(() => presetFamilies(true, preset)).toThrow(/needs a comma-separated family list/);
+    expect(() => presetFamilies('reverse_integer,caesar_shift', preset)).toThrow(/only held-out families/);
+    expect(presetFamilies('reverse_integer,digit_sum', preset)).toEqual(['reverse_integer', 'digit_sum']);
   });
 });

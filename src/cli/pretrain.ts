@@ -27,7 +27,7 @@ import { Rng } from '../rl/rng';
 import { lineChartSvg, sparkline } from '../rl/plot-svg';
 import { selectTrainPart, trainPartIds, type TrainPart } from '../tasks/split';
 import { carriedHistory } from './pretrain-history';
-import { extraFamilies } from './pretrain-families';
+import { extraFamilies, presetFamilies } from './pretrain-families';
 
 const DEFAULTS: Record<
   'micro' | 'tiny',
@@ -51,6 +51,7 @@ async function main(): Promise<number> {
     init: 'string',
     part: 'string',
     'extra-families': 'string',
+    families: 'string',
   });
   const name = ((args.preset as string) ?? 'tiny') as 'micro' | 'tiny';
   if (!(name in DEFAULTS)) throw new Error(`--preset must be micro or tiny, got '${name}'`);
@@ -67,7 +68,10 @@ async function main(): Promise<number> {
   const K = train.rollout.tests_per_group;
 
   const t0 = Date.now();
-  const cur = loadCurriculum(train.tasks.families);
+  // --families a,b: warm-start on these families instead of the preset's (RL then takes the same list with
+  // --set tasks.families=a,b, so its RL half and the evaluation are these families' too).
+  const families = presetFamilies(args.families, train.tasks.families);
+  const cur = loadCurriculum(families);
   // --part sft: only the warm-start half of the training instances, so RL with tasks.train_part=rl sees new ones.
   const part = ((args.part as string | undefined) ?? 'all') as TrainPart;
   if (part !== 'all' && part !== 'sft') throw new Error(`--part must be all or sft, got '${part}'`);
@@ -210,7 +214,7 @@ async function main(): Promise<number> {
       steps,
       batch,
       lr,
-      families: train.tasks.families,
+      families,
       part,
       ...(extra.length ? { extraFamilies: extra } : {}),
     });
