@@ -372,7 +372,7 @@ export class SandboxWorker {
     const { id, job } = msg;
     this.i32[JOB_ID] = id;
     this.i32[STEP] = DEFINE_STEP;
-    // Test hook: the job is taken; wait here until terminated (Atomics.wait returns only if the word changes).
+    // Test hook (holdWorker): the job is taken; wait here until terminated, checking the word once a second.
     while (Atomics.load(this.i32, HOLD) !== 0) Atomics.wait(this.i32, HOLD, Atomics.load(this.i32, HOLD), 1000);
     try {
       let raw: RawJudge | RawExtract | RawProbe;
