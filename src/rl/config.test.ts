@@ -109,4 +109,14 @@ describe('config', () => {
     expect(() => presetConfig('tiny', { optim: { mini_batches: 0 } })).toThrow(/optim.mini_batches/);
     expect(() => presetConfig('tiny', { optim: { schedule: 'linear' as 'cosine' } })).toThrow(/optim.schedule/);
   });
+
+  it('replaces a list whole: a shorter family list keeps none of the preset’s, in a new run and a resumed one', () => {
+    const families = ['fizz_label', 'is_power_of'];
+    expect(PRESETS.tiny.tasks.families.length).toBeGreaterThan(families.length);
+    const c = presetConfig('tiny', { tasks: { families } });
+    expect(c.tasks.families).toEqual(families);
+    expect(completeConfig(c).tasks.families).toEqual(families);
+    c.tasks.families.push('acronym');
+    expect(families).toEqual(['fizz_label', 'is_power_of']); // copied, not shared with the override
+  });
 });

@@ -124,13 +124,17 @@ function fromDefaults(): TrainConfig {
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
+/** A group of fields (merged key by key), not a value: lists such as tasks.families replace the preset's whole. */
+const isGroup = (x: unknown): x is object => !!x && typeof x === 'object' && !Array.isArray(x);
+
 function merge<T>(base: T, over: DeepPartial<T> | undefined): T {
   if (!over) return structuredClone(base);
   const out = structuredClone(base) as Record<string, unknown>;
   for (const [k, v] of Object.entries(over)) {
     if (v === undefined) continue;
     const cur = out[k];
-    out[k] = cur && typeof cur === 'object' && typeof v === 'object' ? merge(cur, v as DeepPartial<typeof cur>) : v;
+    // A shorter list merged index by index kept the preset's tail (six families set, eight trained on).
+    out[k] = isGroup(cur) && isGroup(v) ? merge(cur, v as DeepPartial<typeof cur>) : structuredClone(v);
   }
   return out as T;
 }
