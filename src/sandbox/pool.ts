@@ -6,7 +6,7 @@ import type { ExecResult, Extraction, ExtractedTest, JudgeRequest, JudgeResult, 
 import { toExecuted, toJudgeResult, toValidated } from './verdicts';
 import { capCompletion, rejectAll } from './caps';
 
-export type { PoolOptions, PoolStats, WorkerHandle, WorkerSpawner } from './scheduler';
+export type { PoolOptions, PoolStats, WorkerHandle, WorkerSpawner } from './pool-types';
 
 export class SandboxPool extends WorkerScheduler implements Sandbox {
   private judgeJob(req: JudgeRequest, wantRepr = false): JudgeJob {

@@ -16,64 +16,10 @@ import {
   type FromWorker,
   type HarnessSources,
   type Job,
-  type RawExtract,
-  type RawProbe,
-  type RawJudge,
-  type RestoreMethod,
-  type ToWorker,
   type WorkerOptions,
 } from './protocol';
 import type { JudgeResult } from './types';
-
-export interface WorkerHandle {
-  post(msg: ToWorker): void;
-  terminate(): void;
-}
-
-/** The platform adapter: how to start one worker (worker_threads or a Web Worker). */
-export interface WorkerSpawner {
-  spawn(onMessage: (msg: FromWorker) => void, onExit: (why: string) => void): WorkerHandle;
-}
-
-export interface PoolOptions {
-  /** Number of workers; default cores − 1, at least 1. */
-  size?: number;
-  /** Jobs sent ahead to a worker so it never waits for the main thread. */
-  pipeline?: number;
-  /** Extra time after the soft stop before the worker is terminated. */
-  hardStopGraceMs?: number;
-  outputCap?: number;
-  memoryCapBytes?: number;
-  /** Largest marshalled value one test may return (default 1 MiB), and all values of one job (default 16 MiB). */
-  resultCap?: number;
-  jobResultCap?: number;
-  /** Deadline of one extraction (default 5 s); a timeout rejects every line of that completion. */
-  extractTimeoutMs?: number;
-  /** A worker whose wasm heap grew past this is replaced after its current job. */
-  recycleBytes?: number;
-  defaultTimeoutMs?: number;
-  /** Extra booted workers kept ready so a hard stop or crash is replaced at once, not after a cold start. */
-  spares?: number;
-  /** How restores put memory back (protocol.ts RestoreMethod; default adaptive): for the benchmark's A/B. */
-  restore?: RestoreMethod;
-}
-
-export interface PoolStats {
-  coldStartMs: number[];
-  respawns: number;
-  hardStops: number;
-  crashes: number;
-  /** Largest wasm heap a worker reported (bytes). */
-  maxHeapBytes: number;
-  /** Whole-interpreter restores done for judge/validate jobs, and the milliseconds they took. */
-  restores: number;
-  restoreMs: number;
-  restoredBytes: number;
-  /** Restores that wrote every page back (the rest compared and wrote back the changed pages). */
-  restoreCopies: number;
-}
-
-export type RawResult = RawJudge | RawExtract | RawProbe;
+import type { PoolOptions, PoolStats, RawResult, WorkerHandle, WorkerSpawner } from './pool-types';
 
 interface Pending {
   id: number;
