@@ -2,7 +2,7 @@
 // how many problems every sample passes, and code-a1 − self-play per family. Where a mode's gain comes from, and
 // whether a family has room left for the modes to differ (a family every Coder solves cannot separate them).
 import { summarize, type ProblemEval } from './eval-ci';
-import { MODE_RANK } from './novelty-table';
+import { modesInPageOrder } from './novelty-table';
 import { atStep, pairedDelta, poolSeeds, showDelta, type PairedDelta, type TargetRun } from './targets';
 
 /** One mode on one family: pass@1 at the step (%), the paired change from the start, problems all samples pass. */
@@ -32,7 +32,7 @@ const pass1 = (ps: readonly ProblemEval[]) => 100 * summarize(ps).coderPass1;
  * each mode's runs pooled over their seeds. Modes without per-problem records at 0 and at `step` are left out.
  */
 export function familyRows(runs: readonly TargetRun[], step: number): { modes: string[]; rows: FamilyRow[] } {
-  const modes = [...new Set(runs.map((r) => r.mode))].sort((a, b) => (MODE_RANK[a] ?? 9) - (MODE_RANK[b] ?? 9));
+  const modes = modesInPageOrder(runs);
   const pooled = new Map<string, { start: ProblemEval[]; end: ProblemEval[] }>();
   for (const mode of modes) {
     const mine = runs.filter((r) => r.mode === mode).sort((a, b) => a.seed - b.seed);

@@ -23,6 +23,10 @@ export interface NoveltyRow {
 /** Seed-major, the method before its baselines: the order the page's tables list modes in. */
 export const MODE_RANK: Record<string, number> = { 'code-a1': 0, golden: 1, 'self-play': 2 };
 
+/** The modes the runs hold, each once, in the page's order (others after). */
+export const modesInPageOrder = (runs: readonly { mode: string }[]): string[] =>
+  [...new Set(runs.map((r) => r.mode))].sort((a, b) => (MODE_RANK[a] ?? 9) - (MODE_RANK[b] ?? 9));
+
 /** A run's categories at `step` against its step-0 evaluation; undefined when either lacks per-problem records. */
 function row(
   run: TargetRun,
@@ -55,7 +59,7 @@ export function noveltyRows(
   classify: (run: TargetRun) => (id: string) => Novelty,
 ): NoveltyRow[] {
   const out: NoveltyRow[] = [];
-  const modes = [...new Set(runs.map((r) => r.mode))].sort((a, b) => (MODE_RANK[a] ?? 9) - (MODE_RANK[b] ?? 9));
+  const modes = modesInPageOrder(runs);
   for (const mode of modes) {
     const mine = runs.filter((r) => r.mode === mode && atStep(r, step) && atStep(r, 0)).sort((a, b) => a.seed - b.seed);
     for (const r of mine) {
@@ -88,7 +92,7 @@ export function noveltyCurves(
   classify: (run: TargetRun) => (id: string) => Novelty,
   kind: Novelty,
 ): NoveltyCurve[] {
-  const modes = [...new Set(runs.map((r) => r.mode))].sort((a, b) => (MODE_RANK[a] ?? 9) - (MODE_RANK[b] ?? 9));
+  const modes = modesInPageOrder(runs);
   return modes.flatMap((mode) => {
     const mine = runs.filter((r) => r.mode === mode).sort((a, b) => a.seed - b.seed);
     const cut = mine.map((r) => runRestricted(r, (id) => classify(r)(id) === kind));
