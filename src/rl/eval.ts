@@ -133,7 +133,7 @@ export function evalSubset(problems: readonly Problem[], n: number, seed: number
 }
 
 async function hiddenPass(sandbox: Sandbox, p: Problem, code: string, timeoutMs: number): Promise<boolean> {
-  const r = await judgeHidden(sandbox, p, code, timeoutMs);
+  const r = await judgeHidden(sandbox, p, code, timeoutMs, true);
   return r.compileError === undefined && r.verdicts.every((v) => v.status === 'passed');
 }
 
@@ -276,6 +276,7 @@ export async function evaluateSplit(
       tests,
       timeoutMs: o.timeoutMs,
       setupCode: p.setupCode,
+      stopAtTimeout: true,
     });
     return r.compileError !== undefined || r.verdicts.some((v) => v.status !== 'passed');
   };

@@ -232,7 +232,23 @@ export function mistakeBookInputs(
   };
 }
 
-/** One program run against the problem's hidden tests (with its setup code): the evaluation's ground truth. */
-export function judgeHidden(sandbox: Sandbox, p: Problem, code: string, timeoutMs: number): Promise<JudgeResult> {
-  return sandbox.judge({ code, entryPoint: p.entryPoint, tests: p.hiddenTests, timeoutMs, setupCode: p.setupCode });
+/**
+ * One program run against the problem's hidden tests (with its setup code): the evaluation's ground truth.
+ * `allPassOnly`: the caller only asks whether every test passed, so the first timeout ends the job.
+ */
+export function judgeHidden(
+  sandbox: Sandbox,
+  p: Problem,
+  code: string,
+  timeoutMs: number,
+  allPassOnly = false,
+): Promise<JudgeResult> {
+  return sandbox.judge({
+    code,
+    entryPoint: p.entryPoint,
+    tests: p.hiddenTests,
+    timeoutMs,
+    setupCode: p.setupCode,
+    ...(allPassOnly ? { stopAtTimeout: true } : {}),
+  });
 }

@@ -63,6 +63,8 @@ export interface JudgeJob {
   wantRepr?: boolean;
   /** Steps decided without running (after a hard stop killed a worker on them): test index, or -1 for define. */
   forced?: Record<number, TestVerdict>;
+  /** JudgeRequest.stopAtTimeout: run no test after the first that timed out. */
+  stopAtTimeout?: boolean;
 }
 
 export interface ExtractJob {
@@ -125,6 +127,8 @@ export interface RawJudge {
   runs: (RunOut | null)[];
   /** Steps the watchdog had to interrupt: 'prep:i', 'define', 'run:i'. */
   timedOut: string[];
+  /** With stopAtTimeout: the test that timed out, after which none ran. */
+  stoppedAt?: number;
   stdout: string;
   stderr: string;
   durationMs: number;

@@ -17,6 +17,12 @@ export interface JudgeRequest {
   /** Per-test wall-clock budget; default 1000 ms. */
   timeoutMs?: number;
   setupCode?: string;
+  /**
+   * Stop at the first test that times out: the tests after it are not run (verdict `error`, errorType `NotRun`).
+   * For callers that only ask whether every test passed (the evaluation): a wrong program that loops forever then
+   * costs one time limit, not one per test, and the answer is the same.
+   */
+  stopAtTimeout?: boolean;
 }
 
 export interface JudgeResult {

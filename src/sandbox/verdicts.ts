@@ -19,6 +19,8 @@ function testVerdict(job: JudgeJob, raw: RawJudge, i: number): TestVerdict {
   if (prep.t) return { status: 'error', errorType: 'Timeout', message: 'expected value timed out' };
   if (prep.k === 'c' && prep.x === undefined) return errorVerdict(prep.e, prep.m, 'expected value: ');
   const run = raw.runs[i];
+  if (!run && raw.stoppedAt !== undefined && i > raw.stoppedAt)
+    return { status: 'error', errorType: 'NotRun', message: `not run: test ${raw.stoppedAt + 1} timed out` };
   if (!run) return { status: 'error', errorType: 'Internal', message: 'test was not run' };
   if (run.t) return { status: 'timeout' };
   if (run.p) return { status: 'passed' };

@@ -298,13 +298,19 @@ export class SandboxWorker {
     }
     const defined = !!raw.define && !raw.define.t && !raw.define.e;
     const logs: (RunOut | null)[] = new Array<RunOut | null>(n).fill(null);
-    for (let i = 0; i < n && defined; i++) {
+    // A timed-out test (or one forced to a timeout by a hard stop) ends the job when the caller asked for that.
+    const timedOut = (i: number) => {
+      raw.timedOut.push(`run:${i}`);
+      if (job.stopAtTimeout) raw.stoppedAt = i;
+    };
+    for (let i = 0; i < n && defined && raw.stoppedAt === undefined; i++) {
       const p = prep[i];
+      if (forced[i]?.status === 'timeout' && job.stopAtTimeout) raw.stoppedAt = i;
       if (forced[i] || !p) continue;
       if (p.k === 's') {
         const r = this.py(id, i, job.timeoutMs, () => this.api.record(job.tests[i], p.names ?? []));
         logs[i] = runOut(r.r, r.claimed);
-        if (r.claimed) raw.timedOut.push(`run:${i}`);
+        if (r.claimed) timedOut(i);
         continue;
       }
       if (p.k !== 'c' || p.a === undefined || !p.fn || (p.x === undefined && !job.wantRepr)) continue;
@@ -315,7 +321,7 @@ export class SandboxWorker {
       const payload = JSON.stringify({ a: arr(p.a), k: kwargs });
       this.cost.parseMs += this.clock() - c1;
       const r = this.py(id, i, job.timeoutMs, () => this.api.call(p.fn, payload, !!job.wantRepr));
-      if (r.claimed) raw.timedOut.push(`run:${i}`);
+      if (r.claimed) timedOut(i);
       runs[i] = runOut(r.r, r.claimed);
     }
     // Phase S: statement tests replayed against the recorded calls, in an interpreter no candidate code touched.
