@@ -87,6 +87,7 @@ test('sandbox red team holds in Chromium Web Workers', async ({ page }) => {
   expect(by['isolation-read'].statuses).toEqual(['passed']);
   expect(by['hard-stop'].statuses).toEqual(['timeout']);
   expect(by['after-hard-stop'].statuses).toEqual(['passed']);
+  expect(by['stop-at-timeout'].statuses).toEqual(['passed', 'timeout', 'error']);
   expect(out.hardStops).toBeGreaterThanOrEqual(1);
   expect(by['extract'].statuses).toEqual(['assert f(1) == 2', 'assert f(3) == 4']);
   // Issue 13.

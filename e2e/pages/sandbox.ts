@@ -77,6 +77,17 @@ const cases: [string, JudgeRequest][] = [
   ],
   ['hard-stop', { code: SWALLOW, entryPoint: 'f', tests: ['assert f(1) == 1'], timeoutMs: 300 }],
   ['after-hard-stop', { code: 'def f(x):\n    return x\n', entryPoint: 'f', tests: ['assert f(1) == 1'] }],
+  // The evaluation's judging: the first timed-out test ends the job, the tests after it are NotRun errors.
+  [
+    'stop-at-timeout',
+    {
+      code: 'def f(x):\n    while x == 2:\n        pass\n    return x\n',
+      entryPoint: 'f',
+      tests: ['assert f(1) == 1', 'assert f(2) == 2', 'assert f(3) == 3'],
+      timeoutMs: 300,
+      stopAtTimeout: true,
+    },
+  ],
   // Issue 13: forged verdicts, state that survives a job, exact comparison, result caps, soft-stopped sleep.
   [
     'forge-globals',
