@@ -93,4 +93,16 @@ describe('lineChartSvg legends', () => {
     expect(Math.max(...ys)).toBeLessThan(height(svg));
     expect(new Set(ys).size).toBe(Math.ceil(n / 2));
   });
+
+  it('puts names too long for half the width in one column, each inside the figure', () => {
+    const n = LEGEND_INSIDE + 3;
+    const long = many(n).map((s) => ({ ...s, name: `${s.name} ${'tests-matter-public/golden (seeds 1, 2)'}` }));
+    const svg = lineChartSvg('t', long, { width: 560, height: 320 });
+    const xs = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+">run \d+ tests/g)].map((m) => Number(m[1]));
+    expect(xs).toHaveLength(n);
+    expect(new Set(xs).size).toBe(1);
+    expect(Math.max(...labelYs(svg.replace(/ tests-matter-public\/golden \(seeds 1, 2\)/g, '')))).toBeLessThan(
+      height(svg),
+    );
+  });
 });

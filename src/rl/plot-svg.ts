@@ -51,12 +51,16 @@ export function lineChartSvg(
   const titleLines = wrapWords(title, Math.floor((W - 16) / 7.5));
   const m = { l: 56, r: 16, t: 32 + 16 * (titleLines.length - 1), b: 44 };
   // Up to LEGEND_INSIDE entries sit in the plot's top-left corner; more would run over the lines and out of the
-  // plot, so they go below the x axis in two columns and the figure grows to hold them.
+  // plot, so they go below the x axis and the figure grows to hold them.
+  // Two columns only when the longest name fits in one (11 px sans-serif is at most ~5.5 px per character, plus the
+  // swatch): else one column, so no name runs out of the figure.
   const below = series.length > LEGEND_INSIDE;
-  const legendRows = below ? Math.ceil(series.length / 2) : 0;
+  const colW = (W - m.l - m.r) / 2;
+  const cols = below && 18 + 5.5 * Math.max(...series.map((s) => s.name.length)) > colW ? 1 : 2;
+  const legendRows = below ? Math.ceil(series.length / cols) : 0;
   const fullH = H + (below ? legendRows * 15 + 8 : 0);
   const legendAt = (si: number): [number, number] =>
-    below ? [m.l + (si % 2) * ((W - m.l - m.r) / 2), H + Math.floor(si / 2) * 15] : [m.l + 8, m.t + si * 15];
+    below ? [m.l + (si % cols) * colW, H + Math.floor(si / cols) * 15] : [m.l + 8, m.t + si * 15];
   const tf = (v: number) => (opts.logY ? Math.log10(Math.max(v, 1e-12)) : v);
   const pts = series
     .flatMap((s) =>
