@@ -25,7 +25,7 @@ import {
   type ToWorker,
   type WorkerOptions,
 } from './protocol';
-import { literalTest } from './literal';
+import { callPayload, literalPreps } from './test-prep';
 import { InterpreterSnapshot, type BytesEqual, type RestoreCost } from './snapshot';
 import { withSmallerMemory, INITIAL_MEMORY_PAGES } from './wasm-memory';
 import { capWasmMemory, OutputCap, probeRealm, type WorkerCost } from './worker-util';
@@ -264,22 +264,7 @@ export class SandboxWorker {
     const forced = job.forced ?? {};
     const raw = emptyRawJudge();
     const n = job.tests.length;
-    const prep: PrepOut[] = new Array<PrepOut>(n);
-    const pyIdx: number[] = [];
-    job.tests.forEach((t, i) => {
-      if (forced[i]) return void (prep[i] = { k: 'x', e: 'Forced', m: '' });
-      // Only a call of the entry point is a call test; `assert len(...) == 2` is a statement (replayed in phase S).
-      const lit = literalTest(t);
-      if (lit && lit.fn === job.entryPoint)
-        prep[i] = {
-          k: 'c',
-          fn: lit.fn,
-          a: ['t', ...lit.args],
-          kw: ['d', ...Object.entries(lit.kwargs).flat()],
-          x: lit.expected,
-        };
-      else pyIdx.push(i);
-    });
+    const { prep, pyIdx } = literalPreps(job);
     this.cost.parseMs += this.clock() - c0;
     if (pyIdx.length) this.prepare(id, job, pyIdx, prep, raw);
     raw.prep = prep;
@@ -315,10 +300,7 @@ export class SandboxWorker {
       }
       if (p.k !== 'c' || p.a === undefined || !p.fn || (p.x === undefined && !job.wantRepr)) continue;
       const c1 = this.clock();
-      const kwargs = Object.fromEntries(
-        arr(p.kw).flatMap((v, k, all) => (k % 2 === 0 ? [[v as string, all[k + 1]]] : [])),
-      );
-      const payload = JSON.stringify({ a: arr(p.a), k: kwargs });
+      const payload = callPayload(p);
       this.cost.parseMs += this.clock() - c1;
       const r = this.py(id, i, job.timeoutMs, () => this.api.call(p.fn, payload, !!job.wantRepr));
       if (r.claimed) timedOut(i);

@@ -1,0 +1,33 @@
+// What JS reads of a judge job's tests without Python: each `assert <entry>(literals) == <literal>` becomes a call
+// prep (arguments and expected value as plain trees); the rest are left for the harness's phase E.
+import { literalTest } from './literal';
+import type { JudgeJob, PrepOut } from './protocol';
+import { arr } from './worker-values';
+
+/** Preps of the tests JS could read (forced steps marked), and the indices Python must prepare. */
+export function literalPreps(job: JudgeJob): { prep: PrepOut[]; pyIdx: number[] } {
+  const forced = job.forced ?? {};
+  const prep: PrepOut[] = new Array<PrepOut>(job.tests.length);
+  const pyIdx: number[] = [];
+  job.tests.forEach((t, i) => {
+    if (forced[i]) return void (prep[i] = { k: 'x', e: 'Forced', m: '' });
+    // Only a call of the entry point is a call test; `assert len(...) == 2` is a statement (replayed in phase S).
+    const lit = literalTest(t);
+    if (lit && lit.fn === job.entryPoint)
+      prep[i] = {
+        k: 'c',
+        fn: lit.fn,
+        a: ['t', ...lit.args],
+        kw: ['d', ...Object.entries(lit.kwargs).flat()],
+        x: lit.expected,
+      };
+    else pyIdx.push(i);
+  });
+  return { prep, pyIdx };
+}
+
+/** The harness's call payload for a call prep: positional arguments and keyword arguments as JSON. */
+export function callPayload(p: PrepOut): string {
+  const kwargs = Object.fromEntries(arr(p.kw).flatMap((v, k, all) => (k % 2 === 0 ? [[v as string, all[k + 1]]] : [])));
+  return JSON.stringify({ a: arr(p.a), k: kwargs });
+}
