@@ -4,49 +4,38 @@
 // repeat, alternating; prints min/median wall and CPU seconds, programs per CPU-second and the same-run ratios, and
 // fails when the two ways disagree on any program.
 import { createNodeSandbox } from '../sandbox/node';
-import type { JudgeRequest, Sandbox } from '../sandbox/types';
+import { judgeHidden, passedAll } from '../rl/judging';
 import { trainingProblems } from '../rl/lab-setup';
 import { RUN_FILES } from '../rl/run-layout';
 import { RunDir } from '../rl/run-store';
 import { NodeRunStore } from '../rl/run-store-node';
+import type { Problem } from '../tasks/types';
 import { intArg, parseArgsAndPositional, runMain } from './args';
 import { cpuSeconds, fmt, median, minOf } from './bench-util';
 
 const USAGE = 'usage: npm run bench:eval-judging -- RUN_DIR [--candidates N] [--repeats N]';
 
-/** The run's saved candidates, in step order, as hidden-test judge requests (at most `limit`). */
-async function requests(dir: string, limit: number): Promise<JudgeRequest[]> {
+/** One saved program and the problem whose hidden tests judge it. */
+interface Saved {
+  p: Problem;
+  code: string;
+}
+
+/** The run's saved candidates in step order (at most `limit`), and the run's per-test time limit. */
+async function savedPrograms(dir: string, limit: number): Promise<{ programs: Saved[]; timeoutMs: number }> {
   const run = new RunDir(new NodeRunStore(dir));
   const config = await run.readConfig();
   if (!config) throw new Error(`${dir}: no ${RUN_FILES.config} (a run directory)`);
   const problems = new Map(trainingProblems(config).map((p) => [p.id, p]));
-  const out: JudgeRequest[] = [];
+  const programs: Saved[] = [];
   for (const step of await run.readRollouts())
     for (const r of step) {
       const p = problems.get(r.problemId);
       if (!p) throw new Error(`${dir}: step ${r.step} names problem ${r.problemId}, not in the run's problems`);
-      for (const c of r.candidates)
-        if (out.length < limit)
-          out.push({
-            code: c.code,
-            entryPoint: p.entryPoint,
-            tests: p.hiddenTests,
-            timeoutMs: config.reward.timeout_ms,
-            setupCode: p.setupCode,
-          });
+      for (const c of r.candidates) if (programs.length < limit) programs.push({ p, code: c.code });
     }
-  if (!out.length) throw new Error(`${dir}: no ${RUN_FILES.rollouts} with candidates`);
-  return out;
-}
-
-/** Each program's all-pass answer, judged one way. */
-async function allPass(sandbox: Sandbox, reqs: JudgeRequest[], stopAtTimeout: boolean): Promise<boolean[]> {
-  return Promise.all(
-    reqs.map(async (q) => {
-      const r = await sandbox.judge(stopAtTimeout ? { ...q, stopAtTimeout } : q);
-      return r.compileError === undefined && r.verdicts.every((v) => v.status === 'passed');
-    }),
-  );
+  if (!programs.length) throw new Error(`${dir}: no ${RUN_FILES.rollouts} with candidates`);
+  return { programs, timeoutMs: config.reward.timeout_ms };
 }
 
 async function main(): Promise<number> {
@@ -58,7 +47,7 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const reqs = await requests(positional[0], intArg(args, 'candidates', 400));
+  const { programs, timeoutMs } = await savedPrograms(positional[0], intArg(args, 'candidates', 400));
   const repeats = intArg(args, 'repeats', 3);
   if (repeats < 1) throw new Error(`--repeats must be at least 1, got ${repeats}`);
   const sandbox = createNodeSandbox({ spares: 1 });
@@ -73,7 +62,9 @@ async function main(): Promise<number> {
       for (const w of rep % 2 ? [...ways].reverse() : ways) {
         const c = cpuSeconds();
         const t = performance.now();
-        const got = await allPass(sandbox, reqs, w.stop);
+        const got = await Promise.all(
+          programs.map(async ({ p, code }) => passedAll(await judgeHidden(sandbox, p, code, timeoutMs, w.stop))),
+        );
         w.wall.push((performance.now() - t) / 1000);
         w.cpu.push(cpuSeconds() - c);
         process.stderr.write(`repeat ${rep + 1}/${repeats}, ${w.name}: ${fmt(w.wall.at(-1) ?? NaN)} s\n`);
@@ -85,13 +76,15 @@ async function main(): Promise<number> {
     await sandbox.close();
   }
   const passing = answers?.filter(Boolean).length ?? 0;
-  console.log(`${reqs.length} programs from ${positional[0]} (${passing} pass every hidden test), ${repeats} repeats`);
+  console.log(
+    `${programs.length} programs from ${positional[0]} (${passing} pass every hidden test), ${repeats} repeats`,
+  );
   console.log('| judging | wall s min | wall s median | CPU s median | programs per CPU-second |');
   console.log('| --- | --- | --- | --- | --- |');
   for (const w of ways)
     console.log(
       `| ${w.name} | ${fmt(minOf(w.wall))} | ${fmt(median(w.wall))} | ${fmt(median(w.cpu))} | ` +
-        `${fmt(reqs.length / median(w.cpu), 1)} |`,
+        `${fmt(programs.length / median(w.cpu), 1)} |`,
     );
   const [a, b] = ways;
   console.log(

@@ -20,7 +20,7 @@ import type { TrainConfig } from './config';
 import type { Generation, GenerateOptions, Policy } from './policy';
 import { candidateProgram, solutionBody } from './prompts';
 import { RAW_FORMAT } from './prompts-chat';
-import { attackForm, countTests, judgeHidden, MAX_TESTS_PER_ROLLOUT } from './judging';
+import { attackForm, countTests, judgeHidden, MAX_TESTS_PER_ROLLOUT, passedAll } from './judging';
 import { codetSelect } from './eval-metrics';
 import { bootstrapCI, problemRecord, summarize, type CiMetric, type ProblemEval } from './eval-ci';
 import { Rng, deriveSeed } from './rng';
@@ -133,8 +133,7 @@ export function evalSubset(problems: readonly Problem[], n: number, seed: number
 }
 
 async function hiddenPass(sandbox: Sandbox, p: Problem, code: string, timeoutMs: number): Promise<boolean> {
-  const r = await judgeHidden(sandbox, p, code, timeoutMs, true);
-  return r.compileError === undefined && r.verdicts.every((v) => v.status === 'passed');
+  return passedAll(await judgeHidden(sandbox, p, code, timeoutMs, true));
 }
 
 /** One generate call per `maxBatch` prompts: bounds the KV cache, and short rows do not wait for a huge batch. */
@@ -278,7 +277,7 @@ export async function evaluateSplit(
       setupCode: p.setupCode,
       stopAtTimeout: true,
     });
-    return r.compileError !== undefined || r.verdicts.some((v) => v.status !== 'passed');
+    return !passedAll(r);
   };
   const records = problems.map((p, pi) =>
     problemRecord(p.id, n, passSampled.slice(pi * n, (pi + 1) * n).filter(Boolean).length, passGreedy[pi]),

@@ -234,14 +234,14 @@ export function mistakeBookInputs(
 
 /**
  * One program run against the problem's hidden tests (with its setup code): the evaluation's ground truth.
- * `allPassOnly`: the caller only asks whether every test passed, so the first timeout ends the job.
+ * `stopAtTimeout` for a caller that only asks whether every test passed (`passedAll`): the first timeout ends the job.
  */
 export function judgeHidden(
   sandbox: Sandbox,
   p: Problem,
   code: string,
   timeoutMs: number,
-  allPassOnly = false,
+  stopAtTimeout = false,
 ): Promise<JudgeResult> {
   return sandbox.judge({
     code,
@@ -249,6 +249,10 @@ export function judgeHidden(
     tests: p.hiddenTests,
     timeoutMs,
     setupCode: p.setupCode,
-    ...(allPassOnly ? { stopAtTimeout: true } : {}),
+    stopAtTimeout,
   });
 }
+
+/** The program was defined and passed every test it was judged on. */
+export const passedAll = (r: JudgeResult): boolean =>
+  r.compileError === undefined && r.verdicts.every((v) => v.status === 'passed');

@@ -18,7 +18,7 @@ export class SandboxPool extends WorkerScheduler implements Sandbox {
       timeoutMs: req.timeoutMs ?? this.opts.defaultTimeoutMs,
       setupCode: req.setupCode,
       wantRepr,
-      ...(req.stopAtTimeout ? { stopAtTimeout: true } : {}),
+      stopAtTimeout: req.stopAtTimeout,
     };
   }
 
