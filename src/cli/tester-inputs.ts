@@ -16,8 +16,8 @@ async function main(): Promise<number> {
     process.argv.slice(2).filter((a) => a !== '--'),
     { window: 'string' },
   );
-  const window = intArg(args, 'window', 10);
-  if (!dirs.length || window < 1) {
+  const stepsPerRow = intArg(args, 'window', 10);
+  if (!dirs.length || stepsPerRow < 1) {
     console.error(USAGE);
     return 2;
   }
@@ -32,7 +32,7 @@ async function main(): Promise<number> {
       return 2;
     }
     const name = `${basename(dirname(resolve(dir)))}/${basename(resolve(dir))}`;
-    for (const r of testerInputs(steps, window))
+    for (const r of testerInputs(steps, stepsPerRow))
       out.push(
         `| ${name} | ${r.from}–${r.to} | ${r.tests} | ${pct(r.valid, r.tests)} | ${pct(r.restated, r.valid)} | ${r.distinctPerRollout.toFixed(2)} |`,
       );

@@ -36,12 +36,12 @@ export function callOf(assertion: string): string | null {
   return null;
 }
 
-/** One row per `window` steps (steps with no rollouts skipped). */
-export function testerInputs(steps: readonly (readonly RolloutRecord[])[], window = 10): TesterInputsRow[] {
+/** One row per `stepsPerRow` steps (steps with no rollouts skipped). */
+export function testerInputs(steps: readonly (readonly RolloutRecord[])[], stepsPerRow = 10): TesterInputsRow[] {
   const byWindow = new Map<number, { tests: number; valid: number; restated: number; distinct: number[] }>();
   for (const records of steps)
     for (const r of records) {
-      const w = Math.floor(r.step / window);
+      const w = Math.floor(r.step / stepsPerRow);
       const acc = byWindow.get(w) ?? { tests: 0, valid: 0, restated: 0, distinct: [] };
       byWindow.set(w, acc);
       const examples = new Set(docstringExamples(r.prompt, r.entryPoint).map(callOf));
@@ -58,8 +58,8 @@ export function testerInputs(steps: readonly (readonly RolloutRecord[])[], windo
   return [...byWindow.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([w, a]) => ({
-      from: w * window,
-      to: w * window + window - 1,
+      from: w * stepsPerRow,
+      to: (w + 1) * stepsPerRow - 1,
       tests: a.tests,
       valid: a.valid,
       restated: a.restated,
