@@ -1,4 +1,4 @@
-// testerInputs counts a Tester's valid calls against the docstring examples per window; callOf finds the call.
+// testerInputs counts a Tester's valid calls against the docstring examples per span of steps; callOf finds the call.
 import { describe, expect, it } from 'vitest';
 import type { RolloutRecord, TestRecord } from './records';
 import { callOf, testerInputs } from './tester-inputs';
@@ -48,7 +48,7 @@ describe('callOf', () => {
 });
 
 describe('testerInputs', () => {
-  it('counts generated tests, valid ones, example restatements and distinct calls per rollout by window', () => {
+  it('counts generated tests, valid ones, example restatements and distinct calls per rollout by span of steps', () => {
     const rows = testerInputs(
       [
         [

@@ -1,10 +1,11 @@
-// What the Tester's valid tests call, per window of training steps, from a run's saved rollouts: how many restate a
+// What the Tester's valid tests call, per span of training steps, from a run's saved rollouts: how many restate a
 // docstring example (an input the curriculum's mutants pass by design) and how many distinct calls a rollout makes.
+import { splitAssert } from '../sandbox/split';
 import { docstringExamples } from '../tasks/importers';
 import type { RolloutRecord } from './records';
 
 export interface TesterInputsRow {
-  /** First and last step of the window. */
+  /** First and last step of the span. */
   from: number;
   to: number;
   /** Generated tests (Mistake Book replays left out) and how many were valid on the ground truth. */
@@ -16,34 +17,19 @@ export interface TesterInputsRow {
   distinctPerRollout: number;
 }
 
-/** The call of `assert CALL == EXPECTED`: the text before the first `==` outside brackets and strings. */
+/** The call of `assert CALL == EXPECTED`, spaces dropped; null where the sandbox's own split declines the line. */
 export function callOf(assertion: string): string | null {
-  const m = /^\s*assert\s+/.exec(assertion);
-  if (!m) return null;
-  const s = assertion.slice(m[0].length);
-  let depth = 0;
-  let quote = '';
-  for (let i = 0; i < s.length - 1; i++) {
-    const ch = s[i];
-    if (quote) {
-      if (ch === '\\') i++;
-      else if (ch === quote) quote = '';
-    } else if (ch === "'" || ch === '"') quote = ch;
-    else if ('([{'.includes(ch)) depth++;
-    else if (')]}'.includes(ch)) depth--;
-    else if (depth === 0 && ch === '=' && s[i + 1] === '=') return s.slice(0, i).replace(/\s+/g, '');
-  }
-  return null;
+  return splitAssert(assertion)?.[0].replace(/\s+/g, '') ?? null;
 }
 
 /** One row per `stepsPerRow` steps (steps with no rollouts skipped). */
 export function testerInputs(steps: readonly (readonly RolloutRecord[])[], stepsPerRow = 10): TesterInputsRow[] {
-  const byWindow = new Map<number, { tests: number; valid: number; restated: number; distinct: number[] }>();
+  const bySpan = new Map<number, { tests: number; valid: number; restated: number; distinct: number[] }>();
   for (const records of steps)
     for (const r of records) {
-      const w = Math.floor(r.step / stepsPerRow);
-      const acc = byWindow.get(w) ?? { tests: 0, valid: 0, restated: 0, distinct: [] };
-      byWindow.set(w, acc);
+      const k = Math.floor(r.step / stepsPerRow);
+      const acc = bySpan.get(k) ?? { tests: 0, valid: 0, restated: 0, distinct: [] };
+      bySpan.set(k, acc);
       const examples = new Set(docstringExamples(r.prompt, r.entryPoint).map(callOf));
       for (const c of r.candidates)
         for (const t of c.testerRollouts) {
@@ -51,15 +37,17 @@ export function testerInputs(steps: readonly (readonly RolloutRecord[])[], steps
           const calls = own.filter((x) => x.valid && !x.repeat).map((x) => callOf(x.text));
           acc.tests += own.length;
           acc.valid += calls.length;
-          acc.restated += calls.filter((x) => x !== null && examples.has(x)).length;
-          acc.distinct.push(new Set(calls).size);
+          // a valid test the split declines still counts as valid, but as no call of either kind
+          const known = calls.filter((x): x is string => x !== null);
+          acc.restated += known.filter((x) => examples.has(x)).length;
+          acc.distinct.push(new Set(known).size);
         }
     }
-  return [...byWindow.entries()]
+  return [...bySpan.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([w, a]) => ({
-      from: w * stepsPerRow,
-      to: (w + 1) * stepsPerRow - 1,
+    .map(([k, a]) => ({
+      from: k * stepsPerRow,
+      to: (k + 1) * stepsPerRow - 1,
       tests: a.tests,
       valid: a.valid,
       restated: a.restated,
