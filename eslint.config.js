@@ -1,7 +1,16 @@
 // ESLint: TypeScript rules, plus the boundary that core modules never touch React or browser globals.
 import tseslint from 'typescript-eslint';
 
-const coreFolders = ['src/gpu/**', 'src/model/**', 'src/rl/**', 'src/sandbox/**', 'src/tasks/**', 'src/export/**'];
+const coreFolders = [
+  'src/gpu/**',
+  'src/model/**',
+  'src/rl/**',
+  'src/run/**',
+  'src/analysis/**',
+  'src/sandbox/**',
+  'src/tasks/**',
+  'src/export/**',
+];
 // Adapters are the one place a core folder may touch a platform global.
 const adapters = ['src/gpu/device-browser.ts', 'src/sandbox/worker-browser.ts', 'src/**/*-browser.ts'];
 
@@ -20,15 +29,20 @@ const exportNodePatterns = [
   },
 ];
 
-// The layer fence: gpu (and shaders) <- model <- rl <- app / cli; tasks and sandbox sit below rl. A module may import
-// its own layer and the layers below, never one above (a relative path climbing out into a higher layer's folder).
+// The layer fence: gpu (and shaders) <- model <- rl <- run <- analysis <- app / cli / bench; tasks and sandbox sit
+// below rl. rl is the training step; run is a run around it (setup, loop, store, periodic evaluation); analysis is
+// research reporting over run records, which the training core never imports. A module may import its own layer and
+// the layers below, never one above (a relative path climbing out into a higher layer's folder).
+const fronts = ['app', 'cli', 'bench'];
 const fence = {
-  gpu: ['model', 'rl', 'app', 'cli'],
-  model: ['rl', 'app', 'cli'],
-  rl: ['app', 'cli'],
-  tasks: ['rl', 'model', 'app', 'cli'],
-  sandbox: ['rl', 'model', 'app', 'cli'],
-  export: ['app', 'cli'],
+  gpu: ['model', 'rl', 'run', 'analysis', ...fronts],
+  model: ['rl', 'run', 'analysis', ...fronts],
+  rl: ['run', 'analysis', ...fronts],
+  run: ['analysis', ...fronts],
+  analysis: fronts,
+  tasks: ['rl', 'run', 'analysis', 'model', ...fronts],
+  sandbox: ['rl', 'run', 'analysis', 'model', ...fronts],
+  export: ['analysis', ...fronts],
 };
 /** no-restricted-imports for one layer's shipped modules (tests may assemble several layers). */
 function fenceRule(layer) {
@@ -39,7 +53,7 @@ function fenceRule(layer) {
     ...(layer === 'export' ? exportNodePatterns : []),
     {
       regex: `^(\\.\\./)+(${above.join('|')})(/|$)`,
-      message: `Layer fence: src/${layer} must not import src/{${above.join(',')}} (gpu <- model <- rl <- app/cli; tasks, sandbox below rl).`,
+      message: `Layer fence: src/${layer} must not import src/{${above.join(',')}} (gpu <- model <- rl <- run <- analysis <- app/cli/bench; tasks, sandbox below rl).`,
     },
   ];
   return ['error', { paths: uiPaths, patterns }];

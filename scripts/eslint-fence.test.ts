@@ -28,6 +28,13 @@ describe('layer fence (no-restricted-imports)', () => {
     ['src/sandbox/fixture.ts', '../model/tokenizer'],
     ['src/sandbox/fixture.ts', '../rl/rewards'],
     ['src/export/verl/fixture.ts', '../../cli/export-verl'],
+    ['src/rl/fixture.ts', '../analysis/targets'],
+    ['src/rl/fixture.ts', '../run/run-session'],
+    ['src/rl/fixture.ts', '../bench/bench-step'],
+    ['src/run/fixture.ts', '../analysis/results-table'],
+    ['src/run/fixture.ts', '../cli/train'],
+    ['src/analysis/fixture.ts', '../cli/targets'],
+    ['src/sandbox/fixture.ts', '../run/eval'],
   ])('%s may not import %s', async (path, from) => {
     const errors = await fenceErrors(path, from);
     expect(errors).toHaveLength(1);
@@ -43,6 +50,10 @@ describe('layer fence (no-restricted-imports)', () => {
     ['src/cli/fixture.ts', '../rl/trainer'],
     ['src/app/fixture.ts', '../rl/trainer'],
     ['src/tasks/fixture.test.ts', '../rl/prompts'],
+    ['src/run/fixture.ts', '../rl/trainer'],
+    ['src/analysis/fixture.ts', '../rl/records'],
+    ['src/analysis/fixture.ts', '../run/eval-ci'],
+    ['src/bench/fixture.ts', '../run/lab-setup'],
   ])('%s may import %s', async (path, from) => {
     expect(await fenceErrors(path, from)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 // Node side of the ONNX page: bundles e2e/pages/onnx.ts with Vite's build API and serves it plus onnxruntime-web's
-// wasm files through page.route (no app, server or config changes). Used by e2e/onnx.spec.ts and src/cli/bench-onnx.ts.
+// wasm files through page.route (no app, server or config changes). Used by e2e/onnx.spec.ts and src/bench/bench-onnx.ts.
 import type { Page } from '@playwright/test';
 import { build } from 'vite';
 import { readFileSync } from 'node:fs';

@@ -3,7 +3,7 @@ import { parseMetricsJsonl, type StepMetrics } from '../rl/metrics';
 import type { MistakeBookState } from '../rl/mistake-book';
 import type { RolloutRecord } from '../rl/records';
 import type { TrainerState } from '../rl/trainer';
-import { RunDir } from '../rl/run-store';
+import { RunDir } from '../run/run-store';
 import { decodeConfigHash, encodeConfigHash } from './config/url-codec';
 import { PRESETS, type RunConfigUi } from './config/run-config';
 import { PRESETS as TRAIN_PRESETS } from '../rl/config';
@@ -13,7 +13,7 @@ import type { LabStore } from './store';
 import { bundleFileName, runLabel } from './config/run-label';
 import { newRunId } from './worker/client';
 import { parseEvalJsonl } from './worker/run-files';
-import { RUN_FILES } from '../rl/run-layout';
+import { RUN_FILES } from '../run/run-layout';
 import type { EvalReport, RunSeries } from './store/types';
 
 const dec = new TextDecoder();

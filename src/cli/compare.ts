@@ -4,9 +4,9 @@
 // evaluations of checkpoints (npm run eval --out files) against the first, per split.
 import { parseArgsAndPositional, runMain } from './args';
 import { existsSync } from 'node:fs';
-import { compareBlock, disjointRuns, loadCompareRecords } from '../rl/compare-records-node';
-import { DISJOINT_MARKERS } from '../rl/results-table';
-import { disjointTable, evalsBlock } from '../rl/results-page-node';
+import { compareBlock, disjointRuns, loadCompareRecords } from '../analysis/compare-records-node';
+import { DISJOINT_MARKERS } from '../analysis/results-table';
+import { disjointTable, evalsBlock } from '../analysis/results-page-node';
 
 const USAGE =
   'usage: npm run compare -- DIR|RUN_DIR|start-eval.json|evolved.jsonl ...   (e.g. docs/results-data/compare)\n' +

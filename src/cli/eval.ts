@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { parseArgs, intArg, runMain } from './args';
 import { Progress } from './progress';
 import { presetConfig, type PresetName, type TrainConfig } from '../rl/config';
-import { RunDir } from '../rl/run-store';
-import { NodeRunStore } from '../rl/run-store-node';
+import { RunDir } from '../run/run-store';
+import { NodeRunStore } from '../run/run-store-node';
 import { openNodeLab } from './lab-node';
 import {
   DEFAULT_EVAL,
@@ -22,14 +22,14 @@ import {
   runEvalOptions,
   type EvalSplit,
   type SplitReport,
-} from '../rl/eval';
-import { formatReport } from '../rl/format';
+} from '../run/eval';
+import { formatReport } from '../run/format';
 import { HF_FLAGS, hfOptions, openHfLab } from './hf-lab';
-import { loadCurriculum } from '../rl/lab-setup';
+import { loadCurriculum } from '../run/lab-setup';
 import { selectTrainPart, TRAIN_SUBSETS, trainPartIds, type TrainSubset } from '../tasks/split';
 import type { Problem, Split } from '../tasks/types';
 import { taskOf } from '../tasks/generate';
-import { overTasks, RESAMPLE_UNITS, type ResampleUnit } from '../rl/targets';
+import { overTasks, RESAMPLE_UNITS, type ResampleUnit } from '../analysis/targets';
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), {

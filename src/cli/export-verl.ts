@@ -6,8 +6,8 @@ import { mkdir, readFile, writeFile, chmod } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs, intArg, setOverrides } from './args';
 import { presetConfig, type DeepPartial, type PresetName, type TrainConfig } from '../rl/config';
-import { RunDir } from '../rl/run-store';
-import { NodeRunStore } from '../rl/run-store-node';
+import { RunDir } from '../run/run-store';
+import { NodeRunStore } from '../run/run-store-node';
 import { importJsonl } from '../tasks/importers';
 import {
   curriculumProblems,

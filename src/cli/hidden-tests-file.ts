@@ -2,8 +2,8 @@
 // --resume reads the copy the run keeps (hidden-tests.jsonl), so a resumed run trains against the same tests.
 import { readFile } from 'node:fs/promises';
 import type { TrainConfig } from '../rl/config';
-import { runProblems } from '../rl/lab-setup';
-import type { RunStore } from '../rl/run-store';
+import { runProblems } from '../run/lab-setup';
+import type { RunStore } from '../run/run-store';
 import { replaceHiddenTests, type HiddenTestsOverride } from '../tasks/hidden-tests';
 
 export const HIDDEN_TESTS_FILE = 'hidden-tests.jsonl';

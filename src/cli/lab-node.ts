@@ -7,11 +7,11 @@ import { createNodeSandbox } from '../sandbox/node';
 import type { Sandbox } from '../sandbox/types';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import { SHIPPED_MODELS_HOW, type TrainConfig } from '../rl/config';
-import type { Committed } from '../rl/run-store';
-import { buildPolicies, freshSources, runProblems, type PolicySources, type RunProblems } from '../rl/lab-setup';
+import type { Committed } from '../run/run-store';
+import { buildPolicies, freshSources, runProblems, type PolicySources, type RunProblems } from '../run/lab-setup';
 import type { LabPolicy } from '../rl/lab-policy';
 import type { Gpu } from '../gpu/runtime';
-import { startLabWarmup, type WarmScope } from '../rl/lab-warmup';
+import { startLabWarmup, type WarmScope } from '../run/lab-warmup';
 
 /** A lab opened in Node: GPU, sandbox, the two policies (of type P) and the problems. */
 export interface LabOf<P> extends RunProblems {

@@ -4,12 +4,12 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseMetricsJsonl, type MetricKey, type StepMetrics } from '../rl/metrics';
-import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
-import type { CiMetric } from '../rl/eval-ci';
-import { RESULTS_HEADER, resultsRow } from '../rl/results-table';
-import { RUN_FILES, type EvalPoint } from '../rl/run-layout';
-import { poolSeeds } from '../rl/targets';
-import type { SplitReport } from '../rl/eval';
+import { lineChartSvg, PALETTE, type Series } from '../analysis/plot-svg';
+import type { CiMetric } from '../run/eval-ci';
+import { RESULTS_HEADER, resultsRow } from '../analysis/results-table';
+import { RUN_FILES, type EvalPoint } from '../run/run-layout';
+import { poolSeeds } from '../analysis/targets';
+import type { SplitReport } from '../run/eval';
 import { isMode, trainsTester } from '../rl/modes';
 import { runMain } from './args';
 import { runLabels } from './run-labels';

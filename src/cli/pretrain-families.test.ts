@@ -2,7 +2,7 @@
 // families that are known, new to the preset and never its held-out family.
 import { describe, expect, it } from 'vitest';
 import { extraFamilies, presetFamilies } from './pretrain-families';
-import { loadCurriculum } from '../rl/lab-setup';
+import { loadCurriculum } from '../run/lab-setup';
 import { presetConfig } from '../rl/config';
 
 const tiny = loadCurriculum(presetConfig('tiny').tasks.families);

@@ -3,7 +3,7 @@
 // whether the page is up to date (exit 1 with the differing lines when not).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs, runMain } from './args';
-import { regenerateResultsPage } from '../rl/results-page-node';
+import { regenerateResultsPage } from '../analysis/results-page-node';
 
 async function main(): Promise<number> {
   const args = parseArgs(

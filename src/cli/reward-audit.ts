@@ -4,13 +4,13 @@
 // it), --public one with every candidate regraded on the problem's docstring example alone.
 import { basename, dirname, resolve } from 'node:path';
 import { runMain } from './args';
-import { AUDIT_HEADER, auditRow, rewardAudit } from '../rl/reward-audit';
-import { regradePublic, regradeShared } from '../rl/reward-audit-shared';
-import { trainingProblems } from '../rl/lab-setup';
+import { AUDIT_HEADER, auditRow, rewardAudit } from '../analysis/reward-audit';
+import { regradePublic, regradeShared } from '../analysis/reward-audit-shared';
+import { trainingProblems } from '../run/lab-setup';
 import type { RolloutRecord } from '../rl/records';
-import { RUN_FILES } from '../rl/run-layout';
-import { RunDir } from '../rl/run-store';
-import { NodeRunStore } from '../rl/run-store-node';
+import { RUN_FILES } from '../run/run-layout';
+import { RunDir } from '../run/run-store';
+import { NodeRunStore } from '../run/run-store-node';
 import { createNodeSandbox } from '../sandbox/node';
 import type { Problem } from '../tasks/types';
 import type { Sandbox } from '../sandbox/types';

@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { intArg, parseArgsAndPositional, runMain } from './args';
-import { loadTargetRuns, noveltyOf, resampled } from '../rl/compare-records-node';
+import { loadTargetRuns, noveltyOf, resampled } from '../analysis/compare-records-node';
 import {
   NOVELTY_END,
   NOVELTY_LABEL,
@@ -26,10 +26,10 @@ import {
   noveltyCurves,
   noveltyRows,
   noveltyTable,
-} from '../rl/novelty-table';
-import { HEADLINE_END, headlineBegin, headlineTable } from '../rl/headline';
-import { headlineEntries } from '../rl/results-page-node';
-import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
+} from '../analysis/novelty-table';
+import { HEADLINE_END, headlineBegin, headlineTable } from '../analysis/headline';
+import { headlineEntries } from '../analysis/results-page-node';
+import { lineChartSvg, PALETTE, type Series } from '../analysis/plot-svg';
 import {
   judgeTargets,
   JUDGED_SPLITS,
@@ -40,11 +40,11 @@ import {
   type JudgedSplit,
   type ResampleUnit,
   type TargetRun,
-} from '../rl/targets';
-import { testerCountsTable } from '../rl/tester-counts';
-import { FAMILIES_END, familiesBegin, familyRows, familyTable } from '../rl/family-table';
-import { againstMode, variantDeltas, variantTable } from '../rl/variant-delta';
-import { CI_METRICS, type CiMetric } from '../rl/eval-ci';
+} from '../analysis/targets';
+import { testerCountsTable } from '../analysis/tester-counts';
+import { FAMILIES_END, familiesBegin, familyRows, familyTable } from '../analysis/family-table';
+import { againstMode, variantDeltas, variantTable } from '../analysis/variant-delta';
+import { CI_METRICS, type CiMetric } from '../run/eval-ci';
 import { NOVELTIES, type Novelty } from '../tasks/novelty';
 
 const USAGE = `usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N] [--versus-mode MODE] [--metric M]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only] [--split heldout-task|heldout-family] | DATA --headline DIR:MODE,... [--step 100] [--split heldout-task|heldout-family] | DIR ... --tester-counts [--step 100] | DIR --by-family [--step 100]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode (or of --versus-mode) and seed, on pass@1 or --metric (${CI_METRICS.join(', ')}); --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind; --split: another evaluated split in the held-out one's place; --headline: docs/results.md's first table, each DIR:MODE (DIR under DATA, '.' for DATA itself) with its seeds pooled against its start; --tester-counts: the Tester's tests on the references, how many were right and how many mutants they killed, at step 0 and --step; --by-family: held-out pass@1 per task family, each mode's seeds pooled, at step 0 and --step)`;

@@ -14,7 +14,7 @@ import {
   type EvolveResult,
   type PoolCandidate,
 } from '../tasks/evolve';
-import { loadCurriculum } from '../rl/lab-setup';
+import { loadCurriculum } from '../run/lab-setup';
 import { PRESETS, type PresetName } from '../rl/config';
 import type { Problem } from '../tasks/types';
 

@@ -2,10 +2,10 @@
 // steps (from rollouts/step-*.json): the share restating a docstring example and the distinct calls per rollout.
 import { basename, dirname, resolve } from 'node:path';
 import { intArg, parseArgsAndPositional, runMain } from './args';
-import { RUN_FILES } from '../rl/run-layout';
-import { RunDir } from '../rl/run-store';
-import { NodeRunStore } from '../rl/run-store-node';
-import { testerInputs } from '../rl/tester-inputs';
+import { RUN_FILES } from '../run/run-layout';
+import { RunDir } from '../run/run-store';
+import { NodeRunStore } from '../run/run-store-node';
+import { testerInputs } from '../analysis/tester-inputs';
 
 const USAGE = 'usage: npm run tester-inputs -- [--window 10] RUN_DIR ...   (run directories with rollouts/step-*.json)';
 

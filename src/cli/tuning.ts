@@ -8,11 +8,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgsAndPositional, runMain } from './args';
-import { lineChartSvg, PALETTE, type Series } from '../rl/plot-svg';
-import { loadTunings } from '../rl/tuning-node';
-import { BATCH_WINDOW, choiceLine, tuningTable, type TuningRun } from '../rl/tuning';
-import type { SplitReport } from '../rl/eval';
-import { RESAMPLE_UNITS, type ResampleUnit } from '../rl/targets';
+import { lineChartSvg, PALETTE, type Series } from '../analysis/plot-svg';
+import { loadTunings } from '../analysis/tuning-node';
+import { BATCH_WINDOW, choiceLine, tuningTable, type TuningRun } from '../analysis/tuning';
+import type { SplitReport } from '../run/eval';
+import { RESAMPLE_UNITS, type ResampleUnit } from '../analysis/targets';
 
 /** A trailing moving average (the first points average what there is). */
 function movingAverage(ys: readonly number[], w: number): number[] {

@@ -10,7 +10,7 @@ import type { LoadedCheckpoint } from '../model/checkpoint';
 import { LabPolicy } from './lab-policy';
 import { detachFirstMiniBatch } from './grpo-update';
 import { PRESETS } from './config';
-import { loadCurriculum } from './lab-setup';
+import { loadCurriculum } from '../run/lab-setup';
 import { coderPrompt } from './prompts';
 import type { GrpoItem, GrpoSettings, UpdateStats } from './policy';
 

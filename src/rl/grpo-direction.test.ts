@@ -5,7 +5,7 @@ import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { seqLogp } from '../testing/seq-logp';
 import { freshSeed } from '../testing/random';
-import { microCoder, microSamples } from './micro-coder';
+import { microCoder, microSamples } from '../testing/micro-coder';
 import { PRESETS } from './config';
 import type { GrpoSettings } from './policy';
 

@@ -18,7 +18,7 @@ import { prepareGrpoMicroBatches, type GrpoPolicyParts } from './grpo-batches';
 import { GpuModel } from '../model/model';
 import { LoraLearner } from '../model/hf/lora-learner';
 import type { RolloutQuant } from '../model/rollout-weights';
-import { loadCurriculum } from './lab-setup';
+import { loadCurriculum } from '../run/lab-setup';
 import type { GrpoItem, GrpoSettings, PolicyFiles } from './policy';
 
 let gpu: Gpu;

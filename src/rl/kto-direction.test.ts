@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
 import { seqLogp } from '../testing/seq-logp';
-import { microCoder, microSamples } from './micro-coder';
+import { microCoder, microSamples } from '../testing/micro-coder';
 import { freshSeed } from '../testing/random';
 import { PRESETS } from './config';
 import type { KtoItem, KtoSettings } from './policy';

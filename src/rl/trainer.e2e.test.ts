@@ -7,7 +7,7 @@ import type { Gpu } from '../gpu/runtime';
 import { createNodeSandbox } from '../sandbox/node';
 import { presetConfig, type TrainConfig } from './config';
 import type { Mode, StepMetrics } from './metrics';
-import { buildPolicies, loadCurriculum, type PolicySources } from './lab-setup';
+import { buildPolicies, loadCurriculum, type PolicySources } from '../run/lab-setup';
 import { Trainer } from './trainer';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import type { Problem } from '../tasks/types';

@@ -10,8 +10,8 @@ import {
   taskOf,
 } from './generate';
 import { noveltyAgainst } from './novelty';
-import { loadCurriculum } from '../rl/lab-setup';
-import { parseEvalSplits, parseHeldOutSplits } from '../rl/eval-splits';
+import { loadCurriculum } from '../run/lab-setup';
+import { parseEvalSplits, parseHeldOutSplits } from '../run/eval-splits';
 import type { Problem } from './types';
 
 // count_items and remove_char have fewer spare tasks than the cap, clamp_values more; acronym and keys_above none

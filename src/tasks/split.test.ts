@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { generateProblems } from './generate';
 import { selectTrainPart, trainPartIds } from './split';
 import { presetConfig } from '../rl/config';
-import { trainingProblems } from '../rl/lab-setup';
+import { trainingProblems } from '../run/lab-setup';
 
 const families = ['count_items', 'remove_char', 'acronym', 'keys_above'];
 const problems = generateProblems({ families });

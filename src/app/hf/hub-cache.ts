@@ -158,8 +158,10 @@ export async function loadHubModel(req: HubRequest): Promise<HubLoad> {
     bytesTotal += sizes.reduce<number>((a, n) => a + (n ?? 0), 0);
     for (let i = 0; i < weights.length; i++) await fetchFile(weights[i], true, sizes[i]);
   } catch (e) {
-    if (e instanceof HubError || e instanceof SyntaxError)
-      throw new Error(e instanceof SyntaxError ? `${label}: bad JSON (${e.message})` : e.message);
+    // Two checks, not one narrowed union: HubError and SyntaxError are structurally alike, so TypeScript could
+    // narrow the union's other branch to never depending on file order.
+    if (e instanceof SyntaxError) throw new Error(`${label}: bad JSON (${e.message})`);
+    if (e instanceof HubError) throw new Error(e.message);
     throw e;
   }
   await cache.put(url(MANIFEST), new Response(JSON.stringify([...files.keys()])));

@@ -1,6 +1,6 @@
 // IndexedDB persistence: the trainer's RunStore (the same files the CLI writes to runs/NAME/) per run, plus a
 // registry of runs and which one is current. Used by both the training Worker and the page.
-import type { RunStore } from '../../rl/run-store';
+import type { RunStore } from '../../run/run-store';
 import type { RunConfigUi } from '../config/run-config';
 
 const DB_NAME = 'code-a1-lab';

@@ -12,7 +12,7 @@ import {
   type RunConfigUi,
 } from '../config/run-config';
 import { bundleFileName } from '../config/run-label';
-import { RUN_FILES } from '../../rl/run-layout';
+import { RUN_FILES } from '../../run/run-layout';
 import { BUNDLE_EXT, type RunBundle } from './bundle';
 
 /** The lab's view of a CLI run's config: preset, mode, seed and each UI hyperparameter that differs from the preset. */

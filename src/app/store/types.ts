@@ -5,7 +5,7 @@ import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/re
 import type { RunConfigUi } from '../config/run-config';
 import type { BookHistoryPoint } from '../../rl/mistake-book';
 import type { PolicyFiles } from '../../rl/policy';
-import type { HeldOutSplit } from '../../rl/eval-splits';
+import type { HeldOutSplit } from '../../run/eval-splits';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stepping' | 'error' | 'device-lost';
 

@@ -1,7 +1,7 @@
 // A run bundle built from sample records and a real run-directory layout (config.json, metrics.jsonl, latest/state.json)
 // but no model weights: for UI-only specs (charts, inspector, Mistake Book, import errors) before any training.
 import { presetConfig } from '../../rl/config';
-import { rolloutsPath } from '../../rl/run-layout';
+import { rolloutsPath } from '../../run/run-layout';
 import type { TrainerState } from '../../rl/trainer';
 import { encodeBundle, type RunBundle } from '../persist/bundle';
 import type { RunConfigUi } from '../config/run-config';

@@ -6,7 +6,7 @@ import { runLabel } from '../store/slices';
 import { putRunMeta } from '../persist/idb-run-store';
 import type { StartModels, WorkerCommand, WorkerEvent } from './protocol';
 import { toEvalReports } from './run-files';
-import type { HeldOutSplit } from '../../rl/eval-splits';
+import type { HeldOutSplit } from '../../run/eval-splits';
 
 export class TrainClient {
   private worker: Worker | null = null;

@@ -1,14 +1,14 @@
 // A run with Hugging Face models in the Worker: the picked or downloaded files imported (progress in the status line),
-// LoRA policies opened by the same setup as the CLI (src/rl/hf-setup.ts), and hf.json saved with the run so a reload
+// LoRA policies opened by the same setup as the CLI (src/run/hf-setup.ts), and hf.json saved with the run so a reload
 // finds the models again (a hub model from the browser's cache; picked files must be picked again).
 import type { Gpu } from '../../gpu/runtime';
 import { blobSource } from '../../model/hf/source';
 import type { LoraConfig } from '../../model/hf/lora';
 import type { TrainConfig } from '../../rl/config';
 import type { HfLoraPolicy } from '../../rl/hf-policy';
-import { loadHfPolicy, type HfLoraSettings } from '../../rl/hf-setup';
+import { loadHfPolicy, type HfLoraSettings } from '../../run/hf-setup';
 import { modeRules } from '../../rl/modes';
-import type { RunStore } from '../../rl/run-store';
+import type { RunStore } from '../../run/run-store';
 import type { PolicyFiles } from '../../rl/policy';
 import type { HfModelSpec, HfOrigin } from '../hf/hf-files';
 import { loadHubModel } from '../hf/hub-cache';

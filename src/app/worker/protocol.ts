@@ -4,9 +4,9 @@ import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/re
 import type { BookHistoryPoint } from '../../rl/mistake-book';
 import type { RunConfigUi } from '../config/run-config';
 import type { PerfSample } from '../store/types';
-import type { EvalPoint } from '../../rl/run-layout';
+import type { EvalPoint } from '../../run/run-layout';
 import type { HfStart } from './hf-session';
-import type { HeldOutSplit } from '../../rl/eval-splits';
+import type { HeldOutSplit } from '../../run/eval-splits';
 
 /** User-supplied model files (safetensors, config.json, tokenizer.json) per role. */
 export type ModelFiles = Record<string, Uint8Array>;

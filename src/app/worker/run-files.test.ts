@@ -1,7 +1,7 @@
 // The lab reads the CLI's eval.jsonl (`npm run train --eval-every`) and writes the same shape.
 import { describe, expect, it } from 'vitest';
 import { freshSeed, mulberry32 } from '../../testing/random';
-import type { SplitReport } from '../../rl/eval';
+import type { SplitReport } from '../../run/eval';
 import { parseEvalJsonl } from './run-files';
 
 describe('run files', () => {

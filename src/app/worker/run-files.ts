@@ -1,6 +1,6 @@
 // A run's eval.jsonl (written by RunSession.evaluate, in the CLI and in the Worker alike) as the lab's eval reports
 // (kept tiny so the page can import it cheaply).
-import type { EvalPoint } from '../../rl/run-layout';
+import type { EvalPoint } from '../../run/run-layout';
 import type { EvalReport } from '../store/types';
 
 export function toEvalReports(p: EvalPoint): EvalReport[] {

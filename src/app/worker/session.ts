@@ -1,16 +1,16 @@
 // Opens a training run inside the Worker: config, models, sandbox, problems and the IndexedDB run directory, with
-// the same platform-neutral setup as the CLI (src/rl/lab-setup.ts) and the same RunSession. Resuming reads the last
+// the same platform-neutral setup as the CLI (src/run/lab-setup.ts) and the same RunSession. Resuming reads the last
 // committed step exactly as the CLI's --resume does (RunDir.loadCommitted).
 import type { Gpu } from '../../gpu/runtime';
 import type { Sandbox } from '../../sandbox/types';
 import { SHIPPED_MODELS_HOW, type TrainConfig } from '../../rl/config';
 import type { Policy, PolicyFiles } from '../../rl/policy';
-import { RunDir } from '../../rl/run-store';
-import { RUN_FILES } from '../../rl/run-layout';
-import { RunSession } from '../../rl/run-session';
+import { RunDir } from '../../run/run-store';
+import { RUN_FILES } from '../../run/run-layout';
+import { RunSession } from '../../run/run-session';
 import type { StepMetrics } from '../../rl/metrics';
-import { buildPolicies, freshSources, runProblems, type PolicySources } from '../../rl/lab-setup';
-import { startLabWarmup } from '../../rl/lab-warmup';
+import { buildPolicies, freshSources, runProblems, type PolicySources } from '../../run/lab-setup';
+import { startLabWarmup } from '../../run/lab-warmup';
 import {
   CONFIG_FILE,
   TOKENIZER_FILE,

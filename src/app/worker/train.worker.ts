@@ -1,10 +1,10 @@
-// The training Worker: a transport between the page and a RunSession (src/rl/run-session.ts), the same loop the CLI
+// The training Worker: a transport between the page and a RunSession (src/run/run-session.ts), the same loop the CLI
 // runs. It owns the platform pieces (its WebGPU device and Pyodide sandbox) and turns the session's events into
 // messages: metrics, rollouts, phases, the Mistake Book, evaluations and perf counters.
 /// <reference lib="webworker" />
 import type { Gpu } from '../../gpu/runtime';
 import { TrainingHalted } from '../../rl/trainer';
-import type { CommittedStep, RunEvents } from '../../rl/run-session';
+import type { CommittedStep, RunEvents } from '../../run/run-session';
 import { toTrainConfig, type RunConfigUi } from '../config/run-config';
 import type { StartModels, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
 import { openSession, type Session } from './session';

@@ -15,8 +15,8 @@ import { curriculumProblems, VERL_FILES } from './index';
 import { presetConfig } from '../../rl/config';
 import { parseMetricsJsonl } from '../../rl/metrics';
 import { importJsonl } from '../../tasks/importers';
-import { RunDir } from '../../rl/run-store';
-import { NodeRunStore } from '../../rl/run-store-node';
+import { RunDir } from '../../run/run-store';
+import { NodeRunStore } from '../../run/run-store-node';
 
 const CHECK = new URL('./check-export.py', import.meta.url).pathname;
 // A HumanEval-format file whose reference solutions pass their tests (npm run tasks -- verify checks it).

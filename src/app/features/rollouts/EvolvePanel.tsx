@@ -10,7 +10,7 @@ import {
   evolvedRecord,
   type EvolveResult,
 } from '../../../tasks/evolve';
-import { loadCurriculum } from '../../../rl/lab-setup';
+import { loadCurriculum } from '../../../run/lab-setup';
 import { PRESETS } from '../../../rl/config';
 import { useLab } from '../../store';
 
