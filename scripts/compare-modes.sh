@@ -12,6 +12,8 @@
 # reference and 3 mutants, no CodeT. The defaults (4 steps, 32 problems × 4) are what the shared 2-core machine allowed
 # for all runs in one session (docs/results.md); on an idle machine raise them (e.g. STEPS=40 EVAL_PROBLEMS=0).
 set -euo pipefail
+# --help prints the comment block above (docs/cli.md is generated from it).
+[ "${1:-}" = --help ] && { sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0" | sed '$d'; exit 0; }
 STEPS=${STEPS:-4}
 SEEDS=${SEEDS:-"1"}
 MODES=${MODES:-"code-a1 golden self-play tcs ace"}

@@ -4,6 +4,10 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { encodeBundle } from '../src/app/persist/bundle';
 import { referenceBundle } from '../src/app/persist/reference';
+import { parseCli } from '../src/cli/cli-spec';
+import { REFERENCE_BUNDLES_SPEC } from '../src/cli/help/analysis-specs';
+
+if (!parseCli(REFERENCE_BUNDLES_SPEC, process.argv.slice(2))) process.exit(0);
 
 const SRC = 'docs/results-data';
 const OUT = 'public/reference';

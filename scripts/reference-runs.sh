@@ -15,6 +15,8 @@
 # SET="key=value ..." adds settings to every run of this call (a variant next to the reference, e.g.
 # SET=reward.golden_tests=public for golden on the docstring examples only); give it its own OUT, DATA and PLOTS.
 set -euo pipefail
+# --help prints the comment block above (docs/cli.md is generated from it).
+[ "${1:-}" = --help ] && { sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0" | sed '$d'; exit 0; }
 STEPS=${STEPS:-100}
 SEEDS=${SEEDS:-"1 2"}
 MODES=${MODES:-"code-a1 golden self-play"}

@@ -14,6 +14,8 @@
 # SETTINGS: name:problems-per-step:lr:tester-lr:steps, space-separated. JOBS settings train at once (2 here, each
 # ~75 s per 16-problem step when two share the 2-core machine; an end evaluation ~10 min).
 set -euo pipefail
+# --help prints the comment block above (docs/cli.md is generated from it).
+[ "${1:-}" = --help ] && { sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0" | sed '$d'; exit 0; }
 OUT=${OUT:-runs/tuning}
 DATA=${DATA:-docs/results-data/tuning}
 PLOTS=${PLOTS:-docs/plots/$(basename "$DATA")}

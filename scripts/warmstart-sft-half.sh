@@ -11,6 +11,8 @@
 # Every stage gives sft-half-c, shipped as public/models/tiny-sft-half (the SFT is deterministic: a rebuild here
 # matched the recorded losses to the last digit).
 set -euo pipefail
+# --help prints the comment block above (docs/cli.md is generated from it).
+[ "${1:-}" = --help ] && { sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0" | sed '$d'; exit 0; }
 OUT=${OUT:-runs/warmstart-sft}
 UNTIL=${UNTIL:-}
 case "$UNTIL" in

@@ -9,6 +9,8 @@
 # public/models/tiny-sft-half/tester). The two stages run at once: 30 and 25 minutes on the 2-core machine.
 # Then: WARMSTART=$OUT SET="reward.coder_tests=shared tasks.families=$FAMILIES" START_EVAL=0 ... reference-runs.sh.
 set -euo pipefail
+# --help prints the comment block above (docs/cli.md is generated from it).
+[ "${1:-}" = --help ] && { sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0" | sed '$d'; exit 0; }
 FROM=${FROM:-runs/ws-ctrl2}
 OUT=${OUT:-runs/tm/sft}
 FAMILIES=fizz_label,is_power_of,max_subarray,first_index_over,sum_multiples,collatz_steps

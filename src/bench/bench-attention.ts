@@ -12,6 +12,8 @@ import { logprobsBackward, logprobsForward } from '../gpu/kernels/logprobs';
 import { xentBackward, xentForward } from '../gpu/kernels/xent';
 import { grpoLoss } from '../gpu/kernels/grpo-loss';
 import { median, minOf, table, workerCpuSeconds } from './bench-util';
+import { parseCli } from '../cli/cli-spec';
+import { BENCH_ATTENTION_SPEC } from '../cli/help/bench-specs';
 
 /** GFLOP per worker-CPU second (per wall second where CPU time is not measurable). */
 function gflop(flops: number, t: { wall: number; cpu: number }): string {
@@ -146,6 +148,7 @@ async function benchKernelsB(gpu: Gpu, reps = 5): Promise<string[][]> {
   return rows;
 }
 
+if (!parseCli(BENCH_ATTENTION_SPEC, process.argv.slice(2))) process.exit(0);
 const gpu = await sharedNodeGpu();
 table(
   '',

@@ -5,7 +5,9 @@
 // engine's speed does not depend on them). Progress goes to stderr, tables to stdout.
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
-import { parseArgs, intArg, runMain } from '../cli/args';
+import { intArg, runMain } from '../cli/args';
+import { parseCli } from '../cli/cli-spec';
+import { BENCH_ENGINE_SPEC } from '../cli/help/bench-specs';
 import { DEFAULT_ONNX_BENCH, printOnnxBench, runOnnxBench, type OnnxBenchOptions } from './bench-onnx';
 import { preset, paramCount, type PresetName } from '../model/config';
 import { buildLayout } from '../model/layout';
@@ -22,9 +24,6 @@ import { mulberry32 } from '../testing/random';
 import { recordLogprobs } from '../model/forward-logprobs';
 import { cpuSeconds, fmt, measure, median, minOf, table, type Measured } from './bench-util';
 import { rlBatch } from './bench-rl-batch';
-
-const HELP = `usage: npm run bench:engine -- [--preset micro|tiny] [--repeats 3] [--batch-tokens N] [--new N] [--prompt N] [--batches 1,16,64] [--top-p P] [--group 4] [--no-onnx]
-  --group: rollouts per prompt in the RL-update batch (GRPO groups; 1 = every row its own prompt)`;
 
 const log = (s: string) =>
   process.stderr.write(`[bench:engine ${((performance.now() - T0) / 1000).toFixed(1)}s] ${s}\n`);
@@ -45,25 +44,12 @@ function trainBatch(gpu: Gpu, B: number, S: number, V: number, rng: () => number
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), {
-    preset: 'string',
-    repeats: 'string',
-    'batch-tokens': 'string',
-    new: 'string',
-    prompt: 'string',
-    batches: 'string',
-    'top-p': 'string',
-    group: 'string',
-    'no-onnx': 'boolean',
-    help: 'boolean',
-  });
-  if (args.help) {
-    console.log(HELP);
-    return;
-  }
+  const parsed = parseCli(BENCH_ENGINE_SPEC, process.argv.slice(2));
+  if (!parsed) return;
+  const { args } = parsed;
   const name = (args.preset ?? 'micro') as PresetName;
   if (name !== 'micro' && name !== 'tiny' && name !== 'small')
-    throw new Error(`--preset must be micro, tiny or small\n${HELP}`);
+    throw new Error('--preset must be micro, tiny or small (see --help)');
   const config = preset(name);
   const layout = buildLayout(config);
   const V = config.vocabSize;

@@ -10,10 +10,10 @@ import { RUN_FILES } from '../run/run-layout';
 import { RunDir } from '../run/run-store';
 import { NodeRunStore } from '../run/run-store-node';
 import type { Problem } from '../tasks/types';
-import { intArg, parseArgsAndPositional, runMain } from '../cli/args';
+import { intArg, runMain } from '../cli/args';
+import { parseCli } from '../cli/cli-spec';
+import { BENCH_EVAL_JUDGING_SPEC } from '../cli/help/bench-specs';
 import { cpuSeconds, fmt, median, minOf } from './bench-util';
-
-const USAGE = 'usage: npm run bench:eval-judging -- RUN_DIR [--candidates N] [--repeats N]';
 
 /** One saved program and the problem whose hidden tests judge it. */
 interface Saved {
@@ -39,14 +39,10 @@ async function savedPrograms(dir: string, limit: number): Promise<{ programs: Sa
 }
 
 async function main(): Promise<number> {
-  const { args, positional } = parseArgsAndPositional(
-    process.argv.slice(2).filter((a) => a !== '--'),
-    { candidates: 'string', repeats: 'string' },
-  );
-  if (positional.length !== 1) {
-    console.error(USAGE);
-    return 2;
-  }
+  const parsed = parseCli(BENCH_EVAL_JUDGING_SPEC, process.argv.slice(2));
+  if (!parsed) return 0;
+  const { args, positional } = parsed;
+  if (positional.length !== 1) throw new Error('give one RUN_DIR (see --help)');
   const { programs, timeoutMs } = await savedPrograms(positional[0], intArg(args, 'candidates', 400));
   const repeats = intArg(args, 'repeats', 3);
   if (repeats < 1) throw new Error(`--repeats must be at least 1, got ${repeats}`);

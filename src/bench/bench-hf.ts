@@ -8,7 +8,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedNodeGpu } from '../gpu/node';
-import { parseArgs, intArg, runMain } from '../cli/args';
+import { intArg, runMain } from '../cli/args';
+import { parseCli } from '../cli/cli-spec';
+import { BENCH_HF_SPEC } from '../cli/help/bench-specs';
 import { Progress } from '../cli/progress';
 import { table, timedCpu } from './bench-util';
 import { buildLayout } from '../model/layout';
@@ -41,21 +43,9 @@ const log = (s: string) => process.stderr.write(`[bench:hf ${((performance.now()
 const T0 = performance.now();
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), {
-    layers: 'string',
-    prompt: 'string',
-    new: 'string',
-    tflops: 'string',
-    util: 'string',
-    'int4-only': 'boolean',
-    help: 'boolean',
-  });
-  if (args.help) {
-    console.log(
-      'usage: npm run bench:hf -- [--layers 2] [--prompt 64] [--new 8] [--tflops 10] [--util 0.3] [--int4-only]',
-    );
-    return;
-  }
+  const parsed = parseCli(BENCH_HF_SPEC, process.argv.slice(2));
+  if (!parsed) return;
+  const { args } = parsed;
   const layers = intArg(args, 'layers', 2);
   const promptLen = intArg(args, 'prompt', 64);
   const newTokens = intArg(args, 'new', 8);

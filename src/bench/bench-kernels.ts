@@ -17,6 +17,8 @@ import { quantize, QUANT_FORMATS } from '../gpu/quant';
 import { linearF16, uploadF16Matrix, type F16Variant } from '../gpu/kernels/linear-f16';
 import { mulberry32, randomF32 } from '../testing/random';
 import { table, workerCpuSeconds } from './bench-util';
+import { parseCli } from '../cli/cli-spec';
+import { BENCH_KERNELS_SPEC } from '../cli/help/bench-specs';
 
 const TARGET_S = Number(process.env.BENCH_SECONDS ?? 0.25);
 const TRIES = Number(process.env.BENCH_TRIES ?? 2);
@@ -232,6 +234,7 @@ async function benchQuant(gpu: Gpu): Promise<string[][]> {
 }
 
 async function main(): Promise<void> {
+  if (!parseCli(BENCH_KERNELS_SPEC, process.argv.slice(2))) return;
   const t0 = performance.now();
   const load0 = loadavg()[0];
   const { gpu, mode } = await acquire();

@@ -6,7 +6,9 @@
 import { chromium } from '@playwright/test';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs, intArg } from '../cli/args';
+import { intArg } from '../cli/args';
+import { parseCli } from '../cli/cli-spec';
+import { BENCH_ONNX_SPEC } from '../cli/help/bench-specs';
 import { table } from './bench-util';
 import { buildOnnxPage, serveOnnxPage } from '../../e2e/pages/onnx-bundle';
 import type { onnxBench, onnxDecodeBench, OnnxBenchRow, onnxMatmulProbe } from '../../e2e/pages/onnx';
@@ -184,20 +186,9 @@ export function printOnnxBench(res: OnnxBenchResult, opts: OnnxBenchOptions): vo
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(
-    process.argv.slice(2).filter((a) => a !== '--'),
-    {
-      preset: 'string',
-      batch: 'string',
-      seq: 'string',
-      iters: 'string',
-      threads: 'string',
-      probe: 'string',
-      'decode-batch': 'string',
-      prompt: 'string',
-      new: 'string',
-    },
-  );
+  const parsed = parseCli(BENCH_ONNX_SPEC, process.argv.slice(2));
+  if (!parsed) return;
+  const { args } = parsed;
   const p = typeof args.preset === 'string' ? args.preset : DEFAULT_ONNX_BENCH.preset;
   if (p !== 'micro' && p !== 'tiny' && p !== 'small')
     throw new Error(`--preset must be micro, tiny or small, got '${p}'`);

@@ -12,6 +12,8 @@ import { COST_PARTS, measureSuiteCost } from './bench-sandbox-cost';
 import type { RestoreMethod } from '../sandbox/protocol';
 import type { JudgeRequest } from '../sandbox/types';
 import { runMain } from '../cli/args';
+import { parseCli } from '../cli/cli-spec';
+import { BENCH_SANDBOX_SPEC } from '../cli/help/bench-specs';
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -182,6 +184,7 @@ const fmt = (runs: Run[]) => {
 };
 
 async function main(): Promise<void> {
+  if (!parseCli(BENCH_SANDBOX_SPEC, process.argv.slice(2))) return;
   const workers = flag('--workers', Math.max(1, availableParallelism() - 1));
   const n = flag('--suites', 1000);
   const nPy = flag('--python', 200);

@@ -7,13 +7,10 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync, copyFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs, intArg, runMain } from '../cli/args';
+import { intArg, runMain } from '../cli/args';
+import { parseCli } from '../cli/cli-spec';
+import { BENCH_STEP_SPEC } from '../cli/help/bench-specs';
 import { fmt, median, minOf, table } from './bench-util';
-
-const HELP = `usage: npm run bench:step -- [--preset tiny|micro] [--problems 4] [--seed 1] [--steps 2] [--repeats 2] [--ab REF]
-                            [--no-warmup]
-  Step 0 of each process includes shader compilation (by the pipeline warm-up, off the main thread, unless
-  --no-warmup); steps 1.. are the timed "after warm-up" steps.`;
 
 interface Cost {
   wallS: number;
@@ -157,22 +154,11 @@ function summarise(label: string, runs: StepLine[][]): Map<string, number[]> {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), {
-    preset: 'string',
-    problems: 'string',
-    seed: 'string',
-    steps: 'string',
-    repeats: 'string',
-    ab: 'string',
-    'no-warmup': 'boolean',
-    help: 'boolean',
-  });
-  if (args.help) {
-    console.log(HELP);
-    return;
-  }
+  const parsed = parseCli(BENCH_STEP_SPEC, process.argv.slice(2));
+  if (!parsed) return;
+  const { args } = parsed;
   const preset = typeof args.preset === 'string' ? args.preset : 'tiny';
-  if (!['tiny', 'micro'].includes(preset)) throw new Error(`--preset must be tiny or micro\n${HELP}`);
+  if (!['tiny', 'micro'].includes(preset)) throw new Error('--preset must be tiny or micro (see --help)');
   const steps = intArg(args, 'steps', 2);
   if (steps < 2) throw new Error('--steps must be >= 2 (step 0 is the warm-up)');
   const repeats = intArg(args, 'repeats', 2);

@@ -2,23 +2,18 @@
 // the same metrics, 95% CIs, the paired pass@1 change against the start) and the test-evolution table, from the
 // records (scripts/compare-modes.sh writes them; docs/results.md quotes the output); `--evals` compares stand-alone
 // evaluations of checkpoints (npm run eval --out files) against the first, per split.
-import { parseArgsAndPositional, runMain } from './args';
+import { runMain } from './args';
+import { parseCli } from './cli-spec';
+import { COMPARE_SPEC } from './help/analysis-specs';
 import { existsSync } from 'node:fs';
 import { compareBlock, disjointRuns, loadCompareRecords } from '../analysis/compare-records-node';
 import { DISJOINT_MARKERS } from '../analysis/results-table';
 import { disjointTable, evalsBlock } from '../analysis/results-page-node';
 
-const USAGE =
-  'usage: npm run compare -- DIR|RUN_DIR|start-eval.json|evolved.jsonl ...   (e.g. docs/results-data/compare)\n' +
-  '       npm run compare -- --disjoint DIR   (the warm-starts on held-out and training halves, docs/results-data/disjoint)\n' +
-  '       npm run compare -- --evals SPLITS NAME:FILE+FILE,... [--data docs/results-data]   (stand-alone evaluations\n' +
-  '         against the first row, paired: e.g. --evals heldout-task,heldout with npm run eval --out files under --data)';
-
 /** The disjoint-data table of docs/results.md: one row per warm-start and split the evaluations in DIR record. */
-function disjoint(args: string[]): number {
-  const [dir] = args;
-  if (args.length !== 1 || !dir || !existsSync(dir)) {
-    console.error(dir && args.length === 1 ? `${dir}: no such directory` : USAGE);
+function disjoint(dir: string): number {
+  if (!existsSync(dir)) {
+    console.error(`${dir}: no such directory`);
     return 2;
   }
   if (!disjointRuns(dir).length) {
@@ -30,30 +25,28 @@ function disjoint(args: string[]): number {
 }
 
 /** The evals table of docs/results.md: checkpoints' stand-alone evaluations against the first one, per split. */
-function evals(args: string[]): number {
-  const { args: opts, positional } = parseArgsAndPositional(args, { data: 'string' });
-  const data = (opts.data as string | undefined) ?? 'docs/results-data';
-  const [splits, rows] = positional;
-  if (positional.length !== 2 || !splits || !rows) {
-    console.error(USAGE);
+function evals(splits: string, rows: string[], data: string): number {
+  if (rows.length !== 1) {
+    console.error(`--evals ${splits} takes one list of rows NAME:FILE+FILE,... (see --help)`);
     return 2;
   }
   if (!existsSync(data)) {
     console.error(`${data}: no such directory (pass the records directory with --data)`);
     return 2;
   }
-  console.log(evalsBlock(data, splits, rows));
+  console.log(evalsBlock(data, splits, rows[0]));
   return 0;
 }
 
 async function main(): Promise<number> {
-  const paths = process.argv.slice(2).filter((a) => a !== '--');
-  if (paths[0] === '--disjoint') return disjoint(paths.slice(1));
-  if (paths[0] === '--evals') return evals(paths.slice(1));
-  if (!paths.length || paths.some((p) => p.startsWith('--'))) {
-    console.error(USAGE);
-    return 2;
-  }
+  const parsed = parseCli(COMPARE_SPEC, process.argv.slice(2));
+  if (!parsed) return 0;
+  const { args, positional: paths } = parsed;
+  if (typeof args.disjoint === 'string') return disjoint(args.disjoint);
+  if (typeof args.evals === 'string')
+    return evals(args.evals, paths, (args.data as string | undefined) ?? 'docs/results-data');
+  if (!paths.length)
+    throw new Error('nothing to compare: give record directories, run directories or files (see --help)');
   const records = loadCompareRecords(paths);
   if (!records.runs.length && !records.start && !records.evolved.length) {
     console.error(`nothing to compare in ${paths.join(', ')}: no eval.json, start-eval.json or evolved .jsonl`);

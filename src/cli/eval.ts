@@ -7,7 +7,9 @@
 // `--resample tasks` draws the intervals over tasks instead of instances.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs, intArg, runMain } from './args';
+import { intArg, runMain } from './args';
+import { parseCli } from './cli-spec';
+import { EVAL_SPEC } from './help/run-specs';
 import { Progress } from './progress';
 import { presetConfig, type PresetName, type TrainConfig } from '../rl/config';
 import { RunDir } from '../run/run-store';
@@ -24,7 +26,7 @@ import {
   type SplitReport,
 } from '../run/eval';
 import { formatReport } from '../run/format';
-import { HF_FLAGS, hfOptions, openHfLab } from './hf-lab';
+import { hfOptions, openHfLab } from './hf-lab';
 import { loadCurriculum } from '../run/lab-setup';
 import { selectTrainPart, TRAIN_SUBSETS, trainPartIds, type TrainSubset } from '../tasks/split';
 import type { Problem, Split } from '../tasks/types';
@@ -32,22 +34,9 @@ import { taskOf } from '../tasks/generate';
 import { overTasks, RESAMPLE_UNITS, type ResampleUnit } from '../analysis/targets';
 
 async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2), {
-    run: 'string',
-    preset: 'string',
-    coder: 'string',
-    tester: 'string',
-    problems: 'string',
-    samples: 'string',
-    seed: 'string',
-    out: 'string',
-    splits: 'string',
-    ...HF_FLAGS,
-    'no-codet': 'boolean',
-    'mutant-groups': 'string',
-    show: 'string',
-    resample: 'string',
-  });
+  const parsed = parseCli(EVAL_SPEC, process.argv.slice(2));
+  if (!parsed) return 0;
+  const { args } = parsed;
   // --resample tasks: the intervals drawn over tasks (a task's instances, which differ only in the function name,
   // together) instead of over instances; the records then name each instance's task.
   const unit = (args.resample as string | undefined) ?? 'problems';

@@ -4,7 +4,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile, chmod } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { parseArgs, intArg, setOverrides } from './args';
+import { intArg, setOverrides } from './args';
+import { parseCli } from './cli-spec';
+import { EXPORT_VERL_SPEC } from './help/model-specs';
 import { presetConfig, type DeepPartial, type PresetName, type TrainConfig } from '../rl/config';
 import { RunDir } from '../run/run-store';
 import { NodeRunStore } from '../run/run-store-node';
@@ -17,18 +19,6 @@ import {
   VERL_FILES,
   type ProblemSets,
 } from '../export/verl/index';
-
-const HELP = `usage: npm run export -- (--run runs/NAME | --preset paper|tiny|micro | --tasks FILE.jsonl) --verl OUT/
-       [--coder-model HF_ID|DIR] [--tester-model HF_ID|DIR] [--nodes 1] [--gpus-per-node 8] [--name NAME]
-       [--steps N] [--val-fraction 0.2] [--set group.key=value ...]
-  --run           a lab run: its config.json and its curriculum (held-out problems go to val.parquet)
-  --preset        a preset's config and curriculum (default with --tasks: paper, the release's values)
-  --tasks         a HumanEval- or MBPP-format JSONL file instead of the curriculum; --val-fraction of it (seeded
-                  by the config's seed) goes to val.parquet
-  --coder-model / --tester-model   Hugging Face ids or HF-format model directories (default ${RELEASE_MODEL})
-  --nodes / --gpus-per-node        cluster size; each node's GPUs are split between the Coder and the Tester
-  --steps         trainer.total_training_steps (default: the release's 3 epochs)
-  --set           override config fields (with --preset / --tasks), as in npm run train`;
 
 /** An HF-format model directory (made absolute, since launch.sh runs from the release's folder) or a Hub id. */
 function modelPath(v: string | boolean | undefined, flag: string): string {
@@ -46,26 +36,15 @@ function modelPath(v: string | boolean | undefined, flag: string): string {
 }
 
 export async function exportVerlCli(argv: string[]): Promise<void> {
-  if (argv.includes('--help')) return void console.log(HELP);
-  const args = parseArgs(argv, {
-    run: 'string',
-    preset: 'string',
-    tasks: 'string',
-    verl: 'string',
-    'coder-model': 'string',
-    'tester-model': 'string',
-    nodes: 'string',
-    'gpus-per-node': 'string',
-    name: 'string',
-    steps: 'string',
-    'val-fraction': 'string',
-    set: 'string',
-  });
+  const parsed = parseCli(EXPORT_VERL_SPEC, argv);
+  if (!parsed) return;
+  const { args } = parsed;
   const out = args.verl;
-  if (typeof out !== 'string') throw new Error(`--verl OUT/ is required\n${HELP}`);
+  if (typeof out !== 'string') throw new Error('--verl OUT/ is required (see --help)');
   const runDir = typeof args.run === 'string' ? args.run : undefined;
   const tasks = typeof args.tasks === 'string' ? args.tasks : undefined;
-  if (!runDir && !tasks && typeof args.preset !== 'string') throw new Error(`give --run, --preset or --tasks\n${HELP}`);
+  if (!runDir && !tasks && typeof args.preset !== 'string')
+    throw new Error('give --run, --preset or --tasks (see --help)');
 
   let config: TrainConfig;
   if (runDir) {

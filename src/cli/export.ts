@@ -5,7 +5,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-web';
-import { parseArgs } from './args';
+import { parseCli } from './cli-spec';
+import { EXPORT_SPEC } from './help/model-specs';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import { CONFIG_FILE, loadCheckpoint, saveCheckpoint, WEIGHTS_FILE } from '../model/checkpoint';
 import { exportOnnx, ONNX_QUANTS, type OnnxQuant } from '../model/onnx';
@@ -13,41 +14,21 @@ import { createOrtSession, ortLogits } from '../model/onnx/ort-run';
 import { referenceForward, toF64 } from '../model/reference';
 import { maxRelDiff, mulberry32 } from '../testing/random';
 
-const HELP = `usage: npm run export -- (--run runs/NAME [--model coder|tester] | --checkpoint DIR) --onnx out.onnx
-       [--quant fp32|${ONNX_QUANTS.join('|')}] [--kv] [--attention-mask] [--check]
-  --run        a run directory; exports <run>/latest/<model> (default model: coder)
-  --checkpoint a checkpoint directory (model.safetensors + config.json)
-  --quant      weight format of the Linear layers; default: the checkpoint's own (fp32 unless it was saved quantized)
-  --kv         add past_key_values.{l}.key/value inputs and present.{l}.key/value outputs for generation
-  --attention-mask  add attention_mask [B, past+S] and position_ids [B, S] inputs (left-padded batches; the
-               input names transformers.js / HF Optimum feed)
-  --check      run the exported model on onnxruntime-web (wasm EP) against the float64 reference on random tokens
-       npm run export -- (--run runs/NAME | --preset P | --tasks FILE.jsonl) --verl OUT/   (see --verl --help)`;
-
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv.some((a) => a === '--verl' || a.startsWith('--verl=')))
     return (await import('./export-verl')).exportVerlCli(argv);
-  const args = parseArgs(argv, {
-    run: 'string',
-    checkpoint: 'string',
-    model: 'string',
-    onnx: 'string',
-    quant: 'string',
-    kv: 'boolean',
-    'attention-mask': 'boolean',
-    check: 'boolean',
-    help: 'boolean',
-  });
-  if (args.help) return void console.log(HELP);
+  const parsed = parseCli(EXPORT_SPEC, argv);
+  if (!parsed) return;
+  const { args } = parsed;
   const out = args.onnx;
-  if (typeof out !== 'string') throw new Error(`--onnx out.onnx is required\n${HELP}`);
+  if (typeof out !== 'string') throw new Error('--onnx out.onnx is required (or --verl OUT/; see --help)');
   const role = typeof args.model === 'string' ? args.model : 'coder';
   if (role !== 'coder' && role !== 'tester') throw new Error(`--model must be coder or tester, got '${role}'`);
   let dir: string;
   if (typeof args.checkpoint === 'string') dir = args.checkpoint;
   else if (typeof args.run === 'string') dir = join(args.run, 'latest', role);
-  else throw new Error(`give --run or --checkpoint\n${HELP}`);
+  else throw new Error('give --run or --checkpoint (see --help)');
   const ck = await loadCheckpointDir(dir);
   let quant: OnnxQuant | undefined = ck.quantFormat;
   if (typeof args.quant === 'string') {

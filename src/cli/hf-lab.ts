@@ -25,19 +25,6 @@ export interface HfRunOptions extends HfLoraSettings {
   testerModel?: string;
 }
 
-/** The CLI flags shared by train and eval. */
-export const HF_FLAGS = {
-  'coder-model': 'string',
-  'tester-model': 'string',
-  'lora-rank': 'string',
-  'lora-alpha': 'string',
-  'micro-batch': 'string',
-  'budget-gb': 'string',
-} as const;
-
-export const HF_HELP = `  Hugging Face models (LoRA on the release's chat prompts): --coder-model DIR [--tester-model DIR]
-    [--lora-rank 16] [--lora-alpha 2×rank] [--micro-batch 4] [--budget-gb 8]`;
-
 /** HfRunOptions from parsed flags, or undefined without --coder-model. */
 export function hfOptions(args: Args): HfRunOptions | undefined {
   if (typeof args['coder-model'] !== 'string') {

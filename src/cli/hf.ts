@@ -3,7 +3,9 @@
 // Hugging Face folder that transformers loads, re-imported to check it.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { intArg, parseArgs, type Args } from './args';
+import { intArg, type Args } from './args';
+import { helpText, parseCli } from './cli-spec';
+import { HF_EXPORT_SPEC, HF_INSPECT_SPEC, HF_SPEC } from './help/model-specs';
 import { Progress } from './progress';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
@@ -23,17 +25,6 @@ import { QUANT_FORMATS } from '../gpu/quant';
 import { sharedNodeGpu } from '../gpu/node';
 import { f16Unavailable } from '../model/f16-weights';
 import { maxRelDiff } from '../testing/random';
-
-const HELP = `usage:
-  npm run hf -- inspect SRC [--revision REV --endpoint URL --token T] [--load [--weights f32|f16|${QUANT_FORMATS.join('|')}]]
-        [--seq 2048 --rollout 8 --micro 4 --rank 16 --base int4-b32 --budget-gb 8]
-      SRC: a folder, or hub:owner/name (the Hugging Face hub, or --endpoint with the hub's URL layout).
-      Prints the model's shape, tensors and tokenizer, and the memory plan of a LoRA run with the given settings
-      (refused with a setting that fits when it exceeds --budget-gb); --load imports every tensor with progress
-      (--weights f16 only where the WebGPU adapter has 'shader-f16').
-  npm run hf -- export (--run runs/NAME [--model coder|tester] | --checkpoint DIR) --out DIR [--dtype f32|bf16|f16]
-        [--max-shard-mb N]
-      Writes a lab checkpoint as a Hugging Face Qwen2 folder (config, safetensors, tokenizer) and re-imports it.`;
 
 function source(spec: string, args: Args): HfSource {
   if (!spec.startsWith('hub:')) return dirSource(spec);
@@ -127,7 +118,7 @@ async function inspect(spec: string, args: Args): Promise<void> {
 
 async function exportCmd(args: Args): Promise<void> {
   const out = args.out;
-  if (typeof out !== 'string') throw new Error(`--out DIR is required\n${HELP}`);
+  if (typeof out !== 'string') throw new Error('--out DIR is required (see --help)');
   const role = typeof args.model === 'string' ? args.model : 'coder';
   if (role !== 'coder' && role !== 'tester') throw new Error(`--model must be coder or tester, got '${role}'`);
   const dir =
@@ -136,7 +127,7 @@ async function exportCmd(args: Args): Promise<void> {
       : typeof args.run === 'string'
         ? join(args.run, 'latest', role)
         : undefined;
-  if (!dir) throw new Error(`give --run or --checkpoint\n${HELP}`);
+  if (!dir) throw new Error('give --run or --checkpoint (see --help)');
   const dtype = (typeof args.dtype === 'string' ? args.dtype : 'f32') as ExportDtype;
   if (!['f32', 'bf16', 'f16'].includes(dtype)) throw new Error(`--dtype must be f32, bf16 or f16, got '${dtype}'`);
   const ck = await loadCheckpointDir(dir);
@@ -169,39 +160,21 @@ async function exportCmd(args: Args): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const [cmd, ...rest] = process.argv.slice(2);
-  if (!cmd || cmd === '--help') return void console.log(HELP);
+  const [cmd, ...rest] = process.argv.slice(2).filter((a) => a !== '--');
+  if (!cmd || cmd === '--help') return void console.log(helpText(HF_SPEC));
   if (cmd === 'inspect') {
-    const [spec, ...opts] = rest;
-    if (!spec || spec.startsWith('--')) throw new Error(`inspect needs SRC\n${HELP}`);
-    const args = parseArgs(opts, {
-      revision: 'string',
-      endpoint: 'string',
-      token: 'string',
-      load: 'boolean',
-      weights: 'string',
-      seq: 'string',
-      rollout: 'string',
-      micro: 'string',
-      rank: 'string',
-      base: 'string',
-      'budget-gb': 'string',
-    });
-    return inspect(spec, args);
+    const parsed = parseCli(HF_INSPECT_SPEC, rest);
+    if (!parsed) return;
+    const [spec, extra] = parsed.positional;
+    if (!spec || extra !== undefined) throw new Error('inspect needs one SRC: a folder or hub:owner/name (see --help)');
+    return inspect(spec, parsed.args);
   }
   if (cmd === 'export') {
-    return exportCmd(
-      parseArgs(rest, {
-        run: 'string',
-        checkpoint: 'string',
-        model: 'string',
-        out: 'string',
-        dtype: 'string',
-        'max-shard-mb': 'string',
-      }),
-    );
+    const parsed = parseCli(HF_EXPORT_SPEC, rest);
+    if (!parsed) return;
+    return exportCmd(parsed.args);
   }
-  throw new Error(`unknown command '${cmd}'\n${HELP}`);
+  throw new Error(`unknown sub-command '${cmd}': expected ${HF_SPEC.subcommands!.join(', ')} (npm run hf -- --help)`);
 }
 
 main().catch((e: unknown) => {

@@ -2,22 +2,18 @@
 // log, or a W&B history export as .jsonl) → the lab's metrics.jsonl, to overlay on the lab's charts ("Compare with…").
 import { readdir, readFile, mkdir, writeFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { parseArgs } from './args';
+import { parseCli } from './cli-spec';
+import { IMPORT_RUN_SPEC } from './help/model-specs';
 import { LOG_MAP, parseVerlLogs, toLabMetrics } from '../export/verl/logs';
-
-const HELP = `usage: npm run import-run -- --verl-logs DIR|FILE [--out runs/NAME]
-  --verl-logs  the export's logs/ folder (launch.sh tees the console to logs/console.log) or one file: a console log
-               (.log/.txt/.out) or a W&B history export (.jsonl); in a folder, the files directly in it are read
-  --out        the lab run folder to write metrics.jsonl (lab names) and verl-metrics.jsonl (every logged value) to;
-               default runs/<folder>-cluster`;
 
 const LOG_EXT = /\.(log|txt|out|jsonl)$/;
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), { 'verl-logs': 'string', out: 'string', help: 'boolean' });
-  if (args.help) return void console.log(HELP);
+  const parsed = parseCli(IMPORT_RUN_SPEC, process.argv.slice(2));
+  if (!parsed) return;
+  const { args } = parsed;
   const src = args['verl-logs'];
-  if (typeof src !== 'string') throw new Error(`--verl-logs DIR is required\n${HELP}`);
+  if (typeof src !== 'string') throw new Error('--verl-logs DIR is required (see --help)');
   const st = await stat(src).catch(() => undefined);
   if (!st) throw new Error(`--verl-logs ${src}: no such file or folder`);
   const names = st.isDirectory()

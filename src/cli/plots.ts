@@ -3,6 +3,8 @@
 // table rows (every held-out evaluation of every run).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseCli } from './cli-spec';
+import { PLOTS_SPEC } from './help/analysis-specs';
 import { parseMetricsJsonl, type MetricKey, type StepMetrics } from '../rl/metrics';
 import { lineChartSvg, PALETTE, type Series } from '../analysis/plot-svg';
 import type { CiMetric } from '../run/eval-ci';
@@ -68,14 +70,11 @@ async function readJsonl<T>(path: string): Promise<T[]> {
 }
 
 async function main(): Promise<number> {
-  const argv = process.argv.slice(2);
-  const outIdx = argv.indexOf('--out');
-  const out = outIdx >= 0 ? argv[outIdx + 1] : join('docs', 'plots');
-  const runs = argv.filter((a, i) => !a.startsWith('--') && !(outIdx >= 0 && i === outIdx + 1));
-  if (!runs.length) {
-    console.error('usage: npm run plots -- runs/A [runs/B ...] [--out docs/plots]');
-    return 2;
-  }
+  const parsed = parseCli(PLOTS_SPEC, process.argv.slice(2));
+  if (!parsed) return 0;
+  const out = (parsed.args.out as string | undefined) ?? join('docs', 'plots');
+  const runs = parsed.positional;
+  if (!runs.length) throw new Error('give one or more run directories (see --help)');
   const labels = runLabels(runs);
   const data = await Promise.all(
     runs.map(async (dir, i) => ({

@@ -7,7 +7,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs, intArg, runMain } from './args';
+import { intArg, runMain } from './args';
+import { parseCli } from './cli-spec';
+import { PRETRAIN_SPEC } from './help/run-specs';
 import { Progress } from './progress';
 import { createNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
@@ -38,21 +40,9 @@ const DEFAULTS: Record<
 };
 
 async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2), {
-    preset: 'string',
-    steps: 'string',
-    batch: 'string',
-    lr: 'string',
-    seed: 'string',
-    'bug-rate': 'string',
-    'tester-share': 'string',
-    out: 'string',
-    only: 'string',
-    init: 'string',
-    part: 'string',
-    'extra-families': 'string',
-    families: 'string',
-  });
+  const parsed = parseCli(PRETRAIN_SPEC, process.argv.slice(2));
+  if (!parsed) return 0;
+  const { args } = parsed;
   const name = ((args.preset as string) ?? 'tiny') as 'micro' | 'tiny';
   if (!(name in DEFAULTS)) throw new Error(`--preset must be micro or tiny, got '${name}'`);
   const d = DEFAULTS[name];

@@ -2,14 +2,15 @@
 // blocks of the results page (tables, targets, mode comparison) from the committed records; --check only reports
 // whether the page is up to date (exit 1 with the differing lines when not).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs, runMain } from './args';
+import { runMain } from './args';
+import { parseCli } from './cli-spec';
+import { RESULTS_PAGE_SPEC } from './help/analysis-specs';
 import { regenerateResultsPage } from '../analysis/results-page-node';
 
 async function main(): Promise<number> {
-  const args = parseArgs(
-    process.argv.slice(2).filter((a) => a !== '--'),
-    { check: 'boolean', page: 'string', data: 'string' },
-  );
+  const parsed = parseCli(RESULTS_PAGE_SPEC, process.argv.slice(2));
+  if (!parsed) return 0;
+  const { args } = parsed;
   const pageFile = (args.page as string | undefined) ?? 'docs/results.md';
   const data = (args.data as string | undefined) ?? 'docs/results-data';
   for (const p of [pageFile, data])

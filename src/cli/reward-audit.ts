@@ -4,6 +4,8 @@
 // it), --public one with every candidate regraded on the problem's docstring example alone.
 import { basename, dirname, resolve } from 'node:path';
 import { runMain } from './args';
+import { parseCli } from './cli-spec';
+import { REWARD_AUDIT_SPEC } from './help/analysis-specs';
 import { AUDIT_HEADER, auditRow, rewardAudit } from '../analysis/reward-audit';
 import { regradePublic, regradeShared } from '../analysis/reward-audit-shared';
 import { trainingProblems } from '../run/lab-setup';
@@ -15,18 +17,13 @@ import { createNodeSandbox } from '../sandbox/node';
 import type { Problem } from '../tasks/types';
 import type { Sandbox } from '../sandbox/types';
 
-const USAGE =
-  'usage: npm run reward-audit -- [--shared] [--public] RUN_DIR ...   (run directories with rollouts/step-*.json)';
-
 async function main(): Promise<number> {
-  const args = process.argv.slice(2).filter((a) => a !== '--');
-  const shared = args.includes('--shared');
-  const pub = args.includes('--public');
-  const dirs = args.filter((a) => a !== '--shared' && a !== '--public');
-  if (!dirs.length || dirs.some((d) => d.startsWith('--'))) {
-    console.error(USAGE);
-    return 2;
-  }
+  const parsed = parseCli(REWARD_AUDIT_SPEC, process.argv.slice(2));
+  if (!parsed) return 0;
+  const shared = parsed.args.shared === true;
+  const pub = parsed.args.public === true;
+  const dirs = parsed.positional;
+  if (!dirs.length) throw new Error('give one or more run directories (see --help)');
   const runs: { name: string; run: RunDir; steps: RolloutRecord[][] }[] = [];
   for (const dir of dirs) {
     const run = new RunDir(new NodeRunStore(dir));

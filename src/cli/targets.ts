@@ -74,6 +74,10 @@ async function noveltyPlots(runs: readonly TargetRun[], out: string, unit: Resam
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
+  if (argv.includes('--help')) {
+    console.log(USAGE);
+    return 0;
+  }
   // Run directories are the positional arguments; each --versus names one base directory.
   const { args, positional: dirs } = parseArgsAndPositional(argv, {
     step: 'string',

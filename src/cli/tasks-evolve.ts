@@ -3,6 +3,8 @@
 // as HumanEval/MBPP JSONL with lineage. Pools: a preset's curriculum mutants and alternative correct styles; for a
 // FILE, single-edit mutants of each reference solution.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { parseCli } from './cli-spec';
+import { TASKS_EVOLVE_SPEC } from './help/tasks-specs';
 import { createNodeSandbox } from '../sandbox/node';
 import { importJsonl } from '../tasks/importers';
 import {
@@ -17,14 +19,6 @@ import {
 import { loadCurriculum } from '../run/lab-setup';
 import { PRESETS, type PresetName } from '../rl/config';
 import type { Problem } from '../tasks/types';
-
-const USAGE =
-  'usage: npm run tasks -- evolve FILE.jsonl|--preset micro|tiny|paper --rounds R [--problems N] [--from hidden|public] [--out FILE] [--timeout MS]';
-
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
 
 function positiveInt(v: string | undefined, name: string, dflt: number): number {
   if (v === undefined) return dflt;
@@ -55,26 +49,28 @@ function presetJobs(name: string, n: number): Job[] {
   return insts.map((inst) => ({ problem: inst.problem, pool: curriculumPool(inst), extra: curriculumProposals(inst) }));
 }
 
-export async function evolveCommand(args: string[]): Promise<number> {
-  const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
-  const preset = flag(args, '--preset');
-  if (!file === !preset) {
-    console.error(USAGE);
-    return 2;
-  }
-  const rounds = positiveInt(flag(args, '--rounds'), '--rounds', 2);
-  const nProblems = positiveInt(flag(args, '--problems'), '--problems', 4);
-  const timeoutMs = positiveInt(flag(args, '--timeout'), '--timeout', 2000);
+export async function evolveCommand(argv: string[]): Promise<number> {
+  const parsed = parseCli(TASKS_EVOLVE_SPEC, argv);
+  if (!parsed) return 0;
+  const { args, positional } = parsed;
+  const flag = (name: string) => args[name] as string | undefined;
+  const [file] = positional;
+  const preset = flag('preset');
+  if (!file === !preset || positional.length > 1)
+    throw new Error(`give one FILE.jsonl or --preset, not both (${TASKS_EVOLVE_SPEC.usage[0]})`);
+  const rounds = positiveInt(flag('rounds'), '--rounds', 2);
+  const nProblems = positiveInt(flag('problems'), '--problems', 4);
+  const timeoutMs = positiveInt(flag('timeout'), '--timeout', 2000);
   let jobs: Job[];
   if (file) {
     const { items, errors } = importJsonl(readFileSync(file, 'utf8'));
     for (const e of errors) console.log(`skip ${e.message}`);
     jobs = items.slice(0, nProblems).map((it) => ({ problem: it.problem, pool: sourceMutants(it.problem.solution) }));
   } else jobs = presetJobs(preset as string, nProblems);
-  const from = flag(args, '--from') ?? 'hidden';
+  const from = flag('from') ?? 'hidden';
   jobs = jobs.map((j) => ({ ...j, problem: startingSuite(j.problem, from) }));
   if (!jobs.length) throw new Error('evolve: no problems to evolve');
-  const out = flag(args, '--out') ?? `evolved-${preset ?? 'file'}.jsonl`;
+  const out = flag('out') ?? `evolved-${preset ?? 'file'}.jsonl`;
   const sandbox = createNodeSandbox();
   const results: EvolveResult[] = [];
   try {

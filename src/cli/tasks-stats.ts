@@ -29,10 +29,9 @@ import {
   type TaskSummary,
 } from '../tasks/novelty';
 import { PRESET_NAMES, PRESETS, type PresetName } from '../rl/config';
-import { parseArgs, intArg } from './args';
-
-const USAGE = `usage: npm run tasks -- stats [--preset NAME] [--seed N] [--per-family N] [--tokenizer tokenizer.json | --train-tokenizer VOCAB]
-       [--check N|all] [--corpus DIR [--bug-rate 0.2] [--k 8]]`;
+import { intArg } from './args';
+import { parseCli } from './cli-spec';
+import { TASKS_STATS_SPEC } from './help/tasks-specs';
 
 /** A tokenizer.json given explicitly, else the first shipped one under public/models. */
 function findTokenizer(path: string | undefined): string | undefined {
@@ -47,26 +46,14 @@ function findTokenizer(path: string | undefined): string | undefined {
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 export async function statsCommand(argv: string[]): Promise<number> {
-  if (argv.includes('--help')) {
-    console.log(USAGE);
-    return 0;
-  }
-  const args = parseArgs(argv, {
-    seed: 'string',
-    'per-family': 'string',
-    tokenizer: 'string',
-    'train-tokenizer': 'string',
-    check: 'string',
-    corpus: 'string',
-    'bug-rate': 'string',
-    k: 'string',
-    preset: 'string',
-  });
+  const parsed = parseCli(TASKS_STATS_SPEC, argv);
+  if (!parsed) return 0;
+  const { args } = parsed;
   const seed = intArg(args, 'seed', DEFAULT_SEED);
   const perFamily = intArg(args, 'per-family', DEFAULT_PER_FAMILY);
   const preset = args.preset as string | undefined;
   if (preset !== undefined && !PRESET_NAMES.includes(preset as PresetName)) {
-    console.error(`--preset ${preset}: expected one of ${PRESET_NAMES.join(', ')}\n${USAGE}`);
+    console.error(`--preset ${preset}: expected one of ${PRESET_NAMES.join(', ')}`);
     return 2;
   }
   const families = preset ? PRESETS[preset as PresetName].tasks.families : FAMILIES.map((f) => f.name);

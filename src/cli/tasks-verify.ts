@@ -1,13 +1,11 @@
 // `npm run tasks -- verify FILE.jsonl [--timeout MS] [--workers N]`: runs each problem's reference solution
 // against its own tests in the Pyodide sandbox; malformed lines count as failed; ends with `N passed, M failed`.
 import { readFileSync } from 'node:fs';
+import { intArg } from './args';
+import { parseCli } from './cli-spec';
+import { TASKS_VERIFY_SPEC } from './help/tasks-specs';
 import { createNodeSandbox } from '../sandbox/node';
 import { importJsonl, type ImportedItem } from '../tasks/importers';
-
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
 
 async function verifyItem(
   sandbox: ReturnType<typeof createNodeSandbox>,
@@ -27,16 +25,15 @@ async function verifyItem(
 }
 
 export async function verifyCommand(args: string[]): Promise<number> {
-  const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
-  if (!file) {
-    console.error('usage: npm run tasks -- verify FILE.jsonl [--timeout MS] [--workers N]');
-    return 2;
-  }
-  const timeoutMs = Number(flag(args, '--timeout') ?? 5000);
-  const workers = flag(args, '--workers');
+  const parsed = parseCli(TASKS_VERIFY_SPEC, args);
+  if (!parsed) return 0;
+  const [file, extra] = parsed.positional;
+  if (!file || extra !== undefined) throw new Error(`expected one FILE.jsonl (${TASKS_VERIFY_SPEC.usage[0]})`);
+  const timeoutMs = intArg(parsed.args, 'timeout', 5000);
+  const workers = parsed.args.workers === undefined ? undefined : intArg(parsed.args, 'workers', 1);
   const { items, errors } = importJsonl(readFileSync(file, 'utf8'));
   for (const e of errors) console.log(`FAIL ${e.message}`);
-  const sandbox = createNodeSandbox(workers ? { size: Number(workers) } : {});
+  const sandbox = createNodeSandbox(workers ? { size: workers } : {});
   let passed = 0;
   let failed = errors.length;
   try {

@@ -1,6 +1,8 @@
 // `npm run tasks -- <verify FILE.jsonl | stats | evolve FILE.jsonl|--preset P --rounds R>`: dispatcher for the
 // curriculum and sandbox task commands.
 import { runMain } from './args';
+import { helpText } from './cli-spec';
+import { TASKS_SPEC } from './help/tasks-specs';
 
 const [sub, ...rest] = process.argv.slice(2);
 
@@ -18,9 +20,13 @@ async function main(): Promise<number> {
       const { evolveCommand } = await import('./tasks-evolve');
       return evolveCommand(rest);
     }
+    case '--help':
+      console.log(helpText(TASKS_SPEC));
+      return 0;
     default:
-      console.error('usage: npm run tasks -- verify FILE.jsonl | stats | evolve FILE.jsonl|--preset P --rounds R');
-      return 2;
+      throw new Error(
+        `${sub === undefined ? 'no sub-command' : `unknown sub-command '${sub}'`}: expected ${TASKS_SPEC.subcommands!.join(', ')} (npm run tasks -- --help)`,
+      );
   }
 }
 

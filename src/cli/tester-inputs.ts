@@ -1,26 +1,23 @@
 // `npm run tester-inputs -- [--window 10] RUN_DIR ...`: what the Tester's valid tests call over a run's training
 // steps (from rollouts/step-*.json): the share restating a docstring example and the distinct calls per rollout.
 import { basename, dirname, resolve } from 'node:path';
-import { intArg, parseArgsAndPositional, runMain } from './args';
+import { intArg, runMain } from './args';
+import { parseCli } from './cli-spec';
+import { TESTER_INPUTS_SPEC } from './help/analysis-specs';
 import { RUN_FILES } from '../run/run-layout';
 import { RunDir } from '../run/run-store';
 import { NodeRunStore } from '../run/run-store-node';
 import { testerInputs } from '../analysis/tester-inputs';
 
-const USAGE = 'usage: npm run tester-inputs -- [--window 10] RUN_DIR ...   (run directories with rollouts/step-*.json)';
-
 const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : '–');
 
 async function main(): Promise<number> {
-  const { args, positional: dirs } = parseArgsAndPositional(
-    process.argv.slice(2).filter((a) => a !== '--'),
-    { window: 'string' },
-  );
+  const parsed = parseCli(TESTER_INPUTS_SPEC, process.argv.slice(2));
+  if (!parsed) return 0;
+  const { args, positional: dirs } = parsed;
   const stepsPerRow = intArg(args, 'window', 10);
-  if (!dirs.length || stepsPerRow < 1) {
-    console.error(USAGE);
-    return 2;
-  }
+  if (stepsPerRow < 1) throw new Error(`--window must be at least 1, got ${stepsPerRow}`);
+  if (!dirs.length) throw new Error('give one or more run directories (see --help)');
   const out = [
     '| run | steps | tests | valid (%) | valid tests restating a docstring example (%) | distinct valid calls per rollout |',
     '| --- | --- | --- | --- | --- | --- |',

@@ -1,7 +1,9 @@
 // `npm run train -- --preset tiny --mode code-a1 --steps 50 --seed 1 --out runs/NAME` (or `--resume runs/NAME`):
 // headless Code-A1 / golden / self-play training with a progress bar, a compact line per step, and crash-safe runs.
 import { join } from 'node:path';
-import { configHelp, parseArgs, intArg, setOverrides } from './args';
+import { intArg, setOverrides } from './args';
+import { parseCli } from './cli-spec';
+import { TRAIN_SPEC } from './help/run-specs';
 import { Progress } from './progress';
 import { presetConfig, type DeepPartial, type PresetName, type TrainConfig } from '../rl/config';
 import type { Mode } from '../rl/metrics';
@@ -13,41 +15,13 @@ import { formatStepLine } from '../run/format';
 import { openNodeLab } from './lab-node';
 import { DEFAULT_EVAL, parseHeldOutSplits } from '../run/eval';
 import { formatReport } from '../run/format';
-import { HF_FLAGS, HF_HELP, HF_RUN_FILE, hfOptions, hfRunJson, openHfLab, readHfRun } from './hf-lab';
+import { HF_RUN_FILE, hfOptions, hfRunJson, openHfLab, readHfRun } from './hf-lab';
 import { HIDDEN_TESTS_FILE, readHiddenTests } from './hidden-tests-file';
 
-const HELP = `usage: npm run train -- [--preset micro|tiny|paper] [--mode code-a1|golden|self-play|tcs|ace] [--steps N]
-                        [--seed S] [--out runs/NAME | --resume runs/NAME] [--set group.key=value ...]
-                        [--hidden-tests FILE.jsonl]   (HumanEval/MBPP records, e.g. evolved suites, replace those training problems' hidden tests)
-                        [--eval-every N [--eval-problems 0 (all)] [--eval-samples 8] [--eval-splits heldout,heldout-family]]   (appends eval.jsonl)
-                        [--warmup]   (compile step 0's shaders ahead, off the main thread; on SwiftShader the async-compiled
-                                      kernels then run ~5-10% slower, so long runs are faster without it)
-${HF_HELP}
-
-${configHelp()}`;
-
 async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2), {
-    preset: 'string',
-    mode: 'string',
-    steps: 'string',
-    seed: 'string',
-    out: 'string',
-    resume: 'string',
-    set: 'string',
-    'eval-every': 'string',
-    'eval-problems': 'string',
-    'eval-samples': 'string',
-    'eval-splits': 'string',
-    warmup: 'boolean',
-    'hidden-tests': 'string',
-    ...HF_FLAGS,
-    help: 'boolean',
-  });
-  if (args.help) {
-    console.log(HELP);
-    return 0;
-  }
+  const parsed = parseCli(TRAIN_SPEC, process.argv.slice(2));
+  if (!parsed) return 0;
+  const { args } = parsed;
   const resumeDir = typeof args.resume === 'string' ? args.resume : undefined;
   const hfArg = hfOptions(args);
   if (hfArg && resumeDir)

@@ -7,7 +7,9 @@
 // one task, which differ only in the function name, together) instead of instances.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgsAndPositional, runMain } from './args';
+import { runMain } from './args';
+import { parseCli } from './cli-spec';
+import { TUNING_SPEC } from './help/analysis-specs';
 import { lineChartSvg, PALETTE, type Series } from '../analysis/plot-svg';
 import { loadTunings } from '../analysis/tuning-node';
 import { BATCH_WINDOW, choiceLine, tuningTable, type TuningRun } from '../analysis/tuning';
@@ -23,16 +25,14 @@ function movingAverage(ys: readonly number[], w: number): number[] {
 }
 
 async function main(): Promise<number> {
-  const argv = process.argv.slice(2).filter((a) => a !== '--');
   // The tuning directories are the positional arguments; --reference and --out take values.
-  const { args, positional } = parseArgsAndPositional(argv, { reference: 'string', out: 'string', resample: 'string' });
+  const parsed = parseCli(TUNING_SPEC, process.argv.slice(2));
+  if (!parsed) return 0;
+  const { args, positional } = parsed;
   const unit = (args.resample as string | undefined) ?? 'problems';
-  if (!positional.length || !RESAMPLE_UNITS.includes(unit as ResampleUnit)) {
-    console.error(
-      `usage: npm run tuning -- DIR [DIR ...] [--reference NAME] [--out docs/plots/tuning] [--resample ${RESAMPLE_UNITS.join('|')}]`,
-    );
-    return 2;
-  }
+  if (!RESAMPLE_UNITS.includes(unit as ResampleUnit))
+    throw new Error(`--resample ${unit}: expected one of ${RESAMPLE_UNITS.join(', ')}`);
+  if (!positional.length) throw new Error('give one or more tuning record directories (see --help)');
   const reference = (args.reference as string | undefined) ?? 'p16-lr2e-4';
   // Several directories: seeds pooled per problem, folds joined (tuning-node.ts).
   const tuning = loadTunings(positional, unit as ResampleUnit);
