@@ -172,5 +172,5 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready'; coldMs: number }
   | { type: 'result'; id: number; raw: RawJudge | RawExtract | RawProbe; heapBytes: number }
-  | { type: 'failed'; id: number; error: string; fatal: boolean }
+  | { type: 'failed'; id: number; error: string; fatal: boolean; step?: number }
   | { type: 'init-error'; error: string };

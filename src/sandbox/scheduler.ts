@@ -24,6 +24,8 @@ import type { PoolOptions, PoolStats, RawResult, WorkerHandle, WorkerSpawner } f
 interface Pending {
   id: number;
   job: Job;
+  /** Workers this job took down (crash or hard stop): bounded by MAX_WORKER_LOSSES (requeueFrom). */
+  losses: number;
   resolve(raw: RawResult): void;
   reject(e: Error): void;
 }
@@ -41,6 +43,12 @@ interface Slot {
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * A judge job may take down at most this many workers; each loss costs a respawn (a cold start, seconds of CPU),
+ * so a candidate that crashes on every call must not cost one per test. See requeueFrom for what is decided when.
+ */
+export const MAX_WORKER_LOSSES = 2;
 
 export class WorkerScheduler {
   readonly stats: PoolStats = {
@@ -182,7 +190,8 @@ export class WorkerScheduler {
       }
       case 'failed': {
         this.stats.crashes++;
-        this.requeueFrom(slot, msg.id, { status: 'error', errorType: 'WorkerCrash', message: msg.error.slice(0, 300) });
+        const verdict = { status: 'error' as const, errorType: 'WorkerCrash', message: msg.error.slice(0, 300) };
+        this.requeueFrom(slot, msg.id, verdict, msg.step);
         this.replace(slot);
         break;
       }
@@ -217,22 +226,45 @@ export class WorkerScheduler {
   }
 
   /**
-   * The worker died while running job `jobId`: that job is resubmitted with the step it died on decided
-   * (`verdict`), the others it held are resubmitted unchanged, ahead of newer work.
+   * The worker died while running job `jobId` (a crash, or a hard stop: `verdict`), at step `step`: test index, or
+   * -1 for setup/define. The job's result of that attempt is lost; it is resubmitted with that step decided, the
+   * others the worker held are resubmitted unchanged, ahead of newer work. The job's cost is bounded:
+   * - first loss: the step it died on is decided, every other test runs again on a fresh worker (a candidate that
+   *   crashes on one deep test keeps honest verdicts on all the others); with `stopAtTimeout` the tests after that
+   *   step are `NotRun` too, as after a timeout: the caller only asks whether all passed;
+   * - second loss: the tests after that step are `NotRun` as well, so the rerun only runs tests that finished on the
+   *   worker just lost (phase C runs tests in index order) and cannot lose another worker unless the candidate
+   *   behaves differently on the same input;
+   * - a third loss, or a second on the same step (only setup code or a nondeterministic candidate can do that),
+   *   settles the job without running it again: every test gets the loss's verdict.
+   * So a job costs at most MAX_WORKER_LOSSES respawns when its candidate crashes on the same inputs each time, and
+   * MAX_WORKER_LOSSES + 1 in any case, whatever its number of tests (redteam-crash.test.ts).
    */
-  private requeueFrom(slot: Slot, jobId: number, verdict: JudgeResult['verdicts'][number]): void {
-    const step = Atomics.load(slot.i32, STEP);
+  private requeueFrom(
+    slot: Slot,
+    jobId: number,
+    verdict: JudgeResult['verdicts'][number],
+    step = Atomics.load(slot.i32, STEP),
+  ): void {
     const again: Pending[] = [];
     for (const p of slot.inflight.values()) {
       if (p.id === jobId && p.job.kind === 'judge') {
+        p.losses++;
         const forced = { ...(p.job.forced ?? {}) };
-        if (forced[step]) {
-          // Died twice on the same step (only setup code can do that): settle without running it again.
+        if (forced[step] || p.losses > MAX_WORKER_LOSSES) {
           const why = verdict.status === 'timeout' ? { t: 1 as const } : { e: verdict.errorType, m: verdict.message };
           p.resolve({ ...emptyRawJudge(), setup: why });
           continue;
         }
         forced[step] = verdict;
+        if (step >= 0 && (p.job.stopAtTimeout || p.losses >= MAX_WORKER_LOSSES)) {
+          const what = verdict.status === 'timeout' ? 'timed out' : 'took down the worker';
+          const why = p.job.stopAtTimeout
+            ? `not run: test ${step + 1} ${what}`
+            : `not run: this job took down ${p.losses} workers (last on test ${step + 1})`;
+          for (let j = step + 1; j < p.job.tests.length; j++)
+            forced[j] ??= { status: 'error', errorType: 'NotRun', message: why };
+        }
         p.job = { ...p.job, forced };
         again.push(p);
       } else if (p.id === jobId && p.job.kind === 'extract') {
@@ -302,6 +334,7 @@ export class WorkerScheduler {
       const p: Pending = {
         id: this.nextId++,
         job,
+        losses: 0,
         resolve: (raw) => {
           if (settled) return;
           settled = true;
