@@ -40,6 +40,8 @@ interface Slot {
   inflight: Map<number, Pending>;
   claimedAt: number;
   bootFailures: number;
+  /** Wasm memory size when the worker became ready (what each restore covers then). */
+  bootHeap: number;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
@@ -49,6 +51,13 @@ const now = (): number => performance.timeOrigin + performance.now();
  * so a candidate that crashes on every call must not cost one per test. See requeueFrom for what is decided when.
  */
 export const MAX_WORKER_LOSSES = 2;
+
+/**
+ * Growth past a worker's boot memory after which it is replaced: a restore covers ~16 MiB at boot (static data and
+ * heap; snapshot.ts layout), so 8 MiB more keeps a later job's reset within 1.5x a fresh worker's
+ * (heap-growth.test.ts; `npm run bench:sandbox-heap` measures the time).
+ */
+const RECYCLE_GROWTH_BYTES = 8 * 2 ** 20;
 
 export class WorkerScheduler {
   readonly stats: PoolStats = {
@@ -84,6 +93,7 @@ export class WorkerScheduler {
       outputCap: opts.outputCap ?? 8192,
       memoryCapBytes: opts.memoryCapBytes ?? 512 * 1024 * 1024,
       recycleBytes: opts.recycleBytes ?? 256 * 1024 * 1024,
+      recycleGrowthBytes: opts.recycleGrowthBytes ?? RECYCLE_GROWTH_BYTES,
       defaultTimeoutMs: opts.defaultTimeoutMs ?? 1000,
       spares: opts.spares ?? 0,
       restore: opts.restore ?? 'adaptive',
@@ -122,6 +132,7 @@ export class WorkerScheduler {
       inflight: new Map(),
       claimedAt: 0,
       bootFailures,
+      bootHeap: 0,
     };
     slot.handle = this.spawner.spawn(
       (msg) => this.onMessage(slot, msg),
@@ -165,6 +176,7 @@ export class WorkerScheduler {
       case 'ready':
         slot.ready = true;
         slot.bootFailures = 0;
+        slot.bootHeap = msg.heapBytes ?? 0;
         this.stats.coldStartMs.push(msg.coldMs);
         this.readyWaiters.splice(0).forEach((r) => r());
         break;
@@ -185,6 +197,8 @@ export class WorkerScheduler {
         p.resolve(msg.raw);
         this.stats.maxHeapBytes = Math.max(this.stats.maxHeapBytes, msg.heapBytes);
         if (msg.heapBytes > this.opts.recycleBytes) slot.retiring = true;
+        // Memory never shrinks and every restore covers all of it: growth left behind taxes every later job.
+        if (slot.bootHeap && msg.heapBytes > slot.bootHeap + this.opts.recycleGrowthBytes) slot.retiring = true;
         if (slot.retiring && slot.inflight.size === 0) this.replace(slot);
         break;
       }

@@ -112,7 +112,8 @@ export class SandboxWorker {
     this.err.take();
     this.snap.take();
     this.platform.lockDown();
-    this.platform.post({ type: 'ready', coldMs: now() - t0 });
+    // The memory size every restore covers from now on: the pool recycles a worker whose memory grows past it.
+    this.platform.post({ type: 'ready', coldMs: now() - t0, heapBytes: this.snap.memoryBytes });
   }
 
   /** Run one Python call under a deadline; `claimed` means the watchdog interrupted it (a timeout). */
