@@ -18,7 +18,9 @@ const mbpp = importJsonl(readFileSync(fixture('sandbox/fixtures/mbpp-mini.jsonl'
 const returnsNone = (p: Problem) => `${p.solution}\n\ndef ${p.entryPoint}(*args, **kwargs):\n    return None\n`;
 
 async function judgeAll(sandbox: SandboxPool, problems: Problem[], code: (p: Problem) => string): Promise<string[]> {
-  const ok = await Promise.all(problems.map(async (p) => passedAll(await judgeHidden(sandbox, p, code(p), 5000, true))));
+  const ok = await Promise.all(
+    problems.map(async (p) => passedAll(await judgeHidden(sandbox, p, code(p), 5000, true))),
+  );
   return problems.filter((_, i) => ok[i]).map((p) => p.id);
 }
 
@@ -42,7 +44,9 @@ describe('HumanEval and MBPP on the evaluation path', () => {
       const t0 = performance.now();
       const passed = await judgeAll(sandbox, [...he, ...mb], (p) => p.solution);
       const none = await judgeAll(sandbox, [...he, ...mb], returnsNone);
-      console.log(`${2 * (he.length + mb.length)} programs judged in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `${2 * (he.length + mb.length)} programs judged in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
       expect(passed).toHaveLength(he.length + mb.length);
       expect(none).toEqual([]);
     } finally {

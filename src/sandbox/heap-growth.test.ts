@@ -21,18 +21,21 @@ async function bytesPerRestore(jobs: number): Promise<number> {
 }
 
 describe('heap left behind', () => {
-  it.each([12, 40, 200])('after a job that grew memory by %i MiB, a restore costs at most 1.5x a fresh one', async (mib) => {
-    const fresh = await bytesPerRestore(5);
-    const grow = await pool().judge({
-      code: 'def f(n):\n    b = bytearray(n)\n    return len(b)\n',
-      entryPoint: 'f',
-      tests: [`assert f(${mib} * 2**20) == ${mib} * 2**20`],
-      timeoutMs: 20_000,
-    });
-    expect(statuses(grow)).toEqual(['passed']);
-    await pool().warm();
-    const after = await bytesPerRestore(5);
-    console.log(`grew ${mib} MiB: ${(fresh / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB per restore`);
-    expect(after / fresh).toBeLessThanOrEqual(1.5);
-  });
+  it.each([12, 40, 200])(
+    'after a job that grew memory by %i MiB, a restore costs at most 1.5x a fresh one',
+    async (mib) => {
+      const fresh = await bytesPerRestore(5);
+      const grow = await pool().judge({
+        code: 'def f(n):\n    b = bytearray(n)\n    return len(b)\n',
+        entryPoint: 'f',
+        tests: [`assert f(${mib} * 2**20) == ${mib} * 2**20`],
+        timeoutMs: 20_000,
+      });
+      expect(statuses(grow)).toEqual(['passed']);
+      await pool().warm();
+      const after = await bytesPerRestore(5);
+      console.log(`grew ${mib} MiB: ${(fresh / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB per restore`);
+      expect(after / fresh).toBeLessThanOrEqual(1.5);
+    },
+  );
 });

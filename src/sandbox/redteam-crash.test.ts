@@ -9,7 +9,8 @@ import type { ExtractedTest } from './types';
 
 // lru_cache recursion goes through C on every level: with Node's default 4 MiB worker stack V8 overflowed (a fatal
 // RangeError in Pyodide) long before CPython's own guard on the wasm stack; the pool's stack lets the guard fire.
-const DEEP = 'import sys, functools\nsys.setrecursionlimit(10**7)\n@functools.lru_cache(None)\ndef _deep(n):\n    return 0 if n == 0 else _deep(n - 1) + 1\n';
+const DEEP =
+  'import sys, functools\nsys.setrecursionlimit(10**7)\n@functools.lru_cache(None)\ndef _deep(n):\n    return 0 if n == 0 else _deep(n - 1) + 1\n';
 /** Recurses 200,000 levels deep through C on every call. */
 const EVERY_CALL = `${DEEP}def f(x):\n    _deep.cache_clear()\n    return _deep(200000) * 0 + x\n`;
 /** Recurses x levels deep: fine on small inputs, deep on one. */
@@ -24,7 +25,12 @@ describe('the pool as configured: deep C recursion does not kill the worker', ()
 
   it('is a RecursionError on every call, the other tests pass, no respawn', async () => {
     const before = pool().stats.crashes;
-    const r = await pool().judge({ code: ON_DEEP_INPUT, entryPoint: 'f', tests: tests([1, 200000, 3]), timeoutMs: 30_000 });
+    const r = await pool().judge({
+      code: ON_DEEP_INPUT,
+      entryPoint: 'f',
+      tests: tests([1, 200000, 3]),
+      timeoutMs: 30_000,
+    });
     expect(statuses(r)).toEqual(['passed', 'error', 'passed']);
     expect(r.verdicts[1].errorType).toBe('RecursionError');
     const every = await pool().judge({ code: EVERY_CALL, entryPoint: 'f', tests: tests([1, 2]), timeoutMs: 30_000 });

@@ -14,7 +14,7 @@ const KEYWORDS = new Set(
 /** `s` with every string literal blanked (same length), so brackets, `#` and words inside strings are not seen. */
 function blankStrings(s: string): string {
   let out = '';
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const q = /^([rbfuRBFU]{0,2})('''|"""|'|")/.exec(s.slice(i));
     const prev = i > 0 ? s[i - 1] : '';
     if (q && !/\w/.test(prev)) {
@@ -130,9 +130,7 @@ function split(test: string): { body: string[]; param: string; module: string[] 
   const param = /^def\s+check\s*\(\s*([A-Za-z_]\w*)/.exec(lines[at])?.[1] ?? 'candidate';
   let end = at + 1;
   while (end < lines.length && (!lines[end].trim() || /^\s/.test(lines[end]))) end++;
-  const module = statements([...lines.slice(0, at), ...lines.slice(end)]).filter(
-    (s) => !/^\s*METADATA\s*=/.test(s),
-  );
+  const module = statements([...lines.slice(0, at), ...lines.slice(end)]).filter((s) => !/^\s*METADATA\s*=/.test(s));
   return { body: lines.slice(at + 1, end), param, module };
 }
 

@@ -105,7 +105,13 @@ function declaration(p: Problem): { declaration: string; imports: string } {
  */
 function oneLine(tests: readonly string[], p: Problem): string[] {
   for (const t of tests)
-    if (t.trim().split('\n').slice(1).some((l) => l.trim() && !/^\s/.test(l)))
+    if (
+      t
+        .trim()
+        .split('\n')
+        .slice(1)
+        .some((l) => l.trim() && !/^\s/.test(l))
+    )
       throw new Error(`problem ${p.id}: a test spans several lines; the export writes one assert per line:\n${t}`);
   return tests.map((t) =>
     t
