@@ -16,7 +16,7 @@ function flag(name: string, fallback: number): number {
 const suite = (i: number): JudgeRequest => ({
   code: `def f(xs):\n    # suite ${i}\n    return sorted(xs)[::-1]\n`,
   entryPoint: 'f',
-  tests: Array.from({ length: 8 }, (_, j) => `assert f([${j}, ${j + i + 3}, 1]) == [${j + i + 3}, ${j}, 1]`),
+  tests: Array.from({ length: 8 }, (_, j) => `assert f([${j + 2}, ${j + i + 3}, 1]) == [${j + i + 3}, ${j + 2}, 1]`),
 });
 
 const grow = (mib: number): JudgeRequest => ({
