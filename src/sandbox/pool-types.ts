@@ -27,6 +27,11 @@ export interface PoolOptions {
   extractTimeoutMs?: number;
   /** A worker whose wasm heap grew past this is replaced after its current job. */
   recycleBytes?: number;
+  /**
+   * A worker whose wasm memory grew more than this past its size at boot is replaced after that job (default 8 MiB):
+   * every restore covers all of memory, so growth left behind would make every later job on that worker dearer.
+   */
+  recycleGrowthBytes?: number;
   defaultTimeoutMs?: number;
   /** Extra booted workers kept ready so a hard stop or crash is replaced at once, not after a cold start. */
   spares?: number;

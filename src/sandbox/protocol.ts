@@ -170,7 +170,7 @@ export type ToWorker =
   | { type: 'job'; id: number; job: Job };
 
 export type FromWorker =
-  | { type: 'ready'; coldMs: number }
+  | { type: 'ready'; coldMs: number; heapBytes?: number }
   | { type: 'result'; id: number; raw: RawJudge | RawExtract | RawProbe; heapBytes: number }
-  | { type: 'failed'; id: number; error: string; fatal: boolean }
+  | { type: 'failed'; id: number; error: string; fatal: boolean; step?: number }
   | { type: 'init-error'; error: string };

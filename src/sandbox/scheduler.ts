@@ -24,6 +24,8 @@ import type { PoolOptions, PoolStats, RawResult, WorkerHandle, WorkerSpawner } f
 interface Pending {
   id: number;
   job: Job;
+  /** Workers this job took down (crash or hard stop): bounded by MAX_WORKER_LOSSES (requeueFrom). */
+  losses: number;
   resolve(raw: RawResult): void;
   reject(e: Error): void;
 }
@@ -38,9 +40,24 @@ interface Slot {
   inflight: Map<number, Pending>;
   claimedAt: number;
   bootFailures: number;
+  /** Wasm memory size when the worker became ready (what each restore covers then). */
+  bootHeap: number;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * A judge job may take down at most this many workers; each loss costs a respawn (a cold start, seconds of CPU),
+ * so a candidate that crashes on every call must not cost one per test. See requeueFrom for what is decided when.
+ */
+export const MAX_WORKER_LOSSES = 2;
+
+/**
+ * Growth past a worker's boot memory after which it is replaced: a restore covers ~16 MiB at boot (static data and
+ * heap; snapshot.ts layout), so 8 MiB more keeps a later job's reset within 1.5x a fresh worker's
+ * (heap-growth.test.ts; `npm run bench:sandbox-heap` measures the time).
+ */
+const RECYCLE_GROWTH_BYTES = 8 * 2 ** 20;
 
 export class WorkerScheduler {
   readonly stats: PoolStats = {
@@ -76,6 +93,7 @@ export class WorkerScheduler {
       outputCap: opts.outputCap ?? 8192,
       memoryCapBytes: opts.memoryCapBytes ?? 512 * 1024 * 1024,
       recycleBytes: opts.recycleBytes ?? 256 * 1024 * 1024,
+      recycleGrowthBytes: opts.recycleGrowthBytes ?? RECYCLE_GROWTH_BYTES,
       defaultTimeoutMs: opts.defaultTimeoutMs ?? 1000,
       spares: opts.spares ?? 0,
       restore: opts.restore ?? 'adaptive',
@@ -114,6 +132,7 @@ export class WorkerScheduler {
       inflight: new Map(),
       claimedAt: 0,
       bootFailures,
+      bootHeap: 0,
     };
     slot.handle = this.spawner.spawn(
       (msg) => this.onMessage(slot, msg),
@@ -157,6 +176,7 @@ export class WorkerScheduler {
       case 'ready':
         slot.ready = true;
         slot.bootFailures = 0;
+        slot.bootHeap = msg.heapBytes ?? 0;
         this.stats.coldStartMs.push(msg.coldMs);
         this.readyWaiters.splice(0).forEach((r) => r());
         break;
@@ -177,12 +197,15 @@ export class WorkerScheduler {
         p.resolve(msg.raw);
         this.stats.maxHeapBytes = Math.max(this.stats.maxHeapBytes, msg.heapBytes);
         if (msg.heapBytes > this.opts.recycleBytes) slot.retiring = true;
+        // Memory never shrinks and every restore covers all of it: growth left behind taxes every later job.
+        if (slot.bootHeap && msg.heapBytes > slot.bootHeap + this.opts.recycleGrowthBytes) slot.retiring = true;
         if (slot.retiring && slot.inflight.size === 0) this.replace(slot);
         break;
       }
       case 'failed': {
         this.stats.crashes++;
-        this.requeueFrom(slot, msg.id, { status: 'error', errorType: 'WorkerCrash', message: msg.error.slice(0, 300) });
+        const verdict = { status: 'error' as const, errorType: 'WorkerCrash', message: msg.error.slice(0, 300) };
+        this.requeueFrom(slot, msg.id, verdict, msg.step);
         this.replace(slot);
         break;
       }
@@ -217,22 +240,45 @@ export class WorkerScheduler {
   }
 
   /**
-   * The worker died while running job `jobId`: that job is resubmitted with the step it died on decided
-   * (`verdict`), the others it held are resubmitted unchanged, ahead of newer work.
+   * The worker died while running job `jobId` (a crash, or a hard stop: `verdict`), at step `step`: test index, or
+   * -1 for setup/define. The job's result of that attempt is lost; it is resubmitted with that step decided, the
+   * others the worker held are resubmitted unchanged, ahead of newer work. The job's cost is bounded:
+   * - first loss: the step it died on is decided, every other test runs again on a fresh worker (a candidate that
+   *   crashes on one deep test keeps honest verdicts on all the others); with `stopAtTimeout` the tests after that
+   *   step are `NotRun` too, as after a timeout: the caller only asks whether all passed;
+   * - second loss: the tests after that step are `NotRun` as well, so the rerun only runs tests that finished on the
+   *   worker just lost (phase C runs tests in index order) and cannot lose another worker unless the candidate
+   *   behaves differently on the same input;
+   * - a third loss, or a second on the same step (only setup code or a nondeterministic candidate can do that),
+   *   settles the job without running it again: every test gets the loss's verdict.
+   * So a job costs at most MAX_WORKER_LOSSES respawns when its candidate crashes on the same inputs each time, and
+   * MAX_WORKER_LOSSES + 1 in any case, whatever its number of tests (redteam-crash.test.ts).
    */
-  private requeueFrom(slot: Slot, jobId: number, verdict: JudgeResult['verdicts'][number]): void {
-    const step = Atomics.load(slot.i32, STEP);
+  private requeueFrom(
+    slot: Slot,
+    jobId: number,
+    verdict: JudgeResult['verdicts'][number],
+    step = Atomics.load(slot.i32, STEP),
+  ): void {
     const again: Pending[] = [];
     for (const p of slot.inflight.values()) {
       if (p.id === jobId && p.job.kind === 'judge') {
+        p.losses++;
         const forced = { ...(p.job.forced ?? {}) };
-        if (forced[step]) {
-          // Died twice on the same step (only setup code can do that): settle without running it again.
+        if (forced[step] || p.losses > MAX_WORKER_LOSSES) {
           const why = verdict.status === 'timeout' ? { t: 1 as const } : { e: verdict.errorType, m: verdict.message };
           p.resolve({ ...emptyRawJudge(), setup: why });
           continue;
         }
         forced[step] = verdict;
+        if (step >= 0 && (p.job.stopAtTimeout || p.losses >= MAX_WORKER_LOSSES)) {
+          const what = verdict.status === 'timeout' ? 'timed out' : 'took down the worker';
+          const why = p.job.stopAtTimeout
+            ? `not run: test ${step + 1} ${what}`
+            : `not run: this job took down ${p.losses} workers (last on test ${step + 1})`;
+          for (let j = step + 1; j < p.job.tests.length; j++)
+            forced[j] ??= { status: 'error', errorType: 'NotRun', message: why };
+        }
         p.job = { ...p.job, forced };
         again.push(p);
       } else if (p.id === jobId && p.job.kind === 'extract') {
@@ -302,6 +348,7 @@ export class WorkerScheduler {
       const p: Pending = {
         id: this.nextId++,
         job,
+        losses: 0,
         resolve: (raw) => {
           if (settled) return;
           settled = true;

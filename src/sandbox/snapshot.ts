@@ -205,6 +205,11 @@ export class InterpreterSnapshot {
     return { staticBytes: g0, heapBytes: this.brk - g1, zeroBytes: this.mod.HEAPU8.length - this.brk };
   }
 
+  /** Bytes of wasm memory now: a restore covers all of it (memory grows and never shrinks). */
+  get memoryBytes(): number {
+    return this.mod.HEAPU8.length;
+  }
+
   /** Total milliseconds spent restoring. */
   get restoreMs(): number {
     return this.cost.compareMs + this.cost.writeMs + this.cost.fsMs;

@@ -58,6 +58,8 @@ export class SandboxWorker {
   private jobBytes = 0;
   /** No Python call ran since the last flush of its output. */
   private flushed = false;
+  /** A JS-level failure left the interpreter unusable: run nothing more (the pool is replacing this worker). */
+  private broken = false;
   private heapBytes: () => number = () => 0;
   private readonly clock: () => number;
   readonly cost: WorkerCost = { jobs: 0, parseMs: 0, execMs: 0, marshalMs: 0, postMs: 0 };
@@ -110,7 +112,8 @@ export class SandboxWorker {
     this.err.take();
     this.snap.take();
     this.platform.lockDown();
-    this.platform.post({ type: 'ready', coldMs: now() - t0 });
+    // The memory size every restore covers from now on: the pool recycles a worker whose memory grows past it.
+    this.platform.post({ type: 'ready', coldMs: now() - t0, heapBytes: this.snap.memoryBytes });
   }
 
   /** Run one Python call under a deadline; `claimed` means the watchdog interrupted it (a timeout). */
@@ -358,6 +361,7 @@ export class SandboxWorker {
       return;
     }
     const { id, job } = msg;
+    if (this.broken) return; // the pool replaces this worker and resubmits what it held
     this.i32[JOB_ID] = id;
     this.i32[STEP] = DEFINE_STEP;
     // Test hook (holdWorker): the job is taken; wait here until terminated, checking the word once a second.
@@ -382,7 +386,9 @@ export class SandboxWorker {
     } catch (e) {
       // A JS-level failure inside Pyodide (e.g. a wasm stack overflow) leaves the interpreter unusable.
       const error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      this.platform.post({ type: 'failed', id, error, fatal: true });
+      // The step it died on goes with the message: the jobs already queued here would overwrite the shared word.
+      this.platform.post({ type: 'failed', id, error, fatal: true, step: this.i32[STEP] });
+      this.broken = true;
     }
   }
 }

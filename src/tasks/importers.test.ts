@@ -1,7 +1,7 @@
 // HumanEval and MBPP JSONL importers: records become Problems; a malformed line is an error naming that line.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { docstringExamples, humanEvalAsserts, importJsonl } from './importers';
+import { docstringExamples, humanEvalTests, importJsonl } from './importers';
 
 const fixture = (name: string) => readFileSync(new URL(`../sandbox/fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -24,13 +24,39 @@ describe('HumanEval JSONL', () => {
     expect(items[0].verify.tests[0]).toMatch(/check\(running_max\)$/);
   });
 
-  it('keeps one-line asserts only, drops assert messages, ignores brackets and # inside strings', () => {
-    expect(
-      humanEvalAsserts(
-        'def check(candidate):\n    assert candidate("a(#") == 1, "msg"\n    assert candidate(\n        2) == 3\n',
-        'f',
-      ),
-    ).toEqual(['assert f("a(#") == 1']);
+  it('one test per self-contained assert (message dropped, strings untouched), the rest of check as one block', () => {
+    const check = [
+      'import math',
+      'def check(candidate):',
+      '    assert candidate("a(#", 1) == 1, "msg, with comma"',
+      '    assert candidate(',
+      '        2) == 3',
+      '    n = 4',
+      '    assert candidate(n) == 5',
+      '    for x in range(2):',
+      '        assert candidate(x) == x',
+      '    assert math.isclose(candidate(0.5), 1)',
+      '    assert True, "nothing"',
+      '',
+    ].join('\n');
+    expect(humanEvalTests(check, 'f')).toEqual([
+      'assert f("a(#", 1) == 1',
+      [
+        'for candidate in [f]:',
+        '    import math',
+        '    assert candidate(',
+        '        2) == 3',
+        '    n = 4',
+        '    assert candidate(n) == 5',
+        '    for x in range(2):',
+        '        assert candidate(x) == x',
+        '    assert math.isclose(candidate(0.5), 1)',
+        '    assert True, "nothing"',
+      ].join('\n'),
+    ]);
+    expect(humanEvalTests('def check(candidate):\n    assert True\n    assert candidate(1) == 2\n', 'g')).toEqual([
+      'assert g(1) == 2',
+    ]);
     expect(docstringExamples('>>> g(1)\n2\n>>> other(3)\n4\n', 'g')).toEqual(['assert g(1) == 2']);
   });
 });

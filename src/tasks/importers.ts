@@ -1,6 +1,9 @@
 // JSONL importers: HumanEval (`task_id, prompt, entry_point, canonical_solution, test`) and MBPP (`text, code,
 // task_id, test_list, test_setup_code, challenge_test_list`) records → Problem, plus how to verify each in the sandbox.
+import { humanEvalTests } from './humaneval-check';
 import type { Problem } from './types';
+
+export { humanEvalTests };
 
 export type ImportFormat = 'humaneval' | 'mbpp';
 
@@ -54,35 +57,6 @@ function strList(rec: Rec, key: string, optional = false): string[] {
   return v as string[];
 }
 
-/** Bracket depth of a line, ignoring brackets inside string literals (enough to keep one-line asserts). */
-function balanced(line: string): boolean {
-  let depth = 0;
-  let quote = '';
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '#') break;
-    else if ('([{'.includes(c)) depth++;
-    else if (')]}'.includes(c)) depth--;
-  }
-  return depth === 0 && !quote;
-}
-
-/** One-line `assert candidate(...) == ...` statements of a HumanEval `check`, renamed to the entry point. */
-export function humanEvalAsserts(test: string, entryPoint: string): string[] {
-  const out: string[] = [];
-  for (const raw of test.split('\n')) {
-    const line = raw.trim();
-    if (!line.startsWith('assert ') || !balanced(line) || !/\bcandidate\s*\(/.test(line)) continue;
-    const renamed = line.replace(/\bcandidate\s*\(/g, `${entryPoint}(`).replace(/,\s*(['"]).*\1\s*$/, '');
-    if (/^assert\s+\(?\s*[A-Za-z_]\w*\(.*==/.test(renamed)) out.push(renamed);
-  }
-  return out;
-}
-
 /** `>>> call` followed by its output line in a docstring → `assert call == output`. */
 export function docstringExamples(prompt: string, entryPoint: string): string[] {
   const lines = prompt.split('\n');
@@ -105,7 +79,7 @@ export function humanEvalToItem(rec: Rec, line: number): ImportedItem {
   const test = str(rec, 'test');
   if (!/def\s+check\s*\(/.test(test)) throw new Error('field "test" must define check(candidate)');
   const solution = prompt + canonical;
-  const hidden = humanEvalAsserts(test, entryPoint);
+  const hidden = humanEvalTests(test, entryPoint);
   const examples = docstringExamples(prompt, entryPoint);
   const problem: Problem = {
     id,
@@ -114,7 +88,7 @@ export function humanEvalToItem(rec: Rec, line: number): ImportedItem {
     entryPoint,
     solution,
     hiddenTests: hidden,
-    publicTests: examples.length ? examples : hidden.slice(0, 2),
+    publicTests: examples.length ? examples : hidden.filter((t) => !t.includes('\n')).slice(0, 2),
     split: 'heldout',
     source: 'humaneval',
   };

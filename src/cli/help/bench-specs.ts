@@ -125,3 +125,19 @@ export const BENCH_ONNX_SPEC: CliSpec = {
   ],
   examples: ['npm run bench:onnx -- --preset tiny'],
 };
+
+export const BENCH_SANDBOX_HEAP_SPEC: CliSpec = {
+  command: 'npm run bench:sandbox-heap',
+  summary: 'what a job that grows the wasm heap costs the honest jobs after it on the same worker',
+  usage: ['npm run bench:sandbox-heap -- [--jobs 200] [--repeats 3] [--grow-mib 200]'],
+  flags: [
+    { name: 'jobs', value: 'N', help: 'honest suites before and after the growing job (default 200)' },
+    { name: 'repeats', value: 'N', help: 'repeats (default 3)' },
+    { name: 'grow-mib', value: 'N', help: 'how much the one hostile job grows memory, MiB (default 200)' },
+  ],
+  notes: [
+    'Prints the ratio of the two medians (ms per suite, wall and CPU) and of the bytes each restore reads, with ' +
+      'the pool as configured and, as the same-run baseline, with recycling on growth switched off.',
+  ],
+  examples: ['npm run bench:sandbox-heap -- --jobs 100 --repeats 2'],
+};

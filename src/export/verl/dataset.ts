@@ -99,11 +99,27 @@ function declaration(p: Problem): { declaration: string; imports: string } {
   };
 }
 
+/**
+ * One test per line; a compound statement (every line after its first indented, e.g. the `for candidate in [f]:`
+ * block a HumanEval check's loops become) is written indented under check and read back whole.
+ */
 function oneLine(tests: readonly string[], p: Problem): string[] {
   for (const t of tests)
-    if (t.includes('\n'))
+    if (
+      t
+        .trim()
+        .split('\n')
+        .slice(1)
+        .some((l) => l.trim() && !/^\s/.test(l))
+    )
       throw new Error(`problem ${p.id}: a test spans several lines; the export writes one assert per line:\n${t}`);
-  return tests.map((t) => `    ${t.trim()}`);
+  return tests.map((t) =>
+    t
+      .trim()
+      .split('\n')
+      .map((l) => (l.trim() ? `    ${l}` : ''))
+      .join('\n'),
+  );
 }
 
 /** The check function the release's validation runs: `check(<entry point>)` with the problem's own tests. */
@@ -207,6 +223,7 @@ export function rowToProblem(
   for (const line of r.test.slice(def).split('\n').slice(1)) {
     if (line === PUBLIC_MARK) into = publicTests;
     else if (line === HIDDEN_MARK) into = hiddenTests;
+    else if (/^ {5}|^ {4}\t/.test(line) && into?.length) into[into.length - 1] += `\n${line.slice(4)}`;
     else if (line.startsWith('    ') && line.trim() !== 'pass') into?.push(line.slice(4));
   }
   return {
