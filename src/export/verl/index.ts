@@ -8,6 +8,7 @@ import { Rng } from '../../tasks/rng';
 import { buildVerlConfig, type VerlConfigOptions } from './config-yaml';
 import { problemToRow, writeRows, type ProblemSets } from './dataset';
 import { launchScript, exportReadme } from './launch';
+import preflightPy from './preflight.py?raw';
 
 export { RELEASE_MODEL } from './config-yaml';
 export type { ProblemSets } from './dataset';
@@ -52,7 +53,14 @@ export interface VerlExport {
   warnings: string[];
 }
 
-export const VERL_FILES = ['train.parquet', 'val.parquet', 'config.yaml', 'launch.sh', 'README.md'] as const;
+export const VERL_FILES = [
+  'train.parquet',
+  'val.parquet',
+  'config.yaml',
+  'launch.sh',
+  'preflight.py',
+  'README.md',
+] as const;
 
 /** Characters per token of a code BPE such as Qwen's (a generous upper end, so a warning means "surely too short"). */
 const CHARS_PER_TOKEN = 4;
@@ -102,6 +110,7 @@ export function exportVerl(config: object, sets: ProblemSets, o: VerlConfigOptio
     ),
     'config.yaml': enc.encode(cfg.yaml),
     'launch.sh': enc.encode(launchScript(o)),
+    'preflight.py': enc.encode(preflightPy),
     'README.md': enc.encode(exportReadme(o, sets, cfg)),
   };
   return { files, warnings: cfg.warnings };

@@ -3,45 +3,91 @@
 import type { VerlConfig, VerlConfigOptions } from './config-yaml';
 import type { ProblemSets } from './dataset';
 
+/** The release's model paths that are local folders: every node must have them at the same path. */
+function localModels(o: VerlConfigOptions): string[] {
+  return [...new Set([o.coderModel, o.testerModel].filter((m) => m.startsWith('/')))];
+}
+
+/**
+ * launch.sh: refuses before any GPU time is spent when the release folder, the sandbox, the GPUs or (on several
+ * nodes) the Ray cluster or what its workers see is missing. Ray's workers inherit the environment of the `ray start`
+ * that spawned their node's raylet, not the launching shell's, so on several nodes Ray is started by this script
+ * (`ray-head` / `ray-worker`), with the run's environment, and preflight.py checks it on every node.
+ */
 export function launchScript(o: VerlConfigOptions): string {
   const half = o.gpusPerNode / 2;
+  const models = localModels(o);
   return `#!/bin/bash
 # Runs this export with the published Code-A1 recipe (github.com/ZJU-REAL/Code-A1) the way its
 # code/rl/run/*_A1.sh scripts do, on ${o.nodes} node(s) x ${o.gpusPerNode} GPUs: the Coder trains on ${half} GPU(s) of each
 # node, the Tester on the other ${half}.
-#   CODE_A1_DIR=/path/to/Code-A1/Code-A1 SANDBOX_FUSION_ENDPOINT=http://HOST:8080 bash launch.sh
+#   export CODE_A1_DIR=/path/to/Code-A1/Code-A1 SANDBOX_FUSION_ENDPOINT=http://HOST:8080
+#   bash launch.sh                         # one node: checks, then trains${
+    o.nodes > 1
+      ? `
+#   bash launch.sh ray-head                # several nodes: first on this node (starts Ray's head),
+#   bash launch.sh ray-worker HEAD_IP:6379 # then on each other node, with this folder and the release at the same paths,
+#   bash launch.sh                         # then here: checks every node, then trains`
+      : ''
+  }
 set -euo pipefail
 EXPORT_DIR="$(cd "$(dirname "$0")" && pwd)"
 NNODES=${o.nodes}
 GPUS_PER_NODE=${o.gpusPerNode}
-: "\${CODE_A1_DIR:?set CODE_A1_DIR to the release's Code-A1 folder (the one holding code/rl/main_a1.py and .venv-rl)}"
-: "\${SANDBOX_FUSION_ENDPOINT:?set SANDBOX_FUSION_ENDPOINT to a sandbox_fusion server (the release's reward runs code there)}"
-if [ ! -f "$CODE_A1_DIR/code/rl/main_a1.py" ] || [ ! -d "$CODE_A1_DIR/.venv-rl" ]; then
-  echo "CODE_A1_DIR=$CODE_A1_DIR has no code/rl/main_a1.py or .venv-rl: clone the release and run its rl_env.sh first" >&2
+die() {
+  echo "launch.sh: $*" >&2
   exit 1
+}
+cmd="\${1:-run}"
+case "$cmd" in
+  run | ray-head | ray-worker) ;;
+  *) die "unknown command '$cmd' (run, ray-head, ray-worker HEAD_IP:PORT)" ;;
+esac
+if [ -z "\${CODE_A1_DIR:-}" ]; then
+  die "set CODE_A1_DIR to the Code-A1 folder of the release (it holds code/rl/main_a1.py and .venv-rl)"
 fi
-if command -v nvidia-smi >/dev/null 2>&1; then
-  have=$(nvidia-smi -L | wc -l)
-  if [ "$have" -lt "$GPUS_PER_NODE" ]; then
-    echo "this node has $have GPU(s); the export is sized for $GPUS_PER_NODE per node (export again with --gpus-per-node)" >&2
-    exit 1
-  fi
+if [ ! -f "$CODE_A1_DIR/code/rl/main_a1.py" ] || [ ! -f "$CODE_A1_DIR/.venv-rl/bin/activate" ]; then
+  die "CODE_A1_DIR=$CODE_A1_DIR has no code/rl/main_a1.py or .venv-rl: clone the release and run its rl_env.sh first"
 fi
-source "$CODE_A1_DIR/.venv-rl/bin/activate"
-if [ "$NNODES" -gt 1 ]; then
-  # Several nodes: main_a1.py joins the Ray cluster that is already running. Start it first:
-  #   on this (head) node:  ray start --head --port=6379
-  #   on every other node:  ray start --address=HEAD_IP:6379
-  gpus=$(python -c "import ray; ray.init(address='auto', logging_level='ERROR'); print(int(ray.cluster_resources().get('GPU', 0)))")
-  if [ "$gpus" -lt $((NNODES * GPUS_PER_NODE)) ]; then
-    echo "the Ray cluster has $gpus GPU(s); this export needs $((NNODES * GPUS_PER_NODE)) (start Ray on all $NNODES nodes)" >&2
-    exit 1
-  fi
+if [ -z "\${SANDBOX_FUSION_ENDPOINT:-}" ]; then
+  die "set SANDBOX_FUSION_ENDPOINT to a sandbox_fusion server (http://HOST:PORT); without it every reward is 0"
 fi
+case "$SANDBOX_FUSION_ENDPOINT" in
+  http://* | https://*) ;;
+  *) die "SANDBOX_FUSION_ENDPOINT=$SANDBOX_FUSION_ENDPOINT is not an http(s):// address" ;;
+esac
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+  die "nvidia-smi is not on PATH: this node has no NVIDIA driver; the export needs $GPUS_PER_NODE GPUs per node"
+fi
+have=$(nvidia-smi -L | grep -c '^GPU ' || true)
+if [ "$have" -lt "$GPUS_PER_NODE" ]; then
+  die "this node has $have GPU(s); the export is sized for $GPUS_PER_NODE per node (export again with --gpus-per-node)"
+fi
+# The run's environment. Ray's workers get it from the "ray start" of their node (ray-head / ray-worker below),
+# or, on one node without a running Ray, from main_a1.py's own ray.init.
+export CODE_A1_DIR SANDBOX_FUSION_ENDPOINT
+export CODE_A1_EXPORT_DIR="$EXPORT_DIR"
+export CODE_A1_LOCAL_MODELS="${models.join(':')}"
 # main_a1.py replaces the config's prefix by $PREFIX: data, logs and checkpoints live in this folder.
 export PREFIX="$EXPORT_DIR"
-# Without a W&B key, wandb logs offline (wandb sync uploads later); the console log below is what import-run reads.
+# Without a W&B key, wandb logs offline (wandb sync uploads later); the console log is what import-run reads.
 if [ -z "\${WANDB_API_KEY:-}" ]; then export WANDB_MODE=offline; fi
+# shellcheck disable=SC1091
+source "$CODE_A1_DIR/.venv-rl/bin/activate"
+python "$EXPORT_DIR/preflight.py" sandbox
+case "$cmd" in
+  ray-head) exec ray start --head --port=6379 --num-gpus="$GPUS_PER_NODE" ;;
+  ray-worker)
+    if [ -z "\${2:-}" ]; then die "usage: bash launch.sh ray-worker HEAD_IP:PORT"; fi
+    exec ray start --address="$2" --num-gpus="$GPUS_PER_NODE"
+    ;;
+esac
+if [ "$NNODES" -gt 1 ]; then
+  python "$EXPORT_DIR/preflight.py" cluster "$NNODES" "$GPUS_PER_NODE"
+else
+  # A Ray already running here would be joined by main_a1.py: its workers must have the run's environment too.
+  python "$EXPORT_DIR/preflight.py" cluster 1 "$GPUS_PER_NODE" --if-running
+fi
 mkdir -p "$EXPORT_DIR/logs"
 cd "$CODE_A1_DIR"
 uv run "$CODE_A1_DIR/code/rl/main_a1.py" "$EXPORT_DIR/config.yaml" 2>&1 | tee "$EXPORT_DIR/logs/console.log"
