@@ -20,7 +20,7 @@ import {
 
 const HELP = `usage: npm run export -- (--run runs/NAME | --preset paper|tiny|micro | --tasks FILE.jsonl) --verl OUT/
        [--coder-model HF_ID|DIR] [--tester-model HF_ID|DIR] [--nodes 1] [--gpus-per-node 8] [--name NAME]
-       [--steps N] [--val-fraction 0.2] [--set group.key=value ...]
+       [--steps N] [--val-fraction 0.2] [--release-hparams] [--tokenizer DIR] [--set group.key=value ...]
   --run           a lab run: its config.json and its curriculum (held-out problems go to val.parquet)
   --preset        a preset's config and curriculum (default with --tasks: paper, the release's values)
   --tasks         a HumanEval- or MBPP-format JSONL file instead of the curriculum; --val-fraction of it (seeded
@@ -28,6 +28,8 @@ const HELP = `usage: npm run export -- (--run runs/NAME | --preset paper|tiny|mi
   --coder-model / --tester-model   Hugging Face ids or HF-format model directories (default ${RELEASE_MODEL})
   --nodes / --gpus-per-node        cluster size; each node's GPUs are split between the Coder and the Tester
   --steps         trainer.total_training_steps (default: the release's 3 epochs)
+  --release-hparams  the release's values (its config for the Coder's size: 1.5B, 3B or 7B) for every
+                  hyperparameter; only the problems, the models and the cluster shape come from the lab
   --set           override config fields (with --preset / --tasks), as in npm run train`;
 
 /** An HF-format model directory (made absolute, since launch.sh runs from the release's folder) or a Hub id. */
@@ -59,6 +61,8 @@ export async function exportVerlCli(argv: string[]): Promise<void> {
     name: 'string',
     steps: 'string',
     'val-fraction': 'string',
+    'release-hparams': 'boolean',
+    tokenizer: 'string',
     set: 'string',
   });
   const out = args.verl;
@@ -105,6 +109,8 @@ export async function exportVerlCli(argv: string[]): Promise<void> {
     gpusPerNode: intArg(args, 'gpus-per-node', 8),
     experimentName: name,
     steps,
+    releaseHparams: args['release-hparams'] === true,
+    trainCount: sets.train.length,
   });
   await mkdir(out, { recursive: true });
   for (const f of VERL_FILES) await writeFile(join(out, f), files[f]);

@@ -90,7 +90,7 @@ function lengthWarnings(sets: ProblemSets, flat: Record<string, unknown>): strin
 export function exportVerl(config: object, sets: ProblemSets, o: VerlConfigOptions): VerlExport {
   if (!sets.train.length) throw new Error(`no training problems in ${sets.origin}`);
   if (!sets.val.length) throw new Error(`no validation problems in ${sets.origin}`);
-  const cfg = buildVerlConfig(config, o);
+  const cfg = buildVerlConfig(config, { ...o, trainCount: o.trainCount ?? sets.train.length });
   const batch = Number(cfg.flat['data.train_batch_size']);
   // verl's train loader drops the incomplete last batch and asserts that at least one batch is left.
   if (sets.train.length < batch)
