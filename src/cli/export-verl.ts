@@ -7,6 +7,11 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs, intArg, setOverrides } from './args';
 import { presetConfig, type DeepPartial, type PresetName, type TrainConfig } from '../rl/config';
 import { RunDir } from '../rl/run-store';
+import { loadHfTokenizer } from '../model/hf/tokenizer';
+import { readJson, type HfSource } from '../model/hf/source';
+import { dirSource } from '../model/hf/source-node';
+import { hubSource } from '../model/hf/source-hub';
+import type { ChatCounter } from '../export/verl/prompt-lengths';
 import { NodeRunStore } from '../rl/run-store-node';
 import { importJsonl } from '../tasks/importers';
 import {
@@ -27,6 +32,8 @@ const HELP = `usage: npm run export -- (--run runs/NAME | --preset paper|tiny|mi
                   by the config's seed) goes to val.parquet
   --coder-model / --tester-model   Hugging Face ids or HF-format model directories (default ${RELEASE_MODEL})
   --nodes / --gpus-per-node        cluster size; each node's GPUs are split between the Coder and the Tester
+  --tokenizer     a folder with the models' tokenizer.json (and chat template, config.json): every prompt is counted
+                  with it (default: the model folder's, or the Hub's for an id) and the prompt limits sized to fit
   --steps         trainer.total_training_steps (default: the release's 3 epochs)
   --release-hparams  the release's values (its config for the Coder's size: 1.5B, 3B or 7B) for every
                   hyperparameter; only the problems, the models and the cluster shape come from the lab
@@ -45,6 +52,32 @@ function modelPath(v: string | boolean | undefined, flag: string): string {
   if (!/^[\w.-]+\/[\w.-]+$/.test(v))
     throw new Error(`${flag} ${v}: neither an existing directory nor a Hugging Face id (owner/name)`);
   return v;
+}
+
+/**
+ * A model's tokenizer and chat template, as the release applies them (apply_chat_template with the generation prompt,
+ * then encode), and its context length: from --tokenizer, the model folder, or the Hub.
+ */
+async function chatCounter(model: string, override: string | undefined): Promise<ChatCounter> {
+  const src: HfSource = override
+    ? dirSource(resolve(override))
+    : existsSync(model)
+      ? dirSource(model)
+      : hubSource({ repo: model, token: process.env.HF_TOKEN });
+  try {
+    const tok = await loadHfTokenizer(src);
+    const cfg = (await readJson(src, 'config.json')) as { max_position_embeddings?: unknown } | undefined;
+    const mp = cfg?.max_position_embeddings;
+    return {
+      label: override ? basename(resolve(override)) : basename(model),
+      count: (m) => tok.encodeChat(m, { addGenerationPrompt: true }).length,
+      maxPositions: typeof mp === 'number' ? mp : undefined,
+    };
+  } catch (e) {
+    throw new Error(
+      `cannot count the prompts' tokens with ${src.label}'s tokenizer (${(e as Error).message}); give --tokenizer DIR, a folder with the model's tokenizer.json, tokenizer_config.json and config.json`,
+    );
+  }
 }
 
 export async function exportVerlCli(argv: string[]): Promise<void> {
@@ -102,9 +135,15 @@ export async function exportVerlCli(argv: string[]): Promise<void> {
   const name = typeof args.name === 'string' ? args.name : basename(resolve(runDir ?? out));
   const steps = args.steps === undefined ? undefined : intArg(args, 'steps', 0);
   const t0 = performance.now();
+  const coderModel = modelPath(args['coder-model'], '--coder-model');
+  const testerModel = modelPath(args['tester-model'], '--tester-model');
+  const tokOverride = typeof args.tokenizer === 'string' ? args.tokenizer : undefined;
+  const coderTok = await chatCounter(coderModel, tokOverride);
+  const testerTok = testerModel === coderModel || tokOverride ? coderTok : await chatCounter(testerModel, tokOverride);
   const { files, warnings } = exportVerl(config, sets, {
-    coderModel: modelPath(args['coder-model'], '--coder-model'),
-    testerModel: modelPath(args['tester-model'], '--tester-model'),
+    coderModel,
+    testerModel,
+    tokenizers: { coder: coderTok, tester: testerTok },
     nodes: intArg(args, 'nodes', 1),
     gpusPerNode: intArg(args, 'gpus-per-node', 8),
     experimentName: name,
@@ -118,7 +157,7 @@ export async function exportVerlCli(argv: string[]): Promise<void> {
   const size = (f: string) => `${(files[f].byteLength / 1024).toFixed(1)} KiB`;
   console.log(
     `wrote ${out}: train.parquet (${sets.train.length} problems, ${size('train.parquet')}), val.parquet (${sets.val.length}, ${size('val.parquet')}), ` +
-      `config.yaml, launch.sh, README.md from ${runDir ?? sets.origin} (${((performance.now() - t0) / 1000).toFixed(2)} s)`,
+      `config.yaml, launch.sh, preflight.py, README.md from ${runDir ?? sets.origin} (${((performance.now() - t0) / 1000).toFixed(2)} s)`,
   );
   for (const w of warnings) console.log(`note: ${w}`);
   console.log(

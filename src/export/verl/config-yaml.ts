@@ -6,6 +6,7 @@ import releaseConfigs from './fixtures/release-configs.json' with { type: 'json'
 import { flattenKeys, type Json } from './keys';
 import { DUAL_CLIP_OFF, LAB_IMPLICIT, MAPPED, UNMAPPED, fieldMapping, isMapped, type FlatConfig } from './config-map';
 import { hparamGaps, releaseConfig, releaseSizeFor } from './release-fit';
+import { sizePromptLimits, type PromptLengths } from './prompt-lengths';
 
 export { RELEASE_MODEL } from './release';
 
@@ -27,6 +28,8 @@ export interface VerlConfigOptions {
   releaseHparams?: boolean;
   /** Training problems: with releaseHparams, the release's batch of 256 is cut to what this many problems fill. */
   trainCount?: number;
+  /** The prompts measured with the cluster model's tokenizer: the prompt limits are sized to them. */
+  promptLengths?: PromptLengths;
 }
 
 export interface VerlConfig {
@@ -178,7 +181,17 @@ export function buildVerlConfig(config: object, o: VerlConfigOptions): VerlConfi
       );
     }
     labKeys.clear();
-  } else {
+  }
+  if (o.promptLengths) {
+    const sized = sizePromptLimits(flat, o.promptLengths);
+    for (const [k, v] of Object.entries(sized.set)) {
+      flat[k] = v;
+      comments.set(k, `sized to the exported prompts (${o.promptLengths.label} tokens)`);
+      labKeys.delete(k);
+    }
+    warnings.push(...sized.notes);
+  }
+  if (!o.releaseHparams) {
     const gaps = hparamGaps(flat, labKeys, size);
     if (gaps.length)
       warnings.push(
