@@ -126,15 +126,14 @@ export function sizePromptLimits(
     tester,
     `the Tester's prompt is the problem (${m.testerTemplate.tokens} tokens at most, ${m.testerTemplate.id}) plus a Coder answer of up to ${response} tokens; trainer_a1.py raises on a longer one (truncation: error)`,
   );
-  // The Tester's vLLM engine has max_model_len = the Coder's prompt_length + response_length unless set; its prompt
-  // must fit with room to answer.
+  // The Tester's vLLM engine has max_model_len = the Coder's prompt_length + response_length unless set, and refuses
+  // a longer prompt: then it gets room for the prompt and a whole answer.
   const modelLen =
     (flat['actor_rollout_ref.rollout.max_model_len'] as number | null) ?? num('data.max_prompt_length') + response;
-  const testerLen = num('other.data.max_prompt_length') + response;
-  if (testerLen > modelLen) {
-    set['actor_rollout_ref.rollout.max_model_len'] = testerLen;
+  if (tester > modelLen) {
+    set['actor_rollout_ref.rollout.max_model_len'] = tester + response;
     notes.push(
-      `actor_rollout_ref.rollout.max_model_len set to ${testerLen}: vLLM's default (data.max_prompt_length + data.max_response_length = ${modelLen}) leaves the Tester's longest prompt no room to answer`,
+      `actor_rollout_ref.rollout.max_model_len set to ${tester + response}: vLLM's default (data.max_prompt_length + data.max_response_length = ${modelLen}) is shorter than the Tester's longest prompt (${tester}), which vLLM refuses`,
     );
   }
   if (m.maxPositions !== undefined) {
