@@ -34,9 +34,12 @@ function bpeMerges(token: string, rank: Map<string, number>, used: Set<string>):
     const b = sym[best + 1];
     used.add(`${a} ${b}`);
     const next: string[] = [];
-    for (let i = 0; i < sym.length; i++)
-      if (i + 1 < sym.length && sym[i] === a && sym[i + 1] === b) next.push(a + b), i++;
-      else next.push(sym[i]);
+    for (let i = 0; i < sym.length; i++) {
+      if (i + 1 < sym.length && sym[i] === a && sym[i + 1] === b) {
+        next.push(a + b);
+        i++;
+      } else next.push(sym[i]);
+    }
     sym = next;
   }
   if (sym.length !== 1 || sym[0] !== token) throw new Error(`BPE of '${token}' alone gave ${sym.join(' | ')}`);

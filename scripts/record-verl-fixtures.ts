@@ -44,7 +44,10 @@ print(json.dumps(out))`;
   writeFileSync(
     join(OUT, 'release-tester-prompt.json'),
     JSON.stringify(
-      { source: `github.com/ZJU-REAL/Code-A1@${commit} Code-A1/code/rl/trainer_a1.py _prepare_model_b_batch_phase2`, ...t },
+      {
+        source: `github.com/ZJU-REAL/Code-A1@${commit} Code-A1/code/rl/trainer_a1.py _prepare_model_b_batch_phase2`,
+        ...t,
+      },
       null,
       1,
     ) + '\n',
