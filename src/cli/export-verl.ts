@@ -135,6 +135,7 @@ export async function exportVerlCli(argv: string[]): Promise<void> {
   const name = typeof args.name === 'string' ? args.name : basename(resolve(runDir ?? out));
   const steps = args.steps === undefined ? undefined : intArg(args, 'steps', 0);
   const t0 = performance.now();
+  const nodes = intArg(args, 'nodes', 1);
   const coderModel = modelPath(args['coder-model'], '--coder-model');
   const testerModel = modelPath(args['tester-model'], '--tester-model');
   const tokOverride = typeof args.tokenizer === 'string' ? args.tokenizer : undefined;
@@ -144,7 +145,7 @@ export async function exportVerlCli(argv: string[]): Promise<void> {
     coderModel,
     testerModel,
     tokenizers: { coder: coderTok, tester: testerTok },
-    nodes: intArg(args, 'nodes', 1),
+    nodes,
     gpusPerNode: intArg(args, 'gpus-per-node', 8),
     experimentName: name,
     steps,
@@ -160,7 +161,11 @@ export async function exportVerlCli(argv: string[]): Promise<void> {
       `config.yaml, launch.sh, preflight.py, README.md from ${runDir ?? sets.origin} (${((performance.now() - t0) / 1000).toFixed(2)} s)`,
   );
   for (const w of warnings) console.log(`note: ${w}`);
+  const env = 'export CODE_A1_DIR=/path/to/Code-A1/Code-A1 SANDBOX_FUSION_ENDPOINT=http://HOST:8080';
+  const sh = join(out, 'launch.sh');
   console.log(
-    `run it: CODE_A1_DIR=/path/to/Code-A1/Code-A1 SANDBOX_FUSION_ENDPOINT=http://HOST:8080 bash ${join(out, 'launch.sh')}`,
+    nodes > 1
+      ? `run it (this folder and the release at the same paths on every node): ${env}, then\n  head node: bash ${sh} ray-head\n  each other node: bash ${sh} ray-worker HEAD_IP:6379\n  head node: bash ${sh}`
+      : `run it: ${env}; bash ${sh}`,
   );
 }

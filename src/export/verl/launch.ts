@@ -107,7 +107,8 @@ This folder runs the lab experiment on GPUs with the engine the Code-A1 paper us
 | \`train.parquet\` | ${sets.train.length} training problems from ${sets.origin}, in the release's data format |
 | \`val.parquet\` | ${sets.val.length} validation problems (the Coder's pass rate is measured on them every \`trainer.test_freq\` steps) |
 | \`config.yaml\` | the release's config format; every lab setting is written to its key (marked \`lab FIELD\`), settings with no key are listed at the top |
-| \`launch.sh\` | the release's launch steps, sized for ${o.nodes} node(s) x ${o.gpusPerNode} GPUs |
+| \`launch.sh\` | the release's launch steps, sized for ${o.nodes} node(s) x ${o.gpusPerNode} GPUs; refuses to start when anything the run needs is missing |
+| \`preflight.py\` | launch.sh's checks that need Python: the sandbox runs code, and (Ray) every node's workers have the run's environment and paths |
 
 Models: the Coder is \`${String(f['actor_rollout_ref.model.path'])}\`, the Tester \`${String(f['other.actor_rollout_ref.model.path'])}\`
 (Hugging Face ids or directories, set with \`--coder-model\` / \`--tester-model\` when exporting). The lab's own small
@@ -123,15 +124,40 @@ folders can be named here. A Tester path containing \`sft\` switches the release
 
 ## Run on ${total} GPU(s)
 
+${
+  o.nodes > 1
+    ? `Every node needs the release (with its \`.venv-rl\`) and this folder at the same paths (a shared file system is best:
+otherwise each node keeps the checkpoint shards its own GPUs save), and must reach the sandbox_fusion server.
+
 \`\`\`sh
+# on every node
+export CODE_A1_DIR=/path/to/Code-A1/Code-A1 SANDBOX_FUSION_ENDPOINT=http://HOST:8080   # and WANDB_API_KEY to log online
+# 1. on the head node: starts Ray's head with the run's environment (Ray's workers take it from \`ray start\`)
+bash launch.sh ray-head
+# 2. on each of the other ${o.nodes - 1} node(s)
+bash launch.sh ray-worker HEAD_IP:6379
+# 3. on the head node: checks every node, then trains
+bash launch.sh
+\`\`\``
+    : `\`\`\`sh
 CODE_A1_DIR=/path/to/Code-A1/Code-A1 SANDBOX_FUSION_ENDPOINT=http://HOST:8080 bash launch.sh
-\`\`\`
+\`\`\``
+}
+
+Before any GPU time is spent, launch.sh refuses (one line saying what to fix) when: \`CODE_A1_DIR\` is unset or not the
+release; \`SANDBOX_FUSION_ENDPOINT\` is unset, not an http(s) address, or the server there does not run
+\`print(6 * 7)\` (the release's reward would score every rollout 0); this node has fewer than ${o.gpusPerNode} GPUs; ${
+    o.nodes > 1
+      ? `no Ray cluster runs, it has fewer than ${o.nodes} nodes or ${total} GPUs, or on some node Ray's workers lack
+the sandbox address, the W&B mode, the export folder (same config.yaml) or the release at the same path, or cannot reach
+the sandbox.`
+      : 'a Ray already running on this node (which main_a1.py would join) has workers without the sandbox address.'
+  }
 
 The release gives each model its own Ray resource pool: the Coder gets \`trainer.n_gpus_per_node\`
 (${String(f['trainer.n_gpus_per_node'])}) and the Tester \`other.trainer.n_gpus_per_node\` (${String(f['other.trainer.n_gpus_per_node'])})
 GPUs on each of \`trainer.nnodes\` (${String(f['trainer.nnodes'])}) node(s). For another machine size, export again with
-\`--nodes N --gpus-per-node G\` (G even). With several nodes, start Ray first (\`ray start --head\` on the node that
-runs launch.sh, \`ray start --address=HEAD_IP:6379\` on the others); launch.sh checks the cluster's GPU count.
+\`--nodes N --gpus-per-node G\` (G even).
 Set \`WANDB_API_KEY\` to log to Weights & Biases (project \`${String(f['trainer.project_name'])}\`); without it wandb logs offline.
 
 Checkpoints go to \`checkpoints/model_a\` (Coder) and \`checkpoints/model_b\` (Tester), rollouts and the Mistake Book to
