@@ -8,7 +8,7 @@ import { Rng } from '../../tasks/rng';
 import { buildVerlConfig, type VerlConfigOptions } from './config-yaml';
 import { problemToRow, writeRows, type ProblemSets } from './dataset';
 import { launchScript, exportReadme } from './launch';
-import preflightPy from './preflight.py?raw';
+import { PREFLIGHT_PY } from './preflight-py';
 import { measurePrompts, type ChatCounter } from './prompt-lengths';
 
 export { RELEASE_MODEL } from './config-yaml';
@@ -124,7 +124,7 @@ export function exportVerl(config: object, sets: ProblemSets, o: ExportOptions):
     ),
     'config.yaml': enc.encode(cfg.yaml),
     'launch.sh': enc.encode(launchScript(o)),
-    'preflight.py': enc.encode(preflightPy),
+    'preflight.py': enc.encode(PREFLIGHT_PY),
     'README.md': enc.encode(exportReadme(o, sets, cfg)),
   };
   return { files, warnings: cfg.warnings };

@@ -1,4 +1,7 @@
-# Pre-flight checks of a Code-A1 Lab verl export, run by launch.sh (in the release's .venv-rl) before main_a1.py:
+// preflight.py of a verl export: the checks launch.sh runs with Python in the release's .venv-rl (see its header).
+// Kept as a string in TypeScript, not a .py file imported with ?raw, so the exporter loads unchanged in Node, the page
+// and Playwright's runner; launch-sh.test.ts runs it with CPython.
+export const PREFLIGHT_PY = String.raw`# Pre-flight checks of a Code-A1 Lab verl export, run by launch.sh (in the release's .venv-rl) before main_a1.py:
 #   python preflight.py sandbox                            the sandbox_fusion server runs code and answers right
 #   python preflight.py cluster NNODES GPUS_PER_NODE [--if-running]
 #       the Ray cluster has the nodes and GPUs, and on every node a Ray task (scheduled there, with no runtime_env of
@@ -109,8 +112,8 @@ def cluster(nnodes, gpus_per_node, if_running):
             return
         fail(
             [
-                f"no Ray cluster is running; this export needs {nnodes} nodes: run `bash launch.sh ray-head` on this node "
-                "and `bash launch.sh ray-worker THIS_NODE_IP:6379` on each other node, then `bash launch.sh` again"
+                f"no Ray cluster is running; this export needs {nnodes} nodes: run 'bash launch.sh ray-head' on this node "
+                "and 'bash launch.sh ray-worker THIS_NODE_IP:6379' on each other node, then 'bash launch.sh' again"
             ]
         )
     nodes = [n for n in ray.nodes() if n.get("Alive")]
@@ -147,7 +150,7 @@ def cluster(nnodes, gpus_per_node, if_running):
     if problems:
         fail(
             problems
-            + ["start Ray on every node with `bash launch.sh ray-head` / `bash launch.sh ray-worker HEAD_IP:6379` from this export"]
+            + ["start Ray on every node with 'bash launch.sh ray-head' / 'bash launch.sh ray-worker HEAD_IP:6379' from this export"]
         )
     if unshared:
         print(
@@ -168,3 +171,4 @@ if __name__ == "__main__":
         cluster(int(sys.argv[2]), int(sys.argv[3]), "--if-running" in sys.argv[4:])
     else:
         fail(["usage: python preflight.py sandbox | cluster NNODES GPUS_PER_NODE [--if-running]"])
+`;
