@@ -1,4 +1,5 @@
-// Pre-step for `npm start` / `npm test`: install npm packages (and, for tests as root, Chromium + Vulkan loader) if missing.
+// Pre-step for `npm start` / `npm test`: install npm packages (and, for tests as root, Chromium, the Vulkan loader and
+// shellcheck, which lints the verl export's launch.sh) if missing.
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 
@@ -19,6 +20,7 @@ if (wantSystem) {
   ) {
     missing.push('libvulkan1');
   }
+  if (!existsSync('/usr/bin/shellcheck')) missing.push('shellcheck');
   if (missing.length) {
     const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
     if (isRoot && existsSync('/usr/bin/apt-get')) {

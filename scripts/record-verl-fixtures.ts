@@ -3,6 +3,9 @@
 // validation parquet schema. Run when the release or verl changes:
 //   npx tsx scripts/record-verl-fixtures.ts --release DIR/Code-A1 --release-commit SHA --verl DIR --verl-commit SHA
 //       [--python /path/to/python-with-pyarrow]   (adds pyarrow's type strings to the schema fixture)
+//       [--only tester-prompt,console-log]        (just these; they need only --release and python3)
+// tester-prompt: the Tester's chat turns as trainer_a1.py builds them (read with Python's ast from its source);
+// console-log: a console log in the release's own format (scripts/record-release-console-log.py).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +20,48 @@ function readYaml(path: string): Record<string, unknown> {
   return parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 }
 
+/** trainer_a1.py's Tester turns as templates ({clean_description}, {generated_code}), read from its source by ast. */
+function recordTesterPrompt(rel: string, commit: string): void {
+  const py = `import ast, json, sys
+tree = ast.parse(open(sys.argv[1]).read())
+fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "_prepare_model_b_batch_phase2")
+def template(js):
+    return "".join(v.value.replace("{", "{{").replace("}", "}}") if isinstance(v, ast.Constant) else "{" + v.value.id + "}" for v in js.values)
+out = {}
+for d in ast.walk(fn):
+    if isinstance(d, ast.Dict):
+        kv = {k.value: v for k, v in zip(d.keys, d.values) if isinstance(k, ast.Constant)}
+        role = getattr(kv.get("role"), "value", None)
+        if role == "system":
+            out["system"] = kv["content"].value
+        elif role == "user":
+            out["sft"], out["default"] = template(kv["content"].body), template(kv["content"].orelse)
+            out["sft_when"] = ast.unparse(kv["content"].test)
+print(json.dumps(out))`;
+  const t = JSON.parse(
+    execFileSync('python3', ['-c', py, join(rel, 'code/rl/trainer_a1.py')], { encoding: 'utf8' }),
+  ) as Record<string, string>;
+  writeFileSync(
+    join(OUT, 'release-tester-prompt.json'),
+    JSON.stringify(
+      {
+        source: `github.com/ZJU-REAL/Code-A1@${commit} Code-A1/code/rl/trainer_a1.py _prepare_model_b_batch_phase2`,
+        ...t,
+      },
+      null,
+      1,
+    ) + '\n',
+  );
+  console.log(`wrote ${OUT}/release-tester-prompt.json`);
+}
+
+/** A console log printed by the release's own console logger (see scripts/record-release-console-log.py). */
+function recordConsoleLog(rel: string, commit: string): void {
+  const text = execFileSync('python3', ['scripts/record-release-console-log.py', rel, commit], { encoding: 'utf8' });
+  writeFileSync(join(OUT, 'release-console.log'), text);
+  console.log(`wrote ${OUT}/release-console.log (${text.split('\n').length - 1} lines)`);
+}
+
 async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2), {
     release: 'string',
@@ -24,12 +69,17 @@ async function main(): Promise<void> {
     verl: 'string',
     'verl-commit': 'string',
     python: 'string',
+    only: 'string',
   });
+  const only = typeof a.only === 'string' ? new Set(a.only.split(',')) : undefined;
   const rel = a.release;
   const verl = a.verl;
-  if (typeof rel !== 'string' || typeof verl !== 'string')
-    throw new Error('give --release DIR (the Code-A1/ folder of the release) and --verl DIR');
+  if (typeof rel !== 'string') throw new Error('give --release DIR (the Code-A1/ folder of the release)');
   const relCommit = String(a['release-commit'] ?? 'unknown');
+  if (!only || only.has('tester-prompt')) recordTesterPrompt(rel, relCommit);
+  if (!only || only.has('console-log')) recordConsoleLog(rel, relCommit);
+  if (only) return;
+  if (typeof verl !== 'string') throw new Error('give --verl DIR (a checkout of verl)');
   const verlCommit = String(a['verl-commit'] ?? 'unknown');
 
   const configs: Record<string, Record<string, unknown>> = {};

@@ -1,4 +1,5 @@
 // Page-level actions that touch storage: restore on load, bundle export/import, runs overlaid for comparison.
+import { RELEASE_METRICS, type ReleaseMetricKey } from '../export/verl/logs';
 import { parseMetricsJsonl, type StepMetrics } from '../rl/metrics';
 import type { MistakeBookState } from '../rl/mistake-book';
 import type { RolloutRecord } from '../rl/records';
@@ -205,6 +206,10 @@ function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id
     metrics = parseMetricsJsonl(dec.decode(bytes));
     if (!metrics.length || !metrics.every((m) => Number.isInteger(m.step)))
       throw new Error(`${name} holds no step records`);
+    // A cluster run imported from the release: say which of its metrics follow the release's definitions.
+    const own = Object.keys(RELEASE_METRICS).filter((k) => metrics.some((m) => k in m));
+    if (own.length)
+      label = `${name} (release run: its ${own.map((k) => RELEASE_METRICS[k as ReleaseMetricKey].lab).join(' and ')} are by the release's definitions)`;
   } else {
     const b = decodeBundle(bytes);
     metrics = b.metrics;

@@ -4,7 +4,7 @@ import { readdir, readFile, mkdir, writeFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { parseCli } from './cli-spec';
 import { IMPORT_RUN_SPEC } from './help/model-specs';
-import { LOG_MAP, parseVerlLogs, toLabMetrics } from '../export/verl/logs';
+import { LOG_MAP, RELEASE_METRICS, parseVerlLogs, toLabMetrics } from '../export/verl/logs';
 
 const LOG_EXT = /\.(log|txt|out|jsonl)$/;
 
@@ -45,6 +45,8 @@ async function main(): Promise<void> {
     `read ${files.length} file(s): ${steps.size} logged steps → ${metrics.length} training steps in ${join(out, 'metrics.jsonl')} (${found.length} lab metrics)`,
   );
   if (missing.length) console.log(`not in these logs: ${missing.join(', ')}`);
+  for (const [k, d] of Object.entries(RELEASE_METRICS))
+    if (found.includes(k)) console.log(`${k} (not the lab's ${d.lab}): ${d.why}`);
   console.log(`overlay it in the lab: Runs → "Compare with…" → ${join(out, 'metrics.jsonl')}`);
 }
 

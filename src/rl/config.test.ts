@@ -37,6 +37,7 @@ const RELEASE_1_5B: [string, unknown, string, unknown][] = [
   ['mistake_book', true, 'mistake_book.enabled', true],
   ['get_attack_testcases max_count', 8, 'mistake_book.replay_top_k', 8],
   ['trainer.save_freq', 50, 'run.checkpoint_every', 50],
+  ['model.enable_gradient_checkpointing', true, 'optim.recompute', true],
 ];
 
 /** Release settings the lab has no field for (docs/method.md says why each is left out). */
@@ -46,7 +47,7 @@ const RELEASE_WITHOUT_EQUIVALENT = [
   'trainer.total_epochs 3 (the schedule length: set optim.total_steps)',
   'actor.entropy_coeff 0 (the lab has no entropy bonus)',
   'actor.strategy fsdp2, ppo_micro_batch_size_per_gpu, use_dynamic_bsz, ppo_max_token_len_per_gpu (memory tiling)',
-  'model.enable_gradient_checkpointing, enable_activation_offload, use_remove_padding, fsdp_config.*',
+  'model.enable_activation_offload, use_remove_padding, fsdp_config.*',
   'rollout.name vllm, dtype bfloat16, gpu_memory_utilization, tensor_model_parallel_size, max_num_batched_tokens',
   'rollout.val_kwargs (T 0.7, top-p 0.95, n 32): evaluation options of `npm run eval`, not the training config',
   'trainer.test_freq 10 (the CLI flag --eval-every)',

@@ -115,6 +115,15 @@ export const EXPORT_VERL_SPEC: CliSpec = {
     { name: 'name', value: 'NAME', help: "experiment name (default: the run's or the folder's)" },
     { name: 'steps', value: 'N', help: "trainer.total_training_steps (default: the release's 3 epochs)" },
     { name: 'val-fraction', value: 'X', help: 'with --tasks: the share that goes to val.parquet (default 0.2)' },
+    {
+      name: 'release-hparams',
+      help: "the release's values (its config for the Coder's size: 1.5B, 3B or 7B) for every hyperparameter; only the problems, the models and the cluster shape come from the lab",
+    },
+    {
+      name: 'tokenizer',
+      value: 'DIR',
+      help: "a folder with the models' tokenizer.json (and chat template, config.json): every prompt is counted with it (default: the model folder's, or the Hub's for an id) and the prompt limits sized to fit",
+    },
     { name: 'set', value: 'group.key=value', help: 'override config fields (with --preset / --tasks)' },
   ],
   notes: ['docs/verl-export.md gives the multi-node procedure and what the export checks.'],

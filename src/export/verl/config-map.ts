@@ -64,6 +64,9 @@ export const LAB_IMPLICIT: Readonly<Record<string, Json>> = {
 
 const MB = 'actor_rollout_ref.actor.ppo_mini_batch_size';
 
+/** clip_ratio_c for "no dual-clip": verl requires c > 1, and no advantage times this is below the clipped loss. */
+export const DUAL_CLIP_OFF = 1e9;
+
 export const MAPPED: readonly MappedField[] = [
   // HF gradient checkpointing recomputes each decoder layer in the backward, as the lab's recompute does.
   same('optim.recompute', 'actor_rollout_ref.model.enable_gradient_checkpointing'),
@@ -118,10 +121,22 @@ export const MAPPED: readonly MappedField[] = [
     from: (y) => y['actor_rollout_ref.actor.clip_ratio_low'],
   },
   same('grpo.epsilon_high', 'actor_rollout_ref.actor.clip_ratio_high'),
-  same('grpo.dual_clip_c', 'actor_rollout_ref.actor.clip_ratio_c'),
+  {
+    // verl asserts clip_ratio_c > 1 (core_algos.compute_policy_loss), so the lab's "c <= 1 turns dual-clip off" is
+    // written as a c no loss reaches: min(-A·c, clipped loss) is then always the clipped loss.
+    field: 'grpo.dual_clip_c',
+    keys: ['actor_rollout_ref.actor.clip_ratio_c'],
+    to: (v) => ({
+      'actor_rollout_ref.actor.clip_ratio_c': num(v, 'grpo.dual_clip_c') > 1 ? (v as number) : DUAL_CLIP_OFF,
+    }),
+    from: (y) =>
+      y['actor_rollout_ref.actor.clip_ratio_c'] === DUAL_CLIP_OFF ? 0 : y['actor_rollout_ref.actor.clip_ratio_c'],
+  },
   {
     // k3 = verl's low_var_kl (also clamped to ±10 there); kl_ctrl.kl_coef is inert with use_kl_in_reward False but
-    // the release sets it to the same value.
+    // the release sets it to the same value. use_kl_loss stays true at β = 0: with it false main_a1.py registers no
+    // reference model, but trainer_a1.py's init_workers looks one up unconditionally (KeyError: Role.RefPolicy) and
+    // its training step computes reference log-probs every step; a KL term weighted 0 is β = 0 exactly.
     field: 'grpo.beta',
     keys: [
       'actor_rollout_ref.actor.use_kl_loss',
@@ -130,7 +145,7 @@ export const MAPPED: readonly MappedField[] = [
       'algorithm.kl_ctrl.kl_coef',
     ],
     to: (v) => ({
-      'actor_rollout_ref.actor.use_kl_loss': num(v, 'grpo.beta') > 0,
+      'actor_rollout_ref.actor.use_kl_loss': num(v, 'grpo.beta') >= 0,
       'actor_rollout_ref.actor.kl_loss_coef': v as Json,
       'actor_rollout_ref.actor.kl_loss_type': 'low_var_kl',
       'algorithm.kl_ctrl.kl_coef': v as Json,

@@ -4,7 +4,9 @@
 import { Document, isScalar, isSeq, parse } from 'yaml';
 import releaseConfigs from './fixtures/release-configs.json' with { type: 'json' };
 import { flattenKeys, type Json } from './keys';
-import { LAB_IMPLICIT, MAPPED, UNMAPPED, fieldMapping, isMapped, type FlatConfig } from './config-map';
+import { DUAL_CLIP_OFF, LAB_IMPLICIT, MAPPED, UNMAPPED, fieldMapping, isMapped, type FlatConfig } from './config-map';
+import { hparamGaps, releaseConfig, releaseSizeFor } from './release-fit';
+import { sizePromptLimits, type PromptLengths } from './prompt-lengths';
 
 export { RELEASE_MODEL } from './release';
 
@@ -19,6 +21,15 @@ export interface VerlConfigOptions {
   experimentName: string;
   /** trainer.total_training_steps (null: run trainer.total_epochs epochs, as the release does). */
   steps?: number;
+  /**
+   * Take the release's values (its config for the Coder's model size) for every hyperparameter; only the data, the
+   * models and the cluster shape come from the export (--release-hparams).
+   */
+  releaseHparams?: boolean;
+  /** Training problems: with releaseHparams, the release's batch of 256 is cut to what this many problems fill. */
+  trainCount?: number;
+  /** The prompts measured with the cluster model's tokenizer: the prompt limits are sized to them. */
+  promptLengths?: PromptLengths;
 }
 
 export interface VerlConfig {
@@ -65,6 +76,17 @@ function checkGpus(o: VerlConfigOptions, flat: Record<string, Json>): void {
     throw new Error(
       `train batch of ${batch} problems (rollout.problems_per_step) does not split over ${perModel} GPUs per model (${o.nodes} node(s) x ${o.gpusPerNode / 2}); use a multiple of ${perModel} problems per step or fewer GPUs`,
     );
+  // fsdp_workers.py: ppo_mini_batch_size × rollout.n // GPUs of the model must stay > 0 (asserted), for the Coder (M)
+  // and the Tester (N) alike.
+  const mini = flat['actor_rollout_ref.actor.ppo_mini_batch_size'] as number;
+  const n = Math.min(
+    flat['actor_rollout_ref.rollout.n'] as number,
+    flat['other.actor_rollout_ref.rollout.n'] as number,
+  );
+  if (Math.floor((mini * n) / perModel) < 1)
+    throw new Error(
+      `a mini-batch of ${mini} problems x ${n} samples is less than one sample per GPU on ${perModel} GPUs per model; verl asserts ppo_mini_batch_size > 0 after dividing by the GPUs — use fewer optim.mini_batches or fewer GPUs`,
+    );
 }
 
 export function buildVerlConfig(config: object, o: VerlConfigOptions): VerlConfig {
@@ -103,6 +125,8 @@ export function buildVerlConfig(config: object, o: VerlConfigOptions): VerlConfi
 
   const warnings: string[] = [];
   const unknown: string[] = [];
+  /** Release key → the lab field that set it. */
+  const labKeys = new Map<string, string>();
   for (const [field, value] of Object.entries(lab)) {
     const m = fieldMapping(field);
     if (!m) {
@@ -110,7 +134,10 @@ export function buildVerlConfig(config: object, o: VerlConfigOptions): VerlConfi
       continue;
     }
     if (isMapped(m)) {
-      for (const [k, v] of Object.entries(m.to(value, lab))) set(k, v, `lab ${field}`);
+      for (const [k, v] of Object.entries(m.to(value, lab))) {
+        set(k, v, `lab ${field}`);
+        labKeys.set(k, field);
+      }
     } else if (m.releaseValue !== undefined && JSON.stringify(m.releaseValue) !== JSON.stringify(value)) {
       warnings.push(
         `${field} = ${JSON.stringify(value)} has no key in the release, which uses ${JSON.stringify(m.releaseValue)}`,
@@ -121,6 +148,57 @@ export function buildVerlConfig(config: object, o: VerlConfigOptions): VerlConfi
     warnings.push(
       `optim.tester_lr ${String(lab['optim.tester_lr'])} differs from optim.lr ${String(lab['optim.lr'])}: the release trains both models at optim.lr`,
     );
+  if (lab['grpo.beta'] === 0)
+    warnings.push(
+      "grpo.beta = 0: written as use_kl_loss true with kl_loss_coef 0 — the release's trainer (trainer_a1.py init_workers) looks up the reference model unconditionally and crashes without it; the KL term weighted 0 changes nothing but costs a reference forward per step",
+    );
+  if (flat['actor_rollout_ref.actor.clip_ratio_c'] === DUAL_CLIP_OFF)
+    warnings.push(
+      `grpo.dual_clip_c = ${String(lab['grpo.dual_clip_c'])} (dual-clip off): verl asserts clip_ratio_c > 1, so it is written as ${DUAL_CLIP_OFF}, a bound no loss reaches`,
+    );
+  const { size, guessed } = releaseSizeFor(o.coderModel);
+  if (o.releaseHparams) {
+    const rel = releaseConfig(size);
+    for (const key of labKeys.keys()) {
+      flat[key] = rel[key];
+      comments.set(key, `release ${size}_A1 (--release-hparams)`);
+    }
+    const cap = o.trainCount ?? Infinity;
+    const batch = flat['data.train_batch_size'] as number;
+    const step =
+      (o.gpusPerNode / 2) * o.nodes * (batch / (flat['actor_rollout_ref.actor.ppo_mini_batch_size'] as number));
+    if (cap < batch) {
+      const fit = Math.floor(cap / step) * step;
+      if (fit < step)
+        throw new Error(
+          `--release-hparams: ${cap} training problems fill no batch that splits over the GPUs (${step} problems at least)`,
+        );
+      flat['data.train_batch_size'] = fit;
+      flat['actor_rollout_ref.actor.ppo_mini_batch_size'] =
+        fit / (batch / (flat['actor_rollout_ref.actor.ppo_mini_batch_size'] as number));
+      warnings.push(
+        `--release-hparams: data.train_batch_size ${fit} instead of the release's ${batch}, which the ${cap} training problems do not fill`,
+      );
+    }
+    labKeys.clear();
+  }
+  if (o.promptLengths) {
+    const sized = sizePromptLimits(flat, o.promptLengths);
+    for (const [k, v] of Object.entries(sized.set)) {
+      flat[k] = v;
+      comments.set(k, `sized to the exported prompts (${o.promptLengths.label} tokens)`);
+      labKeys.delete(k);
+    }
+    warnings.push(...sized.notes);
+  }
+  if (!o.releaseHparams) {
+    const gaps = hparamGaps(flat, labKeys, size);
+    if (gaps.length)
+      warnings.push(
+        ...gaps.map((g) => `not the release's setting for this model: ${g}`),
+        `(the release's values for a ${size} model${guessed ? `, assumed since the model name ${o.coderModel} says no size` : ''}: export with --release-hparams)`,
+      );
+  }
   if (unknown.length)
     warnings.push(
       `lab fields with no row in the export's mapping (src/export/verl/config-map.ts): ${unknown.join(', ')}`,

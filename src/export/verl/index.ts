@@ -8,6 +8,8 @@ import { Rng } from '../../tasks/rng';
 import { buildVerlConfig, type VerlConfigOptions } from './config-yaml';
 import { problemToRow, writeRows, type ProblemSets } from './dataset';
 import { launchScript, exportReadme } from './launch';
+import { PREFLIGHT_PY } from './preflight-py';
+import { measurePrompts, type ChatCounter } from './prompt-lengths';
 
 export { RELEASE_MODEL } from './config-yaml';
 export type { ProblemSets } from './dataset';
@@ -47,12 +49,27 @@ export function splitImported(
   return { train: problems.filter((_, i) => !val.has(i)), val: problems.filter((_, i) => val.has(i)), origin };
 }
 
+export interface ExportOptions extends VerlConfigOptions {
+  /**
+   * The Coder's and the Tester's tokenizers (with their chat templates): every prompt is counted with them and the
+   * limits sized to fit. Without them only a rough character count warns.
+   */
+  tokenizers?: { coder: ChatCounter; tester: ChatCounter };
+}
+
 export interface VerlExport {
   files: Record<string, Uint8Array>;
   warnings: string[];
 }
 
-export const VERL_FILES = ['train.parquet', 'val.parquet', 'config.yaml', 'launch.sh', 'README.md'] as const;
+export const VERL_FILES = [
+  'train.parquet',
+  'val.parquet',
+  'config.yaml',
+  'launch.sh',
+  'preflight.py',
+  'README.md',
+] as const;
 
 /** Characters per token of a code BPE such as Qwen's (a generous upper end, so a warning means "surely too short"). */
 const CHARS_PER_TOKEN = 4;
@@ -79,17 +96,22 @@ function lengthWarnings(sets: ProblemSets, flat: Record<string, unknown>): strin
   return out;
 }
 
-export function exportVerl(config: object, sets: ProblemSets, o: VerlConfigOptions): VerlExport {
+export function exportVerl(config: object, sets: ProblemSets, o: ExportOptions): VerlExport {
   if (!sets.train.length) throw new Error(`no training problems in ${sets.origin}`);
   if (!sets.val.length) throw new Error(`no validation problems in ${sets.origin}`);
-  const cfg = buildVerlConfig(config, o);
+  const promptLengths = o.tokenizers && measurePrompts(sets, o.tokenizers.coder, o.tokenizers.tester, o.testerModel);
+  const cfg = buildVerlConfig(config, { ...o, trainCount: o.trainCount ?? sets.train.length, promptLengths });
   const batch = Number(cfg.flat['data.train_batch_size']);
   // verl's train loader drops the incomplete last batch and asserts that at least one batch is left.
   if (sets.train.length < batch)
     throw new Error(
       `${sets.train.length} training problems make no full batch of ${batch} (rollout.problems_per_step); verl drops incomplete batches — use fewer problems per step (--set rollout.problems_per_step=N) or more problems`,
     );
-  cfg.warnings.push(...lengthWarnings(sets, cfg.flat));
+  if (!promptLengths)
+    cfg.warnings.push(
+      "prompt lengths were not counted with the model's tokenizer (none given): the release drops Coder prompts over data.max_prompt_length and stops at a Tester prompt over other.data.max_prompt_length",
+      ...lengthWarnings(sets, cfg.flat),
+    );
   const enc = new TextEncoder();
   const files: Record<string, Uint8Array> = {
     'train.parquet': writeRows(
@@ -102,6 +124,7 @@ export function exportVerl(config: object, sets: ProblemSets, o: VerlConfigOptio
     ),
     'config.yaml': enc.encode(cfg.yaml),
     'launch.sh': enc.encode(launchScript(o)),
+    'preflight.py': enc.encode(PREFLIGHT_PY),
     'README.md': enc.encode(exportReadme(o, sets, cfg)),
   };
   return { files, warnings: cfg.warnings };

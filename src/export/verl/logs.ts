@@ -8,22 +8,42 @@ import type { MetricKey, StepMetrics } from '../../rl/metrics';
 
 export type VerlStep = Record<string, number>;
 
-/** An imported step: the lab keys the release logs, nothing invented for the rest. */
-export type ImportedStep = Pick<StepMetrics, 'step' | 'mode'> & Partial<Pick<StepMetrics, 'time' | MetricKey>>;
+/**
+ * Metrics the release logs whose definitions differ from the lab's metric of the same idea, imported under these
+ * names (never the lab's): the Compare charts draw them beside the lab's, labelled as the release's.
+ */
+export const RELEASE_METRICS = {
+  'release/coder_pass_rate': {
+    lab: 'coder/pass_rate',
+    label: "coder pass, release's definition (mean of per-rollout pass ratios)",
+    why: "reward.py sandbox/gen_pass_rate averages each Coder rollout's pass ratio on its valid tests; the lab's coder/pass_rate pools the tests",
+  },
+  'release/tester_valid_test_rate': {
+    lab: 'tester/valid_test_rate',
+    label: "valid tests, release's definition (a wrong expected value counts)",
+    why: 'reward.py counts as valid every distinct filled-in assert whose call ran, wrong expected values included, and logs per-rollout means of valid and total counts; the lab counts only tests with the right expected value',
+  },
+} as const satisfies Record<string, { lab: MetricKey; label: string; why: string }>;
+export type ReleaseMetricKey = keyof typeof RELEASE_METRICS;
+
+/** An imported step: the lab keys the release logs with the lab's meaning, the release-defined ones apart. */
+export type ImportedStep = Pick<StepMetrics, 'step' | 'mode'> &
+  Partial<Pick<StepMetrics, 'time' | MetricKey>> &
+  Partial<Record<ReleaseMetricKey, number>>;
 
 type Source = string | ((m: VerlStep) => number | undefined);
 
 const ratio = (num: string, den: string) => (m: VerlStep) =>
   m[num] !== undefined && m[den] ? m[num] / m[den] : undefined;
 
-export const LOG_MAP: Readonly<Partial<Record<MetricKey, Source>>> = {
+export const LOG_MAP: Readonly<Partial<Record<MetricKey | ReleaseMetricKey, Source>>> = {
   'coder/reward_mean': 'reward_a/mean',
   'coder/reward_std': 'reward_a/std',
-  'coder/pass_rate': 'sandbox_a/gen_pass_rate',
+  'release/coder_pass_rate': 'sandbox_a/gen_pass_rate',
   'tester/reward_mean': 'reward_b2/mean',
   'tester/reward_std': 'reward_b2/std',
-  // The lab's rate pools all tests; the release logs the mean valid and total counts per rollout.
-  'tester/valid_test_rate': ratio('sandbox_a/valid_test', 'sandbox_a/total_test'),
+  // Means per rollout of the valid and total counts; the log holds no count of wrong expected values to convert.
+  'release/tester_valid_test_rate': ratio('sandbox_a/valid_test', 'sandbox_a/total_test'),
   'coder/loss': 'actor_a/pg_loss',
   'coder/kl': 'actor_a/kl_loss',
   'coder/entropy': 'actor_a/entropy_loss',
@@ -100,7 +120,7 @@ export function toLabMetrics(steps: Map<number, VerlStep>): ImportedStep[] {
     const m = steps.get(s)!;
     const rec: ImportedStep = { step: s - 1, mode: 'code-a1' };
     let any = false;
-    for (const [key, src] of Object.entries(LOG_MAP) as [MetricKey, Source][]) {
+    for (const [key, src] of Object.entries(LOG_MAP) as [MetricKey | ReleaseMetricKey, Source][]) {
       const v = typeof src === 'string' ? m[src] : src(m);
       if (v !== undefined && Number.isFinite(v)) {
         rec[key] = v;

@@ -21,6 +21,8 @@ import { NodeRunStore } from '../../run/run-store-node';
 const CHECK = new URL('./check-export.py', import.meta.url).pathname;
 // A HumanEval-format file whose reference solutions pass their tests (npm run tasks -- verify checks it).
 const HUMANEVAL = new URL('./fixtures/humaneval-sample.jsonl', import.meta.url).pathname;
+// Qwen2.5's tokenizer, cut to the exported prompts: the prompt limits are sized with it offline.
+const QWEN = new URL('../../../fixtures/hf/qwen2.5-coder-prompts', import.meta.url).pathname;
 
 function works(python: string, code: string): boolean {
   return spawnSync(python, ['-c', code], { encoding: 'utf8' }).status === 0;
@@ -36,7 +38,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function exportTo(name: string, args: string[]): Promise<Record<string, Uint8Array>> {
   const out = join(root, name);
-  await exportVerlCli([...args, '--verl', out, '--name', name]);
+  await exportVerlCli([...args, '--verl', out, '--name', name, '--tokenizer', QWEN]);
   return Object.fromEntries(VERL_FILES.map((f) => [f, new Uint8Array(readFileSync(join(out, f)))]));
 }
 
@@ -106,7 +108,25 @@ describe('npm run export -- --verl', () => {
       JSON.stringify({ model_type: 'qwen2', architectures: ['Qwen2ForCausalLM'] }),
     );
     const out = join(root, 'from-run');
-    await exportVerlCli(['--run', run, '--verl', out, '--gpus-per-node', '2', '--coder-model', hf]);
+    // Without a tokenizer in the model folder nothing can count the prompts: refused, saying what to give.
+    await expect(
+      exportVerlCli(['--run', run, '--verl', out, '--gpus-per-node', '2', '--coder-model', hf]),
+    ).rejects.toThrow(/cannot count the prompts' tokens with .*hf-coder's tokenizer .*give --tokenizer DIR/);
+    // The model folder's own tokenizer is the one used.
+    for (const f of ['tokenizer.json', 'tokenizer_config.json', 'chat_template.jinja'])
+      writeFileSync(join(hf, f), readFileSync(join(QWEN, f)));
+    await exportVerlCli([
+      '--run',
+      run,
+      '--verl',
+      out,
+      '--gpus-per-node',
+      '2',
+      '--coder-model',
+      hf,
+      '--tester-model',
+      hf,
+    ]);
     const flat = parseVerlConfig(readFileSync(join(out, 'config.yaml'), 'utf8'));
     expect([
       flat['trainer.experiment_name'],
@@ -120,7 +140,7 @@ describe('npm run export -- --verl', () => {
     await expect(exportVerlCli(['--preset', 'tiny', '--verl', out, '--coder-model', 'not an id'])).rejects.toThrow(
       'neither an existing directory nor a Hugging Face id',
     );
-    await expect(exportVerlCli(['--tasks', HUMANEVAL, '--verl', out])).rejects.toThrow(
+    await expect(exportVerlCli(['--tasks', HUMANEVAL, '--verl', out, '--tokenizer', QWEN])).rejects.toThrow(
       /5 training problems make no full batch of 256 \(rollout.problems_per_step\)/,
     );
     // A lab run folder has a config.json too, but not a Hugging Face one.

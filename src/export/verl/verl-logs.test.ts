@@ -2,7 +2,9 @@
 // groups) and W&B history JSONL become the lab's metrics.jsonl names, one record per training step.
 import { describe, expect, it } from 'vitest';
 import { LOG_MAP, parseConsoleLog, parseVerlLogs, parseWandbJsonl, toLabMetrics } from './logs';
+import { readFileSync } from 'node:fs';
 import { parseMetricsJsonl } from '../../rl/metrics';
+import { RELEASE_METRICS } from './logs';
 import { freshSeed, mulberry32 } from '../../testing/random';
 
 /** verl 0.4's console logger line (aggregate_logger.concat_dict_to_str): `step:N - key:value` with 3 decimals. */
@@ -68,7 +70,8 @@ describe('verl log import', () => {
       expect(m['coder/reward_mean']).toBe(r3(want['reward_a/mean']));
       expect(m['tester/loss']).toBe(r3(want['actor_b2/pg_loss']));
       expect(m['completions/tester_mean_length']).toBe(r3(want['response_length_b2/mean']));
-      expect(m['tester/valid_test_rate']).toBeCloseTo(r3(want['sandbox_a/valid_test']) / 8, 12);
+      expect(m['release/tester_valid_test_rate']).toBeCloseTo(r3(want['sandbox_a/valid_test']) / 8, 12);
+      expect(m['release/coder_pass_rate']).toBe(r3(want['sandbox_a/gen_pass_rate']));
       expect(m['time/step_s']).toBe(r3(want['timing_s_a/step']));
       expect(Object.keys(m).sort()).toEqual(['mode', 'step', ...Object.keys(LOG_MAP)].sort());
     });
@@ -101,5 +104,34 @@ describe('verl log import', () => {
     expect(() => parseWandbJsonl('{"reward_a/mean": 0.5}')).toThrow('line 1: no integer _step or step');
     expect(toLabMetrics(parseConsoleLog(consoleLine(0, { 'val_a/humanevalplus/avg@32': 0.3 })))).toEqual([]);
     expect(toLabMetrics(parseConsoleLog('nothing here\nstep:x - a:1'))).toEqual([]);
+  });
+});
+
+describe("a console log in the release's own format (fixtures/release-console.log)", () => {
+  const text = readFileSync(new URL('./fixtures/release-console.log', import.meta.url), 'utf8');
+  const steps = parseConsoleLog(text);
+  const got = toLabMetrics(steps);
+
+  it('every name the import reads is one the release logs; its training steps all import', () => {
+    const logged = new Set([...steps.values()].flatMap((m) => Object.keys(m)));
+    const read = Object.values(LOG_MAP).filter((v): v is string => typeof v === 'string');
+    expect(read.filter((k) => !logged.has(k))).toEqual([]);
+    expect(logged.has('sandbox_a/valid_test') && logged.has('sandbox_a/total_test')).toBe(true);
+    expect(got.map((m) => m.step)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  it("metrics whose definitions differ never take the lab's names", () => {
+    for (const m of got) {
+      for (const [key, d] of Object.entries(RELEASE_METRICS)) {
+        expect(m).not.toHaveProperty(d.lab);
+        expect(typeof m[key as keyof typeof RELEASE_METRICS]).toBe('number');
+      }
+      const raw = steps.get(m.step + 1)!;
+      expect(m['release/coder_pass_rate']).toBe(raw['sandbox_a/gen_pass_rate']);
+      expect(m['release/tester_valid_test_rate']).toBeCloseTo(
+        raw['sandbox_a/valid_test'] / raw['sandbox_a/total_test'],
+        12,
+      );
+    }
   });
 });

@@ -4,7 +4,8 @@ import type uPlot from 'uplot';
 import type { MetricKey, Mode } from '../../../rl/metrics';
 import { useLab } from '../../store';
 import type { LabState } from '../../store/types';
-import { alignRuns, smoothEma } from './series';
+import { alignRuns, smoothEma, type ChartKey } from './series';
+import { RELEASE_METRICS } from '../../../export/verl/logs';
 import { UPlotChart, type ChartSpec } from './UPlotChart';
 import { RunsTable } from './RunsTable';
 import { runColor } from './run-color';
@@ -13,7 +14,7 @@ import { runColor } from './run-color';
 const DASHES: (number[] | undefined)[] = [undefined, [6, 4], [2, 3], [10, 3, 2, 3]];
 export const DASH_TEXT = ['───', '– – –', '· · ·', '–·–·'];
 
-function metricChart(id: string, title: string, yLabel: string, keys: { key: MetricKey; label: string }[]): ChartSpec {
+function metricChart(id: string, title: string, yLabel: string, keys: { key: ChartKey; label: string }[]): ChartSpec {
   return {
     id,
     title,
@@ -68,6 +69,8 @@ export const CHARTS: ChartSpec[] = [
     { key: 'coder/pass_rate', label: 'coder pass (generated tests)' },
     { key: 'tester/valid_test_rate', label: 'valid tests' },
     { key: 'mistake_book/replay_pass_rate', label: 'replay pass' },
+    // A cluster run of the release (import-run) logs these by its own definitions: drawn apart, named as such.
+    ...Object.entries(RELEASE_METRICS).map(([key, m]) => ({ key: key as ChartKey, label: m.label })),
   ]),
   metricChart('mistake-book', 'Mistake Book size', 'tests', [{ key: 'mistake_book/size', label: 'entries' }]),
   metricChart('kl', 'KL to reference (k3)', 'KL (nats/token)', [

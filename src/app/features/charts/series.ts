@@ -1,5 +1,9 @@
 // Aligns several runs' metrics on one step axis for uPlot (missing steps become null, so lines break, not lie).
 import type { MetricKey, StepMetrics } from '../../../rl/metrics';
+import type { ReleaseMetricKey } from '../../../export/verl/logs';
+
+/** A charted key: a lab metric, or one imported from a release run under its own definition. */
+export type ChartKey = MetricKey | ReleaseMetricKey;
 
 export interface RunData {
   id: string;
@@ -8,7 +12,7 @@ export interface RunData {
 }
 
 /** Returns [steps, ...one column per (run, key)] with columns ordered run-major. */
-export function alignRuns(runs: RunData[], keys: readonly MetricKey[]): (number | null)[][] {
+export function alignRuns(runs: RunData[], keys: readonly ChartKey[]): (number | null)[][] {
   const steps = new Set<number>();
   for (const r of runs) for (const m of r.metrics) steps.add(m.step);
   const xs = [...steps].sort((a, b) => a - b);
@@ -18,7 +22,7 @@ export function alignRuns(runs: RunData[], keys: readonly MetricKey[]): (number 
     for (const k of keys) {
       const col = new Array<number | null>(xs.length).fill(null);
       for (const m of r.metrics) {
-        const v = m[k];
+        const v = (m as Partial<Record<ChartKey, unknown>>)[k];
         col[index.get(m.step)!] = typeof v === 'number' && Number.isFinite(v) && !m.skipped ? v : null;
       }
       cols.push(col);
