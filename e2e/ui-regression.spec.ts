@@ -10,6 +10,11 @@ import type { RunConfigUi } from '../src/app/config/run-config';
 import { encodeConfigHash } from '../src/app/config/url-codec';
 import { compareMetrics, formatMismatches, maxMetricDiff, type Tolerance } from '../src/app/testing/compare-metrics';
 import { singleSteps } from './driver/lab-run';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { hyperParam } from '../src/app/config/run-config';
+import { parseMetricsJsonl } from '../src/rl/metrics';
 
 interface Baseline {
   name: string;
@@ -51,5 +56,43 @@ for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json'))) {
       bad,
       `${lab.browser} out of tolerance (abs ${base.tolerance.abs}, rel ${base.tolerance.rel}):\n${formatMismatches(bad)}`,
     ).toEqual([]);
+  });
+}
+
+// The same baselines from the CLI (`npm run train`, Node + Dawn): browser-independent, so run once (Chromium project).
+for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json'))) {
+  const path = join(DIR, file);
+  const base = JSON.parse(readFileSync(path, 'utf8')) as Baseline;
+  test(`regression (CLI): ${base.name} (${file})`, async ({ labBrowser }) => {
+    test.skip(labBrowser !== 'chromium' || update, 'the CLI run does not depend on the browser');
+    test.setTimeout((base.steps + 1) * 240_000);
+    const out = mkdtempSync(join(tmpdir(), 'code-a1-regression-'));
+    try {
+      const sets = Object.entries(base.config.overrides).flatMap(([key, value]) => {
+        const h = hyperParam(key);
+        if (!h) throw new Error(`${path}: unknown override '${key}'`);
+        return ['--set', `${h.path}=${value}`];
+      });
+      const args = ['--preset', base.config.preset, '--mode', base.config.mode, '--seed', String(base.config.seed)];
+      execFileSync(
+        'npx',
+        ['tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/train.ts', ...args, ...sets].concat([
+          '--steps',
+          String(base.steps),
+          '--out',
+          out,
+        ]),
+        { stdio: 'inherit', timeout: base.steps * 240_000 },
+      );
+      const got = parseMetricsJsonl(readFileSync(join(out, 'metrics.jsonl'), 'utf8'));
+      const worst = maxMetricDiff(base.metrics, got);
+      console.log(
+        `cli: max |diff| ${worst.diff} (${worst.key || 'none'} at step ${worst.step}) over ${got.length} steps`,
+      );
+      const bad = compareMetrics(base.metrics, got, base.tolerance, base.ignore);
+      expect(bad, `cli out of tolerance:\n${formatMismatches(bad)}`).toEqual([]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 }
