@@ -12,7 +12,7 @@ import { encodeConfigHash } from '../app/config/url-codec';
 import { hyperParam, type RunConfigUi } from '../app/config/run-config';
 import type { Mode } from '../rl/metrics';
 import type { PresetName } from '../rl/config';
-import { treeCpuSeconds } from './proc-tree';
+import { treeCpuByKind } from './proc-tree';
 import { FIREFOX_PATH, lavapipeIcd } from '../../e2e/driver/firefox-page';
 
 const argv = process.argv.slice(2);
@@ -29,12 +29,16 @@ const ONLY = opt('only', 'cli,chromium,firefox').split(',');
 const PORT = 4700 + (process.pid % 200);
 
 /** (cpu, wall) at the moment each step had landed; index 0 = start. */
-type Marks = { cpu: number; wall: number }[];
+type Marks = { cpu: number; wall: number; kinds: Record<string, number> }[];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function track(root: number, steps: () => Promise<number>, done: () => boolean): Promise<Marks> {
-  const marks: Marks = [{ cpu: treeCpuSeconds(root), wall: performance.now() / 1000 }];
+  const mark = () => {
+    const kinds = treeCpuByKind(root);
+    return { cpu: Object.values(kinds).reduce((a, b) => a + b, 0), wall: performance.now() / 1000, kinds };
+  };
+  const marks: Marks = [mark()];
   let seen = 0;
   while (seen < STEPS) {
     if (done()) throw new Error(`process ${root} ended after ${seen} steps`);
@@ -42,7 +46,7 @@ async function track(root: number, steps: () => Promise<number>, done: () => boo
     const n = await steps();
     // A step count that jumped by several (slow polling) is credited evenly.
     if (n > seen) {
-      const now = { cpu: treeCpuSeconds(root), wall: performance.now() / 1000 };
+      const now = mark();
       for (; seen < n && seen < STEPS; seen++) marks.push(now);
     }
   }
@@ -122,25 +126,42 @@ async function main(): Promise<void> {
     });
     await sleep(3000);
   }
-  const rows: { name: string; first: { cpu: number; wall: number }; cpu: number[]; wall: number[] }[] = [];
+  const rows: { name: string; first: { cpu: number; wall: number }; cpu: number[]; wall: number[]; kinds: string }[] =
+    [];
   try {
     for (const which of ONLY) {
       console.log(`running ${which}: ${PRESET} ${MODE}, ${PROBLEMS} problems/step, seed ${SEED}, ${STEPS} steps …`);
       const m = which === 'cli' ? await runCli() : await runBrowser(which as 'chromium' | 'firefox');
       const d = m.slice(1).map((x, i) => ({ cpu: x.cpu - m[i].cpu, wall: x.wall - m[i].wall }));
-      rows.push({ name: which, first: d[0], cpu: d.slice(1).map((x) => x.cpu), wall: d.slice(1).map((x) => x.wall) });
+      // Where steps 2..N went, per process kind (CPU-s per step).
+      const [a, b] = [m[1].kinds, m[m.length - 1].kinds];
+      const kinds = Object.keys(b)
+        .map((k) => [k, (b[k] - (a[k] ?? 0)) / (m.length - 2)] as const)
+        .filter(([, v]) => v >= 0.01)
+        .sort((x, y) => y[1] - x[1])
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(', ');
+      rows.push({
+        name: which,
+        first: d[0],
+        cpu: d.slice(1).map((x) => x.cpu),
+        wall: d.slice(1).map((x) => x.wall),
+        kinds,
+      });
     }
   } finally {
     server?.kill();
   }
   const cli = rows.find((r) => r.name === 'cli');
   console.log(`\n${PRESET} ${MODE}, ${PROBLEMS} problems/step, seed ${SEED}: steps 2-${STEPS} (step 1 incl. compiles)`);
-  console.log('| run | step 1 CPU-s | step 1 wall s | CPU-s/step min | median | wall s/step median | CPU vs CLI |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log(
+    '| run | step 1 CPU-s | step 1 wall s | CPU-s/step min | median | wall s/step median | CPU vs CLI | CPU-s/step by process |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const ratio = cli ? (median(r.cpu) / median(cli.cpu)).toFixed(2) + 'x' : '-';
     console.log(
-      `| ${r.name} | ${r.first.cpu.toFixed(1)} | ${r.first.wall.toFixed(1)} | ${Math.min(...r.cpu).toFixed(2)} | ${median(r.cpu).toFixed(2)} | ${median(r.wall).toFixed(2)} | ${ratio} |`,
+      `| ${r.name} | ${r.first.cpu.toFixed(1)} | ${r.first.wall.toFixed(1)} | ${Math.min(...r.cpu).toFixed(2)} | ${median(r.cpu).toFixed(2)} | ${median(r.wall).toFixed(2)} | ${ratio} | ${r.kinds} |`,
     );
   }
 }

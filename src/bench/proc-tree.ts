@@ -21,20 +21,39 @@ function stat(pid: number): Stat | undefined {
   }
 }
 
+/** A process's kind: Chromium's --type=…, Firefox's content-process kind (tab, gpu, rdd, utility, …), else 'main'. */
+export function processKind(pid: number): string {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    const type = args.find((a) => a.startsWith('--type='));
+    if (type) return type.slice(7);
+    if (args.includes('-contentproc')) return args.at(-1) ?? 'content';
+    return 'main';
+  } catch {
+    return 'gone';
+  }
+}
+
 /** CPU-seconds used so far by `root` and all its descendants (reaped children count through their parent). */
 export function treeCpuSeconds(root: number): number {
+  return Object.values(treeCpuByKind(root)).reduce((a, b) => a + b, 0);
+}
+
+/** treeCpuSeconds split by processKind. */
+export function treeCpuByKind(root: number): Record<string, number> {
   const all = readdirSync('/proc')
     .filter((n) => /^\d+$/.test(n))
     .map((n) => stat(Number(n)))
     .filter((s): s is Stat => !!s);
   const children = new Map<number, Stat[]>();
   for (const s of all) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
-  let ticks = 0;
+  const out: Record<string, number> = {};
   const stack = all.filter((s) => s.pid === root);
   while (stack.length) {
     const s = stack.pop()!;
-    ticks += s.ticks;
+    const kind = processKind(s.pid);
+    out[kind] = (out[kind] ?? 0) + s.ticks / CLK_TCK;
     stack.push(...(children.get(s.pid) ?? []));
   }
-  return ticks / CLK_TCK;
+  return out;
 }
