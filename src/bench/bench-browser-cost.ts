@@ -80,7 +80,8 @@ async function launch(which: 'chromium' | 'firefox'): Promise<Browser> {
     });
   const env: Record<string, string> = { XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? '/tmp' };
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] ??= v;
-  const icd = lavapipeIcd();
+  // FIREFOX_VK_ICD (e.g. Chromium's SwiftShader ICD) separates the Vulkan driver's cost from the browser's.
+  const icd = process.env.FIREFOX_VK_ICD ?? lavapipeIcd();
   if (icd) env.VK_ICD_FILENAMES = icd;
   return puppeteer.launch({
     browser: 'firefox',

@@ -24,7 +24,10 @@ function stat(pid: number): Stat | undefined {
 /** A process's kind: Chromium's --type=…, Firefox's content-process kind (tab, gpu, rdd, utility, …), else 'main'. */
 export function processKind(pid: number): string {
   try {
-    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    // Chromium rewrites its children's argv in place, joined by spaces rather than NULs.
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split(/[\0 ]+/)
+      .filter(Boolean);
     const type = args.find((a) => a.startsWith('--type='));
     if (type) return type.slice(7);
     if (args.includes('-contentproc')) return args.at(-1) ?? 'content';
