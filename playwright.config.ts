@@ -1,10 +1,22 @@
-// Playwright: end-to-end specs against the built app, in the system Chromium (WebGPU on SwiftShader).
+// Playwright: end-to-end specs against the built app. Project 'chromium': every spec, in the system Chromium (WebGPU
+// from Dawn/Tint on SwiftShader). Project 'firefox': the shared specs (written once against e2e/driver's LabPage) in
+// Debian's firefox-esr driven by puppeteer-core over WebDriver BiDi (WebGPU from wgpu/naga on Mesa's lavapipe).
 import { defineConfig } from '@playwright/test';
+import type { LabBrowser } from './e2e/driver/lab-page';
 
 // PW_PORT lets several checkouts run their specs side by side without sharing a server.
 const port = Number(process.env.PW_PORT ?? 4173);
 
-export default defineConfig({
+/** Specs written against the LabPage driver; these run in both browsers. */
+export const SHARED_SPECS = [
+  'kernels.spec.ts',
+  'ui-regression.spec.ts',
+  'sandbox.spec.ts',
+  'hf.spec.ts',
+  'modes.spec.ts',
+];
+
+export default defineConfig<object, { labBrowser: LabBrowser }>({
   testDir: 'e2e',
   timeout: 180_000,
   expect: { timeout: 60_000 },
@@ -29,6 +41,15 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    // The UI specs already train every mode in Chromium; its copy of modes.spec runs with E2E_ALL=1 (npm test's time).
+    {
+      name: 'chromium',
+      testIgnore: process.env.E2E_ALL === '1' ? [] : ['modes.spec.ts'],
+      use: { labBrowser: 'chromium' },
+    },
+    { name: 'firefox', testMatch: SHARED_SPECS, use: { labBrowser: 'firefox' } },
+  ],
   webServer: {
     command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
     url: `http://127.0.0.1:${port}`,

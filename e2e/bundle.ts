@@ -4,8 +4,11 @@ import { build } from 'vite';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
+/** Where bundlePage writes `${name}.js` (a test server can serve this folder). */
+export const bundleDir = (name: string): string => resolve(`test-results/${name}-bundle`);
+
 export async function bundlePage(entry: string, name: string): Promise<string> {
-  const outDir = resolve(`test-results/${name}-bundle`);
+  const outDir = bundleDir(name);
   await build({
     configFile: false,
     logLevel: 'warn',

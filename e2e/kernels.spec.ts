@@ -1,42 +1,48 @@
-// Kernel subset in Chromium's WebGPU against the CPU references. The spec bundles e2e/pages/kernels.ts with Vite's
-// build API (so `?raw` WGSL imports work) and serves it with page.route on the preview origin: no app or config edits.
-import { expect, test } from '@playwright/test';
-import { bundlePage } from './bundle';
+// Every kernel against its CPU reference on fresh random data, in each browser's WebGPU (Chromium: Dawn/Tint on
+// SwiftShader; Firefox: wgpu/naga on lavapipe), then a walk that creates and validates every pipeline the checks
+// used, and, where the adapter has 'shader-f16', the native f16 Linear against its CPU emulation. The page is
+// e2e/pages/kernels.ts bundled with Vite's build API and served by the spec's own test server.
+import { expect, test } from './driver/test';
+import { bundleDir, bundlePage } from './bundle';
+import { modulePage, startTestServer, type TestServer } from './driver/test-server';
+import type { KernelPageResult } from './pages/kernels';
+import { resolve } from 'node:path';
 
-let bundle = '';
+let server: TestServer;
 
 test.beforeAll(async () => {
-  bundle = await bundlePage('e2e/pages/kernels.ts', 'kernels');
+  await bundlePage('e2e/pages/kernels.ts', 'kernels');
+  server = await startTestServer([
+    ...modulePage('/__kernels/', 'kernels', bundleDir('kernels'), 'kernels.js'),
+    { prefix: '/models/', dir: resolve('public/models') },
+  ]);
 });
+test.afterAll(() => server?.close());
 
-test('kernels match their CPU references in Chromium WebGPU', async ({ page }) => {
-  const logs: string[] = [];
-  page.on('console', (m) => logs.push(m.text()));
-  page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
-  await page.route('**/__kernels/index.html', (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: '<!doctype html><title>kernels</title><script type="module" src="kernels.js"></script>',
-    }),
-  );
-  await page.route('**/__kernels/kernels.js', (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: bundle }),
-  );
-  await page.goto('/__kernels/index.html');
-  await page.waitForFunction(() => 'kernelChecks' in globalThis);
+test('kernels match their CPU references; every pipeline validates', async ({ lab }) => {
+  await lab.goto(`${server.url}/__kernels/index.html`);
+  await lab.waitFor(() => 'kernelChecks' in globalThis);
   const seed = (Date.now() ^ (Math.random() * 2 ** 31)) >>> 0;
-  const results = await page.evaluate(
-    (s) =>
-      (
-        globalThis as unknown as {
-          kernelChecks: (seed: number) => Promise<{ name: string; diff: number; tol: number }[]>;
-        }
-      ).kernelChecks(s),
+  const out = await lab.evaluate(
+    (s) => (globalThis as unknown as { kernelChecks: (seed: number) => Promise<KernelPageResult> }).kernelChecks(s),
     seed,
   );
-  for (const r of results)
-    console.log(`chromium ${r.name}: max abs diff ${r.diff.toExponential(2)} (tol ${r.tol}) seed ${seed}`);
-  if (logs.length) console.log(logs.join('\n'));
-  expect(results.length).toBeGreaterThanOrEqual(14);
-  for (const r of results) expect(r.diff, `${r.name} (seed ${seed})`).toBeLessThanOrEqual(r.tol);
+  console.log(`${lab.browser} adapter: ${out.adapter}; features: ${out.features.join(' ')}`);
+  console.log(`${lab.browser} device limits: ${JSON.stringify(out.limits)}`);
+  for (const r of out.results)
+    console.log(
+      `${lab.browser} ${r.name}: max abs diff ${r.diff.toExponential(2)} (tol ${r.tol}) seed ${seed}${r.note ? `; ${r.note}` : ''}`,
+    );
+  console.log(`${lab.browser}: ${out.pipelines.length} pipelines created and validated`);
+  for (const p of out.pipelines.filter((x) => x.error)) console.log(`  ${p.label}: ${p.error}`);
+  if (lab.logs.length) console.log(lab.logs.join('\n'));
+  expect(out.results.length).toBeGreaterThanOrEqual(14);
+  for (const r of out.results) expect(r.diff, `${r.name} (seed ${seed})`).toBeLessThanOrEqual(r.tol);
+  // Firefox on lavapipe offers shader-f16, so there the native f16 kernel must have run.
+  if (lab.browser === 'firefox') expect(out.features).toContain('shader-f16');
+  if (out.features.includes('shader-f16'))
+    expect(out.results.map((r) => r.name)).toContain('linear_f16 native vs emulation (bound violation)');
+  expect(out.pipelines.length).toBeGreaterThan(20);
+  expect(out.pipelines.filter((p) => p.error)).toEqual([]);
+  expect(lab.logs.filter((l) => /uncaught error|pageerror/.test(l))).toEqual([]);
 });

@@ -1,20 +1,13 @@
-// The sandbox red team in Chromium: Pyodide in module Web Workers, built by Vite from the npm package (no CDN).
-// The spec builds e2e/pages/sandbox.html with Vite's build API and serves the output under /__sandbox/ on the
-// preview origin with cross-origin isolation headers (SharedArrayBuffer), so no app or config edits are needed.
-import { expect, test } from '@playwright/test';
+// The sandbox red team in each browser: Pyodide in module Web Workers, built by Vite from the npm package (no CDN).
+// The spec builds e2e/pages/sandbox.html with Vite's build API and serves the output under /__sandbox/ from its test
+// server with cross-origin isolation headers (SharedArrayBuffer), so no app or config edits are needed.
+import { expect, test } from './driver/test';
 import { build } from 'vite';
-import { readFileSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { startTestServer, type TestServer } from './driver/test-server';
 
 const outDir = resolve('test-results/sandbox-bundle');
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm',
-  '.zip': 'application/zip',
-  '.json': 'application/json',
-};
+let server: TestServer;
 
 test.beforeAll(async () => {
   await build({
@@ -32,36 +25,16 @@ test.beforeAll(async () => {
       rollupOptions: { input: resolve('e2e/pages/sandbox.html') },
     },
   });
+  server = await startTestServer([{ prefix: '/__sandbox/', dir: outDir, index: 'sandbox.html' }]);
 });
+test.afterAll(() => server?.close());
 
-test('sandbox red team holds in Chromium Web Workers', async ({ page }) => {
+test('sandbox red team holds in Web Workers', async ({ lab }) => {
   test.setTimeout(300_000);
-  const logs: string[] = [];
-  page.on('console', (m) => logs.push(m.text()));
-  page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
-  await page.route('**/__sandbox/**', (route) => {
-    const path = new URL(route.request().url()).pathname.replace(/^\/__sandbox\//, '');
-    const file = join(outDir, path || 'sandbox.html');
-    let body: Buffer;
-    try {
-      body = readFileSync(file);
-    } catch {
-      return route.fulfill({ status: 404, body: 'not found' });
-    }
-    return route.fulfill({
-      body,
-      contentType: TYPES[extname(file)] ?? 'application/octet-stream',
-      headers: {
-        'Cross-Origin-Opener-Policy': 'same-origin',
-        'Cross-Origin-Embedder-Policy': 'require-corp',
-        'Cross-Origin-Resource-Policy': 'same-origin',
-      },
-    });
-  });
-  await page.goto('/__sandbox/sandbox.html');
-  expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
-  await page.waitForFunction(() => 'sandboxChecks' in globalThis);
-  const out = (await page.evaluate(() =>
+  await lab.goto(`${server.url}/__sandbox/sandbox.html`);
+  expect(await lab.evaluate(() => self.crossOriginIsolated)).toBe(true);
+  await lab.waitFor(() => 'sandboxChecks' in globalThis);
+  const out = (await lab.evaluate(() =>
     (globalThis as unknown as { sandboxChecks: () => Promise<unknown> }).sandboxChecks(),
   )) as {
     checks: { name: string; statuses: string[]; compileError?: string; detail?: string }[];
@@ -69,10 +42,10 @@ test('sandbox red team holds in Chromium Web Workers', async ({ page }) => {
     coldMs: number[];
     hardStops: number;
   };
-  console.log(`cold start(s) in Chromium: ${out.coldMs.map((m) => m.toFixed(0)).join(', ')} ms`);
+  console.log(`cold start(s) in ${lab.browser}: ${out.coldMs.map((m) => m.toFixed(0)).join(', ')} ms`);
   for (const c of out.checks)
     console.log(`${c.name}: ${c.statuses.join(',')} ${c.compileError ?? ''} ${c.detail ?? ''}`);
-  if (logs.length) console.log(logs.slice(0, 20).join('\n'));
+  if (lab.logs.length) console.log(lab.logs.slice(0, 20).join('\n'));
   const by = Object.fromEntries(out.checks.map((c) => [c.name, c]));
   expect(by['honest'].statuses).toEqual(['passed', 'failed']);
   expect(by['soft-timeout'].statuses).toEqual(['timeout']);

@@ -1,6 +1,7 @@
-// Pre-step for `npm start` / `npm test`: install npm packages (and, for tests as root, Chromium, the Vulkan loader and
-// shellcheck, which lints the verl export's launch.sh) if missing.
-import { existsSync } from 'node:fs';
+// Pre-step for `npm start` / `npm test`: install npm packages (and, for tests as root, Chromium, Firefox ESR, the Vulkan
+// loader, Mesa's lavapipe driver, which gives Firefox's WebGPU an adapter on a machine with no GPU, and shellcheck,
+// which lints the verl export's launch.sh) if missing.
+import { existsSync, readdirSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 
 const wantSystem = process.argv.includes('--system');
@@ -14,6 +15,9 @@ if (!existsSync('node_modules/.package-lock.json')) run('npm ci --no-audit --no-
 if (wantSystem) {
   const missing = [];
   if (!existsSync('/usr/bin/chromium')) missing.push('chromium');
+  if (!existsSync('/usr/bin/firefox-esr')) missing.push('firefox-esr');
+  const icd = '/usr/share/vulkan/icd.d';
+  if (!existsSync(icd) || !readdirSync(icd).some((f) => f.startsWith('lvp_icd.'))) missing.push('mesa-vulkan-drivers');
   if (
     !existsSync('/usr/lib/x86_64-linux-gnu/libvulkan.so.1') &&
     !existsSync('/usr/lib/aarch64-linux-gnu/libvulkan.so.1')

@@ -1,5 +1,7 @@
 // Browser-side kernel checks for e2e/kernels.spec.ts: runs kernels on navigator.gpu against their CPU references
-// (and a tokenizer train/roundtrip) and returns one record per check. Bundled by the spec with Vite's build API.
+// (and a tokenizer train/roundtrip), the f16 Linear (native where the adapter has 'shader-f16') against its CPU
+// emulation, and a walk compiling every pipeline a micro lab uses, all on a device capped at the lab's stated limits
+// (src/run/lab-limits.ts). Bundled by the spec with Vite's build API.
 import { createBrowserGpu } from '../../src/gpu/browser';
 import type { Gpu } from '../../src/gpu/runtime';
 import { elementwise, elementwiseRef } from '../../src/gpu/kernels/elementwise';
@@ -23,11 +25,30 @@ import { adamwStep, adamwStepRef, zeroBuffer } from '../../src/gpu/kernels/adamw
 import { trainTokenizer } from '../../src/model/tokenizer-train';
 import { loadTokenizer } from '../../src/model/tokenizer';
 import { maxAbsDiff, mulberry32, randomF32 } from '../../src/testing/random';
+import { fromHalves, toHalves } from '../../src/gpu/f16';
+import { linearF16, linearF16Ref, uploadF16Matrix, type F16Variant } from '../../src/gpu/kernels/linear-f16';
+import { f16BoundViolation, ulp16 } from '../../src/gpu/kernels/linear-f16-bound';
+import type { PipelineVerdict } from '../../src/gpu/pipelines';
+import { loadCheckpoint } from '../../src/model/checkpoint';
+import { presetConfig } from '../../src/rl/config';
+import { labLimits } from '../../src/run/lab-limits';
+import { walkLabPipelines } from '../../src/run/pipeline-walk';
 
 export interface CheckResult {
   name: string;
   diff: number;
   tol: number;
+  /** A measured figure worth printing beside the verdict. */
+  note?: string;
+}
+
+export interface KernelPageResult {
+  adapter: string;
+  features: string[];
+  /** The device's limits as created (capped at the micro lab's needs). */
+  limits: Record<string, number>;
+  results: CheckResult[];
+  pipelines: PipelineVerdict[];
 }
 
 type Check = (gpu: Gpu, rng: () => number) => Promise<CheckResult[]>;
@@ -173,14 +194,102 @@ function tokenizerCheck(): CheckResult {
   return { name: 'tokenizer train + roundtrip', diff: ok ? 0 : 1, tol: 0 };
 }
 
-async function run(seed: number): Promise<CheckResult[]> {
-  const gpu = await createBrowserGpu();
+/**
+ * The f16 Linear against its float64 emulation: 'packed' (core WGSL) everywhere, 'native' (`enable f16`) where the
+ * device has 'shader-f16'. diff = the worst excess over the proven bound (linear-f16-bound.ts), so tol is 0.
+ */
+async function f16Checks(gpu: Gpu, rng: () => number): Promise<CheckResult[]> {
+  const variants: F16Variant[] = gpu.hasF16 ? ['packed', 'native'] : ['packed'];
+  const shapes: [number, number, number][] = [
+    [1, 13, 45],
+    [8, 37, 30],
+    [19, 64, 100],
+  ];
+  const out: CheckResult[] = [];
+  for (const variant of variants) {
+    let worst = -Infinity;
+    let maxAbs = 0;
+    let maxUlps = 0;
+    let same = 0;
+    let total = 0;
+    for (const [M, N, K] of shapes) {
+      const x = randomF32(M * K, rng, 2);
+      const w = randomF32(N * K, rng, 0.5);
+      const wv = fromHalves(toHalves(w));
+      const bias = randomF32(N, rng);
+      const gx = gpu.buffer('f16.x', x);
+      const gw = uploadF16Matrix(gpu, w, N, K, 'f16.w');
+      const gb = gpu.buffer('f16.b', bias);
+      const gy = gpu.buffer('f16.y', M * N * 4);
+      linearF16(gpu, { x: gx, w: gw, y: gy, M, bias: gb, variant });
+      const got = await gpu.readF32(gy, M * N);
+      const want = linearF16Ref(x, wv, M, N, K, bias);
+      worst = Math.max(worst, f16BoundViolation(got, want, want, x, wv, M, N, K, false, bias));
+      for (let i = 0; i < got.length; i++) {
+        const d = Math.abs(got[i] - want[i]);
+        maxAbs = Math.max(maxAbs, d);
+        maxUlps = Math.max(maxUlps, d / ulp16(want[i]));
+        if (d === 0) same++;
+      }
+      total += got.length;
+      [gx, gw.buffer, gb, gy].forEach((b) => b.destroy());
+    }
+    out.push({
+      name: `linear_f16 ${variant} vs emulation (bound violation)`,
+      diff: Math.max(worst, 0),
+      tol: 0,
+      note: `max |gpu − emulation| ${maxAbs.toExponential(2)} = ${maxUlps.toFixed(2)} f16 ulp; ${same}/${total} outputs equal`,
+    });
+  }
+  return out;
+}
+
+/** The micro preset's coder checkpoint, served by the spec's test server under /models/ (the lab's public/). */
+async function microCheckpoint() {
+  const dir = `/models/${presetConfig('micro').model.coderCheckpoint.replace(/^models\//, '')}`;
+  const get = async (f: string) => {
+    const r = await fetch(`${dir}/${f}`);
+    if (!r.ok) throw new Error(`${dir}/${f}: HTTP ${r.status}`);
+    return r;
+  };
+  return loadCheckpoint({
+    weights: await (await get('model.safetensors')).arrayBuffer(),
+    config: await (await get('config.json')).text(),
+    tokenizerJson: await (await get('tokenizer.json')).text(),
+  });
+}
+
+async function run(seed: number): Promise<KernelPageResult> {
+  const ck = await microCheckpoint();
+  const needs = labLimits(ck.layout.totalFloats);
+  // The device a smallest adapter able to run the micro lab would give (WebGPU never grants below its defaults).
+  const gpu = await createBrowserGpu({
+    limitCaps: {
+      maxStorageBuffersPerShaderStage: needs.maxStorageBuffersPerShaderStage,
+      maxComputeInvocationsPerWorkgroup: needs.maxComputeInvocationsPerWorkgroup,
+      maxComputeWorkgroupStorageSize: needs.maxComputeWorkgroupStorageSize,
+      maxComputeWorkgroupSizeX: 256,
+      maxComputeWorkgroupSizeY: 256,
+      maxComputeWorkgroupSizeZ: 64,
+    },
+  });
   const rng = mulberry32(seed);
   const results: CheckResult[] = [];
   for (const check of checks) results.push(...(await check(gpu, rng)));
+  results.push(...(await f16Checks(gpu, rng)));
   results.push(tokenizerCheck());
+  const pipelines = await walkLabPipelines(gpu, presetConfig('micro', { seed }), ck);
+  const lim = gpu.device.limits;
+  const limits = {
+    maxStorageBuffersPerShaderStage: lim.maxStorageBuffersPerShaderStage,
+    maxComputeInvocationsPerWorkgroup: lim.maxComputeInvocationsPerWorkgroup,
+    maxComputeWorkgroupStorageSize: lim.maxComputeWorkgroupStorageSize,
+  };
+  const s = gpu.summary;
+  const adapter = [s.vendor, s.architecture, s.description].filter((x) => x && x !== 'unknown').join(' ') || '(hidden)';
+  const features = [...gpu.device.features].map(String).sort();
   gpu.destroy();
-  return results;
+  return { adapter, features, limits, results, pipelines };
 }
 
 (globalThis as unknown as { kernelChecks: typeof run }).kernelChecks = run;

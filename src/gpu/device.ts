@@ -55,8 +55,15 @@ export function summarizeAdapter(adapter: GPUAdapter): AdapterSummary {
   };
 }
 
+export type RaisedLimit = (typeof RAISED_LIMITS)[number];
+
 export interface AcquireOptions {
   powerPreference?: GPUPowerPreference;
+  /**
+   * Upper bounds on the limits requested (the adapter's value otherwise): a device as a smaller adapter would give,
+   * to test refusals and kernel variants. WebGPU never grants less than its defaults, so caps below those do nothing.
+   */
+  limitCaps?: Partial<Record<RaisedLimit, number>>;
   /** Called once if the device is lost (driver reset, tab backgrounded, destroy()). */
   onLost?: (info: GPUDeviceLostInfo) => void;
 }
@@ -65,7 +72,9 @@ export async function acquireDevice(gpu: GPU, opts: AcquireOptions = {}): Promis
   const adapter = await gpu.requestAdapter({ powerPreference: opts.powerPreference ?? 'high-performance' });
   if (!adapter) throw new NoAdapterError('requestAdapter() returned null');
   const requiredLimits: Record<string, number> = {};
-  for (const key of RAISED_LIMITS) requiredLimits[key] = Number(adapter.limits[key]);
+  // Only what the adapter offers (asking for more fails requestDevice), lowered to any cap the caller set.
+  for (const key of RAISED_LIMITS)
+    requiredLimits[key] = Math.min(Number(adapter.limits[key]), opts.limitCaps?.[key] ?? Infinity);
   const wanted: GPUFeatureName[] = ['timestamp-query', 'subgroups', 'shader-f16'];
   const requiredFeatures = wanted.filter((f) => adapter.features.has(f));
   const device = await adapter.requestDevice({ label: 'code-a1-lab', requiredLimits, requiredFeatures });

@@ -27,6 +27,12 @@ export interface PipelineRequest {
   constants: Overrides;
 }
 
+export interface PipelineVerdict {
+  label: string;
+  /** The stack's message when it refused the pipeline; absent when the pipeline is valid. */
+  error?: string;
+}
+
 export class PipelineCache {
   private modules = new Map<number, GPUShaderModule>();
   /** Per program id: override key → pipeline. */
@@ -35,6 +41,10 @@ export class PipelineCache {
   private inFlight = new Map<number, Map<string, Promise<void>>>();
   /** Warm-up tasks (e.g. a dry run that prefetches what a model will dispatch) that first use waits for. */
   private tasks = new Set<Promise<unknown>>();
+  /** Every pipeline asked for (compiled, in flight or failed), by program id and override key: see requests(). */
+  private asked = new Map<number, Map<string, PipelineRequest>>();
+  /** Pipeline label → the stack's message, for async compiles that failed (see verdicts()). */
+  private failed = new Map<string, string>();
   hits = 0;
   /** Pipelines compiled synchronously, on the calling thread, at first dispatch. */
   misses = 0;
@@ -64,6 +74,7 @@ export class PipelineCache {
   }
 
   private descriptor(id: number, r: PipelineRequest, ov: string): GPUComputePipelineDescriptor {
+    this.table(this.asked, id).set(ov, r);
     return {
       label: `${r.label}:${r.entryPoint}${ov ? `[${ov}]` : ''}`,
       layout: 'auto',
@@ -106,13 +117,17 @@ export class PipelineCache {
     const flying = this.table(this.inFlight, id);
     if (flying.has(ov)) return;
     this.requested++;
-    const done = this.device.createComputePipelineAsync(this.descriptor(id, r, ov)).then(
+    const descriptor = this.descriptor(id, r, ov);
+    const done = this.device.createComputePipelineAsync(descriptor).then(
       (p) => {
         this.table(this.pipelines, id).set(ov, p);
         this.prefetched++;
       },
-      // A pipeline that fails to compile asynchronously fails again, loudly, at its first synchronous use.
-      () => {},
+      // A pipeline that fails to compile asynchronously fails again, loudly, at its first synchronous use; the
+      // message is kept for a validation walk (verdicts()).
+      (e: unknown) => {
+        this.failed.set(descriptor.label ?? r.label, e instanceof Error ? e.message : String(e));
+      },
     );
     flying.set(
       ov,
@@ -150,6 +165,29 @@ export class PipelineCache {
     const n = this.requested - before;
     await this.ready();
     return n;
+  }
+
+  /** Every pipeline this cache was asked for, once each: what a validation walk re-creates (pipeline-check.ts). */
+  requests(): PipelineRequest[] {
+    return [...this.asked.values()].flatMap((t) => [...t.values()]);
+  }
+
+  /**
+   * One verdict per pipeline asked for: its label and, when the stack refused it (shader or pipeline validation,
+   * e.g. a limit), the stack's message. Call after ready(); a pipeline compiled only synchronously counts as valid.
+   */
+  verdicts(): PipelineVerdict[] {
+    return [...this.asked.entries()].flatMap(([id, t]) =>
+      [...t.entries()].map(([ov, r]) => {
+        const label = `${r.label}:${r.entryPoint}${ov ? `[${ov}]` : ''}`;
+        const error = this.failed.get(label);
+        return error !== undefined
+          ? { label, error }
+          : this.has(id, r.constants)
+            ? { label }
+            : { label, error: 'not compiled' };
+      }),
+    );
   }
 
   get size(): number {

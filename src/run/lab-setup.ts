@@ -1,5 +1,6 @@
 // Builds the trainer's inputs from a TrainConfig, independent of platform: problems and mutants from the curriculum,
 // fresh (seeded) micro checkpoints with a curriculum-trained tokenizer, and Coder/Tester policies.
+import { checkLabLimits } from './lab-limits';
 import type { Gpu } from '../gpu/runtime';
 import type { Mutant, Problem } from '../tasks/types';
 import { generateCurriculum, generateHeldoutTasks } from '../tasks/generate';
@@ -128,6 +129,9 @@ export function buildPolicies(
   src: PolicySources,
   saved?: { coder: PolicyFiles; tester?: PolicyFiles },
 ): Policies {
+  // A device below the preset's needs is refused here, naming the limit, before any buffer exists.
+  const floats = Math.max(src.coder.layout.totalFloats, src.tester.layout.totalFloats);
+  checkLabLimits(gpu, c, floats);
   const base = (name: string, ck: LoadedCheckpoint) => ({
     name,
     rolloutQuant: c.rollout.rollout_quant,

@@ -141,3 +141,24 @@ export const BENCH_SANDBOX_HEAP_SPEC: CliSpec = {
   ],
   examples: ['npm run bench:sandbox-heap -- --jobs 100 --repeats 2'],
 };
+
+export const BENCH_BROWSER_COST_SPEC: CliSpec = {
+  command: 'npm run bench:browser-cost',
+  summary: 'one config for a few steps in the CLI, Chromium and Firefox: CPU-seconds of each process tree per step',
+  usage: [
+    'npm run bench:browser-cost -- [--preset micro] [--mode code-a1] [--problems 4] [--steps 4] [--only cli,firefox]',
+  ],
+  flags: [
+    { name: 'preset', value: 'P', help: 'the preset (default micro)' },
+    { name: 'mode', value: 'MODE', help: 'the mode (default code-a1)' },
+    { name: 'problems', value: 'N', help: 'problems per step (default 4)' },
+    { name: 'seed', value: 'S', help: 'seed (default 1)' },
+    { name: 'steps', value: 'N', help: 'steps per run (default 4)' },
+    { name: 'only', value: 'cli,chromium,firefox', help: 'which of the three to run (default all)' },
+  ],
+  notes: [
+    'Needs `npm run build` first. CPU-seconds, not wall, are the comparable figure on a shared machine; the table ' +
+      "splits each browser's CPU by process (GPU process, renderer, main).",
+  ],
+  examples: ['npm run bench:browser-cost -- --problems 4 --steps 5'],
+};

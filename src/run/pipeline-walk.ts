@@ -1,0 +1,26 @@
+// A validation walk over every pipeline a lab uses: the warm-up's dry run of rollouts and GRPO updates at every
+// rollout precision the device supports (f32, int8, int4, and f16 where it has 'shader-f16'), each pipeline compiled
+// by the stack (Dawn/Tint, wgpu/naga) and its verdict kept, so a kernel one stack rejects is named with its message.
+import type { Gpu } from '../gpu/runtime';
+import type { PipelineVerdict } from '../gpu/pipelines';
+import type { LoadedCheckpoint } from '../model/checkpoint';
+import type { RolloutPrecision } from '../model/rollout-select';
+import type { TrainConfig } from '../rl/config';
+import { warmLabPipelines } from './lab-warmup';
+
+export async function walkLabPipelines(
+  gpu: Gpu,
+  config: TrainConfig,
+  ck: LoadedCheckpoint,
+): Promise<PipelineVerdict[]> {
+  const precisions: RolloutPrecision[] = ['none', 'int8', 'int4', ...(gpu.hasF16 ? (['f16'] as const) : [])];
+  for (const rollout_quant of precisions)
+    await warmLabPipelines(
+      gpu,
+      { ...config, rollout: { ...config.rollout, rollout_quant } },
+      { coder: ck, tester: ck },
+      'train',
+    );
+  await gpu.pipelines.ready();
+  return gpu.pipelines.verdicts();
+}
