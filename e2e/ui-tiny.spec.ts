@@ -1,7 +1,7 @@
 // The embedded default: the page opens on the tiny preset's shipped Coder and Tester (the SFT-half warm-start), and
-// they load and solve held-out problems in Chromium (the same 4 problems whose greedy pass rate `npm run eval --
-// --preset tiny --problems 4 --samples 1 --splits heldout` reports as 100% in Node), and are evaluated on tasks
-// never trained on too.
+// they load and solve held-out problems (tasks never trained on) in Chromium (the same 4 problems whose greedy pass
+// rate `npm run eval -- --preset tiny --problems 4 --samples 1 --splits heldout` reports in Node), and are evaluated
+// on the renamed instances too.
 import { expect, test } from '@playwright/test';
 
 test('the shipped tiny models load in the browser and solve held-out problems (greedy)', async ({ page }) => {
@@ -20,12 +20,12 @@ test('the shipped tiny models load in the browser and solve held-out problems (g
   // A random or mis-loaded model solves none of them; the default Coder solves 4 of 4 greedily in Node (the first
   // shipped Coder, public/models/tiny, 2 of 4).
   expect(r.passAt1Greedy).toBeGreaterThanOrEqual(0.5);
-  // Tasks never trained on (the heldout-task split: parameters no training instance uses under any function name).
-  await page.getByLabel('held-out split').selectOption('heldout-task');
+  // The instances held out by instance (most a training task under another function name).
+  await page.getByLabel('held-out split').selectOption('renamed');
   await page.getByTestId('eval-problems').fill('2');
   await page.getByTestId('run-eval').click();
   await expect(page.getByTestId('eval-row')).toHaveCount(2, { timeout: 300_000 });
-  await expect(page.getByTestId('eval-row').nth(1)).toContainText('heldout-task (2)');
+  await expect(page.getByTestId('eval-row').nth(1)).toContainText('renamed (2)');
   await page.getByTestId('tab-model').click();
   await expect(page.getByTestId('model-source')).toContainText('public/models/tiny-sft-half/coder');
   await page.screenshot({ path: 'test-results/ui-tiny-eval.png', fullPage: true });

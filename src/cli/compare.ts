@@ -12,7 +12,7 @@ const USAGE =
   'usage: npm run compare -- DIR|RUN_DIR|start-eval.json|evolved.jsonl ...   (e.g. docs/results-data/compare)\n' +
   '       npm run compare -- --disjoint DIR   (the warm-starts on held-out and training halves, docs/results-data/disjoint)\n' +
   '       npm run compare -- --evals SPLITS NAME:FILE+FILE,... [--data docs/results-data]   (stand-alone evaluations\n' +
-  '         against the first row, paired: e.g. --evals heldout-task,heldout with npm run eval --out files under --data)';
+  '         against the first row, paired: e.g. --evals heldout,renamed with npm run eval --out files under --data)';
 
 /** The disjoint-data table of docs/results.md: one row per warm-start and split the evaluations in DIR record. */
 function disjoint(args: string[]): number {
