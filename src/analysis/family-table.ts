@@ -1,4 +1,4 @@
-// Held-out pass@1 per task family (`npm run targets -- DIR --by-family`): each mode's seeds pooled, start and step,
+// Held-out pass@1 per task family (`npm run targets -- by-family DIR`): each mode's seeds pooled, start and step,
 // how many problems every sample passes, and code-a1 − self-play per family. Where a mode's gain comes from, and
 // whether a family has room left for the modes to differ (a family every Coder solves cannot separate them).
 import { summarize, type ProblemEval } from '../run/eval-ci';

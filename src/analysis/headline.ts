@@ -76,7 +76,7 @@ export const HEADLINE_BLOCK =
 export const headlineBegin = (step: number, rows: string, split?: JudgedSplit) =>
   `<!-- headline:begin step=${step} rows=${rows}${split ? ` split=${split}` : ''} -->`;
 
-/** `dir:mode,dir:mode` as the marker (and `npm run targets -- --headline`) spell it; an error for a malformed item. */
+/** `dir:mode,dir:mode` as the marker (and `npm run targets -- headline DATA --rows`) spell it; an error for a malformed item. */
 export function parseHeadlineRows(spec: string): { dir: string; mode: string }[] {
   return spec.split(',').map((item) => {
     const m = /^([^:]+):(code-a1|golden|self-play)$/.exec(item);

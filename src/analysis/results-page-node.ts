@@ -133,7 +133,7 @@ export function regenerateResultsPage(page: string, data: string): string {
   );
   // Stand-alone evaluations of checkpoints against a base (`npm run compare -- --evals SPLITS ROWS`).
   page = page.replace(EVALS_BLOCK, (_, splits: string, spec: string) => evalsBlock(data, splits, spec));
-  // The counts behind the Tester's mut@k (`npm run targets -- DIR ... --tester-counts`).
+  // The counts behind the Tester's mut@k (`npm run targets -- tester-counts DIR ...`).
   page = page.replace(TESTER_COUNTS_BLOCK, (_, step: string, dir: string) =>
     [
       testerCountsBegin(Number(step), dir),
@@ -141,7 +141,7 @@ export function regenerateResultsPage(page: string, data: string): string {
       TESTER_COUNTS_END,
     ].join('\n'),
   );
-  // Held-out pass@1 per task family, each mode's seeds pooled (`npm run targets -- DIR --by-family`).
+  // Held-out pass@1 per task family, each mode's seeds pooled (`npm run targets -- by-family DIR`).
   page = page.replace(FAMILIES_BLOCK, (_, step: string, dir: string) =>
     [
       familiesBegin(Number(step), dir),
@@ -149,7 +149,7 @@ export function regenerateResultsPage(page: string, data: string): string {
       FAMILIES_END,
     ].join('\n'),
   );
-  // Held-out pass@1 on new tasks and on renamed training tasks (`npm run targets -- --novelty`).
+  // Held-out pass@1 on new tasks and on renamed training tasks (`npm run targets -- novelty DIR`).
   page = page.replace(NOVELTY_BLOCK, (_, step: string, dir: string | undefined) => {
     const rows = noveltyRows(dir ? targetRunsIn(data, dir) : runs, Number(step), noveltyOf);
     return [noveltyBegin(Number(step), dir), ...noveltyTable(rows, Number(step)), NOVELTY_END].join('\n');
