@@ -51,7 +51,7 @@ describe('noveltyOf', () => {
   it('classifies held-out problems against what the run’s config says it trained on', () => {
     const [r] = targetRunsIn(root, 'fams');
     expect(r.tasks).toEqual({ families: ['acronym', 'count_items'], trainPart: 'rl' });
-    const heldout = generateProblems({ families: ['acronym', 'count_items'] }).filter((p) => p.split === 'heldout');
+    const heldout = generateProblems({ families: ['acronym', 'count_items'] }).filter((p) => p.split === 'renamed');
     const kinds = new Set(heldout.map((p) => noveltyOf(r)(p.id)));
     // acronym has 8 tasks under 56 names: every held-out acronym instance is a renamed training task.
     expect(heldout.filter((p) => p.family === 'acronym').every((p) => noveltyOf(r)(p.id) !== 'new')).toBe(true);

@@ -4,7 +4,7 @@ import { evalSubset, parseEvalSplits, parseHeldOutSplits } from './eval';
 import { generateProblems } from '../tasks/generate';
 
 const problems = generateProblems({ families: ['count_items', 'remove_char', 'acronym', 'keys_above'] }).filter(
-  (p) => p.split === 'heldout',
+  (p) => p.split === 'renamed',
 );
 
 describe('evalSubset', () => {
