@@ -85,9 +85,7 @@ describe('runOnSplit / split= markers', () => {
     expect(judgeTargets([withSplits], 40)[0].measured).toMatch(/Δ \+50\.0 /);
     // A split the run was not evaluated on leaves nothing to judge.
     expect(runOnSplit(withSplits, 'heldout-family').evals.every((e) => !e.rows.length)).toBe(true);
-    expect(resampled([withSplits], 'problems', undefined, 'renamed')[0].evals[1].rows[0].perProblem).toHaveLength(
-      1,
-    );
+    expect(resampled([withSplits], 'problems', undefined, 'renamed')[0].evals[1].rows[0].perProblem).toHaveLength(1);
   });
 
   it('writes and reads the split in the targets marker', () => {

@@ -1,7 +1,7 @@
 // docs/results.md and README's results paragraph against the committed records in docs/results-data: every block
 // (tables, sentences, figures) must be what the records give (the page quotes no number by hand), the page fits in
 // 25 KB with its first screen first; and the checks themselves catch a changed number.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blockLines, checkResultsTable, RESULTS_HEADER, resultsRow, TABLE_BEGIN, TABLE_END } from './results-table';
@@ -13,19 +13,6 @@ import * as recordsNode from './compare-records-node';
 import { checkTargetsBlocks } from './targets';
 
 const DATA = join(__dirname, '..', '..', 'docs', 'results-data');
-/** A run's eval.jsonl points under the records (or under one of their subdirectories, e.g. disjoint). */
-const loadIn =
-  (base: string) =>
-  (run: string): EvalPoint[] | undefined => {
-    const f = join(base, run, 'eval.jsonl');
-    if (!existsSync(f)) return undefined;
-    return readFileSync(f, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as EvalPoint);
-  };
-const load = loadIn(DATA);
-
 const ROOT = join(__dirname, '..', '..');
 const page = () => readFileSync(join(ROOT, 'docs', 'results.md'), 'utf8');
 

@@ -171,7 +171,9 @@ describe('judgeTargets', () => {
   it('prints one table row per target and seed, met in bold', () => {
     const rows = targetsTable(judgeTargets([run('code-a1', 3, records(13, 0.3, T0))], 100));
     expect(rows).toHaveLength(2 + 4);
-    expect(rows[2]).toMatch(/^\| code-a1 pass@1 − start ≥ 10 points, paired CI above \+10 \| 3 \| \*\*met\*\* \| start /);
+    expect(rows[2]).toMatch(
+      /^\| code-a1 pass@1 − start ≥ 10 points, paired CI above \+10 \| 3 \| \*\*met\*\* \| start /,
+    );
   });
 });
 
