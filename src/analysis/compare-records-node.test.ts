@@ -51,7 +51,7 @@ describe('noveltyOf', () => {
   it('classifies held-out problems against what the run’s config says it trained on', () => {
     const [r] = targetRunsIn(root, 'fams');
     expect(r.tasks).toEqual({ families: ['acronym', 'count_items'], trainPart: 'rl' });
-    const heldout = generateProblems({ families: ['acronym', 'count_items'] }).filter((p) => p.split === 'heldout');
+    const heldout = generateProblems({ families: ['acronym', 'count_items'] }).filter((p) => p.split === 'renamed');
     const kinds = new Set(heldout.map((p) => noveltyOf(r)(p.id)));
     // acronym has 8 tasks under 56 names: every held-out acronym instance is a renamed training task.
     expect(heldout.filter((p) => p.family === 'acronym').every((p) => noveltyOf(r)(p.id) !== 'new')).toBe(true);
@@ -70,13 +70,13 @@ describe('runOnSplit / split= markers', () => {
       step,
       rows: [
         heldoutReport([rec('a/0', step ? 8 : 0), rec('a/1', 0)]),
-        { ...heldoutReport([rec('a/t000', step ? 4 : 2)]), split: 'heldout-task' as const },
+        { ...heldoutReport([rec('a/t000', step ? 4 : 2)]), split: 'renamed' as const },
       ],
     })),
   };
 
   it('judges the named split in the held-out one’s place and drops the rest', () => {
-    const r = runOnSplit(withSplits, 'heldout-task');
+    const r = runOnSplit(withSplits, 'renamed');
     expect(r.evals.map((e) => e.rows.map((x) => `${x.split}:${x.problems}`))).toEqual([['heldout:1'], ['heldout:1']]);
     expect(atStep(r, 40)?.perProblem?.map((p) => p.id)).toEqual(['a/t000']);
     expect(100 * atStep(r, 40)!.coderPass1).toBeCloseTo(50, 10);
@@ -85,16 +85,14 @@ describe('runOnSplit / split= markers', () => {
     expect(judgeTargets([withSplits], 40)[0].measured).toMatch(/Δ \+50\.0 /);
     // A split the run was not evaluated on leaves nothing to judge.
     expect(runOnSplit(withSplits, 'heldout-family').evals.every((e) => !e.rows.length)).toBe(true);
-    expect(resampled([withSplits], 'problems', undefined, 'heldout-task')[0].evals[1].rows[0].perProblem).toHaveLength(
-      1,
-    );
+    expect(resampled([withSplits], 'problems', undefined, 'renamed')[0].evals[1].rows[0].perProblem).toHaveLength(1);
   });
 
   it('writes and reads the split in the targets marker', () => {
-    const begin = targetsBegin({ step: 40, dir: 'heldout-task', split: 'heldout-task' });
-    expect(begin).toBe('<!-- targets:begin step=40 dir=heldout-task split=heldout-task -->');
+    const begin = targetsBegin({ step: 40, dir: 'renamed', split: 'renamed' });
+    expect(begin).toBe('<!-- targets:begin step=40 dir=renamed split=renamed -->');
     const m = [...`${begin}\nx\n<!-- targets:end -->`.matchAll(TARGETS_BLOCK)][0];
-    expect(targetsMarker(m)).toEqual({ step: 40, dir: 'heldout-task', unit: 'problems', split: 'heldout-task' });
+    expect(targetsMarker(m)).toEqual({ step: 40, dir: 'renamed', unit: 'problems', split: 'renamed' });
     expect(m[6].trim()).toBe('x');
   });
 });

@@ -6,7 +6,8 @@ import { basename, join } from 'node:path';
 import type { TrainConfig } from '../rl/config';
 import { splitLabel, type SplitReport } from '../run/eval';
 import { compareTable, evolveTable, parseEvolved, type CompareRun, type EvolvedProblem } from './compare-table';
-import type { EvalPoint } from '../run/run-layout';
+import { parseEvalPoint, type EvalPoint } from '../run/run-layout';
+import { migrateSplit } from '../run/eval-splits';
 import {
   judgeTargets,
   runOverTasks,
@@ -32,10 +33,15 @@ interface EvalFile {
   rows: SplitReport[];
 }
 
+/**
+ * An evaluation file's held-out row: the tasks never trained on, or, in records made before that split was evaluated
+ * by default, the renamed instances (the comparison table names the split it shows).
+ */
 function heldoutRow(file: string): { step: number; row: SplitReport } {
   const e = JSON.parse(readFileSync(file, 'utf8')) as EvalFile;
-  const row = e.rows?.find((r) => r.split === 'heldout');
-  if (!row) throw new Error(`${file}: no heldout evaluation in it`);
+  const rows = (e.rows ?? []).map(migrateSplit);
+  const row = rows.find((r) => r.split === 'heldout') ?? rows.find((r) => r.split === 'renamed');
+  if (!row) throw new Error(`${file}: no heldout (or renamed) evaluation in it`);
   return { step: e.step, row };
 }
 
@@ -129,7 +135,7 @@ export function loadTargetRuns(paths: readonly string[]): TargetRun[] {
     const evals = readFileSync(evalFile, 'utf8')
       .split('\n')
       .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as EvalPoint);
+      .map(parseEvalPoint);
     const tasks = cfg.tasks && { families: cfg.tasks.families, trainPart: cfg.tasks.train_part ?? 'all' };
     return [{ name: basename(dir), mode: cfg.mode, seed: cfg.seed, evals, tasks }];
   });
@@ -156,7 +162,7 @@ export function judgeMarker(data: string, m: TargetsMarker): TargetLine[] {
 
 /**
  * A run whose `split` evaluations stand in for its held-out ones (the rest dropped), so that every judgement, which
- * reads the held-out split, reads that one: e.g. heldout-task, one instance of each task no training instance poses.
+ * reads the held-out split, reads that one: e.g. renamed, the instances held out by instance.
  */
 export function runOnSplit(run: TargetRun, split: JudgedSplit): TargetRun {
   const rows = (e: EvalPoint) =>
@@ -170,14 +176,16 @@ export function runOnSplit(run: TargetRun, split: JudgedSplit): TargetRun {
  * for `unit` 'tasks'.
  */
 export function resampled(runs: TargetRun[], unit: ResampleUnit, only?: Novelty, split?: JudgedSplit): TargetRun[] {
-  const onSplit = split ? runs.map((r) => runOnSplit(r, split)) : runs;
+  // Novelty sorts the renamed instances (every held-out task is new by construction), so `only` reads that split.
+  const on = split ?? (only ? 'renamed' : undefined);
+  const onSplit = on ? runs.map((r) => runOnSplit(r, on)) : runs;
   const kept = only ? onSplit.map((r) => runRestricted(r, (id) => noveltyOf(r)(id) === only)) : onSplit;
   return unit === 'tasks' ? kept.map((r) => runOverTasks(r, taskOf)) : kept;
 }
 
 /** The split reports an `npm run eval --out` file holds (none when it holds no `rows`). */
 export function evalFileRows(file: string): SplitReport[] {
-  return (JSON.parse(readFileSync(file, 'utf8')) as { rows?: SplitReport[] }).rows ?? [];
+  return ((JSON.parse(readFileSync(file, 'utf8')) as { rows?: SplitReport[] }).rows ?? []).map(migrateSplit);
 }
 
 /**

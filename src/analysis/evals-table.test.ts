@@ -26,15 +26,15 @@ const delta = (c: string) =>
 
 describe('evalsTable', () => {
   const rows: EvalsRow[] = [
-    { name: 'start', reports: [on('heldout', 1, 0), on('heldout-task', 2, 0)] },
-    // Lifted on heldout-task only; the files may list the splits in any order.
-    { name: 'more-sft', reports: [on('heldout-task', 3, 0.5), on('heldout', 4, 0)] },
+    { name: 'start', reports: [on('heldout', 1, 0), on('renamed', 2, 0)] },
+    // Lifted on renamed only; the files may list the splits in any order.
+    { name: 'more-sft', reports: [on('renamed', 3, 0.5), on('heldout', 4, 0)] },
   ];
 
   it('puts each split in its own columns and pairs the change against the first row', () => {
-    const lines = evalsTable(['heldout-task', 'heldout'], rows);
-    expect(lines[0]).toContain('heldout-task pass@1 (30 × 8)');
-    expect(lines[0].indexOf('heldout-task')).toBeLessThan(lines[0].indexOf('| heldout pass@1'));
+    const lines = evalsTable(['renamed', 'heldout'], rows);
+    expect(lines[0]).toContain('renamed pass@1 (30 × 8)');
+    expect(lines[0].indexOf('renamed')).toBeLessThan(lines[0].indexOf('| heldout pass@1'));
     const [base, more] = [cells(lines[2]), cells(lines[3])];
     expect(base[0]).toBe('`start`');
     expect(base[3]).toBe(''); // the base has no change against itself
@@ -49,7 +49,7 @@ describe('evalsTable', () => {
   it('refuses a row that lacks a split, naming both', () => {
     expect(() => evalsTable(['heldout-family'], rows)).toThrow(/start has no per-problem heldout-family/);
     const short = [rows[0], { name: 'only-heldout', reports: [on('heldout', 5, 0)] }];
-    expect(() => evalsTable(['heldout', 'heldout-task'], short)).toThrow(/only-heldout .* heldout-task/);
+    expect(() => evalsTable(['heldout', 'renamed'], short)).toThrow(/only-heldout .* renamed/);
   });
 });
 
@@ -64,8 +64,8 @@ describe('the evals-table marker', () => {
   });
 
   it('round-trips through the block pattern', () => {
-    const begin = evalsBegin('heldout-task,heldout', 'a:x.json+y.json,b:z.json');
+    const begin = evalsBegin('renamed,heldout', 'a:x.json+y.json,b:z.json');
     const m = [...`${begin}\n| t |\n<!-- evals-table:end -->`.matchAll(EVALS_BLOCK)];
-    expect(m.map((x) => [x[1], x[2]])).toEqual([['heldout-task,heldout', 'a:x.json+y.json,b:z.json']]);
+    expect(m.map((x) => [x[1], x[2]])).toEqual([['renamed,heldout', 'a:x.json+y.json,b:z.json']]);
   });
 });

@@ -48,7 +48,7 @@ export function evalsTable(splits: readonly string[], rows: readonly EvalsRow[])
 
 export const EVALS_END = '<!-- evals-table:end -->';
 /**
- * `<!-- evals-table:begin splits=heldout-task,heldout rows=NAME:FILE+FILE,NAME:FILE -->` … `<!-- evals-table:end -->`,
+ * `<!-- evals-table:begin splits=heldout,renamed rows=NAME:FILE+FILE,NAME:FILE -->` … `<!-- evals-table:end -->`,
  * files relative to the records directory. Groups: 1 the splits, 2 the rows.
  */
 export const EVALS_BLOCK =

@@ -72,7 +72,7 @@ describe('familyRows', () => {
     const lines = familyTable({ modes, rows }, 40);
     expect(lines).toHaveLength(2 + 3);
     expect(lines[0]).toContain('code-a1 − self-play');
-    expect(lines[3]).toMatch(/^\| b \| 4 \| 50\.0 \[2\] \| 50\.0 \[2\], \+0\.0 /);
+    expect(lines[3]).toMatch(/^\| b \(exploratory\) \| 4 \| 50\.0 \[2\] \| 50\.0 \[2\], \+0\.0 /);
     const alone = familyTable(familyRows(runs.slice(1), 40), 40);
     expect(alone[0]).not.toContain('self-play');
   });
@@ -97,6 +97,6 @@ describe('the families block of the results page', () => {
     const page = `# t\n\n${familiesBegin(40, 'fams')}\nstale\n${FAMILIES_END}\n`;
     const next = regenerateResultsPage(page, data);
     expect(next).not.toContain('stale');
-    expect(next).toContain('| a | 6 | 50.0 [0] | 100.0 [6], +50.0');
+    expect(next).toContain('| a (exploratory) | 6 | 50.0 [0] | 100.0 [6], +50.0');
   });
 });

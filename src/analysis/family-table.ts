@@ -1,4 +1,4 @@
-// Held-out pass@1 per task family (`npm run targets -- DIR --by-family`): each mode's seeds pooled, start and step,
+// Held-out pass@1 per task family (`npm run targets -- by-family DIR`): each mode's seeds pooled, start and step,
 // how many problems every sample passes, and code-a1 − self-play per family. Where a mode's gain comes from, and
 // whether a family has room left for the modes to differ (a family every Coder solves cannot separate them).
 import { summarize, type ProblemEval } from '../run/eval-ci';
@@ -24,6 +24,11 @@ export interface FamilyRow {
 }
 
 const familyOf = (id: string) => id.split('/')[0];
+/**
+ * Fewer instances than this and a family's row is labelled exploratory: its interval rests on too few tasks to carry a
+ * claim (a post-hoc look at where a pooled difference comes from, not evidence of its own).
+ */
+export const EXPLORATORY_BELOW = 30;
 const allPass = (ps: readonly ProblemEval[]) => ps.filter((p) => p.n > 0 && p.passed === p.n).length;
 const pass1 = (ps: readonly ProblemEval[]) => 100 * summarize(ps).coderPass1;
 
@@ -75,7 +80,7 @@ export function familyTable({ modes, rows }: { modes: string[]; rows: FamilyRow[
   ];
   const lines = rows.map((r) => {
     const cells = [
-      r.family === 'all' ? '**all**' : r.family,
+      r.family === 'all' ? '**all**' : r.problems < EXPLORATORY_BELOW ? `${r.family} (exploratory)` : r.family,
       String(r.problems),
       `${r.start.toFixed(1)} [${r.startAllPass}]`,
       ...modes.map((m) => {

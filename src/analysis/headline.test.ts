@@ -96,12 +96,12 @@ describe('headlineTable', () => {
 
 describe('the headline on another split', () => {
   it('judges the rows on the named split, not the held-out one', () => {
-    // Each evaluation holds the held-out split and a heldout-task split on which the run gains far more.
+    // Each evaluation holds the held-out split and a renamed split on which the run gains far more.
     const both = (seed: number, task: number): TargetRun => {
       const r = run('code-a1', seed, 0);
       const evals = r.evals.map((e, i) => ({
         ...e,
-        rows: [...e.rows, { ...heldoutReport(records(200 + i, i ? task : 0)), split: 'heldout-task' as const }],
+        rows: [...e.rows, { ...heldoutReport(records(200 + i, i ? task : 0)), split: 'renamed' as const }],
       }));
       return { ...r, evals };
     };
@@ -109,17 +109,17 @@ describe('the headline on another split', () => {
     const gain = (rs: TargetRun[]) =>
       Number(cells(headlineTable([{ dir: 'd', mode: 'code-a1', runs: rs }], 100)[2])[5].split(' ')[0]);
     expect(gain(runs)).toBeLessThan(8);
-    expect(gain(runs.map((r) => runOnSplit(r, 'heldout-task')))).toBeGreaterThan(20);
+    expect(gain(runs.map((r) => runOnSplit(r, 'renamed')))).toBeGreaterThan(20);
   });
 
   it('names the split in the marker, and the block pattern reads it back', () => {
-    const rows = 'heldout-task-ws:code-a1,heldout-task-ws:golden';
-    for (const split of [undefined, 'heldout-task' as const]) {
+    const rows = 'renamed-ws:code-a1,renamed-ws:golden';
+    for (const split of [undefined, 'renamed' as const]) {
       const block = `${headlineBegin(40, rows, split)}\n| a |\n<!-- headline:end -->`;
       const m = [...block.matchAll(HEADLINE_BLOCK)];
       expect(m.map((x) => [x[1], x[2], x[3]])).toEqual([['40', rows, split]]);
     }
-    expect(headlineBegin(40, rows, 'heldout-task')).toContain(' split=heldout-task -->');
+    expect(headlineBegin(40, rows, 'renamed')).toContain(' split=renamed -->');
   });
 });
 

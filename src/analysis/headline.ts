@@ -1,7 +1,7 @@
 // The headline table of docs/results.md: for each records directory and mode it names, the seeds pooled per problem
 // at one step — held-out pass@1 and the Tester's Mul, each against the run's own start with a paired interval — so
 // the page's first table is generated from the records like every other one, never typed in. Pure: callers load runs.
-import { atStep, pairedDelta, poolSeeds, showDelta, showValue, type JudgedSplit, type TargetRun } from './targets';
+import { atStep, poolSeeds, seedsDelta, showDelta, showValue, type JudgedSplit, type TargetRun } from './targets';
 import { trainsTester } from '../rl/modes';
 
 /** One row the marker asks for: the runs of `mode` in records directory `dir` ('.' is the records root). */
@@ -12,7 +12,7 @@ export interface HeadlineEntry {
 }
 
 export const HEADLINE_HEADER = [
-  '| records | mode | seeds | pass@1 start (%) | pass@1 at step (%) | Δ pass@1 (points, paired) | Mul start | Mul at step | Δ Mul (paired) |',
+  '| records | mode | seeds | pass@1 start (%) | pass@1 at step (%) | Δ pass@1 (points, paired; seeds and tasks resampled) | Mul start | Mul at step | Δ Mul (paired) |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 
@@ -31,8 +31,16 @@ export function headlineTable(entries: readonly HeadlineEntry[], step: number): 
     const pooled = poolSeeds([...runs].sort((a, b) => a.seed - b.seed))!;
     const [start, end] = [atStep(pooled, 0), atStep(pooled, step)];
     if (!start || !end) throw new Error(`headline ${name}: no step-0 evaluation to compare with`);
+    // Δ against the start paired per seed, the bootstrap resampling seeds and then tasks.
+    const bySeed = (mode: string, seed: number) => runs.find((r) => r.mode === mode && r.seed === seed);
     const delta = (m: 'coderPass1' | 'mul') => {
-      const d = pairedDelta(end.perProblem!, start.perProblem!, m);
+      const d = seedsDelta(
+        bySeed,
+        runs.map((r) => r.seed),
+        [mode, step],
+        [mode, 0],
+        m,
+      );
       if (!d) throw new Error(`headline ${name}: step ${step} and step 0 share no problem`);
       return showDelta(d);
     };
@@ -60,15 +68,15 @@ export function headlineTable(entries: readonly HeadlineEntry[], step: number): 
 export const HEADLINE_END = '<!-- headline:end -->';
 /**
  * `<!-- headline:begin step=100 rows=disjoint-shared:code-a1,disjoint:golden -->` … `<!-- headline:end -->`, with an
- * optional ` split=heldout-task` after the rows: that evaluated split in the held-out one's place. Groups: 1 step,
+ * optional ` split=renamed` after the rows: that evaluated split in the held-out one's place. Groups: 1 step,
  * 2 rows, 3 the split or undefined.
  */
 export const HEADLINE_BLOCK =
-  /<!-- headline:begin step=(\d+) rows=([^\s]+)(?: split=(heldout-task|heldout-family))? -->[\s\S]*?<!-- headline:end -->/g;
+  /<!-- headline:begin step=(\d+) rows=([^\s]+)(?: split=(renamed|heldout-family))? -->[\s\S]*?<!-- headline:end -->/g;
 export const headlineBegin = (step: number, rows: string, split?: JudgedSplit) =>
   `<!-- headline:begin step=${step} rows=${rows}${split ? ` split=${split}` : ''} -->`;
 
-/** `dir:mode,dir:mode` as the marker (and `npm run targets -- --headline`) spell it; an error for a malformed item. */
+/** `dir:mode,dir:mode` as the marker (and `npm run targets -- headline DATA --rows`) spell it; an error for a malformed item. */
 export function parseHeadlineRows(spec: string): { dir: string; mode: string }[] {
   return spec.split(',').map((item) => {
     const m = /^([^:]+):(code-a1|golden|self-play)$/.exec(item);

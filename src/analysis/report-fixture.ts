@@ -8,6 +8,7 @@ import { Rng } from '../rl/rng';
 export function heldoutReport(perProblem: ProblemEval[], samples = 8): SplitReport {
   return {
     split: 'heldout',
+    splitsByTask: true,
     problems: perProblem.length,
     samples,
     ...summarize(perProblem),

@@ -61,7 +61,10 @@ describe('bootstrapCI over tasks', () => {
     for (let r = 0; r < 1000; r++)
       draws.push(summarize(Array.from({ length: xs.length }, () => xs[rng.int(xs.length)])).coderPass1);
     draws.sort((a, b) => a - b);
-    expect(bootstrapCI(xs).coderPass1).toEqual([draws[Math.round(0.025 * 999)], draws[Math.round(0.975 * 999)]]);
+    expect(bootstrapCI(xs, { reps: 1000 }).coderPass1).toEqual([
+      draws[Math.round(0.025 * 999)],
+      draws[Math.round(0.975 * 999)],
+    ]);
   });
 
   it('over 10 tasks × 6 copies is about as wide as over the 10 tasks, far wider than over 60 instances', () => {

@@ -34,6 +34,46 @@ import { FAMILIES_BLOCK, FAMILIES_END, familiesBegin, familyRows, familyTable } 
 import { TESTER_COUNTS_BLOCK, TESTER_COUNTS_END, testerCountsBegin, testerCountsTable } from './tester-counts';
 import { choiceLine, TUNING_BLOCK, TUNING_END, tuningBegin, tuningTable } from './tuning';
 import { loadTunings } from './tuning-node';
+import { SUMMARY_BLOCK, SUMMARY_END, summaryBegin, summaryFigure, summaryTable } from './summary-table';
+import { POWER_BLOCK, POWER_END, powerBegin, powerTable } from './power';
+import { CLAIMS_BLOCK, CLAIMS_END, claimsBegin, pageClaims, readmeClaims, wrap } from './claims';
+import { presetConfig } from '../rl/config';
+import { loadCurriculum } from '../run/lab-setup';
+
+/** Held-out tasks of the tiny preset: what the pending reference runs evaluate. */
+const planTasks = () => loadCurriculum(presetConfig('tiny').tasks.families).heldout.length;
+
+/** The claims block of a page or README (claims.ts), regenerated from the records under `data`. */
+export function regenerateClaims(text: string, data: string): string {
+  return text.replace(CLAIMS_BLOCK, (_, kind: 'page' | 'readme', step: string, dir: string, power: string) => {
+    const inputs = {
+      runs: targetRunsIn(data, dir),
+      step: Number(step),
+      dir,
+      powerRuns: power.split(',').map((d) => targetRunsIn(data, d)),
+      powerStep: Number(step),
+      planTasks: planTasks(),
+    };
+    const lines =
+      kind === 'page'
+        ? pageClaims(inputs).flatMap((l, i) => [...(i ? [''] : []), ...wrap(l, 118)])
+        : readmeClaims(inputs);
+    return [claimsBegin(kind, Number(step), dir, power), ...lines, CLAIMS_END].join('\n');
+  });
+}
+
+/** Where the figure of a summary block's records goes (docs/plots/results/<dir>-pass1.svg, from the repository root). */
+export const summaryFigurePath = (dir: string) => `docs/plots/results/${dir}-pass1.svg`;
+
+/** The figures a page's summary blocks draw, by path: each mode's held-out pass@1 over steps, with bands. */
+export function resultsFigures(page: string, data: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of page.matchAll(SUMMARY_BLOCK)) {
+    const title = `Held-out pass@1 (tasks never trained on), seeds pooled, 95% bands over seeds and tasks: ${m[2]}`;
+    out.set(summaryFigurePath(m[2]), summaryFigure(targetRunsIn(data, m[2]), title));
+  }
+  return out;
+}
 
 /** The results-table rows of a directory of `<mode>-s<seed>` runs: every held-out evaluation of each run. */
 export function runRows(runs: readonly TargetRun[]): string[] {
@@ -133,7 +173,7 @@ export function regenerateResultsPage(page: string, data: string): string {
   );
   // Stand-alone evaluations of checkpoints against a base (`npm run compare -- --evals SPLITS ROWS`).
   page = page.replace(EVALS_BLOCK, (_, splits: string, spec: string) => evalsBlock(data, splits, spec));
-  // The counts behind the Tester's mut@k (`npm run targets -- DIR ... --tester-counts`).
+  // The counts behind the Tester's mut@k (`npm run targets -- tester-counts DIR ...`).
   page = page.replace(TESTER_COUNTS_BLOCK, (_, step: string, dir: string) =>
     [
       testerCountsBegin(Number(step), dir),
@@ -141,7 +181,7 @@ export function regenerateResultsPage(page: string, data: string): string {
       TESTER_COUNTS_END,
     ].join('\n'),
   );
-  // Held-out pass@1 per task family, each mode's seeds pooled (`npm run targets -- DIR --by-family`).
+  // Held-out pass@1 per task family, each mode's seeds pooled (`npm run targets -- by-family DIR`).
   page = page.replace(FAMILIES_BLOCK, (_, step: string, dir: string) =>
     [
       familiesBegin(Number(step), dir),
@@ -149,11 +189,23 @@ export function regenerateResultsPage(page: string, data: string): string {
       FAMILIES_END,
     ].join('\n'),
   );
-  // Held-out pass@1 on new tasks and on renamed training tasks (`npm run targets -- --novelty`).
+  // Held-out pass@1 on new tasks and on renamed training tasks (`npm run targets -- novelty DIR`).
   page = page.replace(NOVELTY_BLOCK, (_, step: string, dir: string | undefined) => {
     const rows = noveltyRows(dir ? targetRunsIn(data, dir) : runs, Number(step), noveltyOf);
     return [noveltyBegin(Number(step), dir), ...noveltyTable(rows, Number(step)), NOVELTY_END].join('\n');
   });
+  // The first screen: the summary table, the power table and the sentences, from the records they name.
+  page = page.replace(SUMMARY_BLOCK, (_, step: string, dir: string) =>
+    [summaryBegin(Number(step), dir), ...summaryTable(targetRunsIn(data, dir), Number(step)), SUMMARY_END].join('\n'),
+  );
+  page = page.replace(POWER_BLOCK, (_, step: string, dir: string, plan: string) =>
+    [
+      powerBegin(Number(step), dir, Number(plan)),
+      ...powerTable(targetRunsIn(data, dir), Number(step), Number(plan)),
+      POWER_END,
+    ].join('\n'),
+  );
+  page = regenerateClaims(page, data);
   return page.replace(TARGETS_BLOCK, (...match: string[]) => {
     const m = targetsMarker(match as unknown as RegExpMatchArray);
     const judged = m.dir || m.unit === 'tasks' || m.only || m.split ? judgeMarker(data, m) : judgeTargets(runs, m.step);

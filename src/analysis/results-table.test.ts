@@ -1,45 +1,55 @@
-// docs/results.md's results table against the committed records in docs/results-data: every row must be what the
-// records give (the page quotes no number by hand); and the check itself catches a changed number or a missing run.
-import { existsSync, readFileSync } from 'node:fs';
+// docs/results.md and README's results paragraph against the committed records in docs/results-data: every block
+// (tables, sentences, figures) must be what the records give (the page quotes no number by hand), the page fits in
+// 25 KB with its first screen first; and the checks themselves catch a changed number.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  blockLines,
-  checkResultsTable,
-  DISJOINT_MARKERS,
-  disjointSplit,
-  RESULTS_HEADER,
-  resultsRow,
-  RUNS_TABLE_END,
-  runsTableBegin,
-  runsTableDirs,
-  TABLE_BEGIN,
-  TABLE_END,
-} from './results-table';
+import { blockLines, checkResultsTable, RESULTS_HEADER, resultsRow, TABLE_BEGIN, TABLE_END } from './results-table';
 import type { EvalPoint } from '../run/run-layout';
-import { regenerateResultsPage } from './results-page-node';
+import { regenerateClaims, regenerateResultsPage, resultsFigures } from './results-page-node';
+import { CLAIMS_END } from './claims';
 import { checkCompareBlock } from './compare-table';
 import * as recordsNode from './compare-records-node';
 import { checkTargetsBlocks } from './targets';
 
 const DATA = join(__dirname, '..', '..', 'docs', 'results-data');
-/** A run's eval.jsonl points under the records (or under one of their subdirectories, e.g. disjoint). */
-const loadIn =
-  (base: string) =>
-  (run: string): EvalPoint[] | undefined => {
-    const f = join(base, run, 'eval.jsonl');
-    if (!existsSync(f)) return undefined;
-    return readFileSync(f, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as EvalPoint);
-  };
-const load = loadIn(DATA);
+const ROOT = join(__dirname, '..', '..');
+const page = () => readFileSync(join(ROOT, 'docs', 'results.md'), 'utf8');
 
-describe('docs/results.md results table', () => {
-  const page = () => readFileSync(join(__dirname, '..', '..', 'docs', 'results.md'), 'utf8');
-  it('matches the committed records row by row', () => {
-    expect(checkResultsTable(page(), load)).toEqual([]);
+describe('docs/results.md against the committed records', () => {
+  it('fits in 25 KB and opens with the figure, the table and the three sentences before any section', () => {
+    const text = page();
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(25_000);
+    const first = text.slice(0, text.indexOf('\n## '));
+    expect(first).toMatch(/!\[[^\]]*\]\(plots\/results\/[\w-]+-pass1\.svg\)/);
+    expect(first).toContain('<!-- summary:begin');
+    expect(first.match(/\*\*(What it shows|What it does not show|Power)\.\*\*/g)).toHaveLength(3);
+    // The paper's gaps are stated, and the pending reference runs are said to be pending.
+    expect(first).toMatch(/56\.95.*56\.23.*55\.88/s);
+    expect(first).toMatch(/pending/);
+  });
+
+  it('every generated block is what `npm run results-page` gives, and a changed number is restored', () => {
+    const current = page();
+    expect(regenerateResultsPage(current, DATA)).toBe(current);
+    const rows = blockLines(current, '<!-- summary:begin', '<!-- summary:end -->')!;
+    const edited = current.replace(
+      rows[3],
+      rows[3].replace(/\| (\d+)\.(\d) →/, (_, a: string, b: string) => `| ${Number(a) + 1}.${b} →`),
+    );
+    expect(edited).not.toBe(current);
+    expect(regenerateResultsPage(edited, DATA)).toBe(current);
+    expect(() => regenerateResultsPage(`${TABLE_BEGIN}\nno end`, DATA)).toThrow(/no <!-- results-table:begin -->/);
+  });
+
+  it('the figures are what the records draw', () => {
+    const figures = resultsFigures(page(), DATA);
+    expect(figures.size).toBeGreaterThan(0);
+    for (const [path, svg] of figures) expect(readFileSync(join(ROOT, path), 'utf8'), path).toBe(svg);
+  });
+
+  it('every targets table is what `npm run targets -- judge` gives from the records', () => {
+    expect(checkTargetsBlocks(page(), (m) => recordsNode.judgeMarker(DATA, m))).toEqual([]);
   });
 
   it('the mode comparison is what `npm run compare -- docs/results-data/compare` prints from the records', () => {
@@ -47,67 +57,23 @@ describe('docs/results.md results table', () => {
     expect(records.start).toBeDefined();
     expect(checkCompareBlock(page(), recordsNode.compareBlock(records))).toEqual([]);
   });
+});
 
-  it("the disjoint-data table is what the warm-starts' evaluations in docs/results-data/disjoint record", () => {
-    const load = (run: string) => recordsNode.loadDisjointEval(join(DATA, 'disjoint'), run);
-    expect(load('sft-half-b/train-rl')?.[0].rows[0].part).toBe('rl');
-    expect(load('sft-half-b/no-such-split')).toBeUndefined();
-    expect(checkResultsTable(page(), load, DISJOINT_MARKERS, disjointSplit)).toEqual([]);
+describe("README's results paragraph", () => {
+  it('is at most five lines, every number in it generated from the records', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const lines = blockLines(readme, '<!-- claims:begin readme', CLAIMS_END);
+    expect(lines, 'README.md has no <!-- claims:begin readme ... --> block').toBeDefined();
+    expect(lines!.length - 1).toBeLessThanOrEqual(5); // the rest of the begin marker is the first line
+    expect(regenerateClaims(readme, DATA)).toBe(readme);
+    // A number changed by hand is caught.
+    const tampered = readme.replace(/(claims:begin readme[\s\S]*?)\+0\.6/, '$1+9.6');
+    expect(tampered).not.toBe(readme);
+    expect(regenerateClaims(tampered, DATA)).toBe(readme);
   });
+});
 
-  it('`npm run compare -- --disjoint` lists every recorded warm-start row, each on the split it names', () => {
-    const dir = join(DATA, 'disjoint');
-    const runs = recordsNode.disjointRuns(dir);
-    expect(runs).toEqual(expect.arrayContaining(['shipped/train-sft', 'sft-half-b/heldout', 'sft-half-b/train-rl']));
-    expect(runs).not.toContain('sft-half-b/pretrain'); // a pretraining record holds no evaluation rows
-    for (const run of runs) {
-      const row = recordsNode.loadDisjointEval(dir, run)?.[0].rows[0];
-      expect(row?.split, run).toBe(disjointSplit(run));
-    }
-    expect(disjointSplit('start/heldout-family')).toBe('heldout-family');
-    expect(disjointSplit('shipped/train-rl')).toBe('train');
-  });
-
-  it('each runs table is what the runs in the records subdirectory its marker names record', () => {
-    const dirs = runsTableDirs(page());
-    expect(dirs).toContain('disjoint');
-    for (const dir of dirs)
-      expect(checkResultsTable(page(), loadIn(join(DATA, dir)), [runsTableBegin(dir), RUNS_TABLE_END]), dir).toEqual(
-        [],
-      );
-    // Blocks sharing an end marker are read each up to its own end: the second table's rows are not the first's.
-    const two = [
-      runsTableBegin('a'),
-      ...RESULTS_HEADER,
-      '| x | 0 |',
-      RUNS_TABLE_END,
-      runsTableBegin('b'),
-      ...RESULTS_HEADER,
-      RUNS_TABLE_END,
-    ].join('\n');
-    expect(runsTableDirs(two)).toEqual(['a', 'b']);
-    expect(blockLines(two, runsTableBegin('b'), RUNS_TABLE_END)).toEqual(RESULTS_HEADER);
-  });
-
-  it('every targets table is what `npm run targets` gives from the reference runs at its step', () => {
-    const runs = recordsNode.targetRunsIn(DATA);
-    expect(runs.some((r) => r.mode === 'code-a1')).toBe(true);
-    expect(checkTargetsBlocks(page(), (m) => recordsNode.judgeMarker(DATA, m))).toEqual([]);
-  });
-
-  it('`npm run results-page` leaves the page as it is, and restores a changed number from the records', () => {
-    const current = page();
-    expect(regenerateResultsPage(current, DATA)).toBe(current);
-    const rows = blockLines(current, TABLE_BEGIN, TABLE_END)!;
-    const edited = current.replace(
-      rows[2],
-      rows[2].replace(/\| (\d+)\.(\d) \(/, (_, a: string, b: string) => `| ${Number(a) + 1}.${b} (`),
-    );
-    expect(edited).not.toBe(current);
-    expect(regenerateResultsPage(edited, DATA)).toBe(current);
-    expect(() => regenerateResultsPage(`${TABLE_BEGIN}\nno end`, DATA)).toThrow(/no <!-- results-table:begin -->/);
-  });
-
+describe('results tables in the results-row format', () => {
   it('reports a changed number, an unknown run and a missing block', () => {
     const point: EvalPoint = {
       step: 10,

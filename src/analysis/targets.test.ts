@@ -53,7 +53,7 @@ describe('pairedDelta', () => {
   it('is zero with a point interval for one evaluation against itself, and flips sign when swapped', () => {
     const a = records(1, 0.2, T0);
     const b = records(2, 0, T0);
-    expect(pairedDelta(a, a, 'coderPass1')).toEqual({ delta: 0, ci: [0, 0], problems: P });
+    expect(pairedDelta(a, a, 'coderPass1')).toEqual({ delta: 0, ci: [0, 0], problems: P, seeds: 1 });
     const ab = pairedDelta(a, b, 'coderPass1')!;
     const ba = pairedDelta(b, a, 'coderPass1')!;
     expect(ab.delta).toBeCloseTo(100 * (summarize(a).coderPass1 - summarize(b).coderPass1), 10);
@@ -171,7 +171,9 @@ describe('judgeTargets', () => {
   it('prints one table row per target and seed, met in bold', () => {
     const rows = targetsTable(judgeTargets([run('code-a1', 3, records(13, 0.3, T0))], 100));
     expect(rows).toHaveLength(2 + 4);
-    expect(rows[2]).toMatch(/^\| code-a1 pass@1 ≥ start \+ 10 points, CI above start \| 3 \| \*\*met\*\* \| start /);
+    expect(rows[2]).toMatch(
+      /^\| code-a1 pass@1 − start ≥ 10 points, paired CI above \+10 \| 3 \| \*\*met\*\* \| start /,
+    );
   });
 });
 

@@ -1,17 +1,9 @@
 // The reference result's targets (docs/results.md "Against the targets") judged from the records alone: each run's
 // eval.jsonl (per-problem counts at every evaluated step) and paired bootstrap intervals over the problems two
 // evaluations share. Pure functions, so `npm run targets` and results-table.test.ts give the page's verdicts.
-import {
-  bootstrapCI,
-  percentileInterval,
-  resample,
-  resamplingUnits,
-  sumProblemEvals,
-  summarize,
-  type CiMetric,
-  type ProblemEval,
-} from '../run/eval-ci';
-import { Rng } from '../rl/rng';
+import { bootstrapCI, sumProblemEvals, summarize, type CiMetric, type ProblemEval } from '../run/eval-ci';
+import { METRIC_SCALE, pairedDeltaSeeds, type PairedDelta } from './paired-delta';
+import { taskOf } from '../tasks/generate';
 import type { SplitReport } from '../run/eval';
 import type { EvalPoint } from '../run/run-layout';
 import type { TrainPart } from '../tasks/split';
@@ -38,49 +30,7 @@ export interface TargetLine {
   measured: string;
 }
 
-/** A paired difference a − b of one metric, with its 95% bootstrap interval (units of the table: % or points). */
-export interface PairedDelta {
-  delta: number;
-  ci: [number, number];
-  problems: number;
-}
-
-/** Shares are printed in %, mut@k and Mul are already on a 0–100 scale. */
-export const METRIC_SCALE: Record<CiMetric, number> = {
-  coderPass1: 100,
-  coderPass1Greedy: 100,
-  selectedPass1: 100,
-  testerValidity: 100,
-  mutationScore: 100,
-  passAtK: 1,
-  mutAtK: 1,
-  mul: 1,
-};
-
-/**
- * The paired difference of a split metric between two evaluations on the problems both hold: every bootstrap draw
- * resamples those problems once (by task when `a`'s records name tasks) and summarises both evaluations on the same
- * draw, so what the two share (problem difficulty) cancels. Pooled metrics (validity, mut@k, Mul) are recomputed
- * from the counts on every draw.
- */
-export function pairedDelta(
-  a: readonly ProblemEval[],
-  b: readonly ProblemEval[],
-  metric: CiMetric,
-  o: { reps?: number; seed?: number } = {},
-): PairedDelta | null {
-  const bById = new Map(b.map((p) => [p.id, p]));
-  const pairs = a.filter((p) => bById.has(p.id)).map((p) => [p, bById.get(p.id)!] as const);
-  if (!pairs.length) return null;
-  const s = METRIC_SCALE[metric];
-  const diff = (xs: readonly (readonly [ProblemEval, ProblemEval])[]) =>
-    s * (summarize(xs.map((x) => x[0]))[metric] - summarize(xs.map((x) => x[1]))[metric]);
-  const rng = new Rng(o.seed ?? 20260104);
-  const units = resamplingUnits(pairs, (x) => x[0].task);
-  const draws: number[] = [];
-  for (let r = 0; r < (o.reps ?? 1000); r++) draws.push(diff(resample(units, rng)));
-  return { delta: diff(pairs), ci: percentileInterval(draws, 0.95), problems: pairs.length };
-}
+export { METRIC_SCALE, pairedDelta, pairedDeltaSeeds, type PairedDelta } from './paired-delta';
 
 const heldout = (e: EvalPoint | undefined): SplitReport | undefined => e?.rows.find((r) => r.split === 'heldout');
 /** A run's held-out report at `step`, if it was evaluated there. */
@@ -111,40 +61,47 @@ function notReached(runs: readonly (TargetRun | undefined)[], modes: readonly st
   return `${missing.join('; ')} (target at step ${step})`;
 }
 
-function pd(a: SplitReport, b: SplitReport, m: CiMetric): PairedDelta {
-  const d = pairedDelta(a.perProblem ?? [], b.perProblem ?? [], m);
-  if (!d) throw new Error('the two evaluations share no problem (per-problem records missing?)');
-  return d;
-}
-
 /**
- * The issue's four targets for every seed that has a code-a1 run, judged at `step`:
- * 1. code-a1's held-out pass@1 ≥ its start + 10 points, with the 95% CI's lower bound above the start value;
- * 2. code-a1 ≥ golden > self-play on pass@1, the code-a1 − self-play gap outside its (paired) interval;
- * 3. code-a1's Tester mut@k and Mul above its start and above self-play's, outside the (paired) intervals;
+ * The issue's four targets for every seed that has a code-a1 run, judged at `step`, each met only when the paired
+ * 95% interval of its difference lies above its threshold (a point estimate above it is not enough):
+ * 1. code-a1's held-out pass@1 − its start ≥ 10 points;
+ * 2. code-a1 > golden > self-play on pass@1 (each of the three differences above 0: a tie cannot be shown);
+ * 3. code-a1's Tester mut@k and Mul above its start and above self-play's;
  * 4. self-play's collusion: Tester validity up and white-box mutation score down against its start.
- * With two or more seeds, four more rows judge the same rules on the seeds' records pooled per problem.
+ * Intervals resample tasks (instances of one task together); with two or more seeds, four more rows judge the
+ * seeds pooled, the bootstrap resampling seeds and then tasks (pairedDeltaSeeds).
  */
 export function judgeTargets(runs: readonly TargetRun[], step: number): TargetLine[] {
   const seeds = [...new Set(runs.filter((r) => r.mode === 'code-a1').map((r) => r.seed))].sort((a, b) => a - b);
   const of = (mode: string, seed: number) => runs.find((r) => r.mode === mode && r.seed === seed);
   const out: TargetLine[] = [];
-  for (const seed of seeds)
-    out.push(...judgeSeed(String(seed), of('code-a1', seed), of('golden', seed), of('self-play', seed), step));
+  for (const seed of seeds) out.push(...judgeSeeds(String(seed), [seed], of, step));
   if (seeds.length < 2) return out;
-  // The seeds pooled: each problem's counts summed over the seeds, so a gap smaller than one seed's interval can be
-  // resolved. The bootstrap still resamples problems only: with two seeds the training's own seed-to-seed spread
-  // cannot be estimated, which is why the per-seed rows stay the verdict for "in both seeds".
-  const pooled = (mode: string) => poolSeeds(seeds.map((s) => of(mode, s)));
   const perSeed = (i: number) => seeds.map((_, k) => out[k * 4 + i].verdict).join(' / ');
-  const rows = judgeSeed(
-    `pooled (${seeds.join(', ')})`,
-    pooled('code-a1'),
-    pooled('golden'),
-    pooled('self-play'),
-    step,
-  );
+  const rows = judgeSeeds(`pooled (${seeds.join(', ')})`, seeds, of, step);
   return out.concat(rows.map((l, i) => ({ ...l, measured: `per seed ${perSeed(i)}; pooled ${l.measured}` })));
+}
+
+/**
+ * The paired difference of `metric` between mode A at step sa and mode B at step sb over `seeds` (each seed's runs
+ * paired with the same seed's), or undefined when some seed lacks either evaluation.
+ */
+export function seedsDelta(
+  of: (mode: string, seed: number) => TargetRun | undefined,
+  seeds: readonly number[],
+  [ma, sa]: readonly [string, number],
+  [mb, sb]: readonly [string, number],
+  metric: CiMetric,
+): PairedDelta | undefined {
+  const pairs = seeds.map((s) => ({ a: atStep(of(ma, s), sa)?.perProblem, b: atStep(of(mb, s), sb)?.perProblem }));
+  if (pairs.some((p) => !p.a?.length || !p.b?.length)) return undefined;
+  const d = pairedDeltaSeeds(
+    pairs.map((p) => ({ a: p.a!, b: p.b! })),
+    metric,
+    { taskOf },
+  );
+  if (!d) throw new Error('the two evaluations share no problem (per-problem records missing?)');
+  return d;
 }
 
 /**
@@ -247,39 +204,45 @@ export function poolSeeds(runs: readonly (TargetRun | undefined)[]): TargetRun |
   return { name: `${rs[0].mode}-pooled`, mode: rs[0].mode, seed: rs[0].seed, evals, tasks: rs[0].tasks };
 }
 
-/** The four targets on one seed's runs (or pooled runs), in the order the page lists them. */
-function judgeSeed(
+/** The four targets on some seeds' runs (one seed, or several pooled), in the order the page lists them. */
+function judgeSeeds(
   label: string,
-  ca: TargetRun | undefined,
-  gd: TargetRun | undefined,
-  sp: TargetRun | undefined,
+  seeds: readonly number[],
+  of: (mode: string, seed: number) => TargetRun | undefined,
   step: number,
 ): TargetLine[] {
   const out: TargetLine[] = [];
   const line = (target: string, verdict: Verdict, measured: string) =>
     out.push({ target, seed: label, verdict, measured });
+  // The values shown: each mode's seeds pooled per problem.
+  const run = (mode: string) => (seeds.length === 1 ? of(mode, seeds[0]) : poolSeeds(seeds.map((s) => of(mode, s))));
+  const [ca, gd, sp] = [run('code-a1'), run('golden'), run('self-play')];
+  const d = (a: readonly [string, number], b: readonly [string, number], m: CiMetric) => {
+    const r = seedsDelta(of, seeds, a, b, m);
+    if (!r) throw new Error(`${a.join('@')} − ${b.join('@')}: not evaluated in every seed`);
+    return r;
+  };
 
   const caStart = atStep(ca, 0);
   const caEnd = atStep(ca, step);
-  const t1 = 'code-a1 pass@1 ≥ start + 10 points, CI above start';
+  const t1 = 'code-a1 pass@1 − start ≥ 10 points, paired CI above +10';
   if (caStart && caEnd) {
-    const d = pd(caEnd, caStart, 'coderPass1');
-    const ok = d.delta >= 10 && caEnd.ci !== undefined && caEnd.ci.coderPass1[0] > caStart.coderPass1;
+    const dd = d(['code-a1', step], ['code-a1', 0], 'coderPass1');
     line(
       t1,
-      ok ? 'met' : 'missed',
-      `start ${showValue(caStart, 'coderPass1')}, step ${step} ${showValue(caEnd, 'coderPass1')}; Δ ${showDelta(d)}`,
+      dd.ci[0] > 10 ? 'met' : 'missed',
+      `start ${showValue(caStart, 'coderPass1')}, step ${step} ${showValue(caEnd, 'coderPass1')}; Δ ${showDelta(dd)}`,
     );
   } else line(t1, 'not measured', notReached([ca], ['code-a1'], step));
 
   const gdEnd = atStep(gd, step);
   const spEnd = atStep(sp, step);
-  const t2 = 'pass@1 code-a1 ≥ golden > self-play, code-a1 − self-play outside CI';
+  const t2 = 'pass@1 code-a1 > golden > self-play, each paired CI above 0';
   if (caEnd && gdEnd && spEnd) {
-    const cs = pd(caEnd, spEnd, 'coderPass1');
-    const cg = pd(caEnd, gdEnd, 'coderPass1');
-    const gs = pd(gdEnd, spEnd, 'coderPass1');
-    const ok = cg.delta >= 0 && gs.delta > 0 && cs.ci[0] > 0;
+    const cs = d(['code-a1', step], ['self-play', step], 'coderPass1');
+    const cg = d(['code-a1', step], ['golden', step], 'coderPass1');
+    const gs = d(['golden', step], ['self-play', step], 'coderPass1');
+    const ok = cg.ci[0] > 0 && gs.ci[0] > 0 && cs.ci[0] > 0;
     line(
       t2,
       ok ? 'met' : 'missed',
@@ -287,17 +250,20 @@ function judgeSeed(
     );
   } else {
     // Without golden the order cannot be judged, but the code-a1 − self-play gap already says something.
-    const cs = caEnd && spEnd ? `; code-a1 − self-play ${showDelta(pd(caEnd, spEnd, 'coderPass1'))}` : '';
+    const cs =
+      caEnd && spEnd
+        ? `; code-a1 − self-play ${showDelta(d(['code-a1', step], ['self-play', step], 'coderPass1'))}`
+        : '';
     line(t2, 'not measured', notReached([ca, gd, sp], ['code-a1', 'golden', 'self-play'], step) + cs);
   }
 
-  const t3 = 'code-a1 Tester mut@k and Mul above start and above self-play, outside CIs';
+  const t3 = 'code-a1 Tester mut@k and Mul above start and above self-play, paired CIs above 0';
   if (caStart && caEnd && spEnd) {
     const parts: string[] = [];
     let ok = true;
     for (const m of ['mutAtK', 'mul'] as const) {
-      const vs0 = pd(caEnd, caStart, m);
-      const vsSp = pd(caEnd, spEnd, m);
+      const vs0 = d(['code-a1', step], ['code-a1', 0], m);
+      const vsSp = d(['code-a1', step], ['self-play', step], m);
       ok &&= vs0.ci[0] > 0 && vsSp.ci[0] > 0;
       const name = m === 'mutAtK' ? 'mut@k' : 'Mul';
       parts.push(`${name} ${showValue(caEnd, m)}: − start ${showDelta(vs0)}, − self-play ${showDelta(vsSp)}`);
@@ -306,10 +272,10 @@ function judgeSeed(
   } else line(t3, 'not measured', notReached([ca, sp], ['code-a1', 'self-play'], step));
 
   const spStart = atStep(sp, 0);
-  const t4 = 'self-play collusion: Tester validity up, mutation score down';
+  const t4 = 'self-play collusion: Tester validity up, mutation score down (paired CIs)';
   if (spStart && spEnd) {
-    const v = pd(spEnd, spStart, 'testerValidity');
-    const m = pd(spEnd, spStart, 'mutationScore');
+    const v = d(['self-play', step], ['self-play', 0], 'testerValidity');
+    const m = d(['self-play', step], ['self-play', 0], 'mutationScore');
     const ok = v.ci[0] > 0 && m.ci[1] < 0;
     line(
       t4,
@@ -321,7 +287,7 @@ function judgeSeed(
 }
 
 export const TARGETS_HEADER = [
-  '| target | seed | verdict | measured (%, or points for Δ; 95% CIs, Δ paired over the same problems) |',
+  '| target | seed | verdict | measured (%, or points for Δ; 95% CIs; Δ paired, resampling tasks, and seeds when pooled) |',
   '| --- | --- | --- | --- |',
 ];
 /**
@@ -336,11 +302,11 @@ export interface TargetsMarker {
   dir?: string;
   unit?: ResampleUnit;
   only?: Novelty;
-  /** Another evaluated split judged in the held-out one's place (heldout-task: tasks no training instance poses). */
+  /** Another evaluated split judged in the held-out one's place (renamed: the instances held out by instance). */
   split?: JudgedSplit;
 }
-export type JudgedSplit = 'heldout-task' | 'heldout-family';
-export const JUDGED_SPLITS: readonly JudgedSplit[] = ['heldout-task', 'heldout-family'];
+export type JudgedSplit = 'renamed' | 'heldout-family';
+export const JUDGED_SPLITS: readonly JudgedSplit[] = ['renamed', 'heldout-family'];
 export const TARGETS_END = '<!-- targets:end -->';
 export const targetsBegin = ({ step, dir, unit, only, split }: TargetsMarker) =>
   `<!-- targets:begin step=${step}${dir ? ` dir=${dir}` : ''}${unit === 'tasks' ? ' resample=tasks' : ''}${
@@ -348,7 +314,7 @@ export const targetsBegin = ({ step, dir, unit, only, split }: TargetsMarker) =>
   }${split ? ` split=${split}` : ''} -->`;
 /** A whole targets table: groups 1 step, 2 dir, 3 'tasks', 4 the novelty kept, 5 the split (each or undefined), 6 the lines. */
 export const TARGETS_BLOCK =
-  /<!-- targets:begin step=(\d+)(?: dir=([\w.,-]+))?(?: resample=(tasks))?(?: only=(new|warm-start|rl-only))?(?: split=(heldout-task|heldout-family))? -->([\s\S]*?)<!-- targets:end -->/g;
+  /<!-- targets:begin step=(\d+)(?: dir=([\w.,-]+))?(?: resample=(tasks))?(?: only=(new|warm-start|rl-only))?(?: split=(renamed|heldout-family))? -->([\s\S]*?)<!-- targets:end -->/g;
 /** The marker a TARGETS_BLOCK match names. */
 export const targetsMarker = (m: RegExpMatchArray): TargetsMarker => ({
   step: Number(m[1]),

@@ -1,4 +1,4 @@
-// The counts behind the Tester's mut@k (`npm run targets -- DIR --tester-counts`): how many tests it wrote for the
+// The counts behind the Tester's mut@k (`npm run targets -- tester-counts DIR`): how many tests it wrote for the
 // reference solutions, how many were right, on how many problems, and how many mutants the right ones killed — so a
 // Tester that gets more tests right without killing more mutants (more valid, not more discriminating) shows as such.
 import type { ProblemEval } from '../run/eval-ci';

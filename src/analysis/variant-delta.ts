@@ -1,4 +1,4 @@
-// A variant against the runs it departs from (`npm run targets -- VARIANT_DIR --versus BASE_DIR`): for every mode and
+// A variant against the runs it departs from (`npm run targets -- versus VARIANT_DIR --base BASE_DIR`): for every mode and
 // seed both hold, the paired difference of held-out pass@1 (or another metric: the Tester's mut@k, Mul, ...) at one
 // step (or the base at another step, e.g. the same number of problems seen at a different batch size), then each
 // mode's seeds pooled per problem.

@@ -193,9 +193,16 @@ export async function addComparison(store: LabStore, file: File): Promise<void> 
   addComparisonBytes(store, file.name, new Uint8Array(await file.arrayBuffer()), `cmp:${file.name}`);
 }
 
-/** Held-out coder pass@1 at a run's last evaluation (the `heldout` split), if it was evaluated. */
-export function lastHeldOut(evals: EvalReport[]): number | undefined {
-  return evals.filter((e) => e.split === 'heldout').at(-1)?.passAt1;
+/**
+ * Coder pass@1 at a run's last evaluation on the `heldout` split (tasks never trained on); for a run evaluated only on
+ * the instance split (records made before held-out meant tasks never trained on, e.g. the shipped reference runs),
+ * that split's, flagged `renamed` so the table says so instead of calling it held-out.
+ */
+export function lastHeldOut(evals: EvalReport[]): { passAt1: number; renamed?: true } | undefined {
+  const held = evals.filter((e) => e.split === 'heldout').at(-1);
+  if (held) return { passAt1: held.passAt1 };
+  const renamed = evals.filter((e) => e.split === 'renamed').at(-1);
+  return renamed && { passAt1: renamed.passAt1, renamed: true };
 }
 
 function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id: string): void {
@@ -216,7 +223,7 @@ function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id
     label = runLabel(b.config);
     const evalBytes = (b.snapshot as { files?: Record<string, unknown> } | undefined)?.files?.[RUN_FILES.evals];
     const evals = evalBytes instanceof Uint8Array ? parseEvalJsonl(dec.decode(evalBytes)) : [];
-    extra = { config: b.config, createdAt: b.createdAt, heldOutPassAt1: lastHeldOut(evals) };
+    extra = { config: b.config, createdAt: b.createdAt, heldOut: lastHeldOut(evals) };
   }
   store.getState().setSeries({ id, label, mode: metrics[0]?.mode ?? 'code-a1', metrics, ...extra });
 }
@@ -258,7 +265,7 @@ export async function overlaySaved(store: LabStore, meta: RunMeta): Promise<void
     metrics: run.metrics,
     config: meta.config,
     createdAt: meta.createdAt,
-    heldOutPassAt1: lastHeldOut(run.evals),
+    heldOut: lastHeldOut(run.evals),
   });
 }
 

@@ -1,9 +1,9 @@
 // `npm run eval -- --run runs/NAME` (or `--preset tiny` for the shipped checkpoints, or `--coder DIR --tester DIR`):
 // held-out coder pass@1 (sampled + greedy), tester validity, mutation score, pass@k/mut@k/Mul and CodeT selection,
-// with 95% bootstrap CIs over problems, reported apart for in-distribution held-out problems and whole held-out
-// families. Every held-out problem by default; the result (with per-problem counts) goes to eval.json.
-// `--splits heldout,train-sft,train-rl` adds the training instances by warm-start part (seen vs unseen by SFT),
-// `--splits heldout,heldout-task` the instances of tasks no training instance poses under any name;
+// with 95% bootstrap CIs, reported apart for held-out tasks (one instance of each task no training instance poses
+// under any name) and whole held-out families. Every held-out problem by default; the result (with per-problem
+// counts) goes to eval.json. `--splits heldout,train-sft,train-rl` adds the training instances by warm-start part
+// (seen vs unseen by SFT), `--splits renamed` the instances held out by instance (mostly training tasks renamed);
 // `--resample tasks` draws the intervals over tasks instead of instances.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -75,8 +75,8 @@ async function main(): Promise<number> {
   });
   const progress = new Progress();
   const rows: SplitReport[] = [];
-  // --splits heldout: skip the whole-family split (e.g. for a larger in-distribution sample in the same time);
-  // heldout-task: one instance of each task no curriculum instance poses (the held-out split mostly renames tasks);
+  // --splits heldout: skip the whole-family split; renamed: the instances held out by instance, most of them a
+  // training task under another function name (recall as much as generalisation);
   // train-sft / train-rl: the training instances a warm-start on the SFT half saw / did not see (recall vs learning);
   // train-rl-fit / train-rl-val: the RL half's part a tuning run trains on / the part it is judged on.
   const splits = parseEvalSplits(args.splits as string | undefined, '--splits');
@@ -85,7 +85,7 @@ async function main(): Promise<number> {
   const pools: [EvalSplit, Split, TrainSubset | undefined, () => Problem[]][] = [
     ['heldout', 'heldout', undefined, () => lab.heldout],
     ['heldout-family', 'heldout-family', undefined, () => lab.heldoutFamily],
-    ['heldout-task', 'heldout-task', undefined, () => lab.heldoutTask],
+    ['renamed', 'renamed', undefined, () => lab.renamed],
     ['train', 'train', undefined, () => train],
     ...TRAIN_SUBSETS.map((p): [EvalSplit, Split, TrainSubset, () => Problem[]] => [
       `train-${p}`,

@@ -119,8 +119,8 @@ export async function openHfLab(
     tester,
     trainProblems: cur.train,
     heldout: cur.heldout,
+    renamed: cur.renamed,
     heldoutFamily: cur.heldoutFamily,
-    heldoutTask: cur.heldoutTask,
     mutants: cur.mutants,
     close: () => closeLab(gpu, sandbox, coder, tester),
   };

@@ -1,6 +1,7 @@
 // `npm run plots -- runs/A runs/B ... [--out docs/plots]`: regenerates the result figures (SVG) from each run's
 // metrics.jsonl and eval.jsonl, overlaying the runs (e.g. code-a1 vs golden vs self-play), and prints the results
 // table rows (every held-out evaluation of every run).
+import { migrateSplit } from '../run/eval-splits';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseCli } from './cli-spec';
@@ -28,17 +29,17 @@ const EVAL_AXES = {
 
 /** The evaluation plots: file, title (the CI bands' note is appended), split, metric. */
 const EVAL_PLOTS: [file: string, title: string, split: string, key: keyof typeof EVAL_AXES][] = [
-  ['pass1-heldout.svg', 'Coder pass@1, held-out problems', 'heldout', 'coderPass1'],
-  ['pass1-greedy-heldout.svg', 'Coder greedy pass@1, held-out problems', 'heldout', 'coderPass1Greedy'],
+  ['pass1-heldout.svg', 'Coder pass@1, held-out tasks (never trained on)', 'heldout', 'coderPass1'],
+  ['pass1-greedy-heldout.svg', 'Coder greedy pass@1, held-out tasks', 'heldout', 'coderPass1Greedy'],
   ['pass1-heldout-family.svg', 'Coder pass@1, held-out families', 'heldout-family', 'coderPass1'],
   [
-    'pass1-heldout-task.svg',
-    'Coder pass@1, held-out tasks (parameters never trained on)',
-    'heldout-task',
+    'pass1-renamed.svg',
+    'Coder pass@1, renamed instances (mostly training tasks under other names)',
+    'renamed',
     'coderPass1',
   ],
   ['mutation-score.svg', 'Tester white-box mutation score (held-out)', 'heldout', 'mutationScore'],
-  ['tester-validity-eval.svg', 'Tester validity on held-out problems', 'heldout', 'testerValidity'],
+  ['tester-validity-eval.svg', 'Tester validity on held-out tasks', 'heldout', 'testerValidity'],
   ['mut-at-k.svg', 'Tester mut@k on the reference (held-out)', 'heldout', 'mutAtK'],
   ['mul.svg', 'Tester Mul = pass@k × mut@k / 100 (held-out)', 'heldout', 'mul'],
 ];
@@ -80,7 +81,10 @@ async function main(): Promise<number> {
     runs.map(async (dir, i) => ({
       name: labels[i],
       metrics: parseMetricsJsonl(await readFile(join(dir, RUN_FILES.metrics), 'utf8')) as StepMetrics[],
-      evals: await readJsonl<EvalPoint>(join(dir, RUN_FILES.evals)),
+      evals: (await readJsonl<EvalPoint>(join(dir, RUN_FILES.evals))).map((e) => ({
+        ...e,
+        rows: e.rows.map(migrateSplit),
+      })),
     })),
   );
   await mkdir(out, { recursive: true });
@@ -158,6 +162,10 @@ async function main(): Promise<number> {
   // mutation score falls: both on one chart per run, the mutation score dashed.
   const validity = evalSeries('heldout', 'testerValidity', 100).filter((s) => showsTester(modeOf(s.name)));
   const killed = evalSeries('heldout', 'mutationScore', 100);
+  if (!data.some((d) => d.evals.some((e) => e.rows.some((r) => r.split === 'heldout'))))
+    console.error(
+      'note: no run has an evaluation on the held-out split (tasks never trained on), so the held-out, collusion and pooled charts are not drawn; runs evaluated by instance only have pass1-renamed.svg',
+    );
   if (validity.length) {
     // Coloured by position among the runs kept, so leaving golden out does not make two runs share a colour.
     const both = validity.flatMap((v, i) =>

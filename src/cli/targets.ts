@@ -1,24 +1,13 @@
-// `npm run targets -- docs/results-data | RUN_DIR ... [--step 100]`: the reference result's targets (code-a1 +10 points with its CI above
-// the start, the ordering code-a1 ≥ golden > self-play, the Tester's mut@k and Mul, self-play's collusion) judged per
-// seed from the runs' eval.jsonl, with paired bootstrap intervals; docs/results.md quotes the table it prints.
-// `--versus BASE_DIR` instead compares a variant's runs with the base runs of the same mode and seed (pass@1, paired),
-// with `--versus-step N` taking the base at another step (e.g. the same problems seen at twice the batch) and
-// `--metric mutAtK` (or mul, testerValidity, ...) comparing that metric instead of pass@1, and `--versus-mode golden`
-// comparing every other mode with golden's run of the same seed (code-a1 − golden).
-// `--resample tasks` draws every interval over tasks instead of problems (instances of one task, which differ only in
-// the function name, drawn together): wider, and the honest unit when instances repeat tasks. `--novelty` prints
-// held-out pass@1 split by task: new tasks, and tasks the warm-start or RL trained on under another function name;
-// `--only new` (or warm-start, rl-only) judges the targets on those held-out instances alone; `--split heldout-task`
-// judges everything on that evaluated split instead (one instance of each task no training instance poses).
-// `--tester-counts` prints the counts behind mut@k per run (tests right on the reference, mutants they killed).
-// `--by-family` prints held-out pass@1 per task family, each mode's seeds pooled, with code-a1 − self-play per family.
-// `--headline DIR:MODE,...` prints the page's first table: those runs' seeds pooled, pass@1 and Mul against the start
-// (with `--split`, on that evaluated split).
+// `npm run targets -- COMMAND ...`: the questions asked of committed run records, one subcommand each (`judge`,
+// `summary`, `power`, `headline`, `versus`, `novelty`, `tester-counts`, `by-family`); each subcommand's --help,
+// generated from the flag table below, is the one description of its flags. Old flag spellings (--versus,
+// --novelty, ...) get a one-line error naming the subcommand; `npm run targets -- DIR ...` still judges the targets.
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { intArg, parseArgsAndPositional, runMain } from './args';
-import { loadTargetRuns, noveltyOf, resampled } from '../analysis/compare-records-node';
+import { intArg, runMain, type Args } from './args';
+import { helpText, parseCli, type CliFlag, type CliSpec } from './cli-spec';
+import { loadTargetRuns, noveltyOf, resampled, runOnSplit } from '../analysis/compare-records-node';
 import {
   NOVELTY_END,
   NOVELTY_LABEL,
@@ -44,13 +33,264 @@ import {
 import { testerCountsTable } from '../analysis/tester-counts';
 import { FAMILIES_END, familiesBegin, familyRows, familyTable } from '../analysis/family-table';
 import { againstMode, variantDeltas, variantTable } from '../analysis/variant-delta';
+import { summaryBegin, SUMMARY_END, summaryTable } from '../analysis/summary-table';
+import { powerBegin, POWER_END, powerTable } from '../analysis/power';
 import { CI_METRICS, type CiMetric } from '../run/eval-ci';
 import { NOVELTIES, type Novelty } from '../tasks/novelty';
 
-const USAGE = `usage: npm run targets -- DIR ... [--step 100] [--versus BASE_DIR ... [--versus-step N] [--versus-mode MODE] [--metric M]] [--resample problems|tasks] [--novelty [--out DIR] | --only new|warm-start|rl-only] [--split heldout-task|heldout-family] | DATA --headline DIR:MODE,... [--step 100] [--split heldout-task|heldout-family] | DIR ... --tester-counts [--step 100] | DIR --by-family [--step 100]   (docs/results-data, records subdirectories, or run directories; a mode and seed in several comes from the first; --versus: DIR's runs against BASE_DIR's of the same mode (or of --versus-mode) and seed, on pass@1 or --metric (${CI_METRICS.join(', ')}); --resample: the intervals' bootstrap unit, problems by default; --novelty: held-out pass@1 on new and on renamed training tasks, --out: its curves per kind as SVG; --only: the targets on held-out instances of that kind; --split: another evaluated split in the held-out one's place; --headline: docs/results.md's first table, each DIR:MODE (DIR under DATA, '.' for DATA itself) with its seeds pooled against its start; --tester-counts: the Tester's tests on the references, how many were right and how many mutants they killed, at step 0 and --step; --by-family: held-out pass@1 per task family, each mode's seeds pooled, at step 0 and --step)`;
+type Flag = CliFlag;
+interface Command {
+  name: string;
+  args: string;
+  what: string;
+  flags: Flag[];
+  run: (args: Args, dirs: string[]) => Promise<number> | number;
+}
 
-/** One SVG per kind of held-out task: each mode's pass@1 curve on those instances (seeds pooled), with its band. */
-async function noveltyPlots(runs: readonly TargetRun[], out: string, unit: ResampleUnit): Promise<string[]> {
+const STEP: Flag = { name: 'step', value: 'N', help: 'the step judged (default 100)' };
+const RESAMPLE: Flag = {
+  name: 'resample',
+  value: RESAMPLE_UNITS.join('|'),
+  help: "every interval's bootstrap unit (problems by default; tasks draws a task's instances together)",
+};
+const SPLIT: Flag = {
+  name: 'split',
+  value: JUDGED_SPLITS.join('|'),
+  help: "another evaluated split in the held-out one's place (renamed: instances held out by instance)",
+};
+
+function fail(msg: string, cmd?: Command): number {
+  console.error(cmd ? `${msg} (npm run targets -- ${cmd.name} --help)` : msg);
+  return 2;
+}
+
+function runsOf(args: Args, dirs: string[], cmd: Command): TargetRun[] | undefined {
+  const unit = (args.resample as string | undefined) ?? 'problems';
+  if (!RESAMPLE_UNITS.includes(unit as ResampleUnit))
+    return void fail(`--resample ${unit}: expected one of ${RESAMPLE_UNITS.join(', ')}`, cmd);
+  const split = args.split as JudgedSplit | undefined;
+  if (split !== undefined && !JUDGED_SPLITS.includes(split))
+    return void fail(`--split ${String(split)}: expected one of ${JUDGED_SPLITS.join(', ')}`, cmd);
+  const only = args.only as Novelty | undefined;
+  if (only !== undefined && !NOVELTIES.includes(only))
+    return void fail(`--only ${String(only)}: expected one of ${NOVELTIES.join(', ')}`, cmd);
+  return resampled(loadTargetRuns(dirs), unit as ResampleUnit, only, split);
+}
+
+/** The records subdirectories a marker names when every DIR is one (so results-page can read the same runs). */
+function markerDir(dirs: readonly string[]): string | undefined {
+  const subs = dirs.map((d) => basename(resolve(d)));
+  const records = dirs.every((d) => !existsSync(join(d, 'config.json')));
+  return records && !subs.includes('results-data') ? subs.join(',') : undefined;
+}
+
+const COMMANDS: Command[] = [
+  {
+    name: 'judge',
+    args: 'DIR ...',
+    what: "the reference result's four targets per seed and pooled (met only when the paired 95% interval clears the threshold)",
+    flags: [
+      STEP,
+      RESAMPLE,
+      SPLIT,
+      {
+        name: 'only',
+        value: NOVELTIES.join('|'),
+        help: 'judge only renamed instances whose task is of that kind to the run',
+      },
+    ],
+    run: (args, dirs) => {
+      const runs = runsOf(args, dirs, COMMANDS[0]);
+      if (!runs) return 2;
+      const only = args.only as Novelty | undefined;
+      if (only && runs.every((r) => r.evals.every((e) => !e.rows.length)))
+        return fail(`no renamed instance in ${dirs.join(', ')} poses a task that is "${only}" to its run`);
+      if (!runs.some((r) => r.mode === 'code-a1'))
+        return fail(`no code-a1 run among ${dirs.join(', ')}: the targets are stated for code-a1`);
+      const step = intArg(args, 'step', 100);
+      const unit = ((args.resample as string | undefined) ?? 'problems') as ResampleUnit;
+      const marker = targetsBegin({
+        step,
+        dir: markerDir(dirs),
+        unit,
+        only,
+        split: args.split as JudgedSplit | undefined,
+      });
+      console.log([marker, ...targetsTable(judgeTargets(runs, step)), TARGETS_END].join('\n'));
+      return 0;
+    },
+  },
+  {
+    name: 'summary',
+    args: 'DIR',
+    what: "the results page's first table: each mode against its start and each pair of modes, pooled and per seed",
+    flags: [STEP, SPLIT],
+    run: (args, dirs) => {
+      const runs = runsOf(args, dirs, COMMANDS[1]);
+      if (!runs) return 2;
+      const step = intArg(args, 'step', 100);
+      console.log(
+        [summaryBegin(step, markerDir(dirs) ?? dirs[0]), ...summaryTable(runs, step), SUMMARY_END].join('\n'),
+      );
+      return 0;
+    },
+  },
+  {
+    name: 'power',
+    args: 'DIR',
+    what: 'the per-task and seed-to-seed spreads of each gap between modes, and the tasks and seeds 80% power at 5 points needs',
+    flags: [
+      STEP,
+      SPLIT,
+      { name: 'plan', value: 'T', help: "held-out tasks of the planned runs (default 108, the tiny preset's)" },
+    ],
+    run: (args, dirs) => {
+      const runs = runsOf(args, dirs, COMMANDS[2]);
+      if (!runs) return 2;
+      const [step, plan] = [intArg(args, 'step', 100), intArg(args, 'plan', 108)];
+      const lines = powerTable(runs, step, plan);
+      if (lines.length < 3) return fail(`no two modes with two seeds evaluated at step ${step} in ${dirs.join(', ')}`);
+      console.log([powerBegin(step, markerDir(dirs) ?? dirs[0], plan), ...lines, POWER_END].join('\n'));
+      return 0;
+    },
+  },
+  {
+    name: 'headline',
+    args: 'DATA',
+    what: "rows of records subdirectories, each mode's seeds pooled, pass@1 and Mul against the start",
+    flags: [
+      STEP,
+      SPLIT,
+      { name: 'rows', value: 'DIR:MODE,...', help: "the rows, DIR under DATA ('.' for DATA itself)" },
+    ],
+    run: (args, dirs) => {
+      if (dirs.length !== 1 || typeof args.rows !== 'string')
+        return fail('headline reads one records directory and --rows', COMMANDS[3]);
+      const step = intArg(args, 'step', 100);
+      const split = args.split as JudgedSplit | undefined;
+      const lines = headlineTable(headlineEntries(dirs[0], args.rows, split), step);
+      console.log([headlineBegin(step, args.rows, split), ...lines, HEADLINE_END].join('\n'));
+      return 0;
+    },
+  },
+  {
+    name: 'versus',
+    args: 'DIR ...',
+    what: "a variant's runs against base runs of the same mode (or --base-mode) and seed, paired",
+    flags: [
+      STEP,
+      RESAMPLE,
+      SPLIT,
+      { name: 'base', value: 'DIR', help: 'the base runs (repeat for several directories); required' },
+      { name: 'base-step', value: 'N', help: 'the base at another step (default: --step)' },
+      { name: 'base-mode', value: 'MODE', help: "every other mode against this mode's run of the same seed" },
+      { name: 'metric', value: 'M', help: `the metric compared (${CI_METRICS.join(', ')}; default coderPass1)` },
+    ],
+    run: (args, dirs) => {
+      const cmd = COMMANDS[4];
+      const metric = (args.metric as string | undefined) ?? 'coderPass1';
+      if (!CI_METRICS.includes(metric as CiMetric))
+        return fail(`--metric ${metric}: expected one of ${CI_METRICS.join(', ')}`, cmd);
+      if (typeof args.base !== 'string') return fail('versus needs --base DIR', cmd);
+      const runs = runsOf(args, dirs, cmd);
+      const loaded = runsOf(args, args.base.split('\n'), cmd);
+      if (!runs || !loaded) return 2;
+      const step = intArg(args, 'step', 100);
+      const baseStep = intArg(args, 'base-step', step);
+      const against = args['base-mode'] as string | undefined;
+      const pair = against ? againstMode(runs, loaded, against) : { variant: runs, base: loaded };
+      const rows = variantDeltas(pair.variant, pair.base, step, baseStep, metric as CiMetric);
+      if (!rows.length)
+        return fail(`no mode and seed evaluated at step ${step} in ${dirs.join(', ')} and at ${baseStep} in the base`);
+      console.log(variantTable(rows, step, baseStep, metric as CiMetric, against).join('\n'));
+      return 0;
+    },
+  },
+  {
+    name: 'novelty',
+    args: 'DIR ...',
+    what: 'pass@1 on the renamed instances by what their task is to the run: new, or a renamed warm-start / RL task',
+    flags: [STEP, RESAMPLE, { name: 'out', value: 'DIR', help: "also draw each kind's curves as SVG there" }],
+    run: async (args, dirs) => {
+      const runs = runsOf(args, dirs, COMMANDS[5])?.map((r) => runOnSplit(r, 'renamed'));
+      if (!runs) return 2;
+      const step = intArg(args, 'step', 100);
+      const rows = noveltyRows(runs, step, noveltyOf);
+      if (!rows.length) return fail(`no run in ${dirs.join(', ')} evaluated the renamed split at step 0 and ${step}`);
+      console.log([noveltyBegin(step, markerDir(dirs)), ...noveltyTable(rows, step), NOVELTY_END].join('\n'));
+      if (typeof args.out === 'string') console.log(`wrote ${(await noveltyPlots(runs, args.out)).join(', ')}`);
+      return 0;
+    },
+  },
+  {
+    name: 'tester-counts',
+    args: 'DIR ...',
+    what: "the counts behind the Tester's mut@k: tests right on the references and the mutants they killed",
+    flags: [STEP, SPLIT],
+    run: (args, dirs) => {
+      const runs = runsOf(args, dirs, COMMANDS[6]);
+      if (!runs) return 2;
+      console.log(testerCountsTable(runs, intArg(args, 'step', 100)).join('\n'));
+      return 0;
+    },
+  },
+  {
+    name: 'by-family',
+    args: 'DIR ...',
+    what: 'held-out pass@1 per task family, seeds pooled (families under 30 instances labelled exploratory)',
+    flags: [STEP, SPLIT],
+    run: (args, dirs) => {
+      const runs = runsOf(args, dirs, COMMANDS[7]);
+      if (!runs) return 2;
+      const step = intArg(args, 'step', 100);
+      const table = familyRows(runs, step);
+      if (!table.rows.length)
+        return fail(`no run in ${dirs.join(', ')} evaluated per problem at step 0 and at step ${step}`);
+      const name = dirs.map((d) => basename(resolve(d))).join(',');
+      console.log([familiesBegin(step, name), ...familyTable(table, step), FAMILIES_END].join('\n'));
+      return 0;
+    },
+  },
+];
+
+const DIR_ARG =
+  'DIR: docs/results-data, one of its subdirectories, or run directories (a mode and seed found in several comes from the first)';
+
+/** A subcommand's spec: its --help and its parser's flags come from the one flag table above. */
+function specOf(cmd: Command): CliSpec {
+  return {
+    command: `npm run targets -- ${cmd.name}`,
+    summary: cmd.what,
+    usage: [`npm run targets -- ${cmd.name} ${cmd.args} [flags]`],
+    positional: DIR_ARG,
+    flags: cmd.flags,
+    examples: [`npm run targets -- ${cmd.name} docs/results-data/heldout-task --step 40`],
+  };
+}
+
+const TARGETS_SPEC: CliSpec = {
+  command: 'npm run targets',
+  summary: 'questions about a result, one sub-command each, with paired 95% intervals',
+  usage: ['npm run targets -- COMMAND DIR ... [flags]   (each COMMAND has its own --help)'],
+  flags: [],
+  subcommands: COMMANDS.map((c) => c.name),
+  notes: COMMANDS.map((c) => `${c.name}: ${c.what}`),
+  examples: ['npm run targets -- judge docs/results-data/heldout-task --step 40'],
+};
+
+/** The subcommand an old flag became. */
+const MOVED: Record<string, string> = {
+  versus: 'versus DIR --base BASE_DIR',
+  'versus-step': 'versus ... --base-step N',
+  'versus-mode': 'versus ... --base-mode MODE',
+  novelty: 'novelty DIR',
+  headline: 'headline DATA --rows DIR:MODE,...',
+  'tester-counts': 'tester-counts DIR',
+  'by-family': 'by-family DIR',
+};
+
+/** One SVG per kind of renamed instance: each mode's pass@1 curve on those instances (seeds pooled), with its band. */
+async function noveltyPlots(runs: readonly TargetRun[], out: string): Promise<string[]> {
   await mkdir(out, { recursive: true });
   const written: string[] = [];
   for (const kind of NOVELTIES) {
@@ -65,7 +305,7 @@ async function noveltyPlots(runs: readonly TargetRun[], out: string, unit: Resam
       hi: c.hi,
     }));
     const file = join(out, `pass1-${kind}.svg`);
-    const title = `Coder pass@1 on held-out instances: ${NOVELTY_LABEL[kind]} (bands: 95% CI over ${unit})`;
+    const title = `Coder pass@1 on renamed instances: ${NOVELTY_LABEL[kind]} (bands: 95% CI)`;
     await writeFile(file, lineChartSvg(title, series, { xLabel: 'step', yLabel: 'pass@1 (%)' }));
     written.push(file);
   }
@@ -74,129 +314,28 @@ async function noveltyPlots(runs: readonly TargetRun[], out: string, unit: Resam
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2).filter((a) => a !== '--');
-  if (argv.includes('--help')) {
-    console.log(USAGE);
+  if (!argv.length || argv[0] === '--help' || argv[0] === 'help') {
+    console.log(helpText(TARGETS_SPEC));
     return 0;
   }
-  // Run directories are the positional arguments; each --versus names one base directory.
-  const { args, positional: dirs } = parseArgsAndPositional(argv, {
-    step: 'string',
-    versus: 'string',
-    'versus-step': 'string',
-    resample: 'string',
-    novelty: 'boolean',
-    only: 'string',
-    out: 'string',
-    metric: 'string',
-    split: 'string',
-    'versus-mode': 'string',
-    headline: 'string',
-    'tester-counts': 'boolean',
-    'by-family': 'boolean',
-  });
-  const metric = (args.metric as string | undefined) ?? 'coderPass1';
-  if (!CI_METRICS.includes(metric as CiMetric)) {
-    console.error(`--metric ${metric}: expected one of ${CI_METRICS.join(', ')}\n${USAGE}`);
-    return 2;
+  const moved = argv.find((a) => a.startsWith('--') && MOVED[a.slice(2).split('=')[0]]);
+  if (moved)
+    return fail(
+      `${moved.split('=')[0]} is now a subcommand: npm run targets -- ${MOVED[moved.slice(2).split('=')[0]]}`,
+    );
+  // `npm run targets -- DIR ...` (the old spelling) judges the targets.
+  const named = COMMANDS.find((c) => c.name === argv[0]);
+  const cmd = named ?? COMMANDS[0];
+  const rest = named ? argv.slice(1) : argv;
+  let parsed;
+  try {
+    parsed = parseCli(specOf(cmd), rest);
+  } catch (e) {
+    return fail(`${cmd.name}: ${(e as Error).message}`, cmd);
   }
-  const only = args.only as Novelty | undefined;
-  if (only !== undefined && !NOVELTIES.includes(only)) {
-    console.error(`--only ${String(only)}: expected one of ${NOVELTIES.join(', ')}\n${USAGE}`);
-    return 2;
-  }
-  const unit = (args.resample as string | undefined) ?? 'problems';
-  if (!RESAMPLE_UNITS.includes(unit as ResampleUnit)) {
-    console.error(`--resample ${unit}: expected one of ${RESAMPLE_UNITS.join(', ')}\n${USAGE}`);
-    return 2;
-  }
-  if (only && args.novelty) {
-    console.error(`--novelty splits the held-out instances by kind itself; drop --only ${only}\n${USAGE}`);
-    return 2;
-  }
-  const split = args.split as JudgedSplit | undefined;
-  if (split !== undefined && !JUDGED_SPLITS.includes(split)) {
-    console.error(`--split ${String(split)}: expected one of ${JUDGED_SPLITS.join(', ')}\n${USAGE}`);
-    return 2;
-  }
-  const versus = typeof args.versus === 'string' ? args.versus.split('\n') : [];
-  if (!dirs.length || (args['versus-step'] !== undefined && !versus.length)) {
-    console.error(USAGE);
-    return 2;
-  }
-  if (typeof args.headline === 'string') {
-    // The page's first table: DIR is the records root, each row a subdirectory (or '.') and a mode, seeds pooled.
-    const step = intArg(args, 'step', 100);
-    if (dirs.length !== 1) {
-      console.error(`--headline reads one records directory (docs/results-data), not ${dirs.length}\n${USAGE}`);
-      return 2;
-    }
-    const lines = headlineTable(headlineEntries(dirs[0], args.headline, split), step);
-    console.log([headlineBegin(step, args.headline, split), ...lines, HEADLINE_END].join('\n'));
-    return 0;
-  }
-  const runs = resampled(loadTargetRuns(dirs), unit as ResampleUnit, only, split);
-  if (only && runs.every((r) => r.evals.every((e) => !e.rows.length))) {
-    console.error(`no held-out instance in ${dirs.join(', ')} poses a task that is "${only}" to its run`);
-    return 2;
-  }
-  if (args['tester-counts']) {
-    const step = intArg(args, 'step', 100);
-    console.log(testerCountsTable(runs, step).join('\n'));
-    return 0;
-  }
-  if (args['by-family']) {
-    const step = intArg(args, 'step', 100);
-    const table = familyRows(runs, step);
-    if (!table.rows.length) {
-      console.error(`no run in ${dirs.join(', ')} evaluated per problem at step 0 and at step ${step}`);
-      return 2;
-    }
-    const name = dirs.map((d) => basename(resolve(d))).join(',');
-    console.log([familiesBegin(step, name), ...familyTable(table, step), FAMILIES_END].join('\n'));
-    return 0;
-  }
-  if (versus.length) {
-    const step = intArg(args, 'step', 100);
-    const baseStep = intArg(args, 'versus-step', step);
-    const loaded = resampled(loadTargetRuns(versus), unit as ResampleUnit, only, split);
-    // --versus-mode golden: every other mode against golden's run of the same seed instead of its own mode's.
-    const against = args['versus-mode'] as string | undefined;
-    const pair = against ? againstMode(runs, loaded, against) : { variant: runs, base: loaded };
-    const rows = variantDeltas(pair.variant, pair.base, step, baseStep, metric as CiMetric);
-    if (!rows.length) {
-      console.error(
-        `no mode and seed evaluated at step ${step} in ${dirs.join(', ')} and at step ${baseStep} in ${versus.join(', ')}`,
-      );
-      return 2;
-    }
-    console.log(variantTable(rows, step, baseStep, metric as CiMetric, against).join('\n'));
-    return 0;
-  }
-  const step = intArg(args, 'step', 100);
-  // Between the markers docs/results.md carries it in (results-table.test.ts checks the page against the records);
-  // subdirectories of the records (docs/results-data/disjoint-c docs/results-data/disjoint) are named in the marker,
-  // in order, so the check reads the same runs.
-  const subs = dirs.map((d) => basename(resolve(d)));
-  const records = dirs.every((d) => !existsSync(join(d, 'config.json'))); // directories of runs, not runs
-  const dir = records && !subs.includes('results-data') ? subs.join(',') : undefined;
-  if (args.novelty) {
-    const rows = noveltyRows(runs, step, noveltyOf);
-    if (!rows.length) {
-      console.error(`no run in ${dirs.join(', ')} evaluated per problem at step 0 and at step ${step}`);
-      return 2;
-    }
-    console.log([noveltyBegin(step, dir), ...noveltyTable(rows, step), NOVELTY_END].join('\n'));
-    if (typeof args.out === 'string')
-      console.log(`wrote ${(await noveltyPlots(runs, args.out, unit as ResampleUnit)).join(', ')}`);
-    return 0;
-  }
-  if (!runs.some((r) => r.mode === 'code-a1')) {
-    console.error(`no code-a1 run among ${dirs.join(', ')}: the targets are stated for code-a1 against its baselines`);
-    return 2;
-  }
-  const table = targetsTable(judgeTargets(runs, step));
-  console.log([targetsBegin({ step, dir, unit: unit as ResampleUnit, only, split }), ...table, TARGETS_END].join('\n'));
-  return 0;
+  if (!parsed) return 0;
+  if (!parsed.positional.length) return fail(`${cmd.name} needs ${cmd.args}`, cmd);
+  return cmd.run(parsed.args, parsed.positional);
 }
 
 runMain(main, { stack: false });

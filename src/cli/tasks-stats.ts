@@ -86,7 +86,7 @@ export async function statsCommand(argv: string[]): Promise<number> {
   console.log(
     `families: ${chosen.length}${preset ? ` (the ${preset} preset's)` : ''} (${[...byCat].map(([c, n]) => `${c} ${n}`).join(', ')})`,
   );
-  const splits: Split[] = ['train', 'heldout', 'heldout-family'];
+  const splits: Split[] = ['train', 'renamed', 'heldout-family'];
   const count = (s: Split): number => problems.filter((p) => p.split === s).length;
   console.log(`problems: ${problems.length} (${splits.map((s) => `${s} ${count(s)}`).join(', ')})`);
   console.log(`held-out families: ${HELDOUT_FAMILIES.filter((f) => families.includes(f)).join(', ')}`);
@@ -103,19 +103,19 @@ export async function statsCommand(argv: string[]): Promise<number> {
   const newTasks = generateHeldoutTasks({ seed, perFamily, families });
   const perFam = chosen.map((f) => `${f.name} ${newTasks.filter((i) => i.problem.family === f.name).length}`);
   console.log(
-    `  heldout-task ${newTasks.length} instances, one per task no curriculum instance poses (at most ${HELDOUT_TASK_CAP} per family; --splits heldout-task): ${perFam.join(', ')}`,
+    `  heldout ${newTasks.length} instances, one per task no curriculum instance poses (at most ${HELDOUT_TASK_CAP} per family, task variants included): ${perFam.join(', ')}`,
   );
   // Per family: its tasks, and its held-out instances whose task no training instance poses (against the halves).
   const novelty = noveltyAgainst(problems, 'rl');
   console.log(
-    '\nfamily                 category  split           n  tasks  new  styles mutants  prompt  solution   (new: held-out instances posing a task no training instance poses)',
+    '\nfamily                 category  split           n  tasks  new  styles mutants  prompt  solution   (new: renamed instances posing a task no training instance poses)',
   );
   for (const f of chosen) {
     const mine = problems.filter((p) => p.family === f.name);
     const tasks = new Set(mine.map((p) => taskOf(p.id))).size;
-    const fresh = mine.filter((p) => p.split === 'heldout' && novelty(p.id) === 'new').length;
+    const fresh = mine.filter((p) => p.split === 'renamed' && novelty(p.id) === 'new').length;
     console.log(
-      `${f.name.padEnd(22)} ${f.category.padEnd(9)} ${(HELDOUT_FAMILIES.includes(f.name) ? 'heldout-family' : 'train/heldout').padEnd(14)} ${String(mine.length).padStart(3)}  ${String(tasks).padStart(5)} ${String(fresh).padStart(4)}  ${String(f.styleCount).padStart(6)} ${String(f.mutantCount).padStart(7)}  ${mean(
+      `${f.name.padEnd(22)} ${f.category.padEnd(9)} ${(HELDOUT_FAMILIES.includes(f.name) ? 'heldout-family' : 'train/renamed').padEnd(14)} ${String(mine.length).padStart(3)}  ${String(tasks).padStart(5)} ${String(fresh).padStart(4)}  ${String(f.styleCount).padStart(6)} ${String(f.mutantCount).padStart(7)}  ${mean(
         mine.map((p) => len(p.prompt)),
       )
         .toFixed(0)
@@ -126,7 +126,7 @@ export async function statsCommand(argv: string[]): Promise<number> {
   }
 
   let rc = 0;
-  // The held-out-task instances are checked too: their parameters are ones no curriculum instance exercises.
+  // The held-out instances are checked too: their parameters are ones no curriculum instance exercises.
   if (typeof args.check === 'string') rc = Math.max(rc, await runCheck([...insts, ...newTasks], args.check));
   if (typeof args.corpus === 'string') {
     const bugRate = Number(args['bug-rate'] ?? 0.2);
@@ -135,7 +135,7 @@ export async function statsCommand(argv: string[]): Promise<number> {
   return rc;
 }
 
-/** The task counts: how many distinct tasks the instances are, and which held-out instances rename training ones. */
+/** The task counts: how many distinct tasks the instances are, and which renamed instances rename training ones. */
 function printTasks(t: TaskSummary): void {
   const c = (x: TaskCount) => `${x.instances} instances, ${x.tasks} tasks`;
   const n = (r: Record<Novelty, number>) => NOVELTIES.map((k) => `${k} ${r[k]}`).join(', ');
@@ -143,8 +143,8 @@ function printTasks(t: TaskSummary): void {
   console.log(
     `  train ${c(t.train)}: SFT part ${c(t.sft)}, RL part ${c(t.rl)} (${t.rlRenamingSft} rename an SFT task)`,
   );
-  console.log(`  heldout ${c(t.heldout)}; heldout-family ${c(t.heldoutFamily)}`);
-  console.log(`  held-out instances against the SFT-half warm-start with RL on the RL part: ${n(t.heldoutVsHalves)}`);
+  console.log(`  renamed ${c(t.heldout)}; heldout-family ${c(t.heldoutFamily)}`);
+  console.log(`  renamed instances against the SFT-half warm-start with RL on the RL part: ${n(t.heldoutVsHalves)}`);
   console.log(`  against a warm-start on every training instance: ${n(t.heldoutVsAll)}`);
 }
 

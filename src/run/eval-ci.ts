@@ -83,51 +83,108 @@ export const CI_METRICS = [
 export type CiMetric = (typeof CI_METRICS)[number];
 export type Summary = Record<CiMetric, number>;
 
-const sum = (xs: readonly ProblemEval[], f: (p: ProblemEval) => number) => xs.reduce((a, p) => a + f(p), 0);
+/**
+ * Bootstrap draws by default: with 1,000 the percentile bounds still move by ~0.2 points from one RNG seed to another,
+ * enough to flip a verdict near its threshold; 10,000 cut that by about three.
+ */
+export const BOOTSTRAP_REPS = 10_000;
+
+/**
+ * Every metric is a ratio of sums over problems, so a set of problems is summed up once into these counts
+ * (problems, Σ pass@1 estimates, greedy passes, selected ones and how many were selected, the Tester's lines and
+ * mutants), and a bootstrap draw only adds the counts of the units it drew.
+ */
+const C = {
+  P: 0,
+  pass1: 1,
+  greedy: 2,
+  selN: 3,
+  sel: 4,
+  refLines: 5,
+  refCorrect: 6,
+  mutants: 7,
+  mutRef: 8,
+  mutWb: 9,
+  lines: 10,
+  correct: 11,
+} as const;
+export const COUNT_FIELDS = 12;
+
+/** The counts of a set of problems (added into `into` when given). */
+export function countsOf(xs: readonly ProblemEval[], into = new Float64Array(COUNT_FIELDS)): Float64Array {
+  for (const p of xs) {
+    into[C.P]++;
+    into[C.pass1] += passAtKEstimate(p.n, p.passed, 1);
+    if (p.greedy) into[C.greedy]++;
+    if (p.selected !== undefined) {
+      into[C.selN]++;
+      if (p.selected) into[C.sel]++;
+    }
+    into[C.refLines] += p.refLines;
+    into[C.refCorrect] += p.refCorrect;
+    into[C.mutants] += p.mutants;
+    into[C.mutRef] += p.mutKilledByRef;
+    into[C.mutWb] += p.mutKilledWhiteBox;
+    into[C.lines] += p.lines;
+    into[C.correct] += p.correct;
+  }
+  return into;
+}
+
+/** One metric from counts: pass@1 averages per-problem estimates, the rest pool counts. */
+export function metricOf(c: Float64Array, m: CiMetric): number {
+  const ratio = (a: number, b: number) => (c[b] ? c[a] / c[b] : 0);
+  switch (m) {
+    case 'coderPass1':
+      return ratio(C.pass1, C.P);
+    case 'coderPass1Greedy':
+      return ratio(C.greedy, C.P);
+    case 'selectedPass1':
+      return ratio(C.sel, C.selN);
+    case 'testerValidity':
+      return ratio(C.correct, C.lines);
+    case 'mutationScore':
+      return ratio(C.mutWb, C.mutants);
+    case 'passAtK':
+      return testPassAtK(c[C.refCorrect], c[C.refLines]);
+    case 'mutAtK':
+      return 100 * ratio(C.mutRef, C.mutants);
+    case 'mul':
+      return mul(testPassAtK(c[C.refCorrect], c[C.refLines]), 100 * ratio(C.mutRef, C.mutants));
+  }
+}
 
 /** The split's metrics from its problems' records: pass@1 averages per-problem estimates, the rest pool counts. */
 export function summarize(xs: readonly ProblemEval[]): Summary {
-  const P = xs.length;
-  const passAtK = testPassAtK(
-    sum(xs, (p) => p.refCorrect),
-    sum(xs, (p) => p.refLines),
-  );
-  const mutants = sum(xs, (p) => p.mutants);
-  // mutAtK / whiteBoxMutationScore over the pooled mutants, from counts (the bootstrap calls this thousands of times).
-  const mutK = mutants ? (100 * sum(xs, (p) => p.mutKilledByRef)) / mutants : 0;
-  const withSel = xs.filter((p) => p.selected !== undefined);
-  const lines = sum(xs, (p) => p.lines);
-  return {
-    coderPass1: P ? sum(xs, (p) => passAtKEstimate(p.n, p.passed, 1)) / P : 0,
-    coderPass1Greedy: P ? xs.filter((p) => p.greedy).length / P : 0,
-    selectedPass1: withSel.length ? withSel.filter((p) => p.selected).length / withSel.length : 0,
-    testerValidity: lines ? sum(xs, (p) => p.correct) / lines : 0,
-    mutationScore: mutants ? sum(xs, (p) => p.mutKilledWhiteBox) / mutants : 0,
-    passAtK,
-    mutAtK: mutK,
-    mul: mul(passAtK, mutK),
-  };
+  const c = countsOf(xs);
+  return Object.fromEntries(CI_METRICS.map((m) => [m, metricOf(c, m)])) as Summary;
 }
 
 /**
- * Percentile-bootstrap confidence interval of every metric: `reps` resamples of the problems with replacement, each
- * summarised like the whole set; the interval is the (1−level)/2 and (1+level)/2 quantiles. Seeded, so stable.
+ * Percentile-bootstrap confidence interval of every metric: `reps` resamples of the units (problems, or tasks when
+ * the records name them) with replacement, each summarised like the whole set; the interval is the (1−level)/2 and
+ * (1+level)/2 quantiles. Seeded, so stable.
  */
 export function bootstrapCI(
   xs: readonly ProblemEval[],
   o: { reps?: number; level?: number; seed?: number } = {},
 ): Record<CiMetric, [number, number]> {
-  const reps = o.reps ?? 1000;
+  const reps = o.reps ?? BOOTSTRAP_REPS;
   const level = o.level ?? 0.95;
   const rng = new Rng(o.seed ?? 20260101);
   const draws: Record<CiMetric, number[]> = Object.fromEntries(CI_METRICS.map((m) => [m, [] as number[]])) as Record<
     CiMetric,
     number[]
   >;
-  const units = resamplingUnits(xs, (p) => p.task);
+  const units = resamplingUnits(xs, (p) => p.task).map((u) => countsOf(u));
+  const acc = new Float64Array(COUNT_FIELDS);
   for (let r = 0; r < reps && xs.length; r++) {
-    const s = summarize(resample(units, rng));
-    for (const m of CI_METRICS) draws[m].push(s[m]);
+    acc.fill(0);
+    for (let i = 0; i < units.length; i++) {
+      const u = units[rng.int(units.length)];
+      for (let f = 0; f < COUNT_FIELDS; f++) acc[f] += u[f];
+    }
+    for (const m of CI_METRICS) draws[m].push(metricOf(acc, m));
   }
   const out = {} as Record<CiMetric, [number, number]>;
   for (const m of CI_METRICS) out[m] = percentileInterval(draws[m], level);
@@ -174,7 +231,7 @@ export function bootstrapMeanCI(
   xs: readonly number[],
   o: { reps?: number; level?: number; seed?: number } = {},
 ): { mean: number; ci: [number, number] } {
-  const reps = o.reps ?? 1000;
+  const reps = o.reps ?? BOOTSTRAP_REPS;
   const rng = new Rng(o.seed ?? 20260101);
   const mean = (v: readonly number[]) => (v.length ? v.reduce((a, x) => a + x, 0) / v.length : 0);
   const draws: number[] = [];

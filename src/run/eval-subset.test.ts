@@ -4,7 +4,7 @@ import { evalSubset, parseEvalSplits, parseHeldOutSplits } from './eval';
 import { generateProblems } from '../tasks/generate';
 
 const problems = generateProblems({ families: ['count_items', 'remove_char', 'acronym', 'keys_above'] }).filter(
-  (p) => p.split === 'heldout',
+  (p) => p.split === 'renamed',
 );
 
 describe('evalSubset', () => {
@@ -51,7 +51,7 @@ describe('parseEvalSplits', () => {
     // The RL part's fit / validation halves, for tuning on instances never trained on.
     expect([...parseEvalSplits('train-rl-val,train-rl-fit', '--splits')]).toEqual(['train-rl-val', 'train-rl-fit']);
     expect(() => parseEvalSplits('train-all', '--splits')).toThrow(
-      "--splits: unknown split 'train-all' (heldout, heldout-family, heldout-task, train, train-sft, train-rl, train-rl-fit, train-rl-val)",
+      "--splits: unknown split 'train-all' (heldout, heldout-family, renamed, train, train-sft, train-rl, train-rl-fit, train-rl-val)",
     );
     expect(() => parseHeldOutSplits('train-rl', '--eval-splits')).toThrow("unknown split 'train-rl'");
   });

@@ -25,7 +25,14 @@ import { codetSelect } from './eval-metrics';
 import { bootstrapCI, problemRecord, summarize, type CiMetric, type ProblemEval } from './eval-ci';
 import { Rng, deriveSeed } from '../rl/rng';
 
-export { parseEvalSplits, parseHeldOutSplits, type EvalSplit, type HeldOutSplit } from './eval-splits';
+export {
+  DEFAULT_SPLITS,
+  migrateSplit,
+  parseEvalSplits,
+  parseHeldOutSplits,
+  type EvalSplit,
+  type HeldOutSplit,
+} from './eval-splits';
 
 export interface EvalOptions {
   samples: number;
@@ -68,6 +75,12 @@ export const DEFAULT_EVAL: EvalOptions = {
   maxBatch: 128,
 };
 
+/**
+ * The sampling seed of a run's evaluation after `step` steps: its own for every run seed and step, so no two
+ * evaluations (the step-0 ones of two seeds included) share a draw. The problems evaluated stay fixed (evalSubset).
+ */
+export const evalSeed = (runSeed: number, step: number): number => deriveSeed(DEFAULT_EVAL.seed, 'run', runSeed, step);
+
 /** The protocol for a run: DEFAULT_EVAL with the run's completion lengths and tests per group, then `o`. */
 export function runEvalOptions(config: TrainConfig, o: Partial<EvalOptions> = {}): EvalOptions {
   const r = config.rollout;
@@ -82,6 +95,8 @@ export function runEvalOptions(config: TrainConfig, o: Partial<EvalOptions> = {}
 
 export interface SplitReport {
   split: Split;
+  /** Set on records whose split names are the current ones (eval-splits.ts migrateSplit reads older ones). */
+  splitsByTask?: true;
   /** On the training split: which warm-start part was evaluated (absent: the whole split, or a held-out one). */
   part?: TrainSubset;
   problems: number;
@@ -360,6 +375,7 @@ export async function evaluateSplit(
 
   return {
     split,
+    splitsByTask: true,
     problems: problems.length,
     samples: n,
     ...summarize(records),

@@ -21,10 +21,11 @@ import { modeRules } from '../rl/modes';
 export interface Curriculum {
   instances: Instance[];
   train: Problem[];
-  heldout: Problem[];
-  heldoutFamily: Problem[];
   /** One instance of each task no curriculum instance poses (generate.ts): outside `instances`, evaluation only. */
-  heldoutTask: Problem[];
+  heldout: Problem[];
+  /** Instances held out by instance: most pose a training task under another function name. */
+  renamed: Problem[];
+  heldoutFamily: Problem[];
   mutants: Map<string, Mutant[]>;
 }
 
@@ -43,9 +44,9 @@ export function loadCurriculum(families: readonly string[] = []): Curriculum {
   const cur: Curriculum = {
     instances,
     train: problems.filter((p) => p.split === 'train'),
-    heldout: problems.filter((p) => p.split === 'heldout'),
+    heldout: newTasks.map((i) => i.problem),
+    renamed: problems.filter((p) => p.split === 'renamed'),
     heldoutFamily: problems.filter((p) => p.split === 'heldout-family'),
-    heldoutTask: newTasks.map((i) => i.problem),
     mutants: new Map([...instances, ...newTasks].map((i) => [i.problem.id, i.mutants])),
   };
   curricula.set(key, cur);
@@ -62,8 +63,8 @@ export function trainingProblems(config: TrainConfig): Problem[] {
 export interface RunProblems {
   trainProblems: Problem[];
   heldout: Problem[];
+  renamed: Problem[];
   heldoutFamily: Problem[];
-  heldoutTask: Problem[];
   mutants: Map<string, Mutant[]>;
 }
 
@@ -72,8 +73,8 @@ export function runProblems(config: TrainConfig): RunProblems {
   return {
     trainProblems: trainingProblems(config),
     heldout: cur.heldout,
+    renamed: cur.renamed,
     heldoutFamily: cur.heldoutFamily,
-    heldoutTask: cur.heldoutTask,
     mutants: cur.mutants,
   };
 }

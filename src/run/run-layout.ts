@@ -1,6 +1,7 @@
 // The run directory's layout: every file and folder a run writes (CLI directory or browser IndexedDB alike), named
 // once so that the writers (RunDir, RunSession), the readers (the lab's restore and bundles, plots) agree.
 import type { SplitReport } from './eval';
+import { migrateSplit } from './eval-splits';
 
 export const RUN_FILES = {
   /** The full TrainConfig, written when the run starts. */
@@ -46,4 +47,10 @@ export interface EvalPoint {
   rows: SplitReport[];
   /** Wall time of the evaluation in seconds (absent in older records). */
   seconds?: number;
+}
+
+/** One eval.jsonl line, its rows under the current split names (older records are migrated, eval-splits.ts). */
+export function parseEvalPoint(line: string): EvalPoint {
+  const p = JSON.parse(line) as EvalPoint;
+  return { ...p, rows: p.rows.map(migrateSplit) };
 }

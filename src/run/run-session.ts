@@ -5,7 +5,7 @@ import type { Sandbox } from '../sandbox/types';
 import type { TrainConfig } from '../rl/config';
 import type { Phase, StepOutput } from '../rl/records';
 import type { Policy, PolicyFiles } from '../rl/policy';
-import { DEFAULT_EVAL, evalSubset, evaluateSplit, runEvalOptions, type HeldOutSplit } from './eval';
+import { DEFAULT_EVAL, evalSeed, evalSubset, evaluateSplit, runEvalOptions, type HeldOutSplit } from './eval';
 import { modeRules } from '../rl/modes';
 import type { RunProblems } from './lab-setup';
 import type { RunDir } from './run-store';
@@ -144,12 +144,12 @@ export class RunSession {
   async evaluate(r: EvalRequest): Promise<EvalPoint> {
     const t0 = performance.now();
     // Always in this order, whatever order the request names them in.
-    const { heldout, heldoutFamily, heldoutTask } = this.parts;
+    const { heldout, renamed, heldoutFamily } = this.parts;
     const pools = (
       [
         ['heldout', heldout],
         ['heldout-family', heldoutFamily],
-        ['heldout-task', heldoutTask],
+        ['renamed', renamed],
       ] as const
     )
       .filter(([split]) => r.splits.includes(split))
@@ -159,6 +159,9 @@ export class RunSession {
     const n = r.problems > 0 ? r.problems : Number.MAX_SAFE_INTEGER;
     const { coder, tester, sandbox, mutants } = this.parts;
     const rows = [];
+    // Every evaluation draws its own samples (seeded by the run's seed and the step): a start evaluation shared by
+    // every run and seed would carry one draw's error into every Δ against the start.
+    const seed = evalSeed(this.config.seed, this.trainer.step);
     for (const { split, pool } of pools) {
       if (!pool.length) continue;
       const tests = modeRules(this.config.mode).testerIsCoder ? coder : tester;
@@ -170,7 +173,7 @@ export class RunSession {
           coder,
           tests,
           sandbox,
-          runEvalOptions(this.config, { samples: r.samples, selection: r.selection, onProgress: r.onProgress }),
+          runEvalOptions(this.config, { samples: r.samples, selection: r.selection, onProgress: r.onProgress, seed }),
         ),
       );
     }

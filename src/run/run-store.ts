@@ -10,7 +10,7 @@ import type { StepMetrics } from '../rl/metrics';
 import type { PolicyFiles } from '../rl/policy';
 import type { RolloutRecord } from '../rl/records';
 import { parseMetricsJsonl } from '../rl/metrics';
-import { RUN_FILES as F, checkpointDir, rolloutsPath, type EvalPoint } from './run-layout';
+import { RUN_FILES as F, checkpointDir, parseEvalPoint, rolloutsPath, type EvalPoint } from './run-layout';
 
 export interface RunStore {
   read(path: string): Promise<Uint8Array | undefined>;
@@ -93,7 +93,7 @@ export class RunDir {
       .slice(0, text.lastIndexOf('\n') + 1)
       .split('\n')
       .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as EvalPoint);
+      .map(parseEvalPoint);
   }
 
   /** The per-step checkpoint copies (folder names under checkpoints/), oldest first. */

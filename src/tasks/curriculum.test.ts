@@ -104,18 +104,18 @@ describe('curriculum', () => {
     const by = (s: string) => problems.filter((p) => p.split === s);
     const heldFamilies = new Set(by('heldout-family').map((p) => p.family));
     console.log(
-      `train ${by('train').length}, heldout ${by('heldout').length}, heldout-family ${by('heldout-family').length} (${[...heldFamilies].join(', ')})`,
+      `train ${by('train').length}, renamed ${by('renamed').length}, heldout-family ${by('heldout-family').length} (${[...heldFamilies].join(', ')})`,
     );
     expect(heldFamilies.size).toBeGreaterThanOrEqual(5);
     expect([...heldFamilies].sort()).toEqual([...HELDOUT_FAMILIES].sort());
-    for (const p of by('train').concat(by('heldout'))) expect(heldFamilies.has(p.family)).toBe(false);
-    const share = by('heldout').length / (by('train').length + by('heldout').length);
+    for (const p of by('train').concat(by('renamed'))) expect(heldFamilies.has(p.family)).toBe(false);
+    const share = by('renamed').length / (by('train').length + by('renamed').length);
     expect(share).toBeGreaterThan(0.15);
     expect(share).toBeLessThan(0.25);
     // Every training family also has held-out instances.
     for (const f of FAMILIES.filter((x) => !heldFamilies.has(x.name)))
       expect(
-        by('heldout').some((p) => p.family === f.name),
+        by('renamed').some((p) => p.family === f.name),
         f.name,
       ).toBe(true);
   });

@@ -22,6 +22,11 @@ export interface FamilySpec<P, A extends Py[]> {
   /** Function names an instance may use (the entry point). */
   names: readonly string[];
   params: (r: Rng) => P;
+  /**
+   * Task variants: parameters outside what `params` draws (so no curriculum instance poses them), drawn only for the
+   * held-out split once `params` has no new task to spare (generate.ts). Same styles, tests and mutants.
+   */
+  variants?: (r: Rng) => P;
   /** Everything after `def name`: `(nums: list[int]) -> int`. */
   sig: (p: P) => string;
   /** One or two docstring sentences (no examples). */
@@ -45,6 +50,8 @@ export interface Instance {
   mutants: Mutant[];
   /** Inputs the family considers edge cases for this instance. */
   edgeArgs: Py[][];
+  /** The argument tuples of the hidden tests, in their order. */
+  hiddenArgs: Py[][];
   /** A fresh random argument tuple. */
   randomArgs: (r: Rng) => Py[];
   /** `assert fn(args) == reference(args)`. */
@@ -70,6 +77,8 @@ export interface Family {
    * that differ only in the function name pose the same task) and the instance itself.
    */
   instantiate: (seed: number, index: number) => InstanceSeed;
+  /** A task variant's instance (FamilySpec.variants), when the family defines variants. */
+  instantiateVariant?: (seed: number, index: number) => InstanceSeed;
 }
 
 /** Remove the common indentation of a template-literal body and indent it by four spaces. */
@@ -124,60 +133,74 @@ function buildFamily<P, A extends Py[]>(spec: FamilySpec<P, A>): Family {
     category: spec.category,
     styleCount: spec.styles.length,
     mutantCount: spec.mutants.length,
-    instantiate(seed, index) {
-      const r = Rng.from(seed, spec.name, index);
-      const fn = r.pick(spec.names);
-      const p = spec.params(r);
-      const key = `${fn}|${JSON.stringify(p)}`;
-      const task = `${spec.name}|${JSON.stringify(p)}`;
-      const make = (id: string, split: Split): Instance => {
-        const header = `def ${fn}${spec.sig(p)}:`;
-        const program = (body: string): string => `${header}\n${indentBody(body)}\n`;
-        const ref = (args: Py[]): Py => spec.ref(p, ...(args as A));
-        const exampleArgs = spec.examples(p);
-        const docLines = spec
-          .doc(p)
-          .split('\n')
-          .map((l) => `    ${l}`);
-        for (const a of exampleArgs) docLines.push(`    >>> ${pyCall(fn, a)}`, `    ${pyRepr(ref(a))}`);
-        const prompt = `${header}\n    """${docLines.join('\n').trimStart()}\n    """\n`;
-        // Hidden tests: every edge case, then random inputs until the target count (deduplicated by text).
-        const tests = new Set<string>();
-        const edgeArgs = spec.edge(p);
-        for (const a of edgeArgs) tests.add(pyAssert(fn, a, ref(a)));
-        const tr = Rng.from(seed, spec.name, index, 'hidden');
-        for (let tries = 0; tests.size < HIDDEN_TESTS_TARGET && tries < 400; tries++) {
-          const a = spec.random(p, tr);
-          tests.add(pyAssert(fn, a, ref(a)));
-        }
-        const styles = spec.styles.map((s) => program(s(p, fn)));
-        const mutants: Mutant[] = spec.mutants.map((m, j) => ({
-          id: `${id}#m${j}`,
-          problemId: id,
-          kind: m.kind,
-          code: program(m.body(p, fn)),
-        }));
-        return {
-          problem: {
-            id,
-            family: spec.name,
-            prompt,
-            entryPoint: fn,
-            solution: styles[0],
-            hiddenTests: [...tests],
-            publicTests: exampleArgs.map((a) => pyAssert(fn, a, ref(a))),
-            split,
-            source: 'generated',
-          },
-          styles,
-          mutants,
-          edgeArgs,
-          randomArgs: (rr) => spec.random(p, rr),
-          assertFor: (args) => pyAssert(fn, args, ref(args)),
-          expectedRepr: (args) => pyRepr(ref(args)),
-        };
-      };
-      return { key, task, make };
-    },
+    instantiate: (seed, index) => instantiate(spec.params, seed, index),
+    instantiateVariant: spec.variants
+      ? (seed, index) => instantiate(spec.variants!, seed, index, 'variant')
+      : undefined,
   };
+
+  function instantiate(params: (r: Rng) => P, seed: number, index: number, stream?: string): InstanceSeed {
+    // The curriculum's draws keep their RNG stream (stream undefined): variants never shift an existing instance.
+    const r = stream ? Rng.from(seed, spec.name, stream, index) : Rng.from(seed, spec.name, index);
+    const fn = r.pick(spec.names);
+    const p = params(r);
+    const key = `${fn}|${JSON.stringify(p)}`;
+    const task = `${spec.name}|${JSON.stringify(p)}`;
+    const make = (id: string, split: Split): Instance => {
+      const header = `def ${fn}${spec.sig(p)}:`;
+      const program = (body: string): string => `${header}\n${indentBody(body)}\n`;
+      const ref = (args: Py[]): Py => spec.ref(p, ...(args as A));
+      const exampleArgs = spec.examples(p);
+      const docLines = spec
+        .doc(p)
+        .split('\n')
+        .map((l) => `    ${l}`);
+      for (const a of exampleArgs) docLines.push(`    >>> ${pyCall(fn, a)}`, `    ${pyRepr(ref(a))}`);
+      const prompt = `${header}\n    """${docLines.join('\n').trimStart()}\n    """\n`;
+      // Hidden tests: every edge case, then random inputs until the target count (deduplicated by text).
+      const tests = new Map<string, Py[]>();
+      const edgeArgs = spec.edge(p);
+      // Keyed by the assert's text (deduplicated as before), each with the arguments it calls with.
+      for (const a of edgeArgs) {
+        const t = pyAssert(fn, a, ref(a));
+        if (!tests.has(t)) tests.set(t, a);
+      }
+      const tr = stream
+        ? Rng.from(seed, spec.name, stream, index, 'hidden')
+        : Rng.from(seed, spec.name, index, 'hidden');
+      for (let tries = 0; tests.size < HIDDEN_TESTS_TARGET && tries < 400; tries++) {
+        const a = spec.random(p, tr);
+        const t = pyAssert(fn, a, ref(a));
+        if (!tests.has(t)) tests.set(t, a);
+      }
+      const styles = spec.styles.map((s) => program(s(p, fn)));
+      const mutants: Mutant[] = spec.mutants.map((m, j) => ({
+        id: `${id}#m${j}`,
+        problemId: id,
+        kind: m.kind,
+        code: program(m.body(p, fn)),
+      }));
+      return {
+        problem: {
+          id,
+          family: spec.name,
+          prompt,
+          entryPoint: fn,
+          solution: styles[0],
+          hiddenTests: [...tests.keys()],
+          publicTests: exampleArgs.map((a) => pyAssert(fn, a, ref(a))),
+          split,
+          source: 'generated',
+        },
+        styles,
+        mutants,
+        edgeArgs,
+        hiddenArgs: [...tests.values()],
+        randomArgs: (rr) => spec.random(p, rr),
+        assertFor: (args) => pyAssert(fn, args, ref(args)),
+        expectedRepr: (args) => pyRepr(ref(args)),
+      };
+    };
+    return { key, task, make };
+  }
 }

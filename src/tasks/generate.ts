@@ -1,4 +1,5 @@
-// The built-in curriculum: deterministic instances of every family, with train / held-out / held-out-family splits.
+// The built-in curriculum: deterministic instances of every family, with train / renamed / held-out-family splits, and
+// the held-out split: instances of tasks no curriculum instance poses.
 import type { Problem, Split } from './types';
 import type { Family, Instance, InstanceSeed } from './family';
 import { FAMILIES } from './families/index';
@@ -19,7 +20,7 @@ export interface CurriculumOptions {
   seed?: number;
   /** Distinct instances per family (fewer when a family's parameter space is smaller). */
   perFamily?: number;
-  /** Share of each training family's instances held out by instance. */
+  /** Share of each training family's instances held out by instance (the renamed split). */
   heldoutFraction?: number;
   /** Restrict to these families (by name). */
   families?: readonly string[];
@@ -53,22 +54,23 @@ function familySeeds(family: Family, opts: CurriculumOptions = {}): { id: string
   const heldout = new Set(order.slice(0, Math.round(frac * found.length)));
   return found.map((f, i) => ({
     id: `${family.name}/${String(i).padStart(4, '0')}`,
-    split: wholeOut ? 'heldout-family' : heldout.has(i) ? 'heldout' : 'train',
+    split: wholeOut ? 'heldout-family' : heldout.has(i) ? 'renamed' : 'train',
     seed: f,
   }));
 }
 
 /**
- * Most held-out-task instances per family: the split is one instance per new task, and a family with a large
- * parameter space (clamp_values has 39 tasks no curriculum instance poses) would otherwise be most of it.
+ * Most held-out instances per family: the split is one instance per new task, and a family with a large parameter
+ * space (clamp_values has 39 tasks no curriculum instance poses) would otherwise be most of it.
  */
 export const HELDOUT_TASK_CAP = 16;
 
 /**
- * The held-out-task split of one family: one instance (the first found, under its seeded function name) of each task
- * no curriculum instance of the family poses under any name, up to HELDOUT_TASK_CAP, ids `family/t000`. Unlike the
- * held-out split, whose instances mostly rename a training task, these are parameters the lab never trained on; the
- * curriculum is unchanged by them. Families held out whole have none (every task of theirs is held out already).
+ * The held-out split of one family: one instance (the first found, under its seeded function name) of each task no
+ * curriculum instance of the family poses under any name, up to HELDOUT_TASK_CAP, ids `family/t000`: first the
+ * curriculum's own parameter draws it left unused, then the family's task variants. Unlike the renamed split, whose
+ * instances mostly rename a training task, these are parameters the lab never trained on; the curriculum is unchanged
+ * by them. Families held out whole have none (every task of theirs is held out already).
  */
 function heldoutTaskSeeds(
   family: Family,
@@ -76,25 +78,40 @@ function heldoutTaskSeeds(
 ): { id: string; split: Split; seed: InstanceSeed }[] {
   if (HELDOUT_FAMILIES.includes(family.name)) return [];
   const seed = opts.seed ?? DEFAULT_SEED;
-  const used = new Set(familySeeds(family, opts).map((f) => f.seed.task));
+  const curriculum = familySeeds(family, opts);
+  const used = new Set(curriculum.map((f) => f.seed.task));
+  // One built instance per curriculum task: a candidate whose hidden tests one of them passes (the TS mirror of the
+  // reference gives the same output on every hidden input) is a training task in behaviour, whatever its parameters
+  // (count_chars_in's 'cw' and 'civw' agree on tests that hold no 'i'), so it is skipped like a used task.
+  const reps = new Map<string, Instance>();
+  for (const f of curriculum) if (!reps.has(f.seed.task)) reps.set(f.seed.task, f.seed.make(f.id, 'train'));
+  const behavesLikeTraining = (cand: Instance) =>
+    [...reps.values()].some((r) => cand.hiddenArgs.every((a) => r.expectedRepr(a) === cand.expectedRepr(a)));
   const found: InstanceSeed[] = [];
   // Past the curriculum's draws until HELDOUT_TASK_CAP new tasks, or until MISSES draws in a row pose none (the
   // family's parameter space is spent: most families have no task to spare, and every lab load builds this).
   const MISSES = 1000;
-  for (let i = 0, miss = 0; found.length < HELDOUT_TASK_CAP && miss < MISSES; i++) {
-    const inst = family.instantiate(seed, i);
-    if (used.has(inst.task)) {
-      miss++;
-      continue;
+  // Then the family's task variants (parameters the curriculum never draws), from their own RNG stream, so the
+  // instances found first keep their ids whatever variants are added.
+  const draws = [family.instantiate, family.instantiateVariant];
+  for (const draw of draws) {
+    if (!draw) continue;
+    for (let i = 0, miss = 0; found.length < HELDOUT_TASK_CAP && miss < MISSES; i++) {
+      const inst = draw(seed, i);
+      if (used.has(inst.task)) {
+        miss++;
+        continue;
+      }
+      used.add(inst.task);
+      if (behavesLikeTraining(inst.make(`${family.name}/candidate`, 'heldout'))) continue;
+      miss = 0;
+      found.push(inst);
     }
-    miss = 0;
-    used.add(inst.task);
-    found.push(inst);
   }
-  return found.map((f, i) => ({ id: `${family.name}/t${String(i).padStart(3, '0')}`, split: 'heldout-task', seed: f }));
+  return found.map((f, i) => ({ id: `${family.name}/t${String(i).padStart(3, '0')}`, split: 'heldout', seed: f }));
 }
 
-/** The held-out-task instances of the given families (default: every family), in family order. */
+/** The held-out instances (tasks never trained on) of the given families (default: every family), in family order. */
 export function generateHeldoutTasks(opts: CurriculumOptions = {}): Instance[] {
   const fams = opts.families ? opts.families.map(familyByName) : FAMILIES;
   return fams.flatMap((f) => heldoutTaskSeeds(f, opts).map((s) => s.seed.make(s.id, s.split)));

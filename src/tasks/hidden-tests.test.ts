@@ -7,7 +7,7 @@ import type { Problem } from './types';
 
 const all = generateCurriculum().map((i) => i.problem);
 const train = all.filter((p) => p.split === 'train').slice(0, 3);
-const heldout = all.filter((p) => p.split === 'heldout').slice(0, 1);
+const heldout = all.filter((p) => p.split === 'renamed').slice(0, 1);
 
 function humanEval(p: Problem, tests: string[], over: Record<string, unknown> = {}): string {
   const body = tests.map((t) => `    ${t.replace(new RegExp(`\\b${p.entryPoint}\\(`, 'g'), 'candidate(')}`).join('\n');

@@ -52,7 +52,7 @@ describe('taskNovelty', () => {
     const seen = (part: 'sft' | 'rl') => new Set(selectTrainPart(problems, ids, part).map(blank));
     const [sft, rl] = [seen('sft'), seen('rl')];
     const of = taskNovelty(FAMS, 'rl');
-    const heldout = problems.filter((p) => p.split === 'heldout');
+    const heldout = problems.filter((p) => p.split === 'renamed');
     const counts = { new: 0, 'warm-start': 0, 'rl-only': 0 };
     for (const p of heldout) {
       const want = sft.has(blank(p)) ? 'warm-start' : rl.has(blank(p)) ? 'rl-only' : 'new';
@@ -76,7 +76,7 @@ describe('taskSummary', () => {
     const sftPrompts = new Set(sft.map(blank));
     expect(t.rlRenamingSft).toBe(rl.filter((p) => sftPrompts.has(blank(p))).length);
     expect(t.sft).toEqual({ instances: sft.length, tasks: sftPrompts.size });
-    const heldout = problems.filter((p) => p.split === 'heldout');
+    const heldout = problems.filter((p) => p.split === 'renamed');
     expect(t.heldout).toEqual({ instances: heldout.length, tasks: new Set(heldout.map(blank)).size });
     const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
     expect(sum(t.heldoutVsHalves)).toBe(heldout.length);

@@ -59,8 +59,9 @@ export interface TaskSummary {
   rl: TaskCount;
   /** RL-part instances whose task an SFT-part instance poses under another name. */
   rlRenamingSft: number;
+  /** The renamed split (instances held out by instance). */
   heldout: TaskCount;
-  /** Held-out instances by novelty against the SFT-half warm-start with RL on the RL part. */
+  /** Renamed instances by novelty against the SFT-half warm-start with RL on the RL part. */
   heldoutVsHalves: Record<Novelty, number>;
   /** The same against a warm-start on every training instance (RL on all of them). */
   heldoutVsAll: Record<Novelty, number>;
@@ -77,7 +78,7 @@ export function taskSummary(problems: readonly Problem[]): TaskSummary {
   const ids = trainPartIds(problems);
   const [sft, rl] = [selectTrainPart(problems, ids, 'sft'), selectTrainPart(problems, ids, 'rl')];
   const sftTasks = new Set(sft.map((p) => taskOf(p.id)));
-  const heldout = problems.filter((p) => p.split === 'heldout');
+  const heldout = problems.filter((p) => p.split === 'renamed');
   const tally = (of: (id: string) => Novelty) => {
     const out: Record<Novelty, number> = { new: 0, 'warm-start': 0, 'rl-only': 0 };
     for (const p of heldout) out[of(p.id)]++;

@@ -1,5 +1,10 @@
 // The Problem type shared by the curriculum, the importers, the sandbox verify command, the trainer and evaluation.
-export type Split = 'train' | 'heldout' | 'heldout-family' | 'heldout-task';
+/**
+ * heldout: instances whose task (what the function computes, generate.ts taskOf) no training instance poses;
+ * renamed: instances held out by instance, most of which pose a training task under another function name;
+ * heldout-family: the families never trained on.
+ */
+export type Split = 'train' | 'heldout' | 'renamed' | 'heldout-family';
 export type ProblemSource = 'generated' | 'humaneval' | 'mbpp';
 
 export interface Problem {

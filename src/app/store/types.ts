@@ -57,8 +57,8 @@ export interface RunSeries {
   metrics: StepMetrics[];
   /** The run's config when known (bundles, saved runs, the live run): the runs table shows what differs. */
   config?: RunConfigUi;
-  /** Held-out coder pass@1 of the run's last evaluation, when it has one. */
-  heldOutPassAt1?: number;
+  /** Coder pass@1 of the run's last held-out evaluation (or renamed-split one, flagged), when it has one. */
+  heldOut?: { passAt1: number; renamed?: true };
   /** When the run was saved or made (ms since epoch). */
   createdAt?: number;
 }

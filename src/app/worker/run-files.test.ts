@@ -24,13 +24,17 @@ describe('run files', () => {
     const lines = [
       { step: 0, rows: [row('heldout'), row('heldout-family')] },
       { step: 5, rows: [row('heldout')], seconds: 12.5 },
+      // A record written since held-out means tasks never trained on names its splits so.
+      { step: 10, rows: [{ ...row('heldout'), splitsByTask: true }] },
     ];
     const got = parseEvalJsonl(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    expect(got).toHaveLength(3);
+    expect(got).toHaveLength(4);
+    // Older records' 'heldout' was the instance split, now 'renamed' (eval-splits.ts migrateSplit).
     expect(got.map((r) => [r.step, r.split])).toEqual([
-      [0, 'heldout'],
+      [0, 'renamed'],
       [0, 'heldout-family'],
-      [5, 'heldout'],
+      [5, 'renamed'],
+      [10, 'heldout'],
     ]);
     expect(got[1].passAt1).toBe(lines[0].rows[1].coderPass1);
     expect(got[1].codetPassAt1).toBe(lines[0].rows[1].selectedPass1);

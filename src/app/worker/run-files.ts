@@ -1,6 +1,6 @@
 // A run's eval.jsonl (written by RunSession.evaluate, in the CLI and in the Worker alike) as the lab's eval reports
 // (kept tiny so the page can import it cheaply).
-import type { EvalPoint } from '../../run/run-layout';
+import { parseEvalPoint, type EvalPoint } from '../../run/run-layout';
 import type { EvalReport } from '../store/types';
 
 export function toEvalReports(p: EvalPoint): EvalReport[] {
@@ -21,5 +21,5 @@ export function parseEvalJsonl(text: string): EvalReport[] {
   return text
     .split('\n')
     .filter((l) => l.trim())
-    .flatMap((l) => toEvalReports(JSON.parse(l) as EvalPoint));
+    .flatMap((l) => toEvalReports(parseEvalPoint(l)));
 }

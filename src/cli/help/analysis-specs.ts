@@ -86,12 +86,13 @@ export const TESTER_INPUTS_SPEC: CliSpec = {
 
 export const RESULTS_PAGE_SPEC: CliSpec = {
   command: 'npm run results-page',
-  summary: 'rewrite the generated tables of docs/results.md from the committed records (or --check them)',
-  usage: ['npm run results-page -- [--check] [--page docs/results.md] [--data docs/results-data]'],
+  summary: "rewrite docs/results.md's generated blocks and figures and README's results paragraph from the records",
+  usage: ['npm run results-page -- [--check] [--page docs/results.md] [--data docs/results-data] [--readme README.md]'],
   flags: [
-    { name: 'check', help: 'only report the lines that differ (exit 1 when the page is stale)' },
+    { name: 'check', help: 'only report the lines that differ (exit 1 when the page or README is stale)' },
     { name: 'page', value: 'FILE', help: 'the page (default docs/results.md)' },
     { name: 'data', value: 'DIR', help: 'the records (default docs/results-data)' },
+    { name: 'readme', value: 'FILE', help: 'the README whose results paragraph is generated (default README.md)' },
   ],
   examples: ['npm run results-page -- --check'],
 };

@@ -1,6 +1,7 @@
 // Help and flags of the commands that train and evaluate models: train, eval, pretrain.
 import type { CliFlag, CliSpec } from '../cli-spec';
 import { configHelp } from '../args';
+import { DEFAULT_SPLITS, HELD_OUT_SPLITS } from '../../run/eval-splits';
 
 /** Hugging Face model flags shared by train and eval (parsed by hf-lab.ts). */
 export const HF_MODEL_FLAGS: CliFlag[] = [
@@ -36,7 +37,11 @@ export const TRAIN_SPEC: CliSpec = {
     { name: 'eval-every', value: 'N', help: 'evaluate every N steps, appending eval.jsonl (default 0: never)' },
     { name: 'eval-problems', value: 'N', help: 'held-out problems per evaluation (default 0: all)' },
     { name: 'eval-samples', value: 'N', help: 'Coder samples per problem per evaluation (default 8)' },
-    { name: 'eval-splits', value: 'S,S', help: 'held-out splits to evaluate (an unknown name lists them)' },
+    {
+      name: 'eval-splits',
+      value: 'S,S',
+      help: `splits to evaluate, among ${HELD_OUT_SPLITS.join(', ')} (default ${DEFAULT_SPLITS}: tasks no training instance poses, and whole held-out families; renamed: instances held out by instance, mostly renamed training tasks)`,
+    },
     {
       name: 'warmup',
       help: "compile step 0's shaders ahead, off the main thread (on SwiftShader those kernels run 3-10% slower)",

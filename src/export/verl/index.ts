@@ -2,7 +2,7 @@
 // config.yaml, launch.sh and README.md, as bytes by file name. Platform-neutral: the CLI writes them to a folder,
 // the lab page zips them for download.
 import type { Problem } from '../../tasks/types';
-import { generateProblems } from '../../tasks/generate';
+import { generateHeldoutTasks, generateProblems } from '../../tasks/generate';
 import { selectTrainPart, trainPartIds, type TrainPart } from '../../tasks/split';
 import { Rng } from '../../tasks/rng';
 import { buildVerlConfig, type VerlConfigOptions } from './config-yaml';
@@ -15,8 +15,9 @@ export { RELEASE_MODEL } from './config-yaml';
 export type { ProblemSets } from './dataset';
 
 /**
- * A config's curriculum: the training instances RL uses (tasks.train_part) for train.parquet, held-out instances and
- * families for val.parquet.
+ * A config's curriculum: the training instances RL uses (tasks.train_part) for train.parquet; for val.parquet the
+ * held-out tasks (never trained on), the held-out families and the renamed instances (data_source lab_heldout,
+ * lab_heldout_family, lab_renamed).
  */
 export function curriculumProblems(config: {
   preset: string;
@@ -27,7 +28,10 @@ export function curriculumProblems(config: {
   const part = config.tasks.train_part ?? 'all';
   return {
     train: selectTrainPart(all, trainPartIds(all), part),
-    val: all.filter((p) => p.split !== 'train'),
+    val: [
+      ...generateHeldoutTasks(families.length ? { families } : {}).map((i) => i.problem),
+      ...all.filter((p) => p.split !== 'train'),
+    ],
     origin:
       `the ${config.preset} preset's curriculum (${families.length ? families.join(', ') : 'all families'}` +
       `${part === 'all' ? '' : `; the ${part} part of its training instances`})`,

@@ -95,7 +95,7 @@ describe('verl export data', () => {
       }
     }
     expect(new Set((await roundTrip(tiny.val, false)).rows.map((r) => r.data_source))).toEqual(
-      new Set(['lab_heldout', 'lab_heldout_family']),
+      new Set(['lab_heldout', 'lab_heldout_family', 'lab_renamed']),
     );
   });
 

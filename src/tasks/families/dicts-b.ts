@@ -154,6 +154,10 @@ export const keysAbove = defineFamily<[d: PyDict]>()({
   category: 'dicts',
   names: ['keys_above', 'passing_keys', 'high_scorers', 'keys_over', 'select_keys'],
   params: (r) => ({ t: r.int(-2, 8), cmp: r.pick(['greater than', 'at least'] as const) }),
+  variants: (r) => ({
+    t: r.bool() ? r.int(9, 25) : r.int(-12, -3),
+    cmp: r.pick(['greater than', 'at least'] as const),
+  }),
   sig: () => '(d: dict[str, int]) -> list[str]',
   doc: (p) => `Return, in alphabetical order, the keys of d whose value is ${p.cmp} ${p.t}.`,
   examples: (p) => [

@@ -11,6 +11,8 @@ export const countItems = defineFamily<[nums: number[]]>()({
   category: 'lists',
   names: ['count_items', 'count_nums', 'tally', 'count_matching', 'how_many'],
   params: (r) => ({ t: r.int(-5, 12), op: r.pick(['>', '<'] as const) }),
+  // Held-out variants: thresholds the curriculum never draws.
+  variants: (r) => ({ t: r.bool() ? r.int(13, 30) : r.int(-20, -6), op: r.pick(['>', '<'] as const) }),
   sig: () => '(nums: list[int]) -> int',
   doc: (p) => `Return how many numbers in nums are ${cmpWord[p.op]} ${p.t}.`,
   examples: (p) => [[[p.t - 2, p.t, p.t + 3, p.t + 1]]],

@@ -111,6 +111,7 @@ export const sumOfMultiples = defineFamily<[n: number]>()({
   category: 'numbers',
   names: ['sum_of_multiples', 'multiples_total', 'add_multiples_up_to', 'sum_multiples_below'],
   params: (r) => ({ k: r.int(2, 12), inclusive: r.bool() }),
+  variants: (r) => ({ k: r.int(13, 25), inclusive: r.bool() }),
   sig: () => '(n: int) -> int',
   doc: (p) => `Return the sum of all positive multiples of ${p.k} that are ${p.inclusive ? 'at most' : 'less than'} n.`,
   examples: (p) => [[3 * p.k + 1]],

@@ -62,6 +62,9 @@ export const reverseWords = defineFamily<[s: string]>()({
     'mirror_words',
   ],
   params: (r) => ({ sep: r.pick([' ', '-', ', ', '|', '_', ' / ']) }),
+  variants: (r) => ({
+    sep: r.pick([';', ':', '+', '.', '~', '#', '*', '=', ' - ', ' | ', ' ; ', '::', '..', ' + ', '/', ' :: ']),
+  }),
   sig: () => '(s: str) -> str',
   doc: (p) =>
     `Words in s are separated by one or more spaces. Return the words in reverse order, joined by '${p.sep}'.`,

@@ -261,6 +261,7 @@ export const acronym = defineFamily<[s: string]>()({
   category: 'strings',
   names: ['acronym', 'initials', 'first_letters', 'abbreviate', 'make_acronym', 'short_form', 'initial_letters'],
   params: (r) => ({ joiner: r.pick(['', '.', '-', ' ']), upper: r.bool(0.7) }),
+  variants: (r) => ({ joiner: r.pick(['/', ':', '_', '|', '+', ', ', ';', '*']), upper: r.bool() }),
   sig: () => '(s: str) -> str',
   doc: (p) =>
     `Return the first letter of each word in s${p.upper ? ', upper-cased,' : ''} joined by '${p.joiner}'. Words are separated by spaces.`,

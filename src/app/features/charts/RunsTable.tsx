@@ -75,7 +75,7 @@ export function RunsTable() {
                   live={r.id === runId}
                   shown={!hidden.includes(r.id)}
                   color={runColor({ series }, r.id)}
-                  heldOut={r.id === runId ? lastHeldOut(evals) : r.heldOutPassAt1}
+                  heldOut={r.id === runId ? lastHeldOut(evals) : r.heldOut}
                 />
               ))}
             </tbody>
@@ -101,7 +101,7 @@ function RunRow({
   live: boolean;
   shown: boolean;
   color: string;
-  heldOut: number | undefined;
+  heldOut: { passAt1: number; renamed?: true } | undefined;
 }) {
   const last = r.metrics.at(-1);
   const diffs = r.config ? changedFields(r.config) : [];
@@ -129,7 +129,14 @@ function RunRow({
       <td>{diffs.length ? diffs.map((d) => `${d.label} ${d.value}`).join(', ') : r.config ? 'preset values' : '–'}</td>
       <td data-testid="run-steps">{r.metrics.length}</td>
       <td>{last ? last['coder/reward_mean'].toFixed(3) : '–'}</td>
-      <td>{pct(heldOut)}</td>
+      <td
+        title={
+          heldOut?.renamed ? 'on the renamed split: evaluated before held-out meant tasks never trained on' : undefined
+        }
+      >
+        {pct(heldOut?.passAt1)}
+        {heldOut?.renamed ? ' (renamed)' : ''}
+      </td>
       <td>{when(r.createdAt)}</td>
       <td>
         {!live && (

@@ -109,10 +109,11 @@ function HeldOut() {
     <>
       <h3>Held-out evaluation</h3>
       <p className="note">
-        The current models on problems never trained on, judged on hidden tests; the Tester on the same problems’
-        shipped bug mutants. Held-out instances mostly pose a training task under another function name; “tasks never
-        trained on” poses parameters no training instance uses. Run it before the first step and again after training to
-        compare. Headless: <code>npm run eval -- --run runs/NAME</code>.
+        The current models on tasks never trained on (no training instance poses them under any function name), judged
+        on hidden tests; the Tester on the same problems’ shipped bug mutants. “Renamed instances” are held out by
+        instance: most pose a training task under another function name, so they measure recall as much as
+        generalisation. Run it before the first step and again after training to compare. Headless:{' '}
+        <code>npm run eval -- --run runs/NAME</code>.
       </p>
       <div className="form-row">
         <select
@@ -120,9 +121,9 @@ function HeldOut() {
           value={split}
           onChange={(e) => setOpts({ split: e.target.value as typeof split })}
         >
-          <option value="heldout">held-out instances</option>
+          <option value="heldout">held-out tasks (never trained on)</option>
           <option value="heldout-family">held-out families</option>
-          <option value="heldout-task">tasks never trained on</option>
+          <option value="renamed">renamed instances (training tasks, other names)</option>
         </select>
         {EVAL_COUNTS.map(({ key, max, width }) => (
           <NumberField

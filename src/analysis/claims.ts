@@ -1,0 +1,87 @@
+// The sentences that state the result, generated from the records like the tables, so that no number in them is typed
+// by hand: the results page's three sentences under its first table, and README's results paragraph (<= 5 lines).
+import { seedsDelta, showDelta, type TargetRun } from './targets';
+import { gapSpread, PAPER_GAPS, pooledSe, powerOf, seedsNeeded } from './power';
+import { pooledLevel } from './summary-table';
+import { atStep } from './targets';
+
+const MODES = ['code-a1', 'golden', 'self-play'] as const;
+const PAIRS = [
+  ['code-a1', 'golden'],
+  ['code-a1', 'self-play'],
+  ['golden', 'self-play'],
+] as const;
+
+export interface ClaimInputs {
+  /** The runs of the first screen (on the held-out split) and the step judged. */
+  runs: readonly TargetRun[];
+  step: number;
+  dir: string;
+  /** Every records directory whose spreads the power statement draws on (the first screen's included). */
+  powerRuns: readonly (readonly TargetRun[])[];
+  powerStep: number;
+  /** Held-out tasks the pending reference runs evaluate (the tiny preset's held-out split). */
+  planTasks: number;
+}
+
+const pct = (x: number) => `${Math.round(100 * x)}%`;
+
+/** The numbers the sentences quote. */
+function facts(c: ClaimInputs) {
+  const of = (mode: string, seed: number) => c.runs.find((r) => r.mode === mode && r.seed === seed);
+  const seeds = [...new Set(c.runs.map((r) => r.seed))].sort((a, b) => a - b);
+  const vsStart = MODES.map((m) => seedsDelta(of, seeds, [m, c.step], [m, 0], 'coderPass1')!);
+  const between = PAIRS.map(([a, b]) => seedsDelta(of, seeds, [a, c.step], [b, c.step], 'coderPass1')!);
+  const start = pooledLevel(
+    seeds.map((s) => atStep(of('code-a1', s), 0)!.perProblem!),
+    'coderPass1',
+  )!;
+  const spreads = c.powerRuns.flatMap((runs) => PAIRS.flatMap(([a, b]) => gapSpread(runs, a, b, c.powerStep) ?? []));
+  const power5 = spreads.map((g) => powerOf(5, pooledSe(g, g.tasks, g.seeds.length)));
+  const paperMax = Math.max(...PAPER_GAPS.map(([, d]) => d));
+  const powerPaper = spreads.map((g) => powerOf(paperMax, pooledSe(g, c.planTasks, 2)));
+  const seedsFor5 = spreads.map((g) => seedsNeeded(g, 5, c.planTasks));
+  return { seeds, vsStart, between, start, tasks: start.problems, power5, powerPaper, seedsFor5, paperMax };
+}
+
+const range = (xs: readonly number[], f: (x: number) => string) =>
+  Math.min(...xs) === Math.max(...xs) ? f(Math.min(...xs)) : `${f(Math.min(...xs))} to ${f(Math.max(...xs))}`;
+
+/** The three sentences of the results page's first screen. */
+export function pageClaims(c: ClaimInputs): string[] {
+  const f = facts(c);
+  const outside = [...f.vsStart, ...f.between].some((d) => d.ci[0] > 0 || d.ci[1] < 0);
+  return [
+    `**What it shows.** On ${f.tasks} held-out tasks (no training instance poses them under any name; \`results-data/${c.dir}\`, seeds ${f.seeds.join(' and ')}), ${c.step} steps of RL from the SFT-half warm-start (${f.start.delta.toFixed(1)}% at the start) change pass@1 by ${MODES.map((m, i) => `${showDelta(f.vsStart[i])} (${m})`).join(', ')} points, and the modes differ by ${PAIRS.map(([a, b], i) => `${showDelta(f.between[i])} (${a} − ${b})`).join(', ')}: ${outside ? 'some differences lie outside their intervals (the table)' : 'no difference lies outside its interval'}.`,
+    `**What it does not show.** These are pilot runs (${c.step} steps, ${f.tasks} tasks, a setting chosen while looking at held-out numbers, one step-0 draw shared by both seeds); the clean reference runs (code-a1, golden and self-play, two seeds, 100 steps, ${c.planTasks} held-out tasks, the setting chosen on validation data: \`scripts/reference-runs.sh\`) are pending, and nothing on this page says whether code-a1 beats its baselines.`,
+    `**Power.** The paper's 1.5B gaps (Code-A1 56.95, golden 56.23, self-play 55.88: at most ${f.paperMax.toFixed(2)} points) are far below what this lab can resolve: with the spreads the records show, a ${f.paperMax.toFixed(2)}-point gap has ${range(f.powerPaper, pct)} power over two seeds of ${c.planTasks} tasks, and a 5-point gap needs ${range(f.seedsFor5, String)} seeds for 80% power (the power table below).`,
+  ];
+}
+
+/** README's results paragraph: the same facts in at most five lines. */
+export function readmeClaims(c: ClaimInputs): string[] {
+  const f = facts(c);
+  const text = `**Results** ([docs/results.md](docs/results.md)): on ${f.tasks} tasks never trained on, ${c.step} steps of RL (two seeds) move pass@1 by ${MODES.map((m, i) => `${showDelta(f.vsStart[i])} (${m})`).join(', ')} points, and code-a1 − golden is ${showDelta(f.between[0])}: no method effect is visible. Those are pilot runs; the 100-step reference runs on ${c.planTasks} held-out tasks are pending. The paper's 1.5B gaps (56.95 vs 56.23 vs 55.88) are below this lab's resolution: a 5-point gap needs ${range(f.seedsFor5, String)} seeds for 80% power.`;
+  return wrap(text, 118);
+}
+
+/** Words joined into lines of at most `width` characters. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const w of text.split(' ')) {
+    if (line && line.length + 1 + w.length > width) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+export const CLAIMS_END = '<!-- claims:end -->';
+/** `<!-- claims:begin step=40 dir=heldout-task power=heldout-task,heldout-task-ws -->` … end (page or README). */
+export const CLAIMS_BLOCK =
+  /<!-- claims:begin (page|readme) step=(\d+) dir=([\w.-]+) power=([\w.,-]+) -->[\s\S]*?<!-- claims:end -->/g;
+export const claimsBegin = (kind: 'page' | 'readme', step: number, dir: string, power: string) =>
+  `<!-- claims:begin ${kind} step=${step} dir=${dir} power=${power} -->`;
