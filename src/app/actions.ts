@@ -39,7 +39,7 @@ async function readStoredRun(runId: string): Promise<StoredRun | undefined> {
   const ro = names.length ? await store.read(RUN_FILES.rollouts + names[names.length - 1]) : undefined;
   const rollouts = ro ? (JSON.parse(dec.decode(ro)) as RolloutRecord[]) : [];
   const ev = await store.read(RUN_FILES.evals);
-  const evals = ev ? parseEvalJsonl(dec.decode(ev)) : [];
+  const evals = ev ? parseEvalJsonl(dec.decode(ev), `run ${runId}: ${RUN_FILES.evals}`) : [];
   return { meta, metrics, state, rollouts, evals };
 }
 
@@ -179,7 +179,7 @@ export async function importBundle(store: LabStore, file: File): Promise<void> {
   meta.step = state.step;
   await putRunMeta(meta);
   const evalBytes = files[RUN_FILES.evals] as Uint8Array | undefined;
-  const evals = evalBytes ? parseEvalJsonl(dec.decode(evalBytes)) : [];
+  const evals = evalBytes ? parseEvalJsonl(dec.decode(evalBytes), `${file.name}: ${RUN_FILES.evals}`) : [];
   showRun(
     store,
     { meta, metrics: bundle.metrics.filter((m) => m.step < state.step), state, rollouts: bundle.rollouts, evals },
@@ -202,7 +202,7 @@ function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id
   let label = name;
   let extra: Partial<RunSeries> = {};
   if (name.endsWith('.jsonl')) {
-    metrics = parseMetricsJsonl(dec.decode(bytes));
+    metrics = parseMetricsJsonl(dec.decode(bytes), name);
     if (!metrics.length || !metrics.every((m) => Number.isInteger(m.step)))
       throw new Error(`${name} holds no step records`);
   } else {
@@ -210,7 +210,8 @@ function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id
     metrics = b.metrics;
     label = runLabel(b.config);
     const evalBytes = (b.snapshot as { files?: Record<string, unknown> } | undefined)?.files?.[RUN_FILES.evals];
-    const evals = evalBytes instanceof Uint8Array ? parseEvalJsonl(dec.decode(evalBytes)) : [];
+    const evals =
+      evalBytes instanceof Uint8Array ? parseEvalJsonl(dec.decode(evalBytes), `${name}: ${RUN_FILES.evals}`) : [];
     extra = { config: b.config, createdAt: b.createdAt, heldOutPassAt1: lastHeldOut(evals) };
   }
   store.getState().setSeries({ id, label, mode: metrics[0]?.mode ?? 'code-a1', metrics, ...extra });

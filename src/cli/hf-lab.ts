@@ -16,7 +16,7 @@ import { loadCurriculum } from '../run/lab-setup';
 import { loadHfPolicy, type HfLoraSettings } from '../run/hf-setup';
 import { modeRules } from '../rl/modes';
 import { Progress } from './progress';
-import { intArg, type Args } from './args';
+import { intArg, numArg, UsageError, type Args } from './args';
 import { closeLab, type LabOf } from './lab-node';
 
 export interface HfRunOptions extends HfLoraSettings {
@@ -42,19 +42,18 @@ export const HF_HELP = `  Hugging Face models (LoRA on the release's chat prompt
 export function hfOptions(args: Args): HfRunOptions | undefined {
   if (typeof args['coder-model'] !== 'string') {
     for (const k of ['tester-model', 'lora-rank', 'lora-alpha'])
-      if (args[k] !== undefined) throw new Error(`--${k} needs --coder-model (a Hugging Face model folder)`);
+      if (args[k] !== undefined) throw new UsageError(`--${k} needs --coder-model (a Hugging Face model folder)`);
     return undefined;
   }
-  const rank = intArg(args, 'lora-rank', 16);
-  const alpha = Number(args['lora-alpha'] ?? 2 * rank);
-  const budget = Number(args['budget-gb'] ?? 8);
-  if (!(budget > 0)) throw new Error(`--budget-gb must be a positive number, got '${String(args['budget-gb'])}'`);
+  const rank = intArg(args, 'lora-rank', 16, { min: 1 });
+  const alpha = numArg(args, 'lora-alpha', 2 * rank, { above: 0 });
+  const budget = numArg(args, 'budget-gb', 8, { above: 0 });
   return {
     // Absolute, so that hf.json lets --resume find the folders from anywhere.
     coderModel: resolve(args['coder-model']),
     testerModel: typeof args['tester-model'] === 'string' ? resolve(args['tester-model']) : undefined,
     lora: validateLoraConfig({ rank, alpha, targets: [...LORA_TARGETS] }),
-    microBatch: intArg(args, 'micro-batch', 4),
+    microBatch: intArg(args, 'micro-batch', 4, { min: 1 }),
     budgetBytes: budget * 2 ** 30,
   };
 }

@@ -15,23 +15,13 @@ import {
   type PoolCandidate,
 } from '../tasks/evolve';
 import { loadCurriculum } from '../run/lab-setup';
-import { PRESETS, type PresetName } from '../rl/config';
+import { PRESET_NAMES, PRESETS, type PresetName } from '../rl/config';
+import { didYouMean } from '../rl/nearest';
+import { intArg, parseArgsAndPositional, UsageError } from './args';
 import type { Problem } from '../tasks/types';
 
 const USAGE =
   'usage: npm run tasks -- evolve FILE.jsonl|--preset micro|tiny|paper --rounds R [--problems N] [--from hidden|public] [--out FILE] [--timeout MS]';
-
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
-function positiveInt(v: string | undefined, name: string, dflt: number): number {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!(Number.isInteger(n) && n > 0)) throw new Error(`${name} must be a positive integer, got '${v}'`);
-  return n;
-}
 
 interface Job {
   problem: Problem;
@@ -43,38 +33,52 @@ interface Job {
 function startingSuite(p: Problem, from: string): Problem {
   if (from === 'hidden') return p;
   if (from === 'public') return { ...p, hiddenTests: p.publicTests };
-  throw new Error(`--from must be hidden or public, got '${from}'`);
+  throw new UsageError(`--from must be hidden or public, got '${from}'`);
 }
 
 function presetJobs(name: string, n: number): Job[] {
   const preset = PRESETS[name as PresetName];
-  if (!preset) throw new Error(`unknown preset '${name}' (expected ${Object.keys(PRESETS).join(', ')})`);
+  if (!preset)
+    throw new UsageError(
+      `unknown preset '${name}'${didYouMean(name, PRESET_NAMES)}; expected one of ${PRESET_NAMES.join(', ')}`,
+    );
   const insts = loadCurriculum(preset.tasks.families)
     .instances.filter((i) => i.problem.split === 'train')
     .slice(0, n);
   return insts.map((inst) => ({ problem: inst.problem, pool: curriculumPool(inst), extra: curriculumProposals(inst) }));
 }
 
-export async function evolveCommand(args: string[]): Promise<number> {
-  const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
-  const preset = flag(args, '--preset');
-  if (!file === !preset) {
-    console.error(USAGE);
-    return 2;
+export async function evolveCommand(argv: string[]): Promise<number> {
+  const { args, positional } = parseArgsAndPositional(argv, {
+    preset: 'string',
+    rounds: 'string',
+    problems: 'string',
+    from: 'string',
+    out: 'string',
+    timeout: 'string',
+    help: 'boolean',
+  });
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
   }
-  const rounds = positiveInt(flag(args, '--rounds'), '--rounds', 2);
-  const nProblems = positiveInt(flag(args, '--problems'), '--problems', 4);
-  const timeoutMs = positiveInt(flag(args, '--timeout'), '--timeout', 2000);
+  const flag = (name: string) => (typeof args[name] === 'string' ? args[name] : undefined);
+  const [file] = positional;
+  const preset = flag('preset');
+  if (!file === !preset || positional.length > 1) throw new UsageError(USAGE);
+  const rounds = intArg(args, 'rounds', 2, { min: 1 });
+  const nProblems = intArg(args, 'problems', 4, { min: 1 });
+  const timeoutMs = intArg(args, 'timeout', 2000, { min: 1 });
   let jobs: Job[];
   if (file) {
     const { items, errors } = importJsonl(readFileSync(file, 'utf8'));
     for (const e of errors) console.log(`skip ${e.message}`);
     jobs = items.slice(0, nProblems).map((it) => ({ problem: it.problem, pool: sourceMutants(it.problem.solution) }));
   } else jobs = presetJobs(preset as string, nProblems);
-  const from = flag(args, '--from') ?? 'hidden';
+  const from = flag('from') ?? 'hidden';
   jobs = jobs.map((j) => ({ ...j, problem: startingSuite(j.problem, from) }));
   if (!jobs.length) throw new Error('evolve: no problems to evolve');
-  const out = flag(args, '--out') ?? `evolved-${preset ?? 'file'}.jsonl`;
+  const out = flag('out') ?? `evolved-${preset ?? 'file'}.jsonl`;
   const sandbox = createNodeSandbox();
   const results: EvolveResult[] = [];
   try {

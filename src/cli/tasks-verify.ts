@@ -3,11 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { createNodeSandbox } from '../sandbox/node';
 import { importJsonl, type ImportedItem } from '../tasks/importers';
+import { intArg, parseArgsAndPositional, UsageError } from './args';
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
+const USAGE = 'usage: npm run tasks -- verify FILE.jsonl [--timeout MS] [--workers N]';
 
 async function verifyItem(
   sandbox: ReturnType<typeof createNodeSandbox>,
@@ -26,17 +24,19 @@ async function verifyItem(
   return bad.length ? bad.join('; ') : undefined;
 }
 
-export async function verifyCommand(args: string[]): Promise<number> {
-  const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
-  if (!file) {
-    console.error('usage: npm run tasks -- verify FILE.jsonl [--timeout MS] [--workers N]');
-    return 2;
+export async function verifyCommand(argv: string[]): Promise<number> {
+  const { args, positional } = parseArgsAndPositional(argv, { timeout: 'string', workers: 'string', help: 'boolean' });
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
   }
-  const timeoutMs = Number(flag(args, '--timeout') ?? 5000);
-  const workers = flag(args, '--workers');
+  const [file] = positional;
+  if (!file || positional.length > 1) throw new UsageError(USAGE);
+  const timeoutMs = intArg(args, 'timeout', 5000, { min: 1 });
+  const workers = args.workers === undefined ? undefined : intArg(args, 'workers', 1, { min: 1, max: 64 });
   const { items, errors } = importJsonl(readFileSync(file, 'utf8'));
   for (const e of errors) console.log(`FAIL ${e.message}`);
-  const sandbox = createNodeSandbox(workers ? { size: Number(workers) } : {});
+  const sandbox = createNodeSandbox(workers ? { size: workers } : {});
   let passed = 0;
   let failed = errors.length;
   try {

@@ -1,10 +1,16 @@
 // `npm run tasks -- <verify FILE.jsonl | stats | evolve FILE.jsonl|--preset P --rounds R>`: dispatcher for the
 // curriculum and sandbox task commands.
-import { runMain } from './args';
+import { parseArgs, runMain, UsageError } from './args';
+import { didYouMean } from '../rl/nearest';
 
-const [sub, ...rest] = process.argv.slice(2);
+const USAGE =
+  'usage: npm run tasks -- verify FILE.jsonl | stats | evolve FILE.jsonl|--preset P --rounds R (each takes --help)';
+const COMMANDS = ['verify', 'stats', 'evolve'];
 
 async function main(): Promise<number> {
+  const [sub, ...rest] = process.argv.slice(2);
+  // `tasks --help`, or a misspelled flag where the command should be.
+  if (sub?.startsWith('--')) parseArgs([sub], {});
   switch (sub) {
     case 'verify': {
       const { verifyCommand } = await import('./tasks-verify');
@@ -19,9 +25,12 @@ async function main(): Promise<number> {
       return evolveCommand(rest);
     }
     default:
-      console.error('usage: npm run tasks -- verify FILE.jsonl | stats | evolve FILE.jsonl|--preset P --rounds R');
-      return 2;
+      throw new UsageError(
+        sub === undefined
+          ? USAGE
+          : `unknown command '${sub}'${didYouMean(sub, COMMANDS)}; expected one of ${COMMANDS.join(', ')}`,
+      );
   }
 }
 
-runMain(main, { stack: false });
+runMain(main, { stack: false, usage: USAGE });

@@ -1,8 +1,11 @@
 // The run directory's layout: every file and folder a run writes (CLI directory or browser IndexedDB alike), named
 // once so that the writers (RunDir, RunSession), the readers (the lab's restore and bundles, plots) agree.
 import type { SplitReport } from './eval';
+import { checkSteps, RecordError } from '../rl/metrics';
 
 export const RUN_FILES = {
+  /** Present from the start of a run until its first step is committed: a run that failed or was killed before. */
+  incomplete: 'INCOMPLETE',
   /** The full TrainConfig, written when the run starts. */
   config: 'config.json',
   /** One StepMetrics line per committed step. */
@@ -46,4 +49,34 @@ export interface EvalPoint {
   rows: SplitReport[];
   /** Wall time of the evaluation in seconds (absent in older records). */
   seconds?: number;
+}
+
+/**
+ * Reads eval.jsonl: one EvalPoint per line, steps strictly increasing (a repeated step means two runs in one file).
+ * `torn: 'drop'` drops an unterminated last line (an append cut short by a crash, as RunDir reads its own file);
+ * otherwise every line must parse. `file` names the source in errors.
+ */
+export function parseEvalPoints(
+  text: string,
+  file: string = RUN_FILES.evals,
+  torn: 'drop' | 'keep' = 'keep',
+): EvalPoint[] {
+  const body = torn === 'drop' ? text.slice(0, text.lastIndexOf('\n') + 1) : text;
+  const out: EvalPoint[] = [];
+  const lines: number[] = [];
+  body.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      out.push(JSON.parse(line) as EvalPoint);
+    } catch (e) {
+      throw new RecordError(`${file} line ${i + 1}: ${(e as Error).message}`);
+    }
+    lines.push(i + 1);
+  });
+  checkSteps(
+    out.map((p) => (p && typeof p === 'object' ? p.step : undefined)),
+    (i) => `${file} line ${lines[i]}`,
+    false,
+  );
+  return out;
 }

@@ -1,6 +1,6 @@
 // Run bundle codec: one file holding a run's config, metrics, Mistake Book, recent rollouts and its snapshot (with
 // binary checkpoints). Layout: magic line, u32 LE header length, JSON header, then the binary blobs back to back.
-import type { StepMetrics } from '../../rl/metrics';
+import { checkSteps, type StepMetrics } from '../../rl/metrics';
 import type { MistakeEntry, RolloutRecord } from '../../rl/records';
 import { isMode, isPreset, type RunConfigUi } from '../config/run-config';
 
@@ -185,6 +185,15 @@ function checkRun(run: unknown): asserts run is RunBundle {
     if (typeof m !== 'object' || m === null || !Number.isInteger(m.step) || !isMode(String(m.mode)))
       throw new BundleError(`metrics[${i}] is not a step record`);
   });
+  try {
+    checkSteps(
+      r.metrics.map((m) => m.step),
+      (i) => `metrics[${i}]`,
+      true,
+    );
+  } catch (e) {
+    throw new BundleError((e as Error).message);
+  }
   if (!Array.isArray(r.mistakeBook)) throw new BundleError('the Mistake Book is missing');
   r.mistakeBook.forEach((e, i) => {
     if (typeof e?.problemId !== 'string' || typeof e.test !== 'string' || typeof e.frequency !== 'number')
