@@ -12,6 +12,7 @@ import { logprobsBackward, logprobsForward } from '../gpu/kernels/logprobs';
 import { xentBackward, xentForward } from '../gpu/kernels/xent';
 import { grpoLoss } from '../gpu/kernels/grpo-loss';
 import { median, minOf, table, workerCpuSeconds } from './bench-util';
+import { parseArgs, runMain } from '../cli/args';
 
 /** GFLOP per worker-CPU second (per wall second where CPU time is not measurable). */
 function gflop(flops: number, t: { wall: number; cpu: number }): string {
@@ -146,10 +147,18 @@ async function benchKernelsB(gpu: Gpu, reps = 5): Promise<string[][]> {
   return rows;
 }
 
-const gpu = await sharedNodeGpu();
-table(
-  '',
-  ['kernel', 'wall ms (min)', 'worker cpu ms, min (median)', 'GFLOP/cpu-s (min)', 'cost per FLOP vs matmul (min)'],
-  await benchKernelsB(gpu),
+runMain(
+  async () => {
+    parseArgs(
+      process.argv.slice(2).filter((a) => a !== '--'),
+      {},
+    );
+    const gpu = await sharedNodeGpu();
+    table(
+      '',
+      ['kernel', 'wall ms (min)', 'worker cpu ms, min (median)', 'GFLOP/cpu-s (min)', 'cost per FLOP vs matmul (min)'],
+      await benchKernelsB(gpu),
+    );
+  },
+  { usage: 'usage: npm run bench:attention   (no options; BENCH_REPEATS=N repeats, default 3)' },
 );
-process.exit(0);

@@ -17,6 +17,7 @@ import { quantize, QUANT_FORMATS } from '../gpu/quant';
 import { linearF16, uploadF16Matrix, type F16Variant } from '../gpu/kernels/linear-f16';
 import { mulberry32, randomF32 } from '../testing/random';
 import { table, workerCpuSeconds } from './bench-util';
+import { parseArgs, runMain } from '../cli/args';
 
 const TARGET_S = Number(process.env.BENCH_SECONDS ?? 0.25);
 const TRIES = Number(process.env.BENCH_TRIES ?? 2);
@@ -281,5 +282,13 @@ async function main(): Promise<void> {
   gpu.destroy();
 }
 
-await main();
-process.exit(0);
+runMain(
+  async () => {
+    parseArgs(
+      process.argv.slice(2).filter((a) => a !== '--'),
+      {},
+    );
+    await main();
+  },
+  { usage: 'usage: npm run bench:kernels   (no options; BENCH_SKIP_QUANT=1 skips the quantized table)' },
+);

@@ -2,7 +2,7 @@
 // the same metrics, 95% CIs, the paired pass@1 change against the start) and the test-evolution table, from the
 // records (scripts/compare-modes.sh writes them; docs/results.md quotes the output); `--evals` compares stand-alone
 // evaluations of checkpoints (npm run eval --out files) against the first, per split.
-import { parseArgsAndPositional, runMain } from './args';
+import { parseArgs, parseArgsAndPositional, runMain, UsageError } from './args';
 import { existsSync } from 'node:fs';
 import { compareBlock, disjointRuns, loadCompareRecords } from '../analysis/compare-records-node';
 import { DISJOINT_MARKERS } from '../analysis/results-table';
@@ -17,10 +17,10 @@ const USAGE =
 /** The disjoint-data table of docs/results.md: one row per warm-start and split the evaluations in DIR record. */
 function disjoint(args: string[]): number {
   const [dir] = args;
-  if (args.length !== 1 || !dir || !existsSync(dir)) {
-    console.error(dir && args.length === 1 ? `${dir}: no such directory` : USAGE);
-    return 2;
-  }
+  if (args.length !== 1 || !dir || !existsSync(dir))
+    throw new UsageError(
+      dir && args.length === 1 ? `${dir}: no such directory` : 'usage: npm run compare -- --disjoint DIR',
+    );
   if (!disjointRuns(dir).length) {
     console.error(`${dir}: no <model>-train-parts.json or <model>-start-eval.json evaluations (npm run eval --out)`);
     return 2;
@@ -34,10 +34,8 @@ function evals(args: string[]): number {
   const { args: opts, positional } = parseArgsAndPositional(args, { data: 'string' });
   const data = (opts.data as string | undefined) ?? 'docs/results-data';
   const [splits, rows] = positional;
-  if (positional.length !== 2 || !splits || !rows) {
-    console.error(USAGE);
-    return 2;
-  }
+  if (positional.length !== 2 || !splits || !rows)
+    throw new UsageError('usage: npm run compare -- --evals SPLITS NAME:FILE+FILE,... [--data docs/results-data]');
   if (!existsSync(data)) {
     console.error(`${data}: no such directory (pass the records directory with --data)`);
     return 2;
@@ -50,10 +48,10 @@ async function main(): Promise<number> {
   const paths = process.argv.slice(2).filter((a) => a !== '--');
   if (paths[0] === '--disjoint') return disjoint(paths.slice(1));
   if (paths[0] === '--evals') return evals(paths.slice(1));
-  if (!paths.length || paths.some((p) => p.startsWith('--'))) {
-    console.error(USAGE);
-    return 2;
-  }
+  // A flag here is a misspelling (of --disjoint, --evals or --help).
+  const flag = paths.find((p) => p.startsWith('--'));
+  if (flag) parseArgs([flag], { disjoint: 'boolean', evals: 'boolean' });
+  if (!paths.length) throw new UsageError(USAGE.split('\n')[0]);
   const records = loadCompareRecords(paths);
   if (!records.runs.length && !records.start && !records.evolved.length) {
     console.error(`nothing to compare in ${paths.join(', ')}: no eval.json, start-eval.json or evolved .jsonl`);
@@ -69,4 +67,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-runMain(main, { stack: false });
+runMain(main, { stack: false, usage: USAGE });

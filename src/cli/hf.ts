@@ -3,7 +3,8 @@
 // Hugging Face folder that transformers loads, re-imported to check it.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { intArg, parseArgs, type Args } from './args';
+import { intArg, numArg, parseArgs, runMain, UsageError, type Args } from './args';
+import { didYouMean } from '../rl/nearest';
 import { Progress } from './progress';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
@@ -73,9 +74,9 @@ async function inspect(spec: string, args: Args): Promise<void> {
   const seqLen = Math.min(intArg(args, 'seq', 2048), info.maxPositionEmbeddings);
   const base = (typeof args.base === 'string' ? args.base : 'int4-b32') as BaseFormat;
   if (base !== 'f32' && base !== 'f16' && !(QUANT_FORMATS as readonly string[]).includes(base))
-    throw new Error(`--base must be f32, f16 or one of ${QUANT_FORMATS.join(', ')}`);
+    throw new UsageError(`--base must be f32, f16 or one of ${QUANT_FORMATS.join(', ')}`);
   const rank = intArg(args, 'rank', 16);
-  const budget = Number(args['budget-gb'] ?? 8) * 2 ** 30;
+  const budget = numArg(args, 'budget-gb', 8, { above: 0 }) * 2 ** 30;
   const settings = {
     baseFormat: base,
     lora: { rank, alpha: 2 * rank, targets: [...LORA_TARGETS] },
@@ -100,7 +101,7 @@ async function inspect(spec: string, args: Args): Promise<void> {
   if (args.load) {
     const weights = (typeof args.weights === 'string' ? args.weights : 'f32') as WeightFormat;
     if (weights !== 'f32' && weights !== 'f16' && !(QUANT_FORMATS as readonly string[]).includes(weights))
-      throw new Error(`--weights must be f32, f16 or one of ${QUANT_FORMATS.join(', ')}`);
+      throw new UsageError(`--weights must be f32, f16 or one of ${QUANT_FORMATS.join(', ')}`);
     if (weights === 'f16') {
       // f16 weights are only useful to the f16 kernels, which need the adapter's 'shader-f16'.
       const gpu = await sharedNodeGpu();
@@ -127,18 +128,18 @@ async function inspect(spec: string, args: Args): Promise<void> {
 
 async function exportCmd(args: Args): Promise<void> {
   const out = args.out;
-  if (typeof out !== 'string') throw new Error(`--out DIR is required\n${HELP}`);
+  if (typeof out !== 'string') throw new UsageError('--out DIR is required (--help lists the options)');
   const role = typeof args.model === 'string' ? args.model : 'coder';
-  if (role !== 'coder' && role !== 'tester') throw new Error(`--model must be coder or tester, got '${role}'`);
+  if (role !== 'coder' && role !== 'tester') throw new UsageError(`--model must be coder or tester, got '${role}'`);
   const dir =
     typeof args.checkpoint === 'string'
       ? args.checkpoint
       : typeof args.run === 'string'
         ? join(args.run, 'latest', role)
         : undefined;
-  if (!dir) throw new Error(`give --run or --checkpoint\n${HELP}`);
+  if (!dir) throw new UsageError('give --run runs/NAME or --checkpoint DIR (--help lists the options)');
   const dtype = (typeof args.dtype === 'string' ? args.dtype : 'f32') as ExportDtype;
-  if (!['f32', 'bf16', 'f16'].includes(dtype)) throw new Error(`--dtype must be f32, bf16 or f16, got '${dtype}'`);
+  if (!['f32', 'bf16', 'f16'].includes(dtype)) throw new UsageError(`--dtype must be f32, bf16 or f16, got '${dtype}'`);
   const ck = await loadCheckpointDir(dir);
   const tokenizerFiles =
     ck.tokenizerJson === undefined
@@ -171,9 +172,11 @@ async function exportCmd(args: Args): Promise<void> {
 async function main(): Promise<void> {
   const [cmd, ...rest] = process.argv.slice(2);
   if (!cmd || cmd === '--help') return void console.log(HELP);
+  // A misspelled flag where the command should be.
+  if (cmd.startsWith('--')) parseArgs([cmd], {});
   if (cmd === 'inspect') {
     const [spec, ...opts] = rest;
-    if (!spec || spec.startsWith('--')) throw new Error(`inspect needs SRC\n${HELP}`);
+    if (!spec || spec.startsWith('--')) throw new UsageError('inspect needs SRC: a folder or hub:owner/name');
     const args = parseArgs(opts, {
       revision: 'string',
       endpoint: 'string',
@@ -201,10 +204,7 @@ async function main(): Promise<void> {
       }),
     );
   }
-  throw new Error(`unknown command '${cmd}'\n${HELP}`);
+  throw new UsageError(`unknown command '${cmd}'${didYouMean(cmd, ['inspect', 'export'])}; expected inspect or export`);
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
-});
+runMain(main, { usage: HELP });

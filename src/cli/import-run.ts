@@ -2,30 +2,36 @@
 // log, or a W&B history export as .jsonl) → the lab's metrics.jsonl, to overlay on the lab's charts ("Compare with…").
 import { readdir, readFile, mkdir, writeFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { parseArgs } from './args';
+import { parseArgs, runMain, UsageError } from './args';
+import { checkSteps } from '../rl/metrics';
 import { LOG_MAP, parseVerlLogs, toLabMetrics } from '../export/verl/logs';
 
 const HELP = `usage: npm run import-run -- --verl-logs DIR|FILE [--out runs/NAME]
   --verl-logs  the export's logs/ folder (launch.sh tees the console to logs/console.log) or one file: a console log
                (.log/.txt/.out) or a W&B history export (.jsonl); in a folder, the files directly in it are read
   --out        the lab run folder to write metrics.jsonl (lab names) and verl-metrics.jsonl (every logged value) to;
-               default runs/<folder>-cluster`;
+               default runs/<folder>-cluster; one that holds a metrics.jsonl already is refused unless --force`;
 
 const LOG_EXT = /\.(log|txt|out|jsonl)$/;
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), { 'verl-logs': 'string', out: 'string', help: 'boolean' });
+  const args = parseArgs(process.argv.slice(2), {
+    'verl-logs': 'string',
+    out: 'string',
+    force: 'boolean',
+    help: 'boolean',
+  });
   if (args.help) return void console.log(HELP);
   const src = args['verl-logs'];
-  if (typeof src !== 'string') throw new Error(`--verl-logs DIR is required\n${HELP}`);
+  if (typeof src !== 'string') throw new UsageError('--verl-logs DIR is required (--help lists the options)');
   const st = await stat(src).catch(() => undefined);
-  if (!st) throw new Error(`--verl-logs ${src}: no such file or folder`);
+  if (!st) throw new UsageError(`--verl-logs ${src}: no such file or folder`);
   const names = st.isDirectory()
     ? (await readdir(src, { withFileTypes: true }))
         .filter((e) => e.isFile() && LOG_EXT.test(e.name))
         .map((e) => join(src, e.name))
     : [src];
-  if (!names.length) throw new Error(`--verl-logs ${src}: no .log, .txt, .out or .jsonl file in it`);
+  if (!names.length) throw new UsageError(`--verl-logs ${src}: no .log, .txt, .out or .jsonl file in it`);
   const files = await Promise.all(names.sort().map(async (name) => ({ name, text: await readFile(name, 'utf8') })));
   const steps = parseVerlLogs(files);
   const metrics = toLabMetrics(steps);
@@ -37,6 +43,14 @@ async function main(): Promise<void> {
     typeof args.out === 'string'
       ? args.out
       : join('runs', `${basename(resolve(st.isDirectory() ? src : join(src, '..')))}-cluster`);
+  // The lab's records hold one line per step from step 0: a log with a step twice or a gap is said, not papered over.
+  checkSteps(
+    metrics.map((m) => m.step),
+    (i) => `${src}: logged step ${metrics[i].step + 1}`,
+    true,
+  );
+  if (!args.force && (await stat(join(out, 'metrics.jsonl')).catch(() => undefined)))
+    throw new UsageError(`${out} already holds a metrics.jsonl: --force replaces it (or choose another --out)`);
   await mkdir(out, { recursive: true });
   await writeFile(join(out, 'metrics.jsonl'), metrics.map((m) => JSON.stringify(m) + '\n').join(''));
   const raw = [...steps.entries()]
@@ -52,7 +66,4 @@ async function main(): Promise<void> {
   console.log(`overlay it in the lab: Runs → "Compare with…" → ${join(out, 'metrics.jsonl')}`);
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
-});
+runMain(main, { usage: HELP });

@@ -7,11 +7,11 @@ import { parseMetricsJsonl, type MetricKey, type StepMetrics } from '../rl/metri
 import { lineChartSvg, PALETTE, type Series } from '../analysis/plot-svg';
 import type { CiMetric } from '../run/eval-ci';
 import { RESULTS_HEADER, resultsRow } from '../analysis/results-table';
-import { RUN_FILES, type EvalPoint } from '../run/run-layout';
+import { parseEvalPoints, RUN_FILES, type EvalPoint } from '../run/run-layout';
 import { poolSeeds } from '../analysis/targets';
 import type { SplitReport } from '../run/eval';
 import { isMode, trainsTester } from '../rl/modes';
-import { runMain } from './args';
+import { parseArgsAndPositional, runMain, UsageError } from './args';
 import { runLabels } from './run-labels';
 
 /** Scale and y-axis label of each plotted evaluation metric (shares in %; mut@k and Mul already are). */
@@ -54,13 +54,12 @@ const collusionLines = (label: string, validity: Series, killed: Series, color: 
 ];
 const COLLUSION_TITLE = 'Tester validity (solid) and white-box mutation score (dashed), held-out';
 
-async function readJsonl<T>(path: string): Promise<T[]> {
+const USAGE = 'usage: npm run plots -- runs/A [runs/B ...] [--out docs/plots]';
+
+/** A run's eval.jsonl (none: no evaluations); a repeated step is an error naming the file and line. */
+async function readEvals(path: string): Promise<EvalPoint[]> {
   try {
-    const text = await readFile(path, 'utf8');
-    return text
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as T);
+    return parseEvalPoints(await readFile(path, 'utf8'), path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
@@ -68,20 +67,21 @@ async function readJsonl<T>(path: string): Promise<T[]> {
 }
 
 async function main(): Promise<number> {
-  const argv = process.argv.slice(2);
-  const outIdx = argv.indexOf('--out');
-  const out = outIdx >= 0 ? argv[outIdx + 1] : join('docs', 'plots');
-  const runs = argv.filter((a, i) => !a.startsWith('--') && !(outIdx >= 0 && i === outIdx + 1));
-  if (!runs.length) {
-    console.error('usage: npm run plots -- runs/A [runs/B ...] [--out docs/plots]');
-    return 2;
-  }
+  const { args, positional: runs } = parseArgsAndPositional(
+    process.argv.slice(2).filter((a) => a !== '--'),
+    { out: 'string' },
+  );
+  const out = typeof args.out === 'string' ? args.out : join('docs', 'plots');
+  if (!runs.length) throw new UsageError(USAGE);
   const labels = runLabels(runs);
   const data = await Promise.all(
     runs.map(async (dir, i) => ({
       name: labels[i],
-      metrics: parseMetricsJsonl(await readFile(join(dir, RUN_FILES.metrics), 'utf8')) as StepMetrics[],
-      evals: await readJsonl<EvalPoint>(join(dir, RUN_FILES.evals)),
+      metrics: parseMetricsJsonl(
+        await readFile(join(dir, RUN_FILES.metrics), 'utf8'),
+        join(dir, RUN_FILES.metrics),
+      ) as StepMetrics[],
+      evals: await readEvals(join(dir, RUN_FILES.evals)),
     })),
   );
   await mkdir(out, { recursive: true });
@@ -236,4 +236,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-runMain(main, { stack: false });
+runMain(main, { stack: false, usage: USAGE });

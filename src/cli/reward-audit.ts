@@ -3,7 +3,7 @@
 // row per run with every candidate regraded on its group's shared test set (the union of the valid tests written for
 // it), --public one with every candidate regraded on the problem's docstring example alone.
 import { basename, dirname, resolve } from 'node:path';
-import { runMain } from './args';
+import { parseArgsAndPositional, runMain, UsageError } from './args';
 import { AUDIT_HEADER, auditRow, rewardAudit } from '../analysis/reward-audit';
 import { regradePublic, regradeShared } from '../analysis/reward-audit-shared';
 import { trainingProblems } from '../run/lab-setup';
@@ -19,14 +19,13 @@ const USAGE =
   'usage: npm run reward-audit -- [--shared] [--public] RUN_DIR ...   (run directories with rollouts/step-*.json)';
 
 async function main(): Promise<number> {
-  const args = process.argv.slice(2).filter((a) => a !== '--');
-  const shared = args.includes('--shared');
-  const pub = args.includes('--public');
-  const dirs = args.filter((a) => a !== '--shared' && a !== '--public');
-  if (!dirs.length || dirs.some((d) => d.startsWith('--'))) {
-    console.error(USAGE);
-    return 2;
-  }
+  const { args, positional: dirs } = parseArgsAndPositional(
+    process.argv.slice(2).filter((a) => a !== '--'),
+    { shared: 'boolean', public: 'boolean' },
+  );
+  const shared = !!args.shared;
+  const pub = !!args.public;
+  if (!dirs.length) throw new UsageError(USAGE);
   const runs: { name: string; run: RunDir; steps: RolloutRecord[][] }[] = [];
   for (const dir of dirs) {
     const run = new RunDir(new NodeRunStore(dir));
@@ -85,4 +84,4 @@ async function regradeRun(
   return out;
 }
 
-runMain(main, { stack: false });
+runMain(main, { stack: false, usage: USAGE });

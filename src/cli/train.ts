@@ -102,7 +102,6 @@ async function main(): Promise<number> {
   }
   // Checked before the run directory is written, so a bad file leaves nothing behind.
   const hidden = await readHiddenTests(config, run.store, hiddenArg);
-  const existed = existsSync(outDir);
   if (!resumeDir) {
     const held = await run.describe();
     if (held.what !== 'nothing' && replace === 'move') {
@@ -113,6 +112,10 @@ async function main(): Promise<number> {
       await run.discard();
       console.log(`deleted the run that was in ${outDir} (${held.what})`);
     }
+  }
+  // An empty directory the user made stays; one this run creates goes with it if no step commits.
+  const existed = existsSync(outDir);
+  if (!resumeDir) {
     try {
       await run.init(config);
     } catch (e) {
