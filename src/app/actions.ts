@@ -1,5 +1,5 @@
 // Page-level actions that touch storage: restore on load, bundle export/import, runs overlaid for comparison.
-import { parseMetricsJsonl, type StepMetrics } from '../rl/metrics';
+import { checkSteps, parseMetricsJsonl, type StepMetrics } from '../rl/metrics';
 import type { MistakeBookState } from '../rl/mistake-book';
 import type { RolloutRecord } from '../rl/records';
 import type { TrainerState } from '../rl/trainer';
@@ -33,6 +33,12 @@ async function readStoredRun(runId: string): Promise<StoredRun | undefined> {
   const dir = new RunDir(store);
   const stateBytes = await store.read(RUN_FILES.latest + RUN_FILES.state);
   const state = stateBytes ? (JSON.parse(dec.decode(stateBytes)) as TrainerState) : undefined;
+  if (state)
+    checkSteps(
+      state.book.history.map((h) => h.step),
+      (i) => `run ${runId}: ${RUN_FILES.latest + RUN_FILES.state} Mistake Book history[${i}]`,
+      true,
+    );
   // Only committed steps count: a line past the committed step belongs to a step that was cut off.
   const metrics = (await dir.readMetrics()).filter((m) => state && m.step < state.step);
   const names = await store.list(RUN_FILES.rollouts);

@@ -72,7 +72,7 @@ export class RunDir {
     if (!names.length) return { what: 'nothing', steps: undefined };
     if (!names.includes(F.config))
       return {
-        what: `${names.length} file${names.length > 1 ? 's' : ''} that are not a run (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''})`,
+        what: `${names.length === 1 ? '1 file that is' : `${names.length} files that are`} not a run (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''})`,
       };
     const state = (await this.store.read(F.latest + F.state)) ?? (await this.store.read(F.latestOld + F.state));
     const steps = state ? (JSON.parse(dec.decode(state)) as TrainerState).step : 0;
