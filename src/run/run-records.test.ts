@@ -1,46 +1,22 @@
 // A run's records are checked wherever they are read: every way of repeating, dropping or reordering one line of
 // metrics.jsonl, eval.jsonl or the Mistake Book history (enumerated below) is an error that names the file and the
-// line, in every reader (the run directory, the standalone parsers the CLIs use, the page's bundle import), while the
-// intact records read back unchanged.
+// line, in every reader (the run directory, the standalone parsers the CLIs use; the page's readers in
+// src/app/persist/bundle-records.test.ts), while the intact records read back unchanged.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { presetConfig } from '../rl/config';
 import { MistakeBook } from '../rl/mistake-book';
-import { parseMetricsJsonl, type StepMetrics } from '../rl/metrics';
+import { parseMetricsJsonl } from '../rl/metrics';
 import type { TrainerState } from '../rl/trainer-types';
-import { decodeBundle, encodeBundle } from '../app/persist/bundle';
-import { parseEvalJsonl } from '../app/worker/run-files';
-import { sampleBundle } from '../app/testing/sample-bundle';
+import { corruptions, evalPoint, history, jsonl, metric } from '../testing/corruptions';
 import { RunDir } from './run-store';
 import { NodeRunStore } from './run-store-node';
 import { parseEvalPoints, RUN_FILES } from './run-layout';
 
 const STEPS = 5;
 
-/** Every single-line corruption of a list: a line repeated (twice in a row, or later), dropped, or swapped. */
-function corruptions<T>(xs: T[]): { what: string; xs: T[] }[] {
-  const out: { what: string; xs: T[] }[] = [];
-  for (let i = 0; i < xs.length; i++) {
-    out.push({ what: `line ${i + 1} repeated`, xs: [...xs.slice(0, i + 1), xs[i], ...xs.slice(i + 1)] });
-    out.push({ what: `line ${i + 1} appended again`, xs: [...xs, xs[i]] });
-    if (i < xs.length - 1) out.push({ what: `line ${i + 1} dropped`, xs: [...xs.slice(0, i), ...xs.slice(i + 1)] });
-    if (i < xs.length - 1)
-      out.push({
-        what: `lines ${i + 1}, ${i + 2} swapped`,
-        xs: [...xs.slice(0, i), xs[i + 1], xs[i], ...xs.slice(i + 2)],
-      });
-  }
-  // The bug this guards: a second run's records written after the first's.
-  out.push({ what: 'two runs in one file', xs: [...xs, ...xs] });
-  return out;
-}
-
-const jsonl = (xs: object[]) => xs.map((x) => JSON.stringify(x) + '\n').join('');
-const metric = (step: number) => ({ step, mode: 'code-a1', time: step }) as StepMetrics;
-const evalPoint = (step: number) => ({ step, rows: [] });
-const history = (step: number) => ({ step, size: step, added: 1, removed: 0 });
 const metrics = Array.from({ length: STEPS }, (_, i) => metric(i));
 // Evaluations every other step: a dropped one is not detectable (steps only need to increase), so only repeats and swaps.
 const evals = [0, 2, 4].map(evalPoint);
@@ -111,9 +87,6 @@ describe('eval.jsonl', () => {
 
   it.each(evalCorruptions)('$what: an error naming the file and line', async ({ xs }) => {
     expect(() => parseEvalPoints(jsonl(xs), 'runs/x/eval.jsonl')).toThrow(/^runs\/x\/eval\.jsonl line \d+: step \d+/);
-    expect(() => parseEvalJsonl(jsonl(xs), 'upload.codea1: eval.jsonl')).toThrow(
-      /^upload\.codea1: eval\.jsonl line \d+/,
-    );
     const dir = await runDir();
     await writeFile(join(root, RUN_FILES.evals), jsonl(xs));
     await expect(dir.readEvals()).rejects.toThrow(/^eval\.jsonl line \d+: step/);
@@ -131,36 +104,6 @@ describe('Mistake Book history', () => {
     await expect(new RunDir(new NodeRunStore(root)).loadCommitted()).rejects.toThrow(
       /^latest\/state\.json: Mistake Book history\[\d+\]: step/,
     );
-  });
-});
-
-describe("the page's bundle import", () => {
-  const rebuild = (
-    patch: (files: Record<string, Uint8Array>, b: ReturnType<typeof sampleBundle>['bundle']) => void,
-  ) => {
-    const { bundle } = sampleBundle(3, STEPS);
-    patch((bundle.snapshot as { files: Record<string, Uint8Array> }).files, bundle);
-    return encodeBundle(bundle);
-  };
-  it('the intact sample bundle decodes', () => {
-    expect(decodeBundle(sampleBundle(3, STEPS).bytes).metrics).toHaveLength(STEPS);
-  });
-  it.each(corruptions(metrics))('$what in its metrics.jsonl, its metrics or its Mistake Book: refused', ({ xs }) => {
-    const enc = new TextEncoder();
-    expect(() => decodeBundle(rebuild((f) => (f[RUN_FILES.metrics] = enc.encode(jsonl(xs)))))).toThrow(
-      /metrics\.jsonl line \d+: step/,
-    );
-    expect(() => decodeBundle(rebuild((_, b) => (b.metrics = xs)))).toThrow(/metrics\[\d+\]: step/);
-    expect(() =>
-      decodeBundle(
-        rebuild((f) => {
-          const state = JSON.parse(new TextDecoder().decode(f['latest/state.json'])) as TrainerState;
-          f['latest/state.json'] = enc.encode(
-            JSON.stringify({ ...state, book: { ...state.book, history: xs.map((m) => history(m.step)) } }),
-          );
-        }),
-      ),
-    ).toThrow(/latest\/state\.json: Mistake Book history\[\d+\]: step/);
   });
 });
 
