@@ -1,13 +1,14 @@
 // A headless run with Hugging Face models: Coder and Tester folders imported, the memory plan printed (and the run
 // refused with a setting that fits when it does not), LoRA policies on the release's chat prompts, the sandbox and
 // the curriculum as in lab-node.ts.
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { createNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
 import type { Gpu } from '../gpu/runtime';
 import { dirSource } from '../model/hf/source-node';
 import { LORA_TARGETS, validateLoraConfig } from '../model/hf/lora';
+import { peftBaseOf } from '../model/hf/export';
 import type { TrainConfig } from '../rl/config';
 import type { PolicyFiles } from '../rl/policy';
 import type { RunStore } from '../run/run-store';
@@ -89,7 +90,8 @@ async function loadPolicy(
     return await loadHfPolicy(gpu, config, o, {
       name,
       src: dirSource(path),
-      baseModel: basename(path),
+      // PEFT resolves the base from adapter_config.json: the hub id of a cached snapshot, else this absolute path.
+      baseModel: peftBaseOf(path),
       restore,
       settingsHint:
         'flags: micro-batch is --micro-batch N; per-layer recompute is --set optim.recompute=true; the rollout batch is rollout.problems_per_step × num_generations (× tester_generations for the tester), set with --set; the budget is --budget-gb',
