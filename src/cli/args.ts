@@ -135,7 +135,7 @@ export function setOverrides(args: Args): Record<string, unknown> {
 }
 
 /** Errors that report the user's input, files or records (not a bug): their message is the whole story. */
-const USER_ERRORS = new Set(['CheckpointError', 'RunDirError', 'RecordError', 'BundleError']);
+const USER_ERRORS = new Set(['CheckpointError', 'RunDirError', 'RecordError', 'BundleError', 'MemoryPlanError']);
 const USAGE_ERRORS = new Set(['UsageError', 'ConfigError']);
 /** File-system errors about a path the user named. */
 const PATH_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EEXIST', 'ENOTEMPTY']);

@@ -84,7 +84,7 @@ async function loadPolicy(
   restore?: PolicyFiles,
 ): Promise<HfLoraPolicy> {
   const path = resolve(dir);
-  if (!existsSync(path)) throw new Error(`--${name}-model ${dir}: no such folder`);
+  if (!existsSync(path)) throw new UsageError(`--${name}-model ${dir}: no such folder`);
   const bar = new Progress();
   try {
     return await loadHfPolicy(gpu, config, o, {
