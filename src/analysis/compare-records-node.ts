@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import type { TrainConfig } from '../rl/config';
 import { splitLabel, type SplitReport } from '../run/eval';
 import { compareTable, evolveTable, parseEvolved, type CompareRun, type EvolvedProblem } from './compare-table';
-import { parseEvalPoint, type EvalPoint } from '../run/run-layout';
+import { parseEvalPoints, type EvalPoint } from '../run/run-layout';
 import { migrateSplit } from '../run/eval-splits';
 import {
   judgeTargets,
@@ -132,10 +132,7 @@ export function loadTargetRuns(paths: readonly string[]): TargetRun[] {
     const key = `${cfg.mode}-s${cfg.seed}`;
     if (seen.has(key)) return [];
     seen.add(key);
-    const evals = readFileSync(evalFile, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map(parseEvalPoint);
+    const evals = parseEvalPoints(readFileSync(evalFile, 'utf8'), evalFile);
     const tasks = cfg.tasks && { families: cfg.tasks.families, trainPart: cfg.tasks.train_part ?? 'all' };
     return [{ name: basename(dir), mode: cfg.mode, seed: cfg.seed, evals, tasks }];
   });

@@ -55,7 +55,7 @@ export function loadTuning(dir: string, unit: ResampleUnit = 'problems'): Tuning
     problemsPerStep: cfg.rollout.problems_per_step,
     lr: cfg.optim.lr,
     testerLr: cfg.optim.tester_lr,
-    metrics: parseMetricsJsonl(readFileSync(join(d, 'metrics.jsonl'), 'utf8')),
+    metrics: parseMetricsJsonl(readFileSync(join(d, 'metrics.jsonl'), 'utf8'), join(d, 'metrics.jsonl')),
     end: read(join(d, TUNING_FILES.end), judged),
     fit: judged === trained ? undefined : read(join(d, TUNING_FILES.end), trained),
   }));

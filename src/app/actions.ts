@@ -1,6 +1,6 @@
 // Page-level actions that touch storage: restore on load, bundle export/import, runs overlaid for comparison.
 import { RELEASE_METRICS, type ReleaseMetricKey } from '../export/verl/logs';
-import { parseMetricsJsonl, type StepMetrics } from '../rl/metrics';
+import { checkSteps, parseMetricsJsonl, type StepMetrics } from '../rl/metrics';
 import type { MistakeBookState } from '../rl/mistake-book';
 import type { RolloutRecord } from '../rl/records';
 import type { TrainerState } from '../rl/trainer';
@@ -34,13 +34,19 @@ async function readStoredRun(runId: string): Promise<StoredRun | undefined> {
   const dir = new RunDir(store);
   const stateBytes = await store.read(RUN_FILES.latest + RUN_FILES.state);
   const state = stateBytes ? (JSON.parse(dec.decode(stateBytes)) as TrainerState) : undefined;
+  if (state)
+    checkSteps(
+      state.book.history.map((h) => h.step),
+      (i) => `run ${runId}: ${RUN_FILES.latest + RUN_FILES.state} Mistake Book history[${i}]`,
+      true,
+    );
   // Only committed steps count: a line past the committed step belongs to a step that was cut off.
   const metrics = (await dir.readMetrics()).filter((m) => state && m.step < state.step);
   const names = await store.list(RUN_FILES.rollouts);
   const ro = names.length ? await store.read(RUN_FILES.rollouts + names[names.length - 1]) : undefined;
   const rollouts = ro ? (JSON.parse(dec.decode(ro)) as RolloutRecord[]) : [];
   const ev = await store.read(RUN_FILES.evals);
-  const evals = ev ? parseEvalJsonl(dec.decode(ev)) : [];
+  const evals = ev ? parseEvalJsonl(dec.decode(ev), `run ${runId}: ${RUN_FILES.evals}`) : [];
   return { meta, metrics, state, rollouts, evals };
 }
 
@@ -180,7 +186,7 @@ export async function importBundle(store: LabStore, file: File): Promise<void> {
   meta.step = state.step;
   await putRunMeta(meta);
   const evalBytes = files[RUN_FILES.evals] as Uint8Array | undefined;
-  const evals = evalBytes ? parseEvalJsonl(dec.decode(evalBytes)) : [];
+  const evals = evalBytes ? parseEvalJsonl(dec.decode(evalBytes), `${file.name}: ${RUN_FILES.evals}`) : [];
   showRun(
     store,
     { meta, metrics: bundle.metrics.filter((m) => m.step < state.step), state, rollouts: bundle.rollouts, evals },
@@ -210,7 +216,7 @@ function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id
   let label = name;
   let extra: Partial<RunSeries> = {};
   if (name.endsWith('.jsonl')) {
-    metrics = parseMetricsJsonl(dec.decode(bytes));
+    metrics = parseMetricsJsonl(dec.decode(bytes), name);
     if (!metrics.length || !metrics.every((m) => Number.isInteger(m.step)))
       throw new Error(`${name} holds no step records`);
     // A cluster run imported from the release: say which of its metrics follow the release's definitions.
@@ -222,7 +228,8 @@ function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id
     metrics = b.metrics;
     label = runLabel(b.config);
     const evalBytes = (b.snapshot as { files?: Record<string, unknown> } | undefined)?.files?.[RUN_FILES.evals];
-    const evals = evalBytes instanceof Uint8Array ? parseEvalJsonl(dec.decode(evalBytes)) : [];
+    const evals =
+      evalBytes instanceof Uint8Array ? parseEvalJsonl(dec.decode(evalBytes), `${name}: ${RUN_FILES.evals}`) : [];
     extra = { config: b.config, createdAt: b.createdAt, heldOut: lastHeldOut(evals) };
   }
   store.getState().setSeries({ id, label, mode: metrics[0]?.mode ?? 'code-a1', metrics, ...extra });

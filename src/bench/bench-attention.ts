@@ -12,6 +12,7 @@ import { logprobsBackward, logprobsForward } from '../gpu/kernels/logprobs';
 import { xentBackward, xentForward } from '../gpu/kernels/xent';
 import { grpoLoss } from '../gpu/kernels/grpo-loss';
 import { median, minOf, table, workerCpuSeconds } from './bench-util';
+import { runMain } from '../cli/args';
 import { parseCli } from '../cli/cli-spec';
 import { BENCH_ATTENTION_SPEC } from '../cli/help/bench-specs';
 
@@ -148,11 +149,15 @@ async function benchKernelsB(gpu: Gpu, reps = 5): Promise<string[][]> {
   return rows;
 }
 
-if (!parseCli(BENCH_ATTENTION_SPEC, process.argv.slice(2))) process.exit(0);
-const gpu = await sharedNodeGpu();
-table(
-  '',
-  ['kernel', 'wall ms (min)', 'worker cpu ms, min (median)', 'GFLOP/cpu-s (min)', 'cost per FLOP vs matmul (min)'],
-  await benchKernelsB(gpu),
+runMain(
+  async () => {
+    if (!parseCli(BENCH_ATTENTION_SPEC, process.argv.slice(2))) return;
+    const gpu = await sharedNodeGpu();
+    table(
+      '',
+      ['kernel', 'wall ms (min)', 'worker cpu ms, min (median)', 'GFLOP/cpu-s (min)', 'cost per FLOP vs matmul (min)'],
+      await benchKernelsB(gpu),
+    );
+  },
+  { usage: 'usage: npm run bench:attention   (no options; BENCH_REPEATS=N repeats, default 3)' },
 );
-process.exit(0);

@@ -5,7 +5,7 @@
 // engine's speed does not depend on them). Progress goes to stderr, tables to stdout.
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
-import { intArg, runMain } from '../cli/args';
+import { intArg, runMain, UsageError } from '../cli/args';
 import { parseCli } from '../cli/cli-spec';
 import { BENCH_ENGINE_SPEC } from '../cli/help/bench-specs';
 import { DEFAULT_ONNX_BENCH, printOnnxBench, runOnnxBench, type OnnxBenchOptions } from './bench-onnx';
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const { args } = parsed;
   const name = (args.preset ?? 'micro') as PresetName;
   if (name !== 'micro' && name !== 'tiny' && name !== 'small')
-    throw new Error('--preset must be micro, tiny or small (see --help)');
+    throw new UsageError('--preset must be micro, tiny or small (see --help)');
   const config = preset(name);
   const layout = buildLayout(config);
   const V = config.vocabSize;

@@ -10,7 +10,7 @@ import { RUN_FILES } from '../run/run-layout';
 import { RunDir } from '../run/run-store';
 import { NodeRunStore } from '../run/run-store-node';
 import type { Problem } from '../tasks/types';
-import { intArg, runMain } from '../cli/args';
+import { intArg, runMain, UsageError } from '../cli/args';
 import { parseCli } from '../cli/cli-spec';
 import { BENCH_EVAL_JUDGING_SPEC } from '../cli/help/bench-specs';
 import { cpuSeconds, fmt, median, minOf } from './bench-util';
@@ -42,7 +42,7 @@ async function main(): Promise<number> {
   const parsed = parseCli(BENCH_EVAL_JUDGING_SPEC, process.argv.slice(2));
   if (!parsed) return 0;
   const { args, positional } = parsed;
-  if (positional.length !== 1) throw new Error('give one RUN_DIR (see --help)');
+  if (positional.length !== 1) throw new UsageError('give one RUN_DIR (see --help)');
   const { programs, timeoutMs } = await savedPrograms(positional[0], intArg(args, 'candidates', 400));
   const repeats = intArg(args, 'repeats', 3);
   if (repeats < 1) throw new Error(`--repeats must be at least 1, got ${repeats}`);

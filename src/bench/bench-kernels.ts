@@ -19,6 +19,7 @@ import { mulberry32, randomF32 } from '../testing/random';
 import { table, workerCpuSeconds } from './bench-util';
 import { parseCli } from '../cli/cli-spec';
 import { BENCH_KERNELS_SPEC } from '../cli/help/bench-specs';
+import { runMain } from '../cli/args';
 
 const TARGET_S = Number(process.env.BENCH_SECONDS ?? 0.25);
 const TRIES = Number(process.env.BENCH_TRIES ?? 2);
@@ -284,5 +285,4 @@ async function main(): Promise<void> {
   gpu.destroy();
 }
 
-await main();
-process.exit(0);
+runMain(main);

@@ -6,7 +6,7 @@
 import { chromium } from '@playwright/test';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { intArg } from '../cli/args';
+import { intArg, runMain, UsageError } from '../cli/args';
 import { parseCli } from '../cli/cli-spec';
 import { BENCH_ONNX_SPEC } from '../cli/help/bench-specs';
 import { table } from './bench-util';
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
   const { args } = parsed;
   const p = typeof args.preset === 'string' ? args.preset : DEFAULT_ONNX_BENCH.preset;
   if (p !== 'micro' && p !== 'tiny' && p !== 'small')
-    throw new Error(`--preset must be micro, tiny or small, got '${p}'`);
+    throw new UsageError(`--preset must be micro, tiny or small, got '${p}'`);
   const opts: OnnxBenchOptions = {
     preset: p,
     batch: intArg(args, 'batch', DEFAULT_ONNX_BENCH.batch),
@@ -207,9 +207,4 @@ async function main(): Promise<void> {
   printOnnxBench(await runOnnxBench(opts), opts);
 }
 
-if (process.argv[1]?.endsWith('bench-onnx.ts')) {
-  main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  });
-}
+if (process.argv[1]?.endsWith('bench-onnx.ts')) runMain(main);

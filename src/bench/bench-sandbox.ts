@@ -11,14 +11,9 @@ import { createNodeSandbox } from '../sandbox/node';
 import { COST_PARTS, measureSuiteCost } from './bench-sandbox-cost';
 import type { RestoreMethod } from '../sandbox/protocol';
 import type { JudgeRequest } from '../sandbox/types';
-import { runMain } from '../cli/args';
+import { intArg, runMain } from '../cli/args';
 import { parseCli } from '../cli/cli-spec';
 import { BENCH_SANDBOX_SPEC } from '../cli/help/bench-specs';
-
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 /** Unique candidates (so no compile cache helps), some buggy, each with 8 asserts. */
 function makeSuite(i: number): JudgeRequest {
@@ -184,11 +179,13 @@ const fmt = (runs: Run[]) => {
 };
 
 async function main(): Promise<void> {
-  if (!parseCli(BENCH_SANDBOX_SPEC, process.argv.slice(2))) return;
-  const workers = flag('--workers', Math.max(1, availableParallelism() - 1));
-  const n = flag('--suites', 1000);
-  const nPy = flag('--python', 200);
-  const repeats = flag('--repeats', 3);
+  const parsed = parseCli(BENCH_SANDBOX_SPEC, process.argv.slice(2));
+  if (!parsed) return;
+  const { args } = parsed;
+  const workers = intArg(args, 'workers', Math.max(1, availableParallelism() - 1), { min: 1 });
+  const n = intArg(args, 'suites', 1000, { min: 1 });
+  const nPy = intArg(args, 'python', 200, { min: 1 });
+  const repeats = intArg(args, 'repeats', 3, { min: 1 });
   const suites = Array.from({ length: n }, (_, i) => makeSuite(i));
   console.log(
     `suites: candidate + 8 asserts; ${n} in the Pyodide pool, ${nPy} for CPython; ${workers} worker(s); ${repeats} repeats`,
@@ -232,7 +229,7 @@ async function main(): Promise<void> {
   console.log(
     `  ${'pool (worker threads) total'.padEnd(52)} ${poolMs.toFixed(3).padStart(7)} ms; the thread hop (event loops, scheduler, wake-ups) ~${(poolMs - inProc).toFixed(3)} ms`,
   );
-  if (!process.argv.includes('--no-ab')) {
+  if (!args['no-ab']) {
     const perCpu = (p: typeof py) => stat(p.runs.map((x) => x.perCpuSec)).median;
     const cmp = await benchPyodide(suites, workers, repeats, nPy, 'compare');
     console.log(`pyodide pool, reset always comparing (A/B): ${fmt(cmp.runs)}; ${cost(cmp)}`);

@@ -7,7 +7,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync, copyFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { intArg, runMain } from '../cli/args';
+import { intArg, runMain, UsageError } from '../cli/args';
 import { parseCli } from '../cli/cli-spec';
 import { BENCH_STEP_SPEC } from '../cli/help/bench-specs';
 import { fmt, median, minOf, table } from './bench-util';
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
   if (!parsed) return;
   const { args } = parsed;
   const preset = typeof args.preset === 'string' ? args.preset : 'tiny';
-  if (!['tiny', 'micro'].includes(preset)) throw new Error('--preset must be tiny or micro (see --help)');
+  if (!['tiny', 'micro'].includes(preset)) throw new UsageError('--preset must be tiny or micro (see --help)');
   const steps = intArg(args, 'steps', 2);
   if (steps < 2) throw new Error('--steps must be >= 2 (step 0 is the warm-up)');
   const repeats = intArg(args, 'repeats', 2);

@@ -1,6 +1,6 @@
 // One declaration per command: the flags it accepts are the flags its --help lists (and docs/cli.md, written from
 // that --help output by scripts/cli-doc.ts), so the parser, the help and the docs cannot drift apart.
-import { parseArgsAndPositional, type Args } from './args';
+import { parseArgsAndPositional, type Args, UsageError } from './args';
 
 export interface CliFlag {
   /** Flag name without the dashes. */
@@ -73,6 +73,8 @@ export function parseCli(spec: CliSpec, argv: string[]): { args: Args; positiona
   }
   const parsed = parseArgsAndPositional(rest, knownFlags(spec));
   if (parsed.positional.length && !spec.positional && !spec.subcommands?.length)
-    throw new Error(`unexpected argument '${parsed.positional[0]}' (${spec.command} takes only options; see --help)`);
+    throw new UsageError(
+      `unexpected argument '${parsed.positional[0]}' (${spec.command} takes only options; see --help)`,
+    );
   return parsed;
 }

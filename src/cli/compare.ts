@@ -2,7 +2,7 @@
 // the same metrics, 95% CIs, the paired pass@1 change against the start) and the test-evolution table, from the
 // records (scripts/compare-modes.sh writes them; docs/results.md quotes the output); `--evals` compares stand-alone
 // evaluations of checkpoints (npm run eval --out files) against the first, per split.
-import { runMain } from './args';
+import { runMain, UsageError } from './args';
 import { parseCli } from './cli-spec';
 import { COMPARE_SPEC } from './help/analysis-specs';
 import { existsSync } from 'node:fs';
@@ -46,7 +46,7 @@ async function main(): Promise<number> {
   if (typeof args.evals === 'string')
     return evals(args.evals, paths, (args.data as string | undefined) ?? 'docs/results-data');
   if (!paths.length)
-    throw new Error('nothing to compare: give record directories, run directories or files (see --help)');
+    throw new UsageError('nothing to compare: give record directories, run directories or files (see --help)');
   const records = loadCompareRecords(paths);
   if (!records.runs.length && !records.start && !records.evolved.length) {
     console.error(`nothing to compare in ${paths.join(', ')}: no eval.json, start-eval.json or evolved .jsonl`);

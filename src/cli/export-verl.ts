@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile, chmod } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { intArg, setOverrides } from './args';
+import { intArg, setOverrides, UsageError } from './args';
 import { parseCli } from './cli-spec';
 import { EXPORT_VERL_SPEC } from './help/model-specs';
 import { presetConfig, type DeepPartial, type PresetName, type TrainConfig } from '../rl/config';
@@ -71,11 +71,11 @@ export async function exportVerlCli(argv: string[]): Promise<void> {
   if (!parsed) return;
   const { args } = parsed;
   const out = args.verl;
-  if (typeof out !== 'string') throw new Error('--verl OUT/ is required (see --help)');
+  if (typeof out !== 'string') throw new UsageError('--verl OUT/ is required (see --help)');
   const runDir = typeof args.run === 'string' ? args.run : undefined;
   const tasks = typeof args.tasks === 'string' ? args.tasks : undefined;
   if (!runDir && !tasks && typeof args.preset !== 'string')
-    throw new Error('give --run, --preset or --tasks (see --help)');
+    throw new UsageError('give --run, --preset or --tasks (see --help)');
 
   let config: TrainConfig;
   if (runDir) {

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-web';
 import { parseCli } from './cli-spec';
 import { EXPORT_SPEC } from './help/model-specs';
+import { runMain, UsageError } from './args';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import { CONFIG_FILE, loadCheckpoint, saveCheckpoint, WEIGHTS_FILE } from '../model/checkpoint';
 import { exportOnnx, ONNX_QUANTS, type OnnxQuant } from '../model/onnx';
@@ -22,19 +23,19 @@ async function main(): Promise<void> {
   if (!parsed) return;
   const { args } = parsed;
   const out = args.onnx;
-  if (typeof out !== 'string') throw new Error('--onnx out.onnx is required (or --verl OUT/; see --help)');
+  if (typeof out !== 'string') throw new UsageError('--onnx out.onnx is required (or --verl OUT/; see --help)');
   const role = typeof args.model === 'string' ? args.model : 'coder';
-  if (role !== 'coder' && role !== 'tester') throw new Error(`--model must be coder or tester, got '${role}'`);
+  if (role !== 'coder' && role !== 'tester') throw new UsageError(`--model must be coder or tester, got '${role}'`);
   let dir: string;
   if (typeof args.checkpoint === 'string') dir = args.checkpoint;
   else if (typeof args.run === 'string') dir = join(args.run, 'latest', role);
-  else throw new Error('give --run or --checkpoint (see --help)');
+  else throw new UsageError('give --run or --checkpoint (see --help)');
   const ck = await loadCheckpointDir(dir);
   let quant: OnnxQuant | undefined = ck.quantFormat;
   if (typeof args.quant === 'string') {
     if (args.quant === 'fp32') quant = undefined;
     else if ((ONNX_QUANTS as readonly string[]).includes(args.quant)) quant = args.quant as OnnxQuant;
-    else throw new Error(`--quant must be fp32 or one of ${ONNX_QUANTS.join(', ')}, got '${args.quant}'`);
+    else throw new UsageError(`--quant must be fp32 or one of ${ONNX_QUANTS.join(', ')}, got '${args.quant}'`);
   }
   const t0 = performance.now();
   const bytes = exportOnnx(ck.params, ck.layout, {
@@ -82,7 +83,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
-});
+runMain(main);

@@ -1,13 +1,14 @@
 // A headless run with Hugging Face models: Coder and Tester folders imported, the memory plan printed (and the run
 // refused with a setting that fits when it does not), LoRA policies on the release's chat prompts, the sandbox and
 // the curriculum as in lab-node.ts.
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { createNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
 import type { Gpu } from '../gpu/runtime';
 import { dirSource } from '../model/hf/source-node';
 import { LORA_TARGETS, validateLoraConfig } from '../model/hf/lora';
+import { peftBaseOf } from '../model/hf/export';
 import type { TrainConfig } from '../rl/config';
 import type { PolicyFiles } from '../rl/policy';
 import type { RunStore } from '../run/run-store';
@@ -16,7 +17,7 @@ import { loadCurriculum } from '../run/lab-setup';
 import { loadHfPolicy, type HfLoraSettings } from '../run/hf-setup';
 import { modeRules } from '../rl/modes';
 import { Progress } from './progress';
-import { intArg, type Args } from './args';
+import { intArg, numArg, UsageError, type Args } from './args';
 import { closeLab, type LabOf } from './lab-node';
 
 export interface HfRunOptions extends HfLoraSettings {
@@ -29,19 +30,18 @@ export interface HfRunOptions extends HfLoraSettings {
 export function hfOptions(args: Args): HfRunOptions | undefined {
   if (typeof args['coder-model'] !== 'string') {
     for (const k of ['tester-model', 'lora-rank', 'lora-alpha'])
-      if (args[k] !== undefined) throw new Error(`--${k} needs --coder-model (a Hugging Face model folder)`);
+      if (args[k] !== undefined) throw new UsageError(`--${k} needs --coder-model (a Hugging Face model folder)`);
     return undefined;
   }
-  const rank = intArg(args, 'lora-rank', 16);
-  const alpha = Number(args['lora-alpha'] ?? 2 * rank);
-  const budget = Number(args['budget-gb'] ?? 8);
-  if (!(budget > 0)) throw new Error(`--budget-gb must be a positive number, got '${String(args['budget-gb'])}'`);
+  const rank = intArg(args, 'lora-rank', 16, { min: 1 });
+  const alpha = numArg(args, 'lora-alpha', 2 * rank, { above: 0 });
+  const budget = numArg(args, 'budget-gb', 8, { above: 0 });
   return {
     // Absolute, so that hf.json lets --resume find the folders from anywhere.
     coderModel: resolve(args['coder-model']),
     testerModel: typeof args['tester-model'] === 'string' ? resolve(args['tester-model']) : undefined,
     lora: validateLoraConfig({ rank, alpha, targets: [...LORA_TARGETS] }),
-    microBatch: intArg(args, 'micro-batch', 4),
+    microBatch: intArg(args, 'micro-batch', 4, { min: 1 }),
     budgetBytes: budget * 2 ** 30,
   };
 }
@@ -71,13 +71,14 @@ async function loadPolicy(
   restore?: PolicyFiles,
 ): Promise<HfLoraPolicy> {
   const path = resolve(dir);
-  if (!existsSync(path)) throw new Error(`--${name}-model ${dir}: no such folder`);
+  if (!existsSync(path)) throw new UsageError(`--${name}-model ${dir}: no such folder`);
   const bar = new Progress();
   try {
     return await loadHfPolicy(gpu, config, o, {
       name,
       src: dirSource(path),
-      baseModel: basename(path),
+      // PEFT resolves the base from adapter_config.json: the hub id of a cached snapshot, else this absolute path.
+      baseModel: peftBaseOf(path),
       restore,
       settingsHint:
         'flags: micro-batch is --micro-batch N; per-layer recompute is --set optim.recompute=true; the rollout batch is rollout.problems_per_step × num_generations (× tester_generations for the tester), set with --set; the budget is --budget-gb',

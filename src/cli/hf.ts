@@ -3,9 +3,10 @@
 // Hugging Face folder that transformers loads, re-imported to check it.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { intArg, type Args } from './args';
+import { intArg, type Args, numArg, runMain, UsageError } from './args';
 import { helpText, parseCli } from './cli-spec';
 import { HF_EXPORT_SPEC, HF_INSPECT_SPEC, HF_SPEC } from './help/model-specs';
+import { didYouMean } from '../rl/nearest';
 import { Progress } from './progress';
 import { loadCheckpointDir } from '../model/checkpoint-node';
 import { SPECIAL_TOKENS } from '../model/special-tokens';
@@ -64,9 +65,9 @@ async function inspect(spec: string, args: Args): Promise<void> {
   const seqLen = Math.min(intArg(args, 'seq', 2048), info.maxPositionEmbeddings);
   const base = (typeof args.base === 'string' ? args.base : 'int4-b32') as BaseFormat;
   if (base !== 'f32' && base !== 'f16' && !(QUANT_FORMATS as readonly string[]).includes(base))
-    throw new Error(`--base must be f32, f16 or one of ${QUANT_FORMATS.join(', ')}`);
+    throw new UsageError(`--base must be f32, f16 or one of ${QUANT_FORMATS.join(', ')}`);
   const rank = intArg(args, 'rank', 16);
-  const budget = Number(args['budget-gb'] ?? 8) * 2 ** 30;
+  const budget = numArg(args, 'budget-gb', 8, { above: 0 }) * 2 ** 30;
   const settings = {
     baseFormat: base,
     lora: { rank, alpha: 2 * rank, targets: [...LORA_TARGETS] },
@@ -91,7 +92,7 @@ async function inspect(spec: string, args: Args): Promise<void> {
   if (args.load) {
     const weights = (typeof args.weights === 'string' ? args.weights : 'f32') as WeightFormat;
     if (weights !== 'f32' && weights !== 'f16' && !(QUANT_FORMATS as readonly string[]).includes(weights))
-      throw new Error(`--weights must be f32, f16 or one of ${QUANT_FORMATS.join(', ')}`);
+      throw new UsageError(`--weights must be f32, f16 or one of ${QUANT_FORMATS.join(', ')}`);
     if (weights === 'f16') {
       // f16 weights are only useful to the f16 kernels, which need the adapter's 'shader-f16'.
       const gpu = await sharedNodeGpu();
@@ -118,18 +119,18 @@ async function inspect(spec: string, args: Args): Promise<void> {
 
 async function exportCmd(args: Args): Promise<void> {
   const out = args.out;
-  if (typeof out !== 'string') throw new Error('--out DIR is required (see --help)');
+  if (typeof out !== 'string') throw new UsageError('--out DIR is required (see --help)');
   const role = typeof args.model === 'string' ? args.model : 'coder';
-  if (role !== 'coder' && role !== 'tester') throw new Error(`--model must be coder or tester, got '${role}'`);
+  if (role !== 'coder' && role !== 'tester') throw new UsageError(`--model must be coder or tester, got '${role}'`);
   const dir =
     typeof args.checkpoint === 'string'
       ? args.checkpoint
       : typeof args.run === 'string'
         ? join(args.run, 'latest', role)
         : undefined;
-  if (!dir) throw new Error('give --run or --checkpoint (see --help)');
+  if (!dir) throw new UsageError('give --run or --checkpoint (see --help)');
   const dtype = (typeof args.dtype === 'string' ? args.dtype : 'f32') as ExportDtype;
-  if (!['f32', 'bf16', 'f16'].includes(dtype)) throw new Error(`--dtype must be f32, bf16 or f16, got '${dtype}'`);
+  if (!['f32', 'bf16', 'f16'].includes(dtype)) throw new UsageError(`--dtype must be f32, bf16 or f16, got '${dtype}'`);
   const ck = await loadCheckpointDir(dir);
   const tokenizerFiles =
     ck.tokenizerJson === undefined
@@ -166,7 +167,8 @@ async function main(): Promise<void> {
     const parsed = parseCli(HF_INSPECT_SPEC, rest);
     if (!parsed) return;
     const [spec, extra] = parsed.positional;
-    if (!spec || extra !== undefined) throw new Error('inspect needs one SRC: a folder or hub:owner/name (see --help)');
+    if (!spec || extra !== undefined)
+      throw new UsageError('inspect needs one SRC: a folder or hub:owner/name (see --help)');
     return inspect(spec, parsed.args);
   }
   if (cmd === 'export') {
@@ -174,10 +176,9 @@ async function main(): Promise<void> {
     if (!parsed) return;
     return exportCmd(parsed.args);
   }
-  throw new Error(`unknown sub-command '${cmd}': expected ${HF_SPEC.subcommands!.join(', ')} (npm run hf -- --help)`);
+  throw new UsageError(
+    `unknown sub-command '${cmd}'${didYouMean(cmd, HF_SPEC.subcommands!)}: expected ${HF_SPEC.subcommands!.join(', ')} (npm run hf -- --help)`,
+  );
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
-});
+runMain(main);

@@ -5,6 +5,8 @@ import { basename, join, resolve } from 'node:path';
 import { parseCli } from './cli-spec';
 import { IMPORT_RUN_SPEC } from './help/model-specs';
 import { LOG_MAP, RELEASE_METRICS, parseVerlLogs, toLabMetrics } from '../export/verl/logs';
+import { runMain, UsageError } from './args';
+import { checkSteps } from '../rl/metrics';
 
 const LOG_EXT = /\.(log|txt|out|jsonl)$/;
 
@@ -13,15 +15,15 @@ async function main(): Promise<void> {
   if (!parsed) return;
   const { args } = parsed;
   const src = args['verl-logs'];
-  if (typeof src !== 'string') throw new Error('--verl-logs DIR is required (see --help)');
+  if (typeof src !== 'string') throw new UsageError('--verl-logs DIR is required (see --help)');
   const st = await stat(src).catch(() => undefined);
-  if (!st) throw new Error(`--verl-logs ${src}: no such file or folder`);
+  if (!st) throw new UsageError(`--verl-logs ${src}: no such file or folder`);
   const names = st.isDirectory()
     ? (await readdir(src, { withFileTypes: true }))
         .filter((e) => e.isFile() && LOG_EXT.test(e.name))
         .map((e) => join(src, e.name))
     : [src];
-  if (!names.length) throw new Error(`--verl-logs ${src}: no .log, .txt, .out or .jsonl file in it`);
+  if (!names.length) throw new UsageError(`--verl-logs ${src}: no .log, .txt, .out or .jsonl file in it`);
   const files = await Promise.all(names.sort().map(async (name) => ({ name, text: await readFile(name, 'utf8') })));
   const steps = parseVerlLogs(files);
   const metrics = toLabMetrics(steps);
@@ -33,6 +35,14 @@ async function main(): Promise<void> {
     typeof args.out === 'string'
       ? args.out
       : join('runs', `${basename(resolve(st.isDirectory() ? src : join(src, '..')))}-cluster`);
+  // The lab's records hold one line per step from step 0: a log with a step twice or a gap is said, not papered over.
+  checkSteps(
+    metrics.map((m) => m.step),
+    (i) => `${src}: logged step ${metrics[i].step + 1}`,
+    true,
+  );
+  if (!args.force && (await stat(join(out, 'metrics.jsonl')).catch(() => undefined)))
+    throw new UsageError(`${out} already holds a metrics.jsonl: --force replaces it (or choose another --out)`);
   await mkdir(out, { recursive: true });
   await writeFile(join(out, 'metrics.jsonl'), metrics.map((m) => JSON.stringify(m) + '\n').join(''));
   const raw = [...steps.entries()]
@@ -50,7 +60,4 @@ async function main(): Promise<void> {
   console.log(`overlay it in the lab: Runs → "Compare with…" → ${join(out, 'metrics.jsonl')}`);
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
-});
+runMain(main);

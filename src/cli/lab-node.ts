@@ -6,6 +6,7 @@ import { createNodeGpu } from '../gpu/node';
 import { createNodeSandbox } from '../sandbox/node';
 import type { Sandbox } from '../sandbox/types';
 import { loadCheckpointDir } from '../model/checkpoint-node';
+import { CheckpointError } from '../model/checkpoint';
 import { SHIPPED_MODELS_HOW, type TrainConfig } from '../rl/config';
 import type { Committed } from '../run/run-store';
 import { buildPolicies, freshSources, runProblems, type PolicySources, type RunProblems } from '../run/lab-setup';
@@ -45,7 +46,8 @@ export function checkpointPath(p: string): string {
   if (existsSync(direct)) return direct;
   const pub = resolve('public', p);
   if (existsSync(pub)) return pub;
-  throw new Error(`checkpoint '${p}' not found (looked in ${direct} and ${pub}); ${SHIPPED_MODELS_HOW}`);
+  const looked = direct === pub ? direct : `${direct} and ${pub}`;
+  throw new CheckpointError(`checkpoint '${p}' not found (looked in ${looked}); ${SHIPPED_MODELS_HOW}`);
 }
 
 export async function loadSources(config: TrainConfig): Promise<PolicySources> {

@@ -1,7 +1,6 @@
 // `npm run plots -- runs/A runs/B ... [--out docs/plots]`: regenerates the result figures (SVG) from each run's
 // metrics.jsonl and eval.jsonl, overlaying the runs (e.g. code-a1 vs golden vs self-play), and prints the results
 // table rows (every held-out evaluation of every run).
-import { migrateSplit } from '../run/eval-splits';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseCli } from './cli-spec';
@@ -10,11 +9,11 @@ import { parseMetricsJsonl, type MetricKey, type StepMetrics } from '../rl/metri
 import { lineChartSvg, PALETTE, type Series } from '../analysis/plot-svg';
 import type { CiMetric } from '../run/eval-ci';
 import { RESULTS_HEADER, resultsRow } from '../analysis/results-table';
-import { RUN_FILES, type EvalPoint } from '../run/run-layout';
+import { parseEvalPoints, RUN_FILES, type EvalPoint } from '../run/run-layout';
 import { poolSeeds } from '../analysis/targets';
 import type { SplitReport } from '../run/eval';
 import { isMode, trainsTester } from '../rl/modes';
-import { runMain } from './args';
+import { runMain, UsageError } from './args';
 import { runLabels } from './run-labels';
 
 /** Scale and y-axis label of each plotted evaluation metric (shares in %; mut@k and Mul already are). */
@@ -57,13 +56,10 @@ const collusionLines = (label: string, validity: Series, killed: Series, color: 
 ];
 const COLLUSION_TITLE = 'Tester validity (solid) and white-box mutation score (dashed), held-out';
 
-async function readJsonl<T>(path: string): Promise<T[]> {
+/** A run's eval.jsonl (none: no evaluations); a repeated step is an error naming the file and line. */
+async function readEvals(path: string): Promise<EvalPoint[]> {
   try {
-    const text = await readFile(path, 'utf8');
-    return text
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as T);
+    return parseEvalPoints(await readFile(path, 'utf8'), path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
@@ -75,16 +71,16 @@ async function main(): Promise<number> {
   if (!parsed) return 0;
   const out = (parsed.args.out as string | undefined) ?? join('docs', 'plots');
   const runs = parsed.positional;
-  if (!runs.length) throw new Error('give one or more run directories (see --help)');
+  if (!runs.length) throw new UsageError('give one or more run directories (see --help)');
   const labels = runLabels(runs);
   const data = await Promise.all(
     runs.map(async (dir, i) => ({
       name: labels[i],
-      metrics: parseMetricsJsonl(await readFile(join(dir, RUN_FILES.metrics), 'utf8')) as StepMetrics[],
-      evals: (await readJsonl<EvalPoint>(join(dir, RUN_FILES.evals))).map((e) => ({
-        ...e,
-        rows: e.rows.map(migrateSplit),
-      })),
+      metrics: parseMetricsJsonl(
+        await readFile(join(dir, RUN_FILES.metrics), 'utf8'),
+        join(dir, RUN_FILES.metrics),
+      ) as StepMetrics[],
+      evals: await readEvals(join(dir, RUN_FILES.evals)),
     })),
   );
   await mkdir(out, { recursive: true });

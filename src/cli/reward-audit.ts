@@ -3,7 +3,7 @@
 // row per run with every candidate regraded on its group's shared test set (the union of the valid tests written for
 // it), --public one with every candidate regraded on the problem's docstring example alone.
 import { basename, dirname, resolve } from 'node:path';
-import { runMain } from './args';
+import { runMain, UsageError } from './args';
 import { parseCli } from './cli-spec';
 import { REWARD_AUDIT_SPEC } from './help/analysis-specs';
 import { AUDIT_HEADER, auditRow, rewardAudit } from '../analysis/reward-audit';
@@ -23,7 +23,7 @@ async function main(): Promise<number> {
   const shared = parsed.args.shared === true;
   const pub = parsed.args.public === true;
   const dirs = parsed.positional;
-  if (!dirs.length) throw new Error('give one or more run directories (see --help)');
+  if (!dirs.length) throw new UsageError('give one or more run directories (see --help)');
   const runs: { name: string; run: RunDir; steps: RolloutRecord[][] }[] = [];
   for (const dir of dirs) {
     const run = new RunDir(new NodeRunStore(dir));

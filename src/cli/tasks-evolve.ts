@@ -17,15 +17,10 @@ import {
   type PoolCandidate,
 } from '../tasks/evolve';
 import { loadCurriculum } from '../run/lab-setup';
-import { PRESETS, type PresetName } from '../rl/config';
+import { PRESET_NAMES, PRESETS, type PresetName } from '../rl/config';
+import { didYouMean } from '../rl/nearest';
+import { intArg, UsageError } from './args';
 import type { Problem } from '../tasks/types';
-
-function positiveInt(v: string | undefined, name: string, dflt: number): number {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!(Number.isInteger(n) && n > 0)) throw new Error(`${name} must be a positive integer, got '${v}'`);
-  return n;
-}
 
 interface Job {
   problem: Problem;
@@ -37,12 +32,15 @@ interface Job {
 function startingSuite(p: Problem, from: string): Problem {
   if (from === 'hidden') return p;
   if (from === 'public') return { ...p, hiddenTests: p.publicTests };
-  throw new Error(`--from must be hidden or public, got '${from}'`);
+  throw new UsageError(`--from must be hidden or public, got '${from}'`);
 }
 
 function presetJobs(name: string, n: number): Job[] {
   const preset = PRESETS[name as PresetName];
-  if (!preset) throw new Error(`unknown preset '${name}' (expected ${Object.keys(PRESETS).join(', ')})`);
+  if (!preset)
+    throw new UsageError(
+      `unknown preset '${name}'${didYouMean(name, PRESET_NAMES)}; expected one of ${PRESET_NAMES.join(', ')}`,
+    );
   const insts = loadCurriculum(preset.tasks.families)
     .instances.filter((i) => i.problem.split === 'train')
     .slice(0, n);
@@ -53,14 +51,14 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const parsed = parseCli(TASKS_EVOLVE_SPEC, argv);
   if (!parsed) return 0;
   const { args, positional } = parsed;
-  const flag = (name: string) => args[name] as string | undefined;
+  const flag = (name: string) => (typeof args[name] === 'string' ? args[name] : undefined);
   const [file] = positional;
   const preset = flag('preset');
   if (!file === !preset || positional.length > 1)
-    throw new Error(`give one FILE.jsonl or --preset, not both (${TASKS_EVOLVE_SPEC.usage[0]})`);
-  const rounds = positiveInt(flag('rounds'), '--rounds', 2);
-  const nProblems = positiveInt(flag('problems'), '--problems', 4);
-  const timeoutMs = positiveInt(flag('timeout'), '--timeout', 2000);
+    throw new UsageError(`give one FILE.jsonl or --preset, not both (${TASKS_EVOLVE_SPEC.usage[0]})`);
+  const rounds = intArg(args, 'rounds', 2, { min: 1 });
+  const nProblems = intArg(args, 'problems', 4, { min: 1 });
+  const timeoutMs = intArg(args, 'timeout', 2000, { min: 1 });
   let jobs: Job[];
   if (file) {
     const { items, errors } = importJsonl(readFileSync(file, 'utf8'));

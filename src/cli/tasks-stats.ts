@@ -29,7 +29,8 @@ import {
   type TaskSummary,
 } from '../tasks/novelty';
 import { PRESET_NAMES, PRESETS, type PresetName } from '../rl/config';
-import { intArg } from './args';
+import { intArg, UsageError } from './args';
+import { didYouMean } from '../rl/nearest';
 import { parseCli } from './cli-spec';
 import { TASKS_STATS_SPEC } from './help/tasks-specs';
 
@@ -52,10 +53,10 @@ export async function statsCommand(argv: string[]): Promise<number> {
   const seed = intArg(args, 'seed', DEFAULT_SEED);
   const perFamily = intArg(args, 'per-family', DEFAULT_PER_FAMILY);
   const preset = args.preset as string | undefined;
-  if (preset !== undefined && !PRESET_NAMES.includes(preset as PresetName)) {
-    console.error(`--preset ${preset}: expected one of ${PRESET_NAMES.join(', ')}`);
-    return 2;
-  }
+  if (preset !== undefined && !PRESET_NAMES.includes(preset as PresetName))
+    throw new UsageError(
+      `--preset ${preset}${didYouMean(preset, PRESET_NAMES)}: expected one of ${PRESET_NAMES.join(', ')}`,
+    );
   const families = preset ? PRESETS[preset as PresetName].tasks.families : FAMILIES.map((f) => f.name);
   const insts = generateCurriculum({ seed, perFamily, families });
   const problems = insts.map((i) => i.problem);

@@ -1,11 +1,11 @@
 // `npm run tasks -- verify FILE.jsonl [--timeout MS] [--workers N]`: runs each problem's reference solution
 // against its own tests in the Pyodide sandbox; malformed lines count as failed; ends with `N passed, M failed`.
 import { readFileSync } from 'node:fs';
-import { intArg } from './args';
 import { parseCli } from './cli-spec';
 import { TASKS_VERIFY_SPEC } from './help/tasks-specs';
 import { createNodeSandbox } from '../sandbox/node';
 import { importJsonl, type ImportedItem } from '../tasks/importers';
+import { intArg, UsageError } from './args';
 
 async function verifyItem(
   sandbox: ReturnType<typeof createNodeSandbox>,
@@ -24,13 +24,14 @@ async function verifyItem(
   return bad.length ? bad.join('; ') : undefined;
 }
 
-export async function verifyCommand(args: string[]): Promise<number> {
-  const parsed = parseCli(TASKS_VERIFY_SPEC, args);
+export async function verifyCommand(argv: string[]): Promise<number> {
+  const parsed = parseCli(TASKS_VERIFY_SPEC, argv);
   if (!parsed) return 0;
-  const [file, extra] = parsed.positional;
-  if (!file || extra !== undefined) throw new Error(`expected one FILE.jsonl (${TASKS_VERIFY_SPEC.usage[0]})`);
-  const timeoutMs = intArg(parsed.args, 'timeout', 5000);
-  const workers = parsed.args.workers === undefined ? undefined : intArg(parsed.args, 'workers', 1);
+  const { args, positional } = parsed;
+  const [file] = positional;
+  if (!file || positional.length > 1) throw new UsageError(`expected one FILE.jsonl (${TASKS_VERIFY_SPEC.usage[0]})`);
+  const timeoutMs = intArg(args, 'timeout', 5000, { min: 1 });
+  const workers = args.workers === undefined ? undefined : intArg(args, 'workers', 1, { min: 1, max: 64 });
   const { items, errors } = importJsonl(readFileSync(file, 'utf8'));
   for (const e of errors) console.log(`FAIL ${e.message}`);
   const sandbox = createNodeSandbox(workers ? { size: workers } : {});

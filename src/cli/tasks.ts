@@ -1,12 +1,21 @@
 // `npm run tasks -- <verify FILE.jsonl | stats | evolve FILE.jsonl|--preset P --rounds R>`: dispatcher for the
 // curriculum and sandbox task commands.
-import { runMain } from './args';
+import { runMain, UsageError } from './args';
+import { didYouMean } from '../rl/nearest';
 import { helpText } from './cli-spec';
 import { TASKS_SPEC } from './help/tasks-specs';
 
-const [sub, ...rest] = process.argv.slice(2);
+const COMMANDS = TASKS_SPEC.subcommands!;
 
 async function main(): Promise<number> {
+  const [sub, ...rest] = process.argv.slice(2).filter((a) => a !== '--');
+  if (sub === undefined || sub === '--help') {
+    console.log(helpText(TASKS_SPEC));
+    return sub === undefined ? 2 : 0;
+  }
+  // A misspelled flag where the command should be.
+  if (sub.startsWith('--'))
+    throw new UsageError(`unknown option ${sub}: expected a sub-command, one of ${COMMANDS.join(', ')}`);
   switch (sub) {
     case 'verify': {
       const { verifyCommand } = await import('./tasks-verify');
@@ -20,12 +29,9 @@ async function main(): Promise<number> {
       const { evolveCommand } = await import('./tasks-evolve');
       return evolveCommand(rest);
     }
-    case '--help':
-      console.log(helpText(TASKS_SPEC));
-      return 0;
     default:
-      throw new Error(
-        `${sub === undefined ? 'no sub-command' : `unknown sub-command '${sub}'`}: expected ${TASKS_SPEC.subcommands!.join(', ')} (npm run tasks -- --help)`,
+      throw new UsageError(
+        `unknown command '${sub}'${didYouMean(sub, COMMANDS)}; expected one of ${COMMANDS.join(', ')}`,
       );
   }
 }

@@ -1,7 +1,7 @@
 // `npm run tester-inputs -- [--window 10] RUN_DIR ...`: what the Tester's valid tests call over a run's training
 // steps (from rollouts/step-*.json): the share restating a docstring example and the distinct calls per rollout.
 import { basename, dirname, resolve } from 'node:path';
-import { intArg, runMain } from './args';
+import { intArg, runMain, UsageError } from './args';
 import { parseCli } from './cli-spec';
 import { TESTER_INPUTS_SPEC } from './help/analysis-specs';
 import { RUN_FILES } from '../run/run-layout';
@@ -17,7 +17,7 @@ async function main(): Promise<number> {
   const { args, positional: dirs } = parsed;
   const stepsPerRow = intArg(args, 'window', 10);
   if (stepsPerRow < 1) throw new Error(`--window must be at least 1, got ${stepsPerRow}`);
-  if (!dirs.length) throw new Error('give one or more run directories (see --help)');
+  if (!dirs.length) throw new UsageError('give one or more run directories (see --help)');
   const out = [
     '| run | steps | tests | valid (%) | valid tests restating a docstring example (%) | distinct valid calls per rollout |',
     '| --- | --- | --- | --- | --- | --- |',

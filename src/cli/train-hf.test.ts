@@ -3,7 +3,8 @@
 // fits, and an evaluation of the fixture as the Coder.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importPeftAdapter } from '../model/hf/export';
 import { importHfModel } from '../model/hf/import';
@@ -47,6 +48,11 @@ describe('train / eval with --coder-model', { timeout: 600_000 }, async () => {
     ]) {
       const cfg = await readFile(join(dir, 'latest', role, 'adapter_config.json'), 'utf8');
       expect(JSON.parse(cfg)).toMatchObject({ peft_type: 'LORA', r: 4, lora_alpha: 8 });
+      // PEFT loads the base from this field: the folder's absolute path (not in a hub cache), holding the model.
+      const base = (JSON.parse(cfg) as { base_model_name_or_path: string }).base_model_name_or_path;
+      expect(base).toBe(resolve(model));
+      expect(existsSync(join(base, 'config.json'))).toBe(true);
+      expect(readdirSync(base).some((n) => n.endsWith('.safetensors'))).toBe(true);
       const { layout } = await importHfModel(dirSource(model));
       const back = importPeftAdapter(
         layout,

@@ -1,13 +1,15 @@
 // `npm run train -- --preset tiny --mode code-a1 --steps 50 --seed 1 --out runs/NAME` (or `--resume runs/NAME`):
 // headless Code-A1 / golden / self-play training with a progress bar, a compact line per step, and crash-safe runs.
+import { existsSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { intArg, setOverrides } from './args';
+import { intArg, runMain, setOverrides, UsageError } from './args';
 import { parseCli } from './cli-spec';
 import { TRAIN_SPEC } from './help/run-specs';
 import { Progress } from './progress';
 import { presetConfig, type DeepPartial, type PresetName, type TrainConfig } from '../rl/config';
 import type { Mode } from '../rl/metrics';
-import { RunDir } from '../run/run-store';
+import { RunDir, RunDirError } from '../run/run-store';
 import { NodeRunStore } from '../run/run-store-node';
 import { TrainingHalted } from '../rl/trainer';
 import { RunSession, type EvalRequest } from '../run/run-session';
@@ -22,26 +24,41 @@ async function main(): Promise<number> {
   const parsed = parseCli(TRAIN_SPEC, process.argv.slice(2));
   if (!parsed) return 0;
   const { args } = parsed;
+  // Every flag is checked before anything is written: a mistake leaves no directory behind.
+  const steps = intArg(args, 'steps', 20, { min: 1 });
+  const evalEvery = intArg(args, 'eval-every', 0, { min: 0 });
+  const evalProblems = intArg(args, 'eval-problems', 0, { min: 0 });
+  const evalSamples = intArg(args, 'eval-samples', DEFAULT_EVAL.samples, { min: 1 });
+  let evalSplits: ReturnType<typeof parseHeldOutSplits>;
+  try {
+    evalSplits = parseHeldOutSplits(args['eval-splits'] as string | undefined, '--eval-splits');
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   const resumeDir = typeof args.resume === 'string' ? args.resume : undefined;
+  const replace = args['force-delete'] ? 'delete' : args.force ? 'move' : undefined;
+  if (args.force && args['force-delete']) throw new UsageError('--force and --force-delete: choose one');
+  if (resumeDir && replace)
+    throw new UsageError(`--resume continues ${resumeDir}; --force/--force-delete replace a run: choose one`);
+  if (resumeDir && typeof args.out === 'string') throw new UsageError(`--resume ${resumeDir} writes there; drop --out`);
   const hfArg = hfOptions(args);
   if (hfArg && resumeDir)
-    throw new Error(
+    throw new UsageError(
       '--resume continues a LoRA run with the models and settings it started with (its hf.json): drop --coder-model and the LoRA flags',
+    );
+  const hiddenArg = typeof args['hidden-tests'] === 'string' ? args['hidden-tests'] : undefined;
+  if (hiddenArg && resumeDir)
+    throw new UsageError(
+      `--resume continues with the hidden tests the run started with (its ${HIDDEN_TESTS_FILE}): drop --hidden-tests`,
     );
   const outDir =
     resumeDir ?? (typeof args.out === 'string' ? args.out : `runs/${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const run = new RunDir(new NodeRunStore(outDir));
-  const committed = resumeDir ? await run.loadCommitted() : undefined;
-  if (resumeDir && !committed) {
-    const cfg = await run.readConfig();
-    if (!cfg) throw new Error(`--resume ${resumeDir}: no config.json there (is it a run directory?)`);
-  }
-
-  const hiddenArg = typeof args['hidden-tests'] === 'string' ? args['hidden-tests'] : undefined;
-  if (hiddenArg && resumeDir)
-    throw new Error(
-      `--resume continues with the hidden tests the run started with (its ${HIDDEN_TESTS_FILE}): drop --hidden-tests`,
+  if (resumeDir && !(await run.readConfig()))
+    throw new UsageError(
+      `--resume ${resumeDir}: ${existsSync(resumeDir) ? 'no config.json there (is it a run directory?)' : 'no such directory'}`,
     );
+  const committed = resumeDir ? await run.loadCommitted() : undefined;
 
   let config: TrainConfig;
   if (committed) config = committed.config;
@@ -55,50 +72,75 @@ async function main(): Promise<number> {
   // Checked before the run directory is written, so a bad file leaves nothing behind.
   const hidden = await readHiddenTests(config, run.store, hiddenArg);
   if (!resumeDir) {
-    await run.init(config);
-    if (hidden) await run.store.write(HIDDEN_TESTS_FILE, new TextEncoder().encode(hidden.text));
+    const held = await run.describe();
+    if (held.what !== 'nothing' && replace === 'move') {
+      const aside = `${outDir.replace(/[/\\]+$/, '')}.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      await rename(outDir, aside);
+      console.log(`moved the run that was in ${outDir} (${held.what}) to ${aside}`);
+    } else if (held.what !== 'nothing' && replace === 'delete') {
+      await run.discard();
+      console.log(`deleted the run that was in ${outDir} (${held.what})`);
+    }
   }
-  const steps = intArg(args, 'steps', 20);
-  const progress = new Progress();
-  console.log(
-    `run ${outDir}: preset ${config.preset}, mode ${config.mode}, seed ${config.seed}${committed ? `, resuming at step ${committed.state.step}` : ''}`,
-  );
-
-  const hf = hfArg ?? (resumeDir ? await readHfRun(run.store) : undefined);
-  const lab = hf
-    ? await openHfLab(config, hf, (msg) => console.log(msg), committed)
-    : await openNodeLab(config, committed, (msg) => console.log(msg), args.warmup ? 'train' : 'none');
-  if (hfArg) await run.store.write(HF_RUN_FILE, hfRunJson(hfArg));
-  if (hidden)
-    console.log(
-      `hidden tests: replaced those of ${hidden.override.replaced.length} of ${hidden.override.problems.length} training problems from ${hiddenArg ?? join(outDir, HIDDEN_TESTS_FILE)}`,
-    );
-  const trainProblems = hidden ? hidden.override.problems : lab.trainProblems;
-  const session = new RunSession({ ...lab, trainProblems, config, dir: run }, committed?.state);
-  const evalSplits = parseHeldOutSplits(args['eval-splits'] as string | undefined, '--eval-splits');
-  const evalRequest: EvalRequest = {
-    splits: [...evalSplits],
-    // 0 (the default) evaluates every held-out problem.
-    problems: intArg(args, 'eval-problems', 0),
-    samples: intArg(args, 'eval-samples', DEFAULT_EVAL.samples),
-    // CodeT selection (one Tester output per Coder sample) is left to `npm run eval`: it would double the cost.
-    selection: false,
-    onProgress: (what, d, t) => progress.update(`eval ${what}`, d, t),
+  // An empty directory the user made stays; one this run creates goes with it if no step commits.
+  const existed = existsSync(outDir);
+  if (!resumeDir) {
+    try {
+      await run.init(config);
+    } catch (e) {
+      if (!(e instanceof RunDirError)) throw e;
+      const isRun = e.steps !== undefined;
+      throw new UsageError(
+        `${outDir} ${e.message}: ${isRun ? `--resume ${outDir} continues it, ` : ''}--force moves it aside to ${outDir}.replaced-TIME/ and starts a new run there, --force-delete deletes it first (or choose another --out)`,
+      );
+    }
+  }
+  // From here until the first committed step, a failure takes the new run directory away again.
+  const discardIfNoStep = async () => {
+    if (resumeDir || !(await run.incomplete())) return;
+    await run.discard();
+    if (existed) await mkdir(outDir, { recursive: true });
   };
+  let session: RunSession | undefined;
+  let lab: Awaited<ReturnType<typeof openNodeLab>> | Awaited<ReturnType<typeof openHfLab>> | undefined;
   let code = 0;
+  const progress = new Progress();
   try {
-    await session.run(steps, {
+    if (hidden && !resumeDir) await run.store.write(HIDDEN_TESTS_FILE, new TextEncoder().encode(hidden.text));
+    const incomplete = resumeDir && !committed ? ' (it never committed a step: starting at step 0)' : '';
+    console.log(
+      `run ${outDir}: preset ${config.preset}, mode ${config.mode}, seed ${config.seed}${committed ? `, resuming at step ${committed.state.step}` : incomplete}`,
+    );
+    const hf = hfArg ?? (resumeDir ? await readHfRun(run.store) : undefined);
+    const opened = (lab = hf
+      ? await openHfLab(config, hf, (msg) => console.log(msg), committed)
+      : await openNodeLab(config, committed, (msg) => console.log(msg), args.warmup ? 'train' : 'none'));
+    if (hfArg) await run.store.write(HF_RUN_FILE, hfRunJson(hfArg));
+    if (hidden)
+      console.log(
+        `hidden tests: replaced those of ${hidden.override.replaced.length} of ${hidden.override.problems.length} training problems from ${hiddenArg ?? join(outDir, HIDDEN_TESTS_FILE)}`,
+      );
+    const trainProblems = hidden ? hidden.override.problems : opened.trainProblems;
+    const s = (session = new RunSession({ ...opened, trainProblems, config, dir: run }, committed?.state));
+    const evalRequest: EvalRequest = {
+      splits: [...evalSplits],
+      // 0 (the default) evaluates every held-out problem.
+      problems: evalProblems,
+      samples: evalSamples,
+      // CodeT selection (one Tester output per Coder sample) is left to `npm run eval`: it would double the cost.
+      selection: false,
+      onProgress: (what, d, t) => progress.update(`eval ${what}`, d, t),
+    };
+    await s.run(steps, {
       onPhase: (e) => progress.update(`step ${e.step} ${e.phase}`, 1, 1),
-      onProgress: (phase, d, t) => progress.update(`step ${session.stepsDone} ${phase}`, d, t),
+      onProgress: (phase, d, t) => progress.update(`step ${s.stepsDone} ${phase}`, d, t),
       onCommitted: ({ metrics: m }) => {
         progress.clear();
         if (m.skipped)
-          console.log(
-            `step ${m.step}: non-finite loss or gradient; update skipped (${session.trainer.badSteps} in a row)`,
-          );
+          console.log(`step ${m.step}: non-finite loss or gradient; update skipped (${s.trainer.badSteps} in a row)`);
         console.log(formatStepLine(m));
       },
-      evalEvery: intArg(args, 'eval-every', 0),
+      evalEvery,
       evalRequest,
       onEval: (p) => {
         progress.clear();
@@ -106,23 +148,20 @@ async function main(): Promise<number> {
       },
     });
   } catch (e) {
-    if (!(e instanceof TrainingHalted)) throw e;
     progress.clear();
+    await lab?.close();
+    lab = undefined;
+    await discardIfNoStep();
+    if (!(e instanceof TrainingHalted)) throw e;
     console.error(e.message);
     code = 3;
   } finally {
-    await lab.close();
+    await lab?.close();
   }
   console.log(
-    `done: ${session.stepsDone} steps in ${outDir} (metrics.jsonl, mistake-book.json, latest/, checkpoints/)`,
+    `done: ${session?.stepsDone ?? 0} steps in ${outDir} (metrics.jsonl, mistake-book.json, latest/, checkpoints/)`,
   );
   return code;
 }
 
-main().then(
-  (c) => process.exit(c),
-  (e) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -7,7 +7,7 @@
 // one task, which differ only in the function name, together) instead of instances.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runMain } from './args';
+import { runMain, UsageError } from './args';
 import { parseCli } from './cli-spec';
 import { TUNING_SPEC } from './help/analysis-specs';
 import { lineChartSvg, PALETTE, type Series } from '../analysis/plot-svg';
@@ -32,7 +32,7 @@ async function main(): Promise<number> {
   const unit = (args.resample as string | undefined) ?? 'problems';
   if (!RESAMPLE_UNITS.includes(unit as ResampleUnit))
     throw new Error(`--resample ${unit}: expected one of ${RESAMPLE_UNITS.join(', ')}`);
-  if (!positional.length) throw new Error('give one or more tuning record directories (see --help)');
+  if (!positional.length) throw new UsageError('give one or more tuning record directories (see --help)');
   const reference = (args.reference as string | undefined) ?? 'p16-lr2e-4';
   // Several directories: seeds pooled per problem, folds joined (tuning-node.ts).
   const tuning = loadTunings(positional, unit as ResampleUnit);

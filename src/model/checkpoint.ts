@@ -6,7 +6,8 @@
 //   `<name>.qscale` F32 [rows, scalesPerRow(format, cols)] per-row or per-block-32 scales
 // while embeddings, norms and biases stay F32 under their HF names. Loading dequantizes into the fp32 flat buffer and
 // also returns the QuantizedTensor objects unchanged, so a quantized rollout engine can upload them as stored.
-import { fromHfConfig, toHfConfig, type HfConfig, type ModelConfig } from './config';
+import { toHfConfig, type HfConfig, type ModelConfig } from './config';
+import { parseQwen2Config } from './hf/config';
 import { buildLayout, type Layout, type TensorSpec } from './layout';
 import {
   dequantize,
@@ -110,13 +111,8 @@ export interface LoadedCheckpoint {
 }
 
 export function loadCheckpoint(input: LoadInput): LoadedCheckpoint {
-  let hf: HfConfig;
-  try {
-    hf = typeof input.config === 'string' ? (JSON.parse(input.config) as HfConfig) : input.config;
-  } catch (e) {
-    throw new CheckpointError(`${CONFIG_FILE}: not valid JSON (${(e as Error).message})`);
-  }
-  const config = fromHfConfig(hf);
+  // The same reader as the Hugging Face importer: both RoPE spellings, the same refusals.
+  const config = parseQwen2Config(input.config, { labCheckpoint: true }).config;
   const layout = buildLayout(config);
   const shards = Array.isArray(input.weights) ? input.weights : [input.weights];
   const all = new Map<string, SafeTensor>();

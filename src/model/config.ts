@@ -1,4 +1,5 @@
-// Model configuration in the Qwen2 family's shape: named presets and conversion to/from HF config.json.
+// Model configuration in the Qwen2 family's shape: named presets and conversion to HF config.json (reading one back
+// is hf/config.ts's parseQwen2Config, the one reader of config.json).
 
 /** Decoder-only transformer: RMSNorm, RoPE (HF rotate-half), grouped-query attention, SwiGLU MLP. */
 export interface ModelConfig {
@@ -139,39 +140,6 @@ export interface HfConfig {
   hidden_act?: string;
   torch_dtype?: string;
   [key: string]: unknown;
-}
-
-/** HF config.json (Qwen2 keys) → ModelConfig. Qwen2 always has qkv bias; Llama-style configs say so in attention_bias. */
-export function fromHfConfig(hf: HfConfig): ModelConfig {
-  const need = ['vocab_size', 'hidden_size', 'num_hidden_layers', 'num_attention_heads', 'intermediate_size'] as const;
-  for (const k of need) if (typeof hf[k] !== 'number') throw new Error(`config.json: missing or non-numeric '${k}'`);
-  if (hf.hidden_act !== undefined && hf.hidden_act !== 'silu')
-    throw new Error(`config.json: hidden_act '${hf.hidden_act}' unsupported (need silu)`);
-  // Scaled RoPE (YaRN, dynamic NTK) changes every angle; loading such a model as plain RoPE would silently differ.
-  if (hf.rope_scaling !== undefined && hf.rope_scaling !== null) {
-    throw new Error(
-      `config.json: rope_scaling ${JSON.stringify(hf.rope_scaling)} is not supported (plain RoPE only); remove it to use the model at its native context`,
-    );
-  }
-  const heads = hf.num_attention_heads;
-  const qkvBias =
-    typeof hf.attention_bias === 'boolean'
-      ? hf.attention_bias
-      : hf.model_type === undefined || hf.model_type === 'qwen2';
-  return validateConfig({
-    vocabSize: hf.vocab_size,
-    hidden: hf.hidden_size,
-    layers: hf.num_hidden_layers,
-    heads,
-    kvHeads: hf.num_key_value_heads ?? heads,
-    headDim: hf.head_dim ?? hf.hidden_size / heads,
-    intermediate: hf.intermediate_size,
-    ropeTheta: hf.rope_theta ?? 10000,
-    rmsEps: hf.rms_norm_eps ?? 1e-6,
-    qkvBias,
-    tiedEmbeddings: hf.tie_word_embeddings ?? false,
-    maxSeqLen: hf.max_position_embeddings ?? 2048,
-  });
 }
 
 /** ModelConfig → HF config.json object (Qwen2ForCausalLM), loadable by transformers. */

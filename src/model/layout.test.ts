@@ -1,6 +1,10 @@
 // Config presets, HF config.json conversion, the flat layout's size table and alignment, and deterministic init.
 import { describe, expect, it } from 'vitest';
-import { fromHfConfig, paramCount, PRESETS, preset, toHfConfig, type HfConfig, type PresetName } from './config';
+import { paramCount, PRESETS, preset, toHfConfig, type HfConfig, type PresetName } from './config';
+import { parseQwen2Config } from './hf/config';
+
+/** How loadCheckpoint reads a config.json. */
+const fromHfConfig = (hf: HfConfig) => parseQwen2Config(hf, { labCheckpoint: true }).config;
 import { ALIGN_FLOATS, buildLayout, decayMask } from './layout';
 import { initParams } from './init';
 
@@ -39,7 +43,8 @@ describe('model config', () => {
     // 494 M parameters is Qwen2.5-0.5B's published count.
     expect(Math.round(paramCount(c) / 1e6)).toBe(494);
     expect(fromHfConfig(toHfConfig(c))).toEqual(c);
-    expect(fromHfConfig({ ...QWEN25_CODER_05B, model_type: 'llama' }).qkvBias).toBe(false);
+    expect(fromHfConfig(toHfConfig({ ...c, qkvBias: false })).qkvBias).toBe(false);
+    expect(() => fromHfConfig({ ...QWEN25_CODER_05B, model_type: 'llama' })).toThrow(/model_type 'llama'/);
   });
 
   it('rejects inconsistent configs with a clear message', () => {

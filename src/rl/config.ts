@@ -3,7 +3,14 @@
 import { CONFIG_FIELDS, FIELD_LIST } from './config-fields';
 import { PRESET_NAMES, type ConfigPath, type FieldSpec, type PresetName, type TrainConfig } from './config-types';
 
+import { didYouMean } from './nearest';
+
 export { CONFIG_FIELDS, FIELD_LIST, PRESET_NAMES };
+
+/** A config the user asked for that cannot be: an unknown preset or field, a value out of range. Not a bug. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
 export type { ConfigPath, FieldSpec, LossType, PresetName, ScaleRewards, TrainConfig } from './config-types';
 
 /**
@@ -147,7 +154,10 @@ function merge<T>(base: T, over: DeepPartial<T> | undefined): T {
 
 export function presetConfig(name: PresetName, overrides?: DeepPartial<TrainConfig>): TrainConfig {
   const base = PRESETS[name];
-  if (!base) throw new Error(`unknown preset '${name}' (expected one of ${Object.keys(PRESETS).join(', ')})`);
+  if (!base)
+    throw new ConfigError(
+      `unknown preset '${name}'${didYouMean(name, PRESET_NAMES)}; expected one of ${PRESET_NAMES.join(', ')}`,
+    );
   return validateConfig(merge(base, overrides));
 }
 
@@ -200,7 +210,7 @@ export function fieldError(path: ConfigPath, v: unknown): string | null {
     case 'enum':
       return (v === undefined && f.default === undefined) || f.values.includes(v as string)
         ? null
-        : `must be ${fieldRange(f)}, ${got}`;
+        : `must be ${fieldRange(f)}, ${got}${typeof v === 'string' ? didYouMean(v, f.values) : ''}`;
     case 'string':
       return typeof v === 'string' ? null : `must be text, ${got}`;
     case 'list':
@@ -212,7 +222,7 @@ export function fieldError(path: ConfigPath, v: unknown): string | null {
 export function validateConfig(c: TrainConfig): TrainConfig {
   for (const [path] of FIELD_LIST) {
     const why = fieldError(path, configValue(c, path));
-    if (why) throw new Error(`invalid config: ${path} ${why}`);
+    if (why) throw new ConfigError(`invalid config: ${path} ${why}`);
   }
   return c;
 }
@@ -221,23 +231,24 @@ export function validateConfig(c: TrainConfig): TrainConfig {
 export function parseSetting(path: string, text: string): unknown {
   const f: FieldSpec | undefined = (CONFIG_FIELDS as Record<string, FieldSpec>)[path];
   if (!f) {
+    const paths = FIELD_LIST.map(([p]) => p);
     const last = path.split('.').pop();
-    const near = FIELD_LIST.map(([p]) => p).filter((p) => p.split('.').pop() === last);
-    throw new Error(
-      `unknown config field '${path}'${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}; --help lists them`,
+    const sameName = paths.filter((p) => p.split('.').pop() === last);
+    throw new ConfigError(
+      `unknown config field '${path}'${sameName.length ? ` (did you mean ${sameName.join(' or ')}?)` : didYouMean(path, paths)}; --help lists them`,
     );
   }
-  if (path === 'preset') throw new Error(`'preset' is chosen with --preset, not --set`);
+  if (path === 'preset') throw new ConfigError(`'preset' is chosen with --preset, not --set`);
   if (f.type === 'int' || f.type === 'number') {
     const n = text.trim() === '' ? NaN : Number(text);
     if (Number.isNaN(n))
-      throw new Error(
+      throw new ConfigError(
         `${path} must be ${f.type === 'int' ? 'an integer' : 'a number'} in ${fieldRange(f)}, got '${text}'`,
       );
     return n;
   }
   if (f.type === 'boolean') {
-    if (text !== 'true' && text !== 'false') throw new Error(`${path} must be true or false, got '${text}'`);
+    if (text !== 'true' && text !== 'false') throw new ConfigError(`${path} must be true or false, got '${text}'`);
     return text === 'true';
   }
   if (f.type === 'list')

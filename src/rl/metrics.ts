@@ -52,15 +52,55 @@ export interface StepMetrics {
 
 export type MetricKey = Exclude<keyof StepMetrics, 'step' | 'mode' | 'time' | 'skipped'>;
 
-export function parseMetricsJsonl(text: string): StepMetrics[] {
+/** A run record that is not what its writer writes (a duplicate or missing step, a bad line): never plotted as it is. */
+export class RecordError extends Error {
+  override name = 'RecordError';
+}
+
+/**
+ * Checks the step numbers of a run's records, in file order: `consecutive` (metrics.jsonl, the Mistake Book's
+ * history: one record per step, 0, 1, 2, …) or only strictly increasing (eval.jsonl). `where(i)` names record i
+ * (`metrics.jsonl line 7`). Two runs written into one file, or a lost line, fail here.
+ */
+export function checkSteps(steps: unknown[], where: (i: number) => string, consecutive: boolean): void {
+  const first = new Map<number, number>();
+  steps.forEach((s, i) => {
+    if (typeof s !== 'number' || !Number.isInteger(s) || s < 0)
+      throw new RecordError(`${where(i)}: step ${JSON.stringify(s)} is not a step number`);
+    const seen = first.get(s);
+    if (seen !== undefined)
+      throw new RecordError(`${where(i)}: step ${s} again (first at ${where(seen)}); two runs written into one file?`);
+    first.set(s, i);
+    const want = i === 0 ? 0 : (steps[i - 1] as number) + 1;
+    if (consecutive && s !== want)
+      throw new RecordError(
+        `${where(i)}: step ${s} where step ${want} should be (${s > want ? `step${s - want > 1 ? `s ${want}-${s - 1} are` : ` ${want} is`} missing` : 'out of order'})`,
+      );
+    if (!consecutive && i > 0 && s < (steps[i - 1] as number))
+      throw new RecordError(`${where(i)}: step ${s} after step ${String(steps[i - 1])} (out of order)`);
+  });
+}
+
+/**
+ * Reads metrics.jsonl: one StepMetrics per line, steps 0, 1, 2, … with none repeated or missing. `file` names the
+ * source in errors (a path, or the name of an uploaded file).
+ */
+export function parseMetricsJsonl(text: string, file = 'metrics.jsonl'): StepMetrics[] {
   const out: StepMetrics[] = [];
+  const lines: number[] = [];
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     try {
       out.push(JSON.parse(line) as StepMetrics);
     } catch (e) {
-      throw new Error(`metrics.jsonl line ${i + 1}: ${(e as Error).message}`);
+      throw new RecordError(`${file} line ${i + 1}: ${(e as Error).message}`);
     }
+    lines.push(i + 1);
   });
+  checkSteps(
+    out.map((m) => (m && typeof m === 'object' ? m.step : undefined)),
+    (i) => `${file} line ${lines[i]}`,
+    true,
+  );
   return out;
 }

@@ -4,6 +4,7 @@
 // then +1 each time a generated test breaks a valid candidate in a tester rollout; a replayed test that fails again
 // gains nothing unless a rollout regenerates it. Replay draws the top-k by frequency (ties: older first).
 import type { MistakeEntry } from './records';
+import { checkSteps } from './metrics';
 
 export interface BookHistoryPoint {
   step: number;
@@ -23,7 +24,13 @@ export class MistakeBook {
   private added = 0;
   private removed = 0;
 
-  static fromState(s: MistakeBookState): MistakeBook {
+  /** A saved book; its history (one point per step the book was updated) must have no step twice or missing. */
+  static fromState(s: MistakeBookState, where = 'Mistake Book'): MistakeBook {
+    checkSteps(
+      s.history.map((h) => h.step),
+      (i) => `${where} history[${i}]`,
+      true,
+    );
     const book = new MistakeBook();
     for (const e of s.entries) book.problem(e.problemId).set(e.test, { ...e });
     book.history = s.history.map((h) => ({ ...h }));

@@ -6,7 +6,7 @@ import { importHfModel, type ImportProgress } from '../model/hf/import';
 import { loadHfTokenizer } from '../model/hf/tokenizer';
 import type { HfSource } from '../model/hf/source';
 import type { LoraConfig } from '../model/hf/lora';
-import { checkMemory, formatPlan, type DeviceLimits } from '../model/hf/memory-plan';
+import { checkMemory, formatPlan, MemoryPlanError, type DeviceLimits } from '../model/hf/memory-plan';
 import type { TrainConfig } from '../rl/config';
 import { HfLoraPolicy } from '../rl/hf-policy';
 import { neededSeqLen } from './lab-setup';
@@ -81,7 +81,8 @@ export async function loadHfPolicy(
   try {
     plan = checkMemory(c, settings, limits);
   } catch (e) {
-    throw new Error(`${name}: ${(e as Error).message}\n(${s.settingsHint})`);
+    const why = `${name}: ${(e as Error).message}\n(${s.settingsHint})`;
+    throw e instanceof MemoryPlanError ? new MemoryPlanError(why) : new Error(why);
   }
   log(
     `memory plan for the ${name} (LoRA r${o.lora.rank}, ${baseFormat} base, ${settings.rolloutBatch} rollouts × ${seqLen} tokens, micro-batch ${o.microBatch}):\n${formatPlan(plan)}`,

@@ -2,8 +2,11 @@
 // once so that the writers (RunDir, RunSession), the readers (the lab's restore and bundles, plots) agree.
 import type { SplitReport } from './eval';
 import { migrateSplit } from './eval-splits';
+import { checkSteps, RecordError } from '../rl/metrics';
 
 export const RUN_FILES = {
+  /** Present from the start of a run until its first step is committed: a run that failed or was killed before. */
+  incomplete: 'INCOMPLETE',
   /** The full TrainConfig, written when the run starts. */
   config: 'config.json',
   /** One StepMetrics line per committed step. */
@@ -53,4 +56,34 @@ export interface EvalPoint {
 export function parseEvalPoint(line: string): EvalPoint {
   const p = JSON.parse(line) as EvalPoint;
   return { ...p, rows: p.rows.map(migrateSplit) };
+}
+
+/**
+ * Reads eval.jsonl: one EvalPoint per line, steps strictly increasing (a repeated step means two runs in one file).
+ * `torn: 'drop'` drops an unterminated last line (an append cut short by a crash, as RunDir reads its own file);
+ * otherwise every line must parse. `file` names the source in errors.
+ */
+export function parseEvalPoints(
+  text: string,
+  file: string = RUN_FILES.evals,
+  torn: 'drop' | 'keep' = 'keep',
+): EvalPoint[] {
+  const body = torn === 'drop' ? text.slice(0, text.lastIndexOf('\n') + 1) : text;
+  const out: EvalPoint[] = [];
+  const lines: number[] = [];
+  body.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      out.push(parseEvalPoint(line));
+    } catch (e) {
+      throw new RecordError(`${file} line ${i + 1}: ${(e as Error).message}`);
+    }
+    lines.push(i + 1);
+  });
+  checkSteps(
+    out.map((p) => (p && typeof p === 'object' ? p.step : undefined)),
+    (i) => `${file} line ${lines[i]}`,
+    false,
+  );
+  return out;
 }

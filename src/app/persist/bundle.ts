@@ -1,6 +1,8 @@
 // Run bundle codec: one file holding a run's config, metrics, Mistake Book, recent rollouts and its snapshot (with
 // binary checkpoints). Layout: magic line, u32 LE header length, JSON header, then the binary blobs back to back.
-import type { StepMetrics } from '../../rl/metrics';
+import { checkSteps, parseMetricsJsonl, type StepMetrics } from '../../rl/metrics';
+import type { TrainerState } from '../../rl/trainer-types';
+import { parseEvalPoints, RUN_FILES } from '../../run/run-layout';
 import type { MistakeEntry, RolloutRecord } from '../../rl/records';
 import { isMode, isPreset, type RunConfigUi } from '../config/run-config';
 
@@ -167,7 +169,37 @@ export function decodeBundle(bytes: Uint8Array): RunBundle {
   });
   const run = lower(header.run, blobs);
   checkRun(run);
+  checkSnapshot(run);
   return run;
+}
+
+/**
+ * The run files a bundle carries (what an import writes to IndexedDB and resumes from): metrics.jsonl, eval.jsonl and
+ * the Mistake Book history of latest/state.json have no step twice or missing.
+ */
+function checkSnapshot(run: RunBundle): void {
+  const files = (run.snapshot as { files?: Record<string, unknown> } | undefined)?.files;
+  if (!files || typeof files !== 'object') return;
+  const text = (name: string) => {
+    const f = files[name];
+    return f instanceof Uint8Array ? new TextDecoder().decode(f) : undefined;
+  };
+  try {
+    const metrics = text(RUN_FILES.metrics);
+    if (metrics !== undefined) parseMetricsJsonl(metrics, RUN_FILES.metrics);
+    const evals = text(RUN_FILES.evals);
+    if (evals !== undefined) parseEvalPoints(evals, RUN_FILES.evals);
+    const state = text(RUN_FILES.latest + RUN_FILES.state);
+    const history = state === undefined ? undefined : (JSON.parse(state) as Partial<TrainerState>).book?.history;
+    if (Array.isArray(history))
+      checkSteps(
+        history.map((h) => h.step),
+        (i) => `${RUN_FILES.latest + RUN_FILES.state}: Mistake Book history[${i}]`,
+        true,
+      );
+  } catch (e) {
+    throw new BundleError((e as Error).message);
+  }
 }
 
 function checkRun(run: unknown): asserts run is RunBundle {
@@ -185,6 +217,15 @@ function checkRun(run: unknown): asserts run is RunBundle {
     if (typeof m !== 'object' || m === null || !Number.isInteger(m.step) || !isMode(String(m.mode)))
       throw new BundleError(`metrics[${i}] is not a step record`);
   });
+  try {
+    checkSteps(
+      r.metrics.map((m) => m.step),
+      (i) => `metrics[${i}]`,
+      true,
+    );
+  } catch (e) {
+    throw new BundleError((e as Error).message);
+  }
   if (!Array.isArray(r.mistakeBook)) throw new BundleError('the Mistake Book is missing');
   r.mistakeBook.forEach((e, i) => {
     if (typeof e?.problemId !== 'string' || typeof e.test !== 'string' || typeof e.frequency !== 'number')

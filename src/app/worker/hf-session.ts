@@ -3,6 +3,7 @@
 // finds the models again (a hub model from the browser's cache; picked files must be picked again).
 import type { Gpu } from '../../gpu/runtime';
 import { blobSource } from '../../model/hf/source';
+import { peftBasePlaceholder } from '../../model/hf/export';
 import type { LoraConfig } from '../../model/hf/lora';
 import type { TrainConfig } from '../../rl/config';
 import type { HfLoraPolicy } from '../../rl/hf-policy';
@@ -77,7 +78,8 @@ export async function openHfPolicies(
     return loadHfPolicy(gpu, config, settings, {
       name,
       src: blobSource(new Map(Object.entries(await filesFor(m, given))), m.label),
-      baseModel: m.origin.kind === 'hub' ? m.origin.repo : m.label,
+      // Picked files carry no path PEFT could resolve: a placeholder docs/hf.md tells the user to fill in.
+      baseModel: m.origin.kind === 'hub' ? m.origin.repo : peftBasePlaceholder(m.label),
       settingsHint:
         'lower the micro-batch or problems / step in the Model panel and the hyperparameters, or raise the budget',
       restore: saved?.[name],

@@ -1,6 +1,6 @@
 // A run's eval.jsonl (written by RunSession.evaluate, in the CLI and in the Worker alike) as the lab's eval reports
 // (kept tiny so the page can import it cheaply).
-import { parseEvalPoint, type EvalPoint } from '../../run/run-layout';
+import { parseEvalPoints, RUN_FILES, type EvalPoint } from '../../run/run-layout';
 import type { EvalReport } from '../store/types';
 
 export function toEvalReports(p: EvalPoint): EvalReport[] {
@@ -17,9 +17,7 @@ export function toEvalReports(p: EvalPoint): EvalReport[] {
   }));
 }
 
-export function parseEvalJsonl(text: string): EvalReport[] {
-  return text
-    .split('\n')
-    .filter((l) => l.trim())
-    .flatMap((l) => toEvalReports(parseEvalPoint(l)));
+/** eval.jsonl as reports; a repeated or out-of-order step is an error naming `file` and the line (RecordError). */
+export function parseEvalJsonl(text: string, file: string = RUN_FILES.evals): EvalReport[] {
+  return parseEvalPoints(text, file).flatMap(toEvalReports);
 }

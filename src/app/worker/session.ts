@@ -142,13 +142,22 @@ export async function openSession(
   // A stored run keeps its own config: resuming must continue the same experiment.
   const stored = committed?.config ?? (await dir.readConfig());
   const config = stored ?? fresh;
+  // The same rule as the CLI's run directories: a new run starts only in an empty store (init refuses anything else).
   if (!stored) await dir.init(config);
   const saved = committed ? { coder: committed.coder, tester: committed.tester } : undefined;
   const hf = committed ? undefined : userModels?.hf;
-  const { coder, tester, label } =
-    hf || (await isHfRun(store))
-      ? await openHfPolicies(deps.gpu, config, store, hf, saved, onLoading)
-      : await openLabPolicies(deps.gpu, config, store, committed ? undefined : userModels, saved);
+  let policies: Awaited<ReturnType<typeof openLabPolicies>>;
+  try {
+    policies =
+      hf || (await isHfRun(store))
+        ? await openHfPolicies(deps.gpu, config, store, hf, saved, onLoading)
+        : await openLabPolicies(deps.gpu, config, store, committed ? undefined : userModels, saved);
+  } catch (e) {
+    // A run that fails before its first step leaves nothing behind (its models could not even be opened).
+    if (!stored) await dir.discard();
+    throw e;
+  }
+  const { coder, tester, label } = policies;
   const run = new RunSession(
     { ...runProblems(config), config, dir, sandbox: deps.sandbox, coder, tester },
     committed?.state,

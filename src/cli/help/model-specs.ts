@@ -45,6 +45,7 @@ export const IMPORT_RUN_SPEC: CliSpec = {
       help: "the export's logs/ folder, or one console log (.log/.txt/.out) or W&B history (.jsonl)",
     },
     { name: 'out', value: 'DIR', help: 'run folder to write metrics.jsonl to (default runs/<folder>-cluster)' },
+    { name: 'force', help: 'replace the metrics.jsonl an --out folder already holds (refused otherwise)' },
   ],
   examples: ['npm run import-run -- --verl-logs out/tiny-verl/logs --out runs/tiny-cluster'],
 };

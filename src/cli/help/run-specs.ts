@@ -28,6 +28,11 @@ export const TRAIN_SPEC: CliSpec = {
     { name: 'seed', value: 'S', help: "random seed (default: the preset's, 1)" },
     { name: 'out', value: 'DIR', help: 'the run directory to create (default runs/<date>)' },
     { name: 'resume', value: 'DIR', help: 'continue a run exactly where its last committed step left it' },
+    {
+      name: 'force',
+      help: 'with --out: move a run already there aside to DIR.replaced-TIME/ and start anew (refused otherwise)',
+    },
+    { name: 'force-delete', help: 'with --out: delete a run already there and start anew' },
     { name: 'set', value: 'group.key=value', help: 'override a config field (repeatable; fields listed below)' },
     {
       name: 'hidden-tests',
@@ -49,7 +54,9 @@ export const TRAIN_SPEC: CliSpec = {
     ...HF_MODEL_FLAGS,
   ],
   notes: [
-    'Writes config.json, metrics.jsonl (one record per step), mistake-book.json, rollouts/, latest/ and checkpoints/.',
+    'Writes config.json, metrics.jsonl (one record per step), mistake-book.json, rollouts/, latest/ and checkpoints/. ' +
+      'A run directory is a record: --out refuses one that holds a run (--resume continues it, --force or ' +
+      '--force-delete replace it), and every flag is checked before anything is written. --debug prints stack traces.',
   ],
   examples: [
     'npm run train -- --preset tiny --mode code-a1 --steps 50 --seed 1 --out runs/a1',

@@ -1,5 +1,8 @@
-// Hugging Face config.json of a Qwen2ForCausalLM (transformers 4.x and 5.x spellings) → the lab's ModelConfig.
+// Hugging Face config.json of a Qwen2ForCausalLM (transformers 4.x and 5.x spellings) → the lab's ModelConfig: the one
+// reader of config.json, for the HF importer (importHfModel) and the lab's own checkpoints (loadCheckpoint) alike, so
+// both read RoPE's theta from either spelling and refuse the same variants (scaled RoPE, sliding windows, …).
 import { validateConfig, type ModelConfig } from '../config';
+import { CheckpointError } from '../checkpoint-safetensors';
 
 export interface HfModelInfo {
   config: ModelConfig;
@@ -15,6 +18,11 @@ export interface HfModelInfo {
 export interface HfConfigOptions {
   /** Cap on the sequence length the engine plans for (RoPE table, KV caches); default the model's own. */
   maxSeqLen?: number;
+  /**
+   * A lab checkpoint (saveCheckpoint): `attention_bias: false` is a model without q/k/v biases, which the lab can
+   * train but transformers' Qwen2 cannot represent, so the HF importer refuses it.
+   */
+  labCheckpoint?: boolean;
 }
 
 /** Fields that only matter to training in PyTorch, to generation defaults or to bookkeeping: read and ignored. */
@@ -64,8 +72,11 @@ const READ = new Set([
 ]);
 
 function fail(msg: string): never {
-  throw new Error(`config.json: ${msg}`);
+  throw new CheckpointError(`config.json: ${msg}`);
 }
+
+/** Keys of the lab's own metadata (code_a1_quant_format, …): not part of the computation. */
+const LAB_KEY = /^code_a1_/;
 
 function int(hf: Record<string, unknown>, key: string): number {
   const v = hf[key];
@@ -138,14 +149,16 @@ export function parseQwen2Config(json: unknown, opts: HfConfigOptions = {}): HfM
   }
   if (hf.model_type !== undefined && hf.model_type !== 'qwen2')
     fail(`model_type '${String(hf.model_type)}' is not supported (need 'qwen2')`);
-  const unknown = Object.keys(hf).filter((k) => !IGNORED.has(k) && !READ.has(k));
+  const unknown = Object.keys(hf).filter((k) => !IGNORED.has(k) && !READ.has(k) && !LAB_KEY.test(k));
   if (unknown.length)
     fail(
       `unsupported field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (a Qwen2ForCausalLM config has none of these)`,
     );
   if (hf.hidden_act !== undefined && hf.hidden_act !== 'silu')
     fail(`hidden_act '${String(hf.hidden_act)}' is not supported (need 'silu')`);
-  if (hf.attention_bias === false)
+  if (hf.attention_bias !== undefined && typeof hf.attention_bias !== 'boolean')
+    fail(`'attention_bias' must be true or false`);
+  if (hf.attention_bias === false && !opts.labCheckpoint)
     fail(`attention_bias false is not supported (Qwen2's q/k/v projections have biases)`);
   if (hf.use_sliding_window === true) fail(`use_sliding_window true is not supported (full attention only)`);
   if (hf.quantization_config !== undefined)
@@ -178,8 +191,8 @@ export function parseQwen2Config(json: unknown, opts: HfConfigOptions = {}): HfM
     intermediate: int(hf, 'intermediate_size'),
     ropeTheta: ropeTheta(hf),
     rmsEps: num(hf, 'rms_norm_eps', 1e-6),
-    // Qwen2's q/k/v projections always carry a bias (modeling_qwen2.py hard-codes bias=True).
-    qkvBias: true,
+    // Qwen2's q/k/v projections always carry a bias (modeling_qwen2.py hard-codes bias=True); a lab checkpoint may not.
+    qkvBias: hf.attention_bias !== false,
     // Qwen2Config defaults tie_word_embeddings to false.
     tiedEmbeddings: tie ?? false,
     maxSeqLen: Math.min(maxPositionEmbeddings, opts.maxSeqLen ?? maxPositionEmbeddings),

@@ -180,6 +180,26 @@ const PEFT_PREFIX = 'base_model.model.';
 export const PEFT_CONFIG_FILE = 'adapter_config.json';
 export const PEFT_WEIGHTS_FILE = 'adapter_model.safetensors';
 
+/**
+ * adapter_config.json's `base_model_name_or_path` when the lab cannot know where the base lives (files picked in a
+ * browser): docs/hf.md tells the user to replace it with the base's path or hub id before PeftModel.from_pretrained.
+ */
+export const PEFT_BASE_PLACEHOLDER = 'FILL-IN-BASE-MODEL';
+
+export function peftBasePlaceholder(label: string): string {
+  return `${PEFT_BASE_PLACEHOLDER} (a path or hub id of the base; the lab loaded it from picked files '${label}')`;
+}
+
+/**
+ * Where PEFT finds a base model that came from a local folder: the hub id when the folder is a snapshot in the Hugging
+ * Face cache (`…/models--OWNER--NAME/snapshots/REV`, what `huggingface-cli download` and from_pretrained leave), else
+ * the folder's absolute path (from_pretrained loads a folder by path). `path` must be absolute.
+ */
+export function peftBaseOf(path: string): string {
+  const m = /(?:^|[/\\])models--([^/\\]+?)--([^/\\]+)[/\\]snapshots[/\\][^/\\]+[/\\]?$/.exec(path);
+  return m ? `${m[1]}/${m[2]}` : path;
+}
+
 /** adapter_config.json + adapter_model.safetensors (f32), as PeftModel.save_pretrained writes them. */
 export function exportPeftAdapter(adapters: LoraAdapters, baseModel: string): HfFiles {
   const c = validateLoraConfig(adapters.config);

@@ -234,6 +234,11 @@ export function describeChange(from: PlanSettings, to: PlanSettings): string {
   return out.join(', ');
 }
 
+/** A run the device cannot hold with the settings asked for: the user's to change, not a bug. */
+export class MemoryPlanError extends Error {
+  override name = 'MemoryPlanError';
+}
+
 /** Plans, and throws a message with the problems and a setting that fits (or says that none does). */
 export function checkMemory(config: ModelConfig, s: PlanSettings, limits: DeviceLimits): MemoryPlan {
   const plan = planMemory(config, s, limits);
@@ -242,7 +247,7 @@ export function checkMemory(config: ModelConfig, s: PlanSettings, limits: Device
   const hint = fix
     ? `it fits with: ${describeChange(s, fix.settings)} (${fmtBytes(fix.totalBytes)})`
     : 'no setting the planner knows fits: use a smaller model or a larger budget';
-  throw new Error(`memory plan: ${plan.problems.join('; ')}. ${hint}\n${formatPlan(plan)}`);
+  throw new MemoryPlanError(`memory plan: ${plan.problems.join('; ')}. ${hint}\n${formatPlan(plan)}`);
 }
 
 export function fmtBytes(n: number): string {
