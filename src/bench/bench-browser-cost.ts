@@ -14,18 +14,32 @@ import type { Mode } from '../rl/metrics';
 import type { PresetName } from '../rl/config';
 import { treeCpuByKind } from './proc-tree';
 import { parseCli } from '../cli/cli-spec';
+import { intArg, runMain, UsageError } from '../cli/args';
 import { BENCH_BROWSER_COST_SPEC } from '../cli/help/bench-specs';
 import { FIREFOX_PATH, lavapipeIcd } from '../../e2e/driver/firefox-page';
 
-const parsed = parseCli(BENCH_BROWSER_COST_SPEC, process.argv.slice(2));
-if (!parsed) process.exit(0);
-const opt = (name: string, dflt: string) => (parsed.args[name] as string | undefined) ?? dflt;
-const PRESET = opt('preset', 'micro') as PresetName;
-const MODE = opt('mode', 'code-a1') as Mode;
-const PROBLEMS = Number(opt('problems', '4'));
-const SEED = Number(opt('seed', '1'));
-const STEPS = Number(opt('steps', '4'));
-const ONLY = opt('only', 'cli,chromium,firefox').split(',');
+// Parsed inside runMain so a bad flag is one line and exit code 2, as in every command.
+let PRESET: PresetName = 'micro';
+let MODE: Mode = 'code-a1';
+let PROBLEMS = 4;
+let SEED = 1;
+let STEPS = 4;
+let ONLY = ['cli', 'chromium', 'firefox'];
+/** Reads the flags; false after --help. */
+function readFlags(): boolean {
+  const parsed = parseCli(BENCH_BROWSER_COST_SPEC, process.argv.slice(2));
+  if (!parsed) return false;
+  const { args } = parsed;
+  PRESET = ((args.preset as string | undefined) ?? PRESET) as PresetName;
+  MODE = ((args.mode as string | undefined) ?? MODE) as Mode;
+  PROBLEMS = intArg(args, 'problems', PROBLEMS, { min: 1 });
+  SEED = intArg(args, 'seed', SEED);
+  STEPS = intArg(args, 'steps', STEPS, { min: 2 });
+  if (typeof args.only === 'string') ONLY = args.only.split(',');
+  const bad = ONLY.filter((w) => !['cli', 'chromium', 'firefox'].includes(w));
+  if (bad.length) throw new UsageError(`--only ${bad.join(',')}: expected cli, chromium or firefox`);
+  return true;
+}
 const PORT = 4700 + (process.pid % 200);
 
 /** (cpu, wall) at the moment each step had landed; index 0 = start. */
@@ -119,6 +133,7 @@ function median(xs: number[]): number {
 }
 
 async function main(): Promise<void> {
+  if (!readFlags()) return;
   let server: ChildProcess | undefined;
   if (ONLY.some((w) => w !== 'cli')) {
     if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: run `npm run build` first');
@@ -167,4 +182,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+runMain(main);
