@@ -163,3 +163,102 @@ export function unmarshal(bytes: Uint8Array, maxNodes = 2_000_000): Tree {
   if (v === undefined || pos !== bytes.length) throw new MarshalError('bad marshal data');
   return v;
 }
+
+/** UTF-8 of a JS string, lone surrogates written as their 3-byte form (marshal reads str with "surrogatepass"). */
+function encodeUtf8(s: string, out: number[]): void {
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      }
+    }
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+}
+
+/**
+ * Plain tagged data as `marshal.dumps(value, 2)` bytes, for the worker to hand to the C `marshal.loads` it took at
+ * boot: test arguments become Python objects with no Python code (the harness's or a job's) in between.
+ */
+export function marshalEncode(t: Tree): Uint8Array {
+  const out: number[] = [];
+  const i32 = (v: number) => out.push(v & 255, (v >>> 8) & 255, (v >>> 16) & 255, (v >>> 24) & 255);
+  const f64 = (v: number) => {
+    const b = new Uint8Array(new Float64Array([v]).buffer);
+    for (const x of b) out.push(x);
+  };
+  const num = (x: unknown) => (typeof x === 'number' ? x : x === 'inf' ? Infinity : x === '-inf' ? -Infinity : NaN);
+  const big = (v: bigint) => {
+    if (v >= -(2n ** 31n) && v < 2n ** 31n) {
+      out.push(0x69);
+      i32(Number(v));
+      return;
+    }
+    const digits: number[] = [];
+    for (let a = v < 0n ? -v : v; a > 0n; a >>= 15n) digits.push(Number(a & 0x7fffn));
+    out.push(0x6c);
+    i32(v < 0n ? -digits.length : digits.length);
+    for (const d of digits) out.push(d & 255, d >> 8);
+  };
+  const seq = (code: string, items: unknown[]) => {
+    out.push(code.charCodeAt(0));
+    i32(items.length);
+    for (const x of items) put(x as Tree);
+  };
+  const put = (x: Tree): void => {
+    if (x === null) return void out.push(0x4e);
+    if (x === true) return void out.push(0x54);
+    if (x === false) return void out.push(0x46);
+    if (typeof x === 'string') {
+      const b: number[] = [];
+      encodeUtf8(x, b);
+      out.push(0x75);
+      i32(b.length);
+      for (const c of b) out.push(c);
+      return;
+    }
+    const items = x.slice(1);
+    switch (x[0]) {
+      case 'i':
+        return big(BigInt(x[1] as number));
+      case 'I': {
+        const h = x[1] as string;
+        return big(h.startsWith('-') ? -BigInt('0x' + h.slice(1)) : BigInt('0x' + h));
+      }
+      case 'f':
+        out.push(0x67);
+        return f64(num(x[1]));
+      case 'c':
+        out.push(0x79);
+        f64(num((x[1] as unknown[])[1]));
+        return f64(num((x[2] as unknown[])[1]));
+      case 'y': {
+        const h = x[1] as string;
+        out.push(0x73);
+        i32(h.length / 2);
+        for (let k = 0; k < h.length; k += 2) out.push(parseInt(h.slice(k, k + 2), 16));
+        return;
+      }
+      case 'l':
+        return seq('[', items);
+      case 't':
+        return seq('(', items);
+      case 'S':
+        return seq('<', items);
+      case 'd':
+        out.push(0x7b);
+        for (const v of items) put(v as Tree);
+        return void out.push(0x30);
+      default:
+        throw new MarshalError(`cannot encode tag ${String(x[0])}`);
+    }
+  };
+  put(t);
+  return Uint8Array.from(out);
+}

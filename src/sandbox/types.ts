@@ -23,6 +23,13 @@ export interface JudgeRequest {
    * costs one time limit, not one per test, and the answer is the same.
    */
   stopAtTimeout?: boolean;
+  /**
+   * The tests come from a dataset (trusted text, never Tester output): their Python-evaluated arguments and expected
+   * values may then be evaluated in one shared interpreter. Otherwise (the default) each such test gets a fresh
+   * interpreter of its own, so no test's code runs where another test's values are made. Tests JS reads as literals
+   * need no interpreter either way.
+   */
+  trustedTests?: boolean;
 }
 
 export interface JudgeResult {

@@ -23,12 +23,15 @@ function testVerdict(job: JudgeJob, raw: RawJudge, i: number): TestVerdict {
     return { status: 'error', errorType: 'NotRun', message: `not run: test ${raw.stoppedAt + 1} timed out` };
   if (!run) return { status: 'error', errorType: 'Internal', message: 'test was not run' };
   if (run.t) return { status: 'timeout' };
-  if (run.p) return { status: 'passed' };
-  if (run.f) return { status: 'failed', message: 'assertion failed' };
+  // A pass/fail tag counts only from phase S (a statement test replayed where no candidate code ran); a call test is
+  // decided below, by comparing two plain values here.
+  if (prep.k === 's' && run.p) return { status: 'passed' };
+  if (prep.k === 's' && run.f) return { status: 'failed', message: 'assertion failed' };
   if (run.e === 'ResultTooLarge') return errorVerdict(run.e, run.m);
   if (run.bad) return { status: 'failed', errorType: run.e, message: run.m };
   if (run.e) return errorVerdict(run.e, run.m);
-  if (prep.k !== 'c' || run.v === undefined) return { status: 'error', errorType: 'Internal', message: 'no value' };
+  if (prep.k !== 'c' || run.v === undefined || prep.x === undefined)
+    return { status: 'error', errorType: 'Internal', message: 'no value' };
   const same = pyEqual(prep.x as Tree, run.v as Tree);
   return same
     ? { status: 'passed' }

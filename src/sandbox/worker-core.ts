@@ -25,11 +25,16 @@ import {
   type ToWorker,
   type WorkerOptions,
 } from './protocol';
-import { callPayload, literalPreps } from './test-prep';
+import { literalPreps } from './test-prep';
 import { InterpreterSnapshot, type BytesEqual, type RestoreCost } from './snapshot';
 import { withSmallerMemory, INITIAL_MEMORY_PAGES } from './wasm-memory';
 import { capWasmMemory, OutputCap, probeRealm, type WorkerCost } from './worker-util';
 import { arr, isProxy, marshalOut, runOut, type Plain } from './worker-values';
+import { CallBatch, type CallWant } from './worker-call';
+import { evalPrep, type CallNs } from './worker-prep';
+import { parseLiteral } from './literal';
+import { splitAssert } from './split';
+import type { Tree } from './compare';
 import { loadHarness, type HarnessApi } from './worker-boot';
 
 export interface WorkerPlatform {
@@ -48,6 +53,7 @@ const now = (): number => performance.timeOrigin + performance.now();
 
 export class SandboxWorker {
   private api!: HarnessApi;
+  private pyodide!: PyodideAPI;
   private snap!: InterpreterSnapshot;
   private i32!: Int32Array;
   private f64!: Float64Array;
@@ -95,7 +101,8 @@ export class SandboxWorker {
     const equal = method === 'copy' ? undefined : this.platform.equal;
     this.snap = new InterpreterSnapshot(py, equal, this.clock, method === 'adaptive');
     this.snap.protectFileSystem();
-    this.api = loadHarness(py, sources);
+    this.pyodide = py;
+    this.api = loadHarness(py, sources, options.breach === true);
     // Throwaway jobs pay the first-call costs (imports, caches) before the snapshot is taken.
     this.judge(0, {
       kind: 'judge',
@@ -188,16 +195,21 @@ export class SandboxWorker {
     this.flushed = true;
   }
 
-  /** Phase E: arguments and expected values of the tests JS could not read, with no candidate defined. */
+  /** A fresh interpreter with the job's setup code run; false (and `into.setup` set) when the setup failed. */
+  private begin(id: number, job: JudgeJob, into: { setup?: RunOut }): boolean {
+    this.restore();
+    const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', this.opts.resultCap));
+    const o = runOut(b.r, b.claimed);
+    if (o.t || o.e) into.setup = o;
+    return !into.setup;
+  }
+
+  /**
+   * Phase E: arguments and expected values of the tests JS could not read, with no candidate defined. Tests from an
+   * untrusted source each get an interpreter of their own, so no test's code runs where another's values are made;
+   * trusted (dataset) tests share one when their expressions are pure.
+   */
   private prepare(id: number, job: JudgeJob, idx: number[], prep: PrepOut[], raw: RawJudge): void {
-    const cap = this.opts.resultCap;
-    const setup = () => {
-      this.restore();
-      const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
-      const o = runOut(b.r, b.claimed);
-      if (o.t || o.e) raw.setup = o;
-      return !raw.setup;
-    };
     const classify = (tests: string[]) => {
       const c = this.py(id, DEFINE_STEP, Math.max(job.timeoutMs, 2000), () =>
         this.api.classify(JSON.stringify(tests), job.entryPoint),
@@ -205,51 +217,48 @@ export class SandboxWorker {
       const t = c.r?.ok ? arr(c.r.v) : [];
       return t[0] === 'ok' ? arr(t[1]).map(arr) : undefined;
     };
-    const evaluate = (i: number, j: number) => {
-      const budget = Math.max(job.timeoutMs, 1000);
-      const e = this.py(id, i, budget, () => this.api.evaluate(j));
-      if (e.claimed) raw.timedOut.push(`prep:${i}`);
-      const t = e.r?.ok ? arr(e.r.v) : [];
-      if (e.claimed || t[0] !== 'ok') return void (prep[i] = { k: 'c', t: 1 });
-      const a = arr(t[1]);
-      const x = arr(t[2]);
-      const p: PrepOut = { k: 'c', fn: prep[i].fn };
-      if (a[0] === 'v') [p.a, p.kw] = arr(a[1]);
-      else {
-        p.ae = a[0] === 't' ? 'Timeout' : String(a[1]);
-        p.am = a[0] === 't' ? 'arguments timed out' : String(a[2]);
-      }
-      if (x[0] === 'v') p.x = x[1];
-      else if (x[0] === 't') p.t = 1;
-      else {
-        p.e = String(x[1]);
-        p.m = String(x[2]);
-      }
-      prep[i] = p;
-    };
-    if (!setup()) return;
-    const kinds = classify(idx.map((i) => job.tests[i]));
-    if (!kinds) {
-      for (const i of idx) prep[i] = { k: 'x', e: 'Internal', m: 'tests could not be prepared' };
-      return;
+    // An expected value JS can read is data: only the call goes through Python (a deep literal cannot break it).
+    const text = new Map<number, string>();
+    const known = new Map<number, Tree>();
+    for (const i of idx) {
+      const parts = splitAssert(job.tests[i]);
+      const x = parts ? parseLiteral(parts[1]) : undefined;
+      if (parts && x !== undefined) {
+        known.set(i, x);
+        text.set(i, `assert ${parts[0]} == None`);
+      } else text.set(i, job.tests[i]);
     }
-    const impure: number[] = [];
-    idx.forEach((i, n) => {
-      const k = kinds[n];
+    const evaluate = (i: number, j: number) => {
+      const e = this.py(id, i, Math.max(job.timeoutMs, 1000), () => this.api.evaluate(j));
+      if (e.claimed) raw.timedOut.push(`prep:${i}`);
+      prep[i] = evalPrep(e.r, e.claimed, prep[i].fn, known.get(i));
+    };
+    const mark = (i: number, k: Tree[]) => {
       if (k[0] === 's') prep[i] = { k: 's', names: arr(k[1]) as string[] };
       else if (k[0] === 'x') prep[i] = { k: 'x', e: String(k[1]), m: String(k[2]) };
-      else {
-        prep[i] = { k: 'c', fn: String(k[1]) };
+      else prep[i] = { k: 'c', fn: String(k[1]) };
+    };
+    const alone: number[] = [];
+    if (job.trustedTests) {
+      if (!this.begin(id, job, raw)) return;
+      const kinds = classify(idx.map((i) => text.get(i) as string));
+      idx.forEach((i, n) => {
+        const k = kinds?.[n];
+        if (!k) return void alone.push(i);
+        mark(i, k);
+        if (k[0] !== 'c') return;
         if (k[2] === true) evaluate(i, (k[3] as unknown as ['i', number])[1]);
-        else impure.push(i);
+        else alone.push(i); // could change shared state: an interpreter of its own
+      });
+    } else alone.push(...idx);
+    for (const i of alone) {
+      if (!this.begin(id, job, raw)) return;
+      const one = classify([text.get(i) as string])?.[0];
+      if (!one) prep[i] = { k: 'x', e: 'Internal', m: 'test could not be prepared' };
+      else {
+        mark(i, one);
+        if (one[0] === 'c') evaluate(i, 0);
       }
-    });
-    // A test that could change shared state gets an interpreter of its own.
-    for (const i of impure) {
-      if (!setup()) return;
-      const one = classify([job.tests[i]]);
-      if (!one || one[0][0] !== 'c') prep[i] = { k: 'x', e: 'Internal', m: 'test could not be prepared' };
-      else evaluate(i, 0);
     }
   }
 
@@ -268,25 +277,46 @@ export class SandboxWorker {
     this.cost.parseMs += this.clock() - c0;
     if (pyIdx.length) this.prepare(id, job, pyIdx, prep, raw);
     raw.prep = prep;
-    const cap = this.opts.resultCap;
     const runs: (RunOut | null)[] = new Array<RunOut | null>(n).fill(null);
-    if (!raw.setup) {
-      this.restore();
-      const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
-      const o = runOut(b.r, b.claimed);
-      if (o.t || o.e) raw.setup = o;
-    }
-    if (!raw.setup && !forced[DEFINE_STEP]) {
-      const d = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.define(job.code, job.entryPoint));
-      raw.define = runOut(d.r, d.claimed);
-      if (d.claimed) raw.timedOut.push('define');
-    }
-    const defined = !!raw.define && !raw.define.t && !raw.define.e;
     const logs: (RunOut | null)[] = new Array<RunOut | null>(n).fill(null);
+    // Phase C. The arguments become Python objects (C marshal.loads) and the namespace is taken before any
+    // candidate code runs; after that the worker calls the candidate itself (worker-call.ts).
+    const calls = prep.flatMap((p, i): [number, PrepOut][] =>
+      p?.k === 'c' && p.a !== undefined && p.fn && !forced[i] && (p.x !== undefined || job.wantRepr) ? [[i, p]] : [],
+    );
+    const batch = new CallBatch(this.pyodide, this.api.c);
+    let ns: CallNs | undefined;
+    if (!raw.setup && this.begin(id, job, raw) && !forced[DEFINE_STEP]) {
+      const l = this.step(id, DEFINE_STEP, job.timeoutMs, () => {
+        const c1 = this.clock();
+        try {
+          ns = this.api.namespace() as CallNs;
+          batch.load(calls);
+          return true;
+        } catch (e) {
+          if (typeof (e as { type?: unknown }).type !== 'string') throw e;
+          return false;
+        } finally {
+          this.cost.marshalMs += this.clock() - c1;
+        }
+      });
+      if (l.value) {
+        const d = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.define(job.code, job.entryPoint));
+        raw.define = runOut(d.r, d.claimed);
+        if (d.claimed) raw.timedOut.push('define');
+      } else raw.define = l.claimed ? { t: 1 } : { e: 'Internal', m: 'test arguments could not be loaded' };
+    }
+    const defined = !!raw.define && !raw.define.t && !raw.define.e && ns !== undefined;
     // A timed-out test (or one forced to a timeout by a hard stop) ends the job when the caller asked for that.
     const timedOut = (i: number) => {
       raw.timedOut.push(`run:${i}`);
       if (job.stopAtTimeout) raw.stoppedAt = i;
+    };
+    const want: CallWant = {
+      repr: !!job.wantRepr,
+      resultCap: this.opts.resultCap,
+      room: 0,
+      spent: (b) => (this.jobBytes += b),
     };
     for (let i = 0; i < n && defined && raw.stoppedAt === undefined; i++) {
       const p = prep[i];
@@ -299,35 +329,44 @@ export class SandboxWorker {
         continue;
       }
       if (p.k !== 'c' || p.a === undefined || !p.fn || (p.x === undefined && !job.wantRepr)) continue;
-      const c1 = this.clock();
-      const payload = callPayload(p);
-      this.cost.parseMs += this.clock() - c1;
-      const r = this.py(id, i, job.timeoutMs, () => this.api.call(p.fn, payload, !!job.wantRepr));
-      if (r.claimed) timedOut(i);
-      runs[i] = runOut(r.r, r.claimed);
-    }
-    // Phase S: statement tests replayed against the recorded calls, in an interpreter no candidate code touched.
-    const stmts = logs.flatMap((l, i) => (l ? [i] : []));
-    if (stmts.length && !raw.setup) {
-      this.restore();
-      const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
-      const ok = !runOut(b.r, b.claimed).e && !b.claimed;
-      for (const i of stmts) {
-        const log = logs[i] as RunOut;
-        if (!ok || log.t || log.e) {
-          runs[i] = log.t ? { t: 1 } : { e: log.e ?? 'Internal', m: log.m ?? 'setup failed on replay' };
-          continue;
+      want.room = this.opts.jobResultCap - this.jobBytes;
+      const s = this.step(id, i, job.timeoutMs, () => {
+        const c1 = this.clock();
+        try {
+          return batch.call(i, ns as CallNs, job.entryPoint, want);
+        } finally {
+          this.cost.execMs += this.clock() - c1;
         }
-        const entries = arr(log.v).map((e) => {
-          const [key, out] = arr(e);
-          return [key, arr(out)];
-        });
-        const r = this.py(id, i, job.timeoutMs, () =>
-          this.api.replay(job.tests[i], prep[i].names ?? [], JSON.stringify(entries)),
-        );
-        if (r.claimed) raw.timedOut.push(`run:${i}`);
-        runs[i] = runOut(r.r, r.claimed);
+      });
+      if (s.claimed) timedOut(i);
+      runs[i] = s.claimed || !s.value ? { t: 1 } : s.value;
+      // KeyboardInterrupt the watchdog did not send: the code under test raised it itself.
+      if (runs[i]?.e === 'KeyboardInterrupt') runs[i] = { e: 'KeyboardInterrupt', m: 'raised by the code under test' };
+    }
+    if (ns || calls.length)
+      this.step(id, DEFINE_STEP, 1000, () => {
+        batch.destroy();
+        ns?.destroy();
+      });
+    // Phase S: each statement test replayed against the recorded calls in an interpreter of its own, where neither
+    // candidate code nor another test ran: its verdict is the only thing its own text can decide.
+    for (let i = 0; i < n; i++) {
+      const log = logs[i];
+      if (!log || raw.setup) continue;
+      const ok = this.begin(id, job, {});
+      if (!ok || log.t || log.e) {
+        runs[i] = log.t ? { t: 1 } : { e: log.e ?? 'Internal', m: log.m ?? 'setup failed on replay' };
+        continue;
       }
+      const entries = arr(log.v).map((e) => {
+        const [key, out] = arr(e);
+        return [key, arr(out)];
+      });
+      const r = this.py(id, i, job.timeoutMs, () =>
+        this.api.replay(job.tests[i], prep[i].names ?? [], JSON.stringify(entries)),
+      );
+      if (r.claimed) raw.timedOut.push(`run:${i}`);
+      runs[i] = runOut(r.r, r.claimed);
     }
     raw.runs = runs;
     this.flushOutput();
