@@ -49,7 +49,7 @@ del _s, _k`,
   const api = py.runPython(sources.api, { globals: ns }) as PyProxy & { get(k: string): PyFn };
   if (breach)
     py.runPython(
-      "import sys as _s, builtins as _bi\n_BREACH.update(harness=globals(), core=_BREACH_CORE, sys=_s, builtins=_bi)",
+      'import sys as _s, builtins as _bi\n_BREACH.update(harness=globals(), core=_BREACH_CORE, sys=_s, builtins=_bi)',
       { globals: ns },
     );
   const out = Object.fromEntries(API_NAMES.map((k) => [k, api.get(k)])) as unknown as HarnessApi;

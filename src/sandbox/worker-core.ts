@@ -28,7 +28,8 @@ import {
 import { literalPreps } from './test-prep';
 import { InterpreterSnapshot, type BytesEqual, type RestoreCost } from './snapshot';
 import { withSmallerMemory, INITIAL_MEMORY_PAGES } from './wasm-memory';
-import { capWasmMemory, OutputCap, probeRealm, type WorkerCost } from './worker-util';
+import { capWasmMemory, OutputCap, probeRealm, proxyPrototypes, type WorkerCost } from './worker-util';
+import { freezeRealm } from './lockdown';
 import { arr, isProxy, marshalOut, runOut, type Plain } from './worker-values';
 import { CallBatch, type CallWant } from './worker-call';
 import { evalPrep, type CallNs } from './worker-prep';
@@ -112,11 +113,14 @@ export class SandboxWorker {
       timeoutMs: 60_000,
     });
     this.extract(0, 'assert f(1) == [1]\nx = 2\nassert f(x) == [2]', 'f', 8);
+    const protos = proxyPrototypes(py);
     py.runPython('import gc as _g\n_g.collect()\ndel _g');
     this.out.take();
     this.err.take();
     this.snap.take();
     this.platform.lockDown();
+    // Nothing a job does may reach the next one through the JS realm: intrinsics and proxy classes are frozen.
+    freezeRealm(protos, [[Error, 'stackTraceLimit']]);
     this.platform.post({ type: 'ready', coldMs: now() - t0 });
   }
 

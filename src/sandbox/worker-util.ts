@@ -79,3 +79,20 @@ export interface WorkerCost {
   /** Posting results (serialising them for the main thread). */
   postMs: number;
 }
+
+/** The prototypes of Pyodide's JS-side objects (proxies of each kind, its error class), for freezeRealm. */
+export function proxyPrototypes(py: { runPython(src: string): unknown }): object[] {
+  const out: object[] = [];
+  for (const src of ['[1]', '(1,)', '{1: 2}', '{1}', 'lambda: 0', '(x for x in ())', 'b""', 'iter([])', 'object()']) {
+    const p = py.runPython(src) as { destroy?: () => void } | null;
+    if (p && typeof p === 'object') out.push(Object.getPrototypeOf(p) as object);
+    if (p && typeof p === 'function') out.push(Object.getPrototypeOf(p) as object);
+    p?.destroy?.();
+  }
+  try {
+    py.runPython('raise ValueError()');
+  } catch (e) {
+    if (typeof e === 'object' && e !== null) out.push(Object.getPrototypeOf(e) as object);
+  }
+  return out;
+}
