@@ -20,8 +20,12 @@ export function floatTree(x: number): Tree {
   return ['f', x];
 }
 
-/** UTF-8 with lone surrogates allowed (marshal writes str with "surrogatepass"). */
-function decodeUtf8(b: Uint8Array, start: number, end: number): string {
+/**
+ * UTF-8 with lone surrogates allowed (marshal writes str with "surrogatepass"). A str that holds a surrogate code
+ * point becomes ['u', code points]: as a JS string it could not be told from a different str (a surrogate pair is
+ * one code point in Python, two in '\ud83d\ude00').
+ */
+function decodeUtf8(b: Uint8Array, start: number, end: number): Tree {
   let ascii = true;
   for (let i = start; i < end; i++) if (b[i] > 127) ascii = false;
   if (ascii) {
@@ -30,6 +34,8 @@ function decodeUtf8(b: Uint8Array, start: number, end: number): string {
     return s;
   }
   const units: number[] = [];
+  const cps: number[] = [];
+  let lone = false;
   let out = '';
   for (let i = start; i < end;) {
     const c = b[i];
@@ -37,13 +43,15 @@ function decodeUtf8(b: Uint8Array, start: number, end: number): string {
     let cp = len === 1 ? c : c & (0xff >> (len + 1));
     for (let k = 1; k < len; k++) cp = (cp << 6) | (b[i + k] & 0x3f);
     i += len;
+    cps.push(cp);
+    if (cp >= 0xd800 && cp <= 0xdfff) lone = true;
     if (cp > 0xffff) {
       cp -= 0x10000;
       units.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
     } else units.push(cp);
     if (units.length > 8000) out += String.fromCharCode(...units.splice(0));
   }
-  return out + String.fromCharCode(...units);
+  return lone ? ['u', cps.join(',')] : out + String.fromCharCode(...units);
 }
 
 /** Decodes one marshalled value; refuses code objects, references and anything that is not plain data. */
@@ -225,6 +233,14 @@ export function marshalEncode(t: Tree): Uint8Array {
     }
     const items = x.slice(1);
     switch (x[0]) {
+      case 'u': {
+        const b: number[] = [];
+        for (const cp of (x[1] as string).split(',').map(Number)) encodeUtf8(String.fromCodePoint(cp), b);
+        out.push(0x75);
+        i32(b.length);
+        for (const c of b) out.push(c);
+        return;
+      }
       case 'i':
         return big(BigInt(x[1] as number));
       case 'I': {

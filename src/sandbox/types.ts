@@ -70,6 +70,12 @@ export interface ValidatedTest extends ExtractedTest {
   valid: boolean;
   /** repr() of the ground-truth output when callOk: a Python literal usable as an expected value. */
   gtOutput?: string;
+  /**
+   * When callOk: the call with the argument values the ground truth received written as literals (`f([1, 2], k=3)`).
+   * Arguments are data: a test judged later runs this, never `call` again, so an argument that used time or
+   * randomness is the same value for the ground truth and for every candidate.
+   */
+  callLiteral?: string;
   /** Why it is invalid. */
   reason?: string;
 }

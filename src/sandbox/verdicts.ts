@@ -1,6 +1,7 @@
 // Turns a worker's raw per-step JSON into typed verdicts (judge) and validity marks (ground truth).
 import { preview, pyEqual, sameTree, type Tree } from './compare';
 import { parseLiteral } from './literal';
+import { callSource } from './literal-source';
 import type { JudgeJob, RawJudge } from './protocol';
 import type { ExecOutcome, ExecResult, ExtractedTest, JudgeResult, TestVerdict, ValidatedTest } from './types';
 
@@ -69,7 +70,8 @@ export function toJudgeResult(job: JudgeJob, raw: RawJudge): JudgeResult {
 export function toValidated(job: JudgeJob, raw: RawJudge, tests: ExtractedTest[]): ValidatedTest[] {
   const failure = defineFailure(job, raw);
   const seen = new Set<string>();
-  return tests.map((t, i) => {
+  return tests.map((test, i) => {
+    let t: ExtractedTest & { callLiteral?: string } = test;
     const key = `${t.call} == ${t.expected}`;
     const dup = seen.has(key);
     seen.add(key);
@@ -102,6 +104,8 @@ export function toValidated(job: JudgeJob, raw: RawJudge, tests: ExtractedTest[]
         reason: `the ground-truth output ${preview(run.v)} does not round-trip through repr`,
       };
     const gtOutput = run.r;
+    // The values the ground truth received, as literals: what later judge jobs run (never the expression again).
+    if (prep.a !== undefined && prep.fn) t = { ...t, callLiteral: callSource(prep.fn, prep.a, prep.kw ?? ['d']) };
     if (prep.x === undefined)
       return {
         ...t,
