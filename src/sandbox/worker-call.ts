@@ -44,6 +44,14 @@ _c`) as { get(i: number): unknown; destroy(): void };
   return out;
 }
 
+/**
+ * A Python exception that reached JS (Pyodide's PythonError; its class cannot be changed, the realm is frozen): the
+ * interpreter is still usable, this job only broke it. Anything else is a JS-level failure.
+ */
+export function isPythonError(e: unknown): boolean {
+  return typeof (e as { type?: unknown })?.type === 'string' || (e instanceof Error && e.name === 'PythonError');
+}
+
 const hex = (b: Uint8Array): string => {
   let s = '';
   for (const x of b) s += (x < 16 ? '0' : '') + x.toString(16);
@@ -52,8 +60,8 @@ const hex = (b: Uint8Array): string => {
 
 /** The message of a Python exception that reached JS: the last line of Pyodide's formatted traceback, capped. */
 function pyError(e: unknown): RunOut | undefined {
-  const type = (e as { type?: unknown }).type;
-  if (typeof type !== 'string') return undefined;
+  if (!isPythonError(e)) return undefined;
+  const type = String((e as { type?: unknown }).type ?? 'Error');
   const lines = String((e as { message?: unknown }).message ?? '')
     .trimEnd()
     .split('\n');

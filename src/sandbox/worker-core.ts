@@ -31,7 +31,7 @@ import { withSmallerMemory, INITIAL_MEMORY_PAGES } from './wasm-memory';
 import { capWasmMemory, OutputCap, probeRealm, proxyPrototypes, type WorkerCost } from './worker-util';
 import { freezeRealm } from './lockdown';
 import { arr, isProxy, marshalOut, runOut, type Plain } from './worker-values';
-import { CallBatch, type CallWant } from './worker-call';
+import { CallBatch, isPythonError, type CallWant } from './worker-call';
 import { evalPrep, type CallNs } from './worker-prep';
 import { parseLiteral } from './literal';
 import { splitAssert } from './split';
@@ -51,6 +51,18 @@ export interface WorkerPlatform {
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * Runs a worker-side step whose Python errors mean only that this job broke the interpreter (it is restored before
+ * the next phase anyway): they are swallowed. A JS-level failure still propagates (the interpreter is gone).
+ */
+function pyErrorsAreData(fn: () => unknown): void {
+  try {
+    fn();
+  } catch (e) {
+    if (!isPythonError(e)) throw e;
+  }
+}
 
 export class SandboxWorker {
   private api!: HarnessApi;
@@ -168,8 +180,8 @@ export class SandboxWorker {
         if (type === 'KeyboardInterrupt') return { ok: true, v: ['t', 't'], bytes: 0 } as Plain;
         // A Python error out of the harness itself means this job broke the harness: an error for the job, and
         // the interpreter is restored before the next phase anyway. Only JS-level failures replace the worker.
-        if (typeof type === 'string')
-          return { ok: false, e: 'HarnessBroken', m: `${type} in the sandbox harness` } as Plain;
+        if (isPythonError(e))
+          return { ok: false, e: 'HarnessBroken', m: `${String(type)} in the sandbox harness` } as Plain;
         throw e;
       }
       const t1 = this.clock();
@@ -195,7 +207,7 @@ export class SandboxWorker {
   /** Python's buffered stdout/stderr, pushed to the capped writers; a second flush in a row has nothing to push. */
   private flushOutput(): void {
     if (!this.snap.dirty || this.flushed) return;
-    this.step(0, DEFINE_STEP, 1000, () => this.api.flush());
+    this.step(0, DEFINE_STEP, 1000, () => pyErrorsAreData(() => this.api.flush()));
     this.flushed = true;
   }
 
@@ -298,7 +310,7 @@ export class SandboxWorker {
           batch.load(calls);
           return true;
         } catch (e) {
-          if (typeof (e as { type?: unknown }).type !== 'string') throw e;
+          if (!isPythonError(e)) throw e;
           return false;
         } finally {
           this.cost.marshalMs += this.clock() - c1;
@@ -348,10 +360,12 @@ export class SandboxWorker {
       if (runs[i]?.e === 'KeyboardInterrupt') runs[i] = { e: 'KeyboardInterrupt', m: 'raised by the code under test' };
     }
     if (ns || calls.length)
-      this.step(id, DEFINE_STEP, 1000, () => {
-        batch.destroy();
-        ns?.destroy();
-      });
+      this.step(id, DEFINE_STEP, 1000, () =>
+        pyErrorsAreData(() => {
+          batch.destroy();
+          ns?.destroy();
+        }),
+      );
     // Phase S: each statement test replayed against the recorded calls in an interpreter of its own, where neither
     // candidate code nor another test ran: its verdict is the only thing its own text can decide.
     for (let i = 0; i < n; i++) {
