@@ -121,6 +121,26 @@ async function honestUnchanged(): Promise<void> {
   expect(statuses(await pool().judge(none))).toEqual(['passed', 'failed']);
 }
 
+/** The same, one entry of the harness's namespace at a time (its index in sorted order), with shape `shape`. */
+function oneEntry(index: number, shape: number, atDefine: boolean): string {
+  return `
+H = BREACH['harness']
+${STAND_INS}
+SPACES = []
+KEYS = sorted(k for k in H if k not in ('__builtins__', '__name__'))
+def attack():
+    H[KEYS[${index}]] = make(0, ${shape})
+DONE = []
+if ${atDefine ? 'True' : 'False'}:
+    DONE.append(attack())
+def f(x=None, **k):
+    if not DONE:
+        DONE.append(1)
+        attack()
+    return None
+`;
+}
+
 const SELECTIONS = ['harness', 'builtins', 'core', 'sample', ...Array.from({ length: 6 }, (_, a) => `modules:${a},6`)];
 /** 0: each shape of the protocol in turn over the entries; 1 raise; 2 huge; 3 self-referencing; 4 shared state; 5 JS. */
 const KINDS = 6;
@@ -132,6 +152,32 @@ describe('the candidate owns the interpreter: a wrong candidate is never passed,
     const r = await pool().judge({ code, entryPoint: 'f', tests: ["assert f() == ['dict', True, True]"] });
     expect(statuses(r)).toEqual(['passed']);
   });
+
+  it('each entry of the harness namespace alone replaced by each protocol shape', async () => {
+    const count = await pool().judge({
+      code: "H = BREACH['harness']\ndef f():\n    return len([k for k in H if k not in ('__builtins__', '__name__')])",
+      entryPoint: 'f',
+      tests: ['assert f() == 0'],
+    });
+    const n = Number(/got (\d+)/.exec(count.verdicts[0].message ?? '')?.[1]);
+    expect(n).toBeGreaterThan(50);
+    const tests = ['assert f(1) == 2', "assert f('x') == 'ab'.upper()", "assert f(x=5) == b'five'"];
+    for (let index = 0; index < n; index++) {
+      for (const shape of [0, 4, 5 + (index % 8)]) {
+        const atDefine = (index + shape) % 2 === 0;
+        const r = await pool().judge({
+          code: oneEntry(index, shape, atDefine),
+          entryPoint: 'f',
+          tests,
+          trustedTests: atDefine,
+        });
+        const passed = r.verdicts.flatMap((v, i) => (v.status === 'passed' ? [tests[i]] : []));
+        expect({ index, shape, passed }).toEqual({ index, shape, passed: [] });
+      }
+      if (index % 10 === 9) await honestUnchanged();
+    }
+    await honestUnchanged();
+  }, 600_000);
 
   for (const select of SELECTIONS)
     it(`every entry of ${select} replaced by each stand-in`, async () => {
