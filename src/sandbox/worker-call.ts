@@ -21,24 +21,40 @@ export interface CFuncs {
   list: PyFn;
   tuple: PyFn;
   repr: PyFn;
+  map: PyFn;
+  getsizeof: PyFn;
   /** `((),)`: one call with no positional arguments (a partial carries them). */
   once: unknown;
 }
 
-const NAMES = ['dumps', 'loads', 'fromhex', 'starmap', 'islice', 'partial', 'setstate', 'list', 'tuple', 'repr'];
+const NAMES = [
+  'dumps',
+  'loads',
+  'fromhex',
+  'starmap',
+  'islice',
+  'partial',
+  'setstate',
+  'list',
+  'tuple',
+  'repr',
+  'map',
+  'getsizeof',
+];
 
 /** Takes the C functions from a fresh interpreter and checks that each is implemented in C, not in Python. */
 export function captureCFuncs(py: PyodideAPI): CFuncs {
-  const t = py.runPython(`import builtins as _b, functools as _ft, itertools as _it, marshal as _m, types as _ty
+  const t =
+    py.runPython(`import builtins as _b, functools as _ft, itertools as _it, marshal as _m, sys as _s, types as _ty
 _c = (_m.dumps, _m.loads, bytes.fromhex, _it.starmap, _it.islice, _ft.partial, _ft.partial.__setstate__, _b.list,
-      _b.tuple, _b.repr, ((),))
+      _b.tuple, _b.repr, _b.map, _s.getsizeof, ((),))
 _kinds = (_ty.BuiltinFunctionType, _ty.MethodDescriptorType, type)
-assert all(isinstance(f, _kinds) and getattr(f, '__code__', None) is None for f in _c[:10]), 'not C code'
+assert all(isinstance(f, _kinds) and getattr(f, '__code__', None) is None for f in _c[:12]), 'not C code'
 assert not hasattr(_ft.partial, '__dict__') or _ft.partial.__module__ == 'functools'
-del _b, _ft, _it, _m, _ty, _kinds
+del _b, _ft, _it, _m, _s, _ty, _kinds
 _c`) as { get(i: number): unknown; destroy(): void };
   const out = Object.fromEntries(NAMES.map((k, i) => [k, t.get(i)])) as unknown as CFuncs;
-  out.once = t.get(10);
+  out.once = t.get(12);
   t.destroy();
   py.runPython('del _c');
   return out;
@@ -125,6 +141,10 @@ export class CallBatch {
         calls = k(this.c.starmap(target, this.c.once));
       } else calls = k(this.c.starmap(target, k(this.c.islice(entryT, 0, 1))));
       const box = k(this.c.list(calls));
+      // A flat value far past the cap (a 100 MB str) is refused before marshal would copy it inside the heap.
+      const size = (k(this.c.list(k(this.c.map(this.c.getsizeof, box)))) as { get(i: number): unknown }).get(0);
+      if (typeof size === 'number' && size > 16 * want.resultCap + 1024)
+        return { e: 'ResultTooLarge', m: `result is about ${size} bytes (cap ${want.resultCap} per value)` };
       const p: Plain = marshalOut(this.c.dumps, box, want.resultCap, want.room);
       if (!p.ok) return { e: p.e, m: p.m, bad: 1 };
       if (!Array.isArray(p.v) || p.v[0] !== 'l' || p.v.length !== 2) return { e: 'Internal', m: 'no value' };
