@@ -68,6 +68,18 @@ export function isPythonError(e: unknown): boolean {
   return typeof (e as { type?: unknown })?.type === 'string' || (e instanceof Error && e.name === 'PythonError');
 }
 
+/**
+ * Runs a worker-side step whose Python errors mean only that this job broke the interpreter (it is restored before
+ * the next phase anyway): they are swallowed. A JS-level failure still propagates (the interpreter is gone).
+ */
+export function pyErrorsAreData(fn: () => unknown): void {
+  try {
+    fn();
+  } catch (e) {
+    if (!isPythonError(e)) throw e;
+  }
+}
+
 const hex = (b: Uint8Array): string => {
   let s = '';
   for (const x of b) s += (x < 16 ? '0' : '') + x.toString(16);

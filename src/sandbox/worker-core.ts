@@ -28,14 +28,18 @@ import {
 import { literalPreps } from './test-prep';
 import { InterpreterSnapshot, type BytesEqual, type RestoreCost } from './snapshot';
 import { withSmallerMemory, INITIAL_MEMORY_PAGES } from './wasm-memory';
-import { capWasmMemory, OutputCap, probeRealm, proxyPrototypes, type WorkerCost } from './worker-util';
+import {
+  capWasmMemory,
+  keepProxyFinalizersOut,
+  OutputCap,
+  probeRealm,
+  proxyPrototypes,
+  type WorkerCost,
+} from './worker-util';
 import { freezeRealm } from './lockdown';
 import { arr, isProxy, marshalOut, runOut, type Plain } from './worker-values';
-import { CallBatch, isPythonError, type CallWant } from './worker-call';
-import { evalPrep, type CallNs } from './worker-prep';
-import { parseLiteral } from './literal';
-import { splitAssert } from './split';
-import type { Tree } from './compare';
+import { CallBatch, isPythonError, pyErrorsAreData, type CallWant } from './worker-call';
+import { prepareTests, type CallNs } from './worker-prep';
 import { loadHarness, type HarnessApi } from './worker-boot';
 
 export interface WorkerPlatform {
@@ -51,18 +55,6 @@ export interface WorkerPlatform {
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
-
-/**
- * Runs a worker-side step whose Python errors mean only that this job broke the interpreter (it is restored before
- * the next phase anyway): they are swallowed. A JS-level failure still propagates (the interpreter is gone).
- */
-function pyErrorsAreData(fn: () => unknown): void {
-  try {
-    fn();
-  } catch (e) {
-    if (!isPythonError(e)) throw e;
-  }
-}
 
 export class SandboxWorker {
   private api!: HarnessApi;
@@ -100,6 +92,7 @@ export class SandboxWorker {
     this.opts = options;
     this.heapBytes = capWasmMemory(options.memoryCapBytes);
     const py = await withSmallerMemory(INITIAL_MEMORY_PAGES, () => this.platform.load());
+    keepProxyFinalizersOut(py);
     this.out = new OutputCap(options.outputCap);
     this.err = new OutputCap(options.outputCap);
     py.setStdout({ write: this.out.write });
@@ -220,62 +213,22 @@ export class SandboxWorker {
     return !into.setup;
   }
 
-  /**
-   * Phase E: arguments and expected values of the tests JS could not read, with no candidate defined. Tests from an
-   * untrusted source each get an interpreter of their own, so no test's code runs where another's values are made;
-   * trusted (dataset) tests share one when their expressions are pure.
-   */
+  /** Phase E (worker-prep.ts), on this worker's steps. */
   private prepare(id: number, job: JudgeJob, idx: number[], prep: PrepOut[], raw: RawJudge): void {
-    const classify = (tests: string[]) => {
-      const c = this.py(id, DEFINE_STEP, Math.max(job.timeoutMs, 2000), () =>
-        this.api.classify(JSON.stringify(tests), job.entryPoint),
-      );
-      const t = c.r?.ok ? arr(c.r.v) : [];
-      return t[0] === 'ok' ? arr(t[1]).map(arr) : undefined;
-    };
-    // An expected value JS can read is data: only the call goes through Python (a deep literal cannot break it).
-    const text = new Map<number, string>();
-    const known = new Map<number, Tree>();
-    for (const i of idx) {
-      const parts = splitAssert(job.tests[i]);
-      const x = parts ? parseLiteral(parts[1]) : undefined;
-      if (parts && x !== undefined) {
-        known.set(i, x);
-        text.set(i, `assert ${parts[0]} == None`);
-      } else text.set(i, job.tests[i]);
-    }
-    const evaluate = (i: number, j: number) => {
-      const e = this.py(id, i, Math.max(job.timeoutMs, 1000), () => this.api.evaluate(j));
-      if (e.claimed) raw.timedOut.push(`prep:${i}`);
-      prep[i] = evalPrep(e.r, e.claimed, prep[i].fn, known.get(i));
-    };
-    const mark = (i: number, k: Tree[]) => {
-      if (k[0] === 's') prep[i] = { k: 's', names: arr(k[1]) as string[] };
-      else if (k[0] === 'x') prep[i] = { k: 'x', e: String(k[1]), m: String(k[2]) };
-      else prep[i] = { k: 'c', fn: String(k[1]) };
-    };
-    const alone: number[] = [];
-    if (job.trustedTests) {
-      if (!this.begin(id, job, raw)) return;
-      const kinds = classify(idx.map((i) => text.get(i) as string));
-      idx.forEach((i, n) => {
-        const k = kinds?.[n];
-        if (!k) return void alone.push(i);
-        mark(i, k);
-        if (k[0] !== 'c') return;
-        if (k[2] === true) evaluate(i, (k[3] as unknown as ['i', number])[1]);
-        else alone.push(i); // could change shared state: an interpreter of its own
-      });
-    } else alone.push(...idx);
-    for (const i of alone) {
-      if (!this.begin(id, job, raw)) return;
-      const one = classify([text.get(i) as string])?.[0];
-      if (!one) prep[i] = { k: 'x', e: 'Internal', m: 'test could not be prepared' };
-      else {
-        mark(i, one);
-        if (one[0] === 'c') evaluate(i, 0);
-      }
-    }
+    prepareTests(
+      {
+        begin: (into) => this.begin(id, job, into),
+        classify: (tests) =>
+          this.py(id, DEFINE_STEP, Math.max(job.timeoutMs, 2000), () =>
+            this.api.classify(JSON.stringify(tests), job.entryPoint),
+          ),
+        evaluate: (i, j) => this.py(id, i, Math.max(job.timeoutMs, 1000), () => this.api.evaluate(j)),
+      },
+      job,
+      idx,
+      prep,
+      raw,
+    );
   }
 
   judge(id: number, job: JudgeJob): RawJudge {

@@ -96,3 +96,15 @@ export function proxyPrototypes(py: { runPython(src: string): unknown }): object
   }
   return out;
 }
+
+/**
+ * Pyodide decrefs the Python object of a PyProxy that JS garbage-collects, from a FinalizationRegistry, at any later
+ * time: after a restore that pointer names memory of another state, and the decref corrupts it (seen as "memory
+ * access out of bounds" in a finalizer). Every Python object lives in restored memory, so a proxy the worker did not
+ * destroy inside a step is simply dropped: the registry is replaced by one that registers nothing.
+ */
+export function keepProxyFinalizersOut(py: object): void {
+  const mod = (py as { _module?: Record<string, unknown> })._module;
+  if (!mod || !('finalizationRegistry' in mod)) return;
+  mod.finalizationRegistry = { register() {}, unregister() {} };
+}
