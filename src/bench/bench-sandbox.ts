@@ -51,7 +51,8 @@ function makeSuite(i: number): JudgeRequest {
   ];
   const [code, test] = templates[k];
   const tests = Array.from({ length: 8 }, (_, j) => test(j + 2 + (i % 11)));
-  return { code, entryPoint: 'f', tests, timeoutMs: 1000 };
+  // Dataset-style tests (trusted text): Python-evaluated ones share one interpreter unless --untrusted-tests.
+  return { code, entryPoint: 'f', tests, timeoutMs: 1000, trustedTests: !process.argv.includes('--untrusted-tests') };
 }
 
 interface Run {

@@ -55,9 +55,17 @@ export interface JudgedCandidate {
   shared?: { numValid: number; numPassed: number };
 }
 
-/** The ground-truth form of a test whose call ran, or undefined when it raised / timed out. */
+/**
+ * The ground-truth form of a test whose call ran, or undefined when it raised / timed out. It calls with the argument
+ * values the ground truth received (`callLiteral`): arguments are data, evaluated once.
+ */
 export function attackForm(t: ValidatedTest): string | undefined {
   if (!t.callOk || t.gtOutput === undefined) return undefined;
+  return `assert ${t.callLiteral ?? t.call} == ${t.gtOutput}`;
+}
+
+/** The release's filled-in statement (its text, not its values): what repeats are counted on. */
+function releaseForm(t: ValidatedTest): string {
   return `assert ${t.call} == ${t.gtOutput}`;
 }
 
@@ -81,11 +89,12 @@ export function countTests(raw: string, tests: ValidatedTest[], rejected: Reject
       invalid++;
       return { ...t };
     }
-    if (seen.has(filled)) {
+    const key = releaseForm(t);
+    if (seen.has(key)) {
       invalid++;
       return { ...t, filled, repeat: true };
     }
-    seen.add(filled);
+    seen.add(key);
     valid.push(filled);
     if (!t.valid) invalid++;
     return { ...t, filled };

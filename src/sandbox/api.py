@@ -1,14 +1,17 @@
 # Sandbox entry points the worker calls, one phase of a job at a time (the worker restores the whole interpreter
 # between phases): E evaluates test arguments and expected values with no candidate defined; C defines the
-# candidate and calls it; S replays dataset statement tests against what C recorded, with no candidate code.
-# Every entry returns a tuple that the worker turns into plain data with marshal (C code, exact types only);
-# nothing here decides a verdict: the worker's JS compares values.
+# candidate (the worker then calls it itself, worker-call.ts); S replays dataset statement tests against what C
+# recorded, with no candidate code. Every entry returns a tuple that the worker turns into plain data with marshal
+# (C code, exact types only) and reads as data: nothing here decides a verdict, the worker's JS compares values.
 _ST = {'kinds': (), 'fns': (), 'base': None}
+# Filled in only by the breach test fixture (worker-boot.ts): handed to every candidate as `BREACH`.
+_BREACH = {}
 
 
 def _guarded(fn, *args, **kwargs):
     """Run untrusted code with the audit hook armed: ('v', value) | ('t',) | ('e', type, message)."""
-    _H.active = True  # noqa: F821 (harness.py)
+    prev = _H.active  # noqa: F821 (harness.py)
+    _H.active = True  # noqa: F821
     try:
         return ('v', fn(*args, **kwargs))
     except _KI:  # noqa: F821
@@ -17,7 +20,7 @@ def _guarded(fn, *args, **kwargs):
         d = _err(e)  # noqa: F821
         return ('e', d['e'], d['m'])
     finally:
-        _H.active = False  # noqa: F821
+        _H.active = prev  # noqa: F821
 
 
 _CAP = {'bytes': 1 << 20}
@@ -72,13 +75,20 @@ def begin(setup, cap):
     return ('ok',)
 
 
+def namespace():
+    """The job's namespace dict, taken by the worker before any candidate code runs (it looks the entry up there)."""
+    return _JOB['state'].ns  # noqa: F821
+
+
 def classify(tests_json, entry):
     """Phase E, harness code only: kinds of all tests, and their argument/expected lambdas compiled in one go."""
     ns = _JOB['state'].ns  # noqa: F821
     shadowed = frozenset(k for k in ns if k not in ('__builtins__', '__name__'))
     try:
-        kinds, code = prepare(_json.loads(tests_json), entry, shadowed)  # noqa: F821 (suite.py)
-        fns = eval(code, ns) if code is not None else ()
+        kinds, codes = prepare(_json.loads(tests_json), entry, shadowed)  # noqa: F821 (suite.py)
+        fns = ()
+        for code in codes:
+            fns += eval(code, ns)
     except (SyntaxError, RecursionError, MemoryError) as e:
         return ('e', _type_name(type(e)), 'tests could not be compiled')  # noqa: F821
     _ST['kinds'], _ST['fns'] = kinds, fns
@@ -124,26 +134,16 @@ def define(code, entry):
     except (RecursionError, MemoryError) as e:
         return ('e', _type_name(type(e)), 'the code is too large or too deeply nested')  # noqa: F821
     ns = _JOB['state'].ns  # noqa: F821
+    if _BREACH:
+        ns['BREACH'] = _BREACH
     r = _guarded(exec, compiled, ns)
+    # The hook stays armed for the rest of phase C (the worker's own calls of the candidate); defence in depth only.
+    _H.active = True  # noqa: F821
     if r[0] != 'v':
         return r
     if entry and not callable(ns.get(entry)):
         return ('e', 'NameError', f'the code does not define a function {entry}()')
     return ('ok',)
-
-
-def call(name, payload, want_repr):
-    """`name(*args, **kwargs)` on fresh copies of plain arguments; the value goes back to the worker as it is."""
-    ns = _JOB['state'].ns  # noqa: F821
-    fn = ns.get(name)
-    if fn is None:
-        fn = ns['__builtins__'].get(name)
-    if fn is None:
-        return ('e', 'NameError', f"name '{name}' is not defined")
-    d = _json.loads(payload)  # noqa: F821
-    args = [_from_tree(a) for a in d['a']]  # noqa: F821
-    kwargs = {k: _from_tree(v) for k, v in d['k'].items()}  # noqa: F821
-    return _value(_guarded(fn, *args, **kwargs), want_repr)
 
 
 def _key(name, args, kwargs):
@@ -277,6 +277,7 @@ def flush():
 import ast as _aast  # noqa: E402
 
 {  # noqa: F821
-    'begin': begin, 'classify': classify, 'evaluate': evaluate, 'define': define, 'call': call, 'record': record,
+    'begin': begin, 'namespace': namespace, 'classify': classify, 'evaluate': evaluate, 'define': define,
+    'record': record,
     'replay': replay, 'flush': flush, 'extract': extract, 'dumps': _marshal.dumps,  # noqa: F821
 }

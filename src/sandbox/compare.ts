@@ -1,7 +1,23 @@
 // CPython `==` on plain tagged data (as marshal gives it): exact ints, exact floats (NaN is not NaN), int vs float
 // by exact value, unordered sets and dict keys by the same equality. No tolerance: a dataset that wants one says so
 // in its own checker (a statement test). Runs in JS, where no candidate or test code can reach it.
+// A str holding lone surrogates (which a JS string cannot tell from a pair) is ['u', code points joined by ','].
 export type Tree = null | boolean | string | [string, ...unknown[]];
+
+/** The Python-escaped text of a ['u', ...] string's code points. */
+export function strFromCodePoints(cps: string): string {
+  return cps
+    .split(',')
+    .map(Number)
+    .map((c) =>
+      c >= 0xd800 && c <= 0xdfff
+        ? `\\u${c.toString(16)}`
+        : c === 39 || c === 92
+          ? `\\${String.fromCharCode(c)}`
+          : String.fromCodePoint(c),
+    )
+    .join('');
+}
 
 type Num = { kind: 'int'; v: bigint } | { kind: 'float'; v: number } | { kind: 'complex'; re: number; im: number };
 
@@ -61,12 +77,14 @@ function numEqual(a: Num, b: Num): boolean {
  * key of its own every time: two NaN objects are never the same key across the JS boundary.
  */
 let nanCount = 0;
-function hashKey(t: Tree): string {
+export function hashKey(t: Tree): string {
   const n = asNum(t);
   if (n) {
     let re: Num = n;
     if (n.kind === 'complex') {
-      if (n.im !== 0 || Number.isNaN(n.im)) return `c${n.re}|${Number.isNaN(n.im) ? `nan${nanCount++}` : n.im}`;
+      // A NaN in either part makes the value equal to nothing, itself included (no identity crosses into JS).
+      if (Number.isNaN(n.re) || Number.isNaN(n.im)) return `nan${nanCount++}`;
+      if (n.im !== 0) return `c${n.re}|${n.im}`;
       re = { kind: 'float', v: n.re };
     }
     if (re.kind === 'int') return `n${re.v}`;
@@ -78,7 +96,7 @@ function hashKey(t: Tree): string {
   if (typeof t === 'string') return 's' + JSON.stringify(t);
   if (!Array.isArray(t)) return `?${nanCount++}`;
   const items = t.slice(1) as Tree[];
-  if (t[0] === 'y') return 'y' + String(t[1]);
+  if (t[0] === 'y' || t[0] === 'u') return t[0] + String(t[1]);
   if (t[0] === 't') return `t(${items.map(hashKey).join(',')})`;
   if (t[0] === 'S') return `S{${items.map(hashKey).sort().join(',')}}`;
   return `?${nanCount++}`;
@@ -107,7 +125,7 @@ export function pyEqual(a: Tree, b: Tree): boolean {
   const tb = b as unknown[];
   const kind = ta[0];
   if (kind !== tb[0]) return false;
-  if (kind === 'y') return ta[1] === tb[1];
+  if (kind === 'y' || kind === 'u') return ta[1] === tb[1];
   const ia = ta.slice(1) as Tree[];
   const ib = tb.slice(1) as Tree[];
   if (kind === 'l' || kind === 't') return ia.length === ib.length && ia.every((x, i) => pyEqual(x, ib[i]));
@@ -161,6 +179,8 @@ function render(t: Tree): string {
       return `complex(${render(t[1] as Tree)}, ${render(t[2] as Tree)})`;
     case 'y':
       return `bytes.fromhex('${t[1] as string}')`;
+    case 'u':
+      return `'${strFromCodePoints(t[1] as string)}'`;
     case 'l':
       return `[${items.map(render).join(', ')}]`;
     case 't':

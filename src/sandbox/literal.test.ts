@@ -91,3 +91,37 @@ describe('splitAssert / literalTest', () => {
     }
   });
 });
+
+describe('literal reading cost grows at most like n log n', () => {
+  /** Best of three timings of reading `make(n)` (ms). */
+  const cost = (make: (n: number) => string, n: number): number => {
+    const src = make(n);
+    let best = Infinity;
+    for (let r = 0; r < 3; r++) {
+      const t0 = performance.now();
+      expect(parseLiteral(src)).toBeDefined();
+      best = Math.min(best, performance.now() - t0);
+    }
+    return best;
+  };
+  const shapes: [string, (n: number) => string][] = [
+    ['a dict with n duplicate keys', (n) => `{${Array.from({ length: n }, (_, i) => `${i % 2}: ${i}`).join(', ')}}`],
+    ['a dict with n distinct keys', (n) => `{${Array.from({ length: n }, (_, i) => `'k${i}': ${i}`).join(', ')}}`],
+    [
+      'a set with n equal elements across types',
+      (n) => `{${Array.from({ length: n }, (_, i) => ['1', '1.0', 'True'][i % 3]).join(', ')}}`,
+    ],
+    ['a set of n tuples', (n) => `{${Array.from({ length: n }, (_, i) => `(${i}, '${i}')`).join(', ')}}`],
+    ['a list of n floats', (n) => `[${Array.from({ length: n }, (_, i) => `${i}.5`).join(', ')}]`],
+    ['a string of n escapes', (n) => `'${'a\\n\\x41'.repeat(n)}'`],
+  ];
+  for (const [name, make] of shapes)
+    it(`${name}: 8x the size costs well under 64x (quadratic)`, () => {
+      const n = 2000;
+      cost(make, n); // warm-up (JIT)
+      const small = Math.max(cost(make, n), 0.05);
+      const large = cost(make, 8 * n);
+      // n log n: 8 · log(16000)/log(2000) ≈ 10; a generous bound well below quadratic's 64.
+      expect(large / small).toBeLessThan(28);
+    }, 60_000);
+});

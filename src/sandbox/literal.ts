@@ -1,7 +1,8 @@
 // Reads `assert name(<literals>) == <literal>` in JS, straight into the harness's tagged data, so such tests need
 // no Python parse, compile or eval (the wasm compiler is the sandbox's bottleneck). Anything it is not sure about
 // returns undefined and takes the Python path; it never decides security questions.
-import { pyEqual, type Tree } from './compare';
+import { hashKey, type Tree } from './compare';
+import { floatTree } from './marshal';
 import { splitAssert } from './split';
 
 export interface LiteralTest {
@@ -12,6 +13,11 @@ export interface LiteralTest {
 }
 
 class Fail extends Error {}
+
+// Sticky: matched at `lastIndex` without slicing the rest of the text (reading stays linear).
+const WORD = /[A-Za-z_][A-Za-z0-9_]*/y;
+const KWARG = /\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/y;
+const NUM = /(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)/y;
 
 const MAX_SAFE = 2n ** 53n;
 const SIMPLE_ESCAPES: Record<string, string> = {
@@ -56,21 +62,23 @@ class Reader {
     if (c === '-' || c === '+') {
       this.i++;
       const v = this.value();
-      if (c === '+') return v;
+      // Only numbers take a sign here (`+True` is the int 1 in Python, not a bool: left to Python).
       if (!Array.isArray(v) || (v[0] !== 'i' && v[0] !== 'I' && v[0] !== 'f')) throw new Fail();
-      if (v[0] === 'i') return ['i', -(v[1] as number)];
+      if (c === '+') return v;
+      if (v[0] === 'i') return ['i', -(v[1] as number) || 0];
       if (v[0] === 'I')
         return intTree(
           -BigInt((v[1] as string).startsWith('-') ? '-0x' + (v[1] as string).slice(1) : '0x' + (v[1] as string)),
         );
-      return ['f', -(v[1] as number)];
+      return floatTree(-floatOf(v[1]));
     }
     if (c === "'" || c === '"') return this.str();
     if (c === '[') return this.seq('[', ']', 'l');
     if (c === '(') return this.paren();
     if (c === '{') return this.brace();
     if (c !== undefined && /[0-9.]/.test(c)) return this.num();
-    const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(this.s.slice(this.i))?.[0];
+    WORD.lastIndex = this.i;
+    const word = WORD.exec(this.s)?.[0];
     if (word === 'True' || word === 'False' || word === 'None') {
       this.i += word.length;
       return word === 'None' ? null : word === 'True';
@@ -79,15 +87,14 @@ class Reader {
   }
 
   num(): Tree {
-    const m = /^(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)/.exec(
-      this.s.slice(this.i),
-    );
+    NUM.lastIndex = this.i;
+    const m = NUM.exec(this.s);
     if (!m) throw new Fail();
     const t = m[0];
     this.i += t.length;
     if (/^[A-Za-z0-9_.]/.test(this.s[this.i] ?? ' ')) throw new Fail(); // 1j, 1_000, 1.real, ...
     if (/^0[xXoObB]/.test(t)) return intTree(BigInt(t.toLowerCase()));
-    if (/[.eE]/.test(t)) return ['f', Number(t)];
+    if (/[.eE]/.test(t)) return floatTree(Number(t));
     if (t.length > 1 && t.startsWith('0') && /[1-9]/.test(t)) throw new Fail(); // 007 is a SyntaxError
     return intTree(BigInt(t));
   }
@@ -99,7 +106,13 @@ class Reader {
     let j = this.i + 1;
     for (; j < this.s.length && this.s[j] !== q; j++) {
       if (this.s[j] !== '\\') {
-        out += this.s[j];
+        // A run of plain characters at once (string building stays linear); a raw line break ends no literal.
+        let k = j;
+        while (k < this.s.length && this.s[k] !== q && this.s[k] !== '\\') k++;
+        const run = this.s.slice(j, k);
+        if (/[\n\r]/.test(run)) throw new Fail();
+        out += run;
+        j = k - 1;
         continue;
       }
       const e = this.s[++j];
@@ -151,14 +164,17 @@ class Reader {
     if (this.eat(':')) {
       const keys: Tree[] = [];
       const vals: Tree[] = [];
+      const at = new Map<string, number>();
       let k: Tree = first;
       for (;;) {
         hashable(k);
         const v = this.value();
-        const at = keys.findIndex((x) => pyEqual(x, k));
-        if (at >= 0)
-          vals[at] = v; // a repeated key keeps its first spelling and its last value
+        const h = hashKey(k);
+        const seen = at.get(h);
+        if (seen !== undefined)
+          vals[seen] = v; // a repeated key keeps its first spelling and its last value
         else {
+          at.set(h, keys.length);
           keys.push(k);
           vals.push(v);
         }
@@ -188,16 +204,25 @@ function intTree(v: bigint): Tree {
 function hashable(t: Tree): void {
   if (Array.isArray(t) && (t[0] === 'l' || t[0] === 'd' || t[0] === 'S')) throw new Fail();
   if (Array.isArray(t) && t[0] === 't') (t.slice(1) as Tree[]).forEach(hashable);
-  if (Array.isArray(t) && t[0] === 'f' && Number.isNaN(t[1])) throw new Fail();
+  if (Array.isArray(t) && t[0] === 'f' && (Number.isNaN(t[1]) || t[1] === 'nan')) throw new Fail();
 }
 
 function set(elems: Tree[]): Tree {
   const out: Tree[] = [];
+  const seen = new Set<string>();
   for (const e of elems) {
     hashable(e);
-    if (!out.some((x) => pyEqual(x, e))) out.push(e);
+    const h = hashKey(e);
+    if (!seen.has(h)) {
+      seen.add(h);
+      out.push(e);
+    }
   }
   return ['S', ...out];
+}
+
+function floatOf(x: unknown): number {
+  return typeof x === 'number' ? x : x === 'inf' ? Infinity : x === '-inf' ? -Infinity : NaN;
 }
 
 /** A Python literal expression as tagged data, or undefined when it is not a plain literal we can read. */
@@ -225,7 +250,8 @@ export function literalTest(test: string): LiteralTest | undefined {
     const args: Tree[] = [];
     const kwargs: Record<string, Tree> = {};
     while (!r.end()) {
-      const kw = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/.exec(r.s.slice(r.i));
+      KWARG.lastIndex = r.i;
+      const kw = KWARG.exec(r.s);
       if (kw) {
         if (kw[1] in kwargs || kw[1].startsWith('_')) return undefined;
         r.i += kw[0].length;

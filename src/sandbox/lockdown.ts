@@ -40,3 +40,56 @@ export function removeGlobals(names: readonly string[]): void {
     }
   }
 }
+
+/**
+ * Freezes every object reachable from the global object's properties and from `roots` through own properties (data values, getters, setters) and prototypes,
+ * without calling any getter: the realm's intrinsics (Array.prototype, Object, Error, ...) and the prototypes of
+ * Pyodide's proxies, so JS objects a job reaches from Python (Pyodide's core can make them) cannot be changed for
+ * the next job. `writable` names properties that stay writable but not configurable (Error.stackTraceLimit: Pyodide
+ * sets it around every error it creates); such objects are sealed instead of frozen, so nothing can be added.
+ * Returns how many objects it froze.
+ */
+export function freezeRealm(roots: unknown[], writable: [object, string][] = []): number {
+  const keep = new Map<object, Set<string>>();
+  for (const [o, k] of writable) keep.set(o, (keep.get(o) ?? new Set()).add(k));
+  // The global object itself stays as it is (hosts define globals lazily); Python has no handle on it.
+  const seen = new Set<object>([globalThis]);
+  const todo: unknown[] = [...roots];
+  for (const key of Reflect.ownKeys(globalThis)) {
+    const d = Object.getOwnPropertyDescriptor(globalThis, key);
+    todo.push(d?.value, d?.get, d?.set);
+  }
+  const isObj = (x: unknown): x is object => (typeof x === 'object' && x !== null) || typeof x === 'function';
+  while (todo.length) {
+    const o = todo.pop();
+    if (!isObj(o) || seen.has(o)) continue;
+    seen.add(o);
+    todo.push(Object.getPrototypeOf(o));
+    for (const key of Reflect.ownKeys(o)) {
+      const d = Object.getOwnPropertyDescriptor(o, key);
+      if (!d) continue;
+      todo.push(d.value, d.get, d.set);
+    }
+    const open = keep.get(o);
+    if (!open) {
+      try {
+        Object.freeze(o);
+        continue;
+      } catch {
+        /* typed arrays with elements: seal what can be sealed below */
+      }
+    }
+    for (const key of Reflect.ownKeys(o)) {
+      const d = Object.getOwnPropertyDescriptor(o, key);
+      if (!d || !d.configurable) continue;
+      const fixed = 'value' in d && !(typeof key === 'string' && open?.has(key)) ? { writable: false } : {};
+      try {
+        Object.defineProperty(o, key, { ...fixed, configurable: false });
+      } catch {
+        /* an exotic object refusing it: left as it is */
+      }
+    }
+    Object.preventExtensions(o);
+  }
+  return seen.size;
+}

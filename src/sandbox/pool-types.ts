@@ -37,6 +37,8 @@ export interface PoolOptions {
   spares?: number;
   /** How restores put memory back (protocol.ts RestoreMethod; default adaptive): for the benchmark's A/B. */
   restore?: RestoreMethod;
+  /** Test fixture only (breach-assuming tests): every candidate gets the harness's globals and Pyodide's core. */
+  breach?: boolean;
 }
 
 export interface PoolStats {

@@ -19,6 +19,7 @@ export class SandboxPool extends WorkerScheduler implements Sandbox {
       setupCode: req.setupCode,
       wantRepr,
       stopAtTimeout: req.stopAtTimeout,
+      trustedTests: req.trustedTests,
     };
   }
 

@@ -50,6 +50,8 @@ export interface WorkerOptions {
    * pages or writes everything, whichever timed cheaper; `compare` always the former, `copy` always the latter.
    */
   restore?: RestoreMethod;
+  /** Test fixture only: hand every candidate the harness's globals and Pyodide's core module (`BREACH`). */
+  breach?: boolean;
 }
 
 export interface JudgeJob {
@@ -65,6 +67,8 @@ export interface JudgeJob {
   forced?: Record<number, TestVerdict>;
   /** JudgeRequest.stopAtTimeout: run no test after the first that timed out. */
   stopAtTimeout?: boolean;
+  /** JudgeRequest.trustedTests: Python-evaluated tests may share one interpreter in phase E. */
+  trustedTests?: boolean;
 }
 
 export interface ExtractJob {

@@ -100,6 +100,7 @@ export class WorkerScheduler {
       resultCap: opts.resultCap ?? 2 ** 20,
       jobResultCap: opts.jobResultCap ?? 16 * 2 ** 20,
       extractTimeoutMs: opts.extractTimeoutMs ?? 5000,
+      breach: opts.breach ?? false,
     };
     for (let i = 0; i < this.opts.size; i++) this.slots.push(this.startSlot(0));
     for (let i = 0; i < this.opts.spares; i++) this.spareSlots.push(this.startSlot(0));
@@ -146,6 +147,7 @@ export class WorkerScheduler {
       jobResultCap: o.jobResultCap,
       extractTimeoutMs: o.extractTimeoutMs,
       restore: o.restore,
+      breach: o.breach,
     };
     slot.handle.post({ type: 'init', sources: this.sources, control, options });
     return slot;

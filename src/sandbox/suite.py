@@ -90,7 +90,9 @@ def _may_hide_gadgets(src):
 
 
 def prepare(tests, entry, shadowed):
-    """Classify every test and compile the argument/expected lambdas of the call tests in one go."""
+    """Classify every test and compile the argument/expected lambdas of the call tests, in one go when they all
+    compile; otherwise each test on its own, so one that cannot be compiled (too deeply nested, too large) is an
+    error of that test alone."""
     kinds, parts = [], []
     for src in tests:
         try:
@@ -102,8 +104,18 @@ def prepare(tests, entry, shadowed):
         except (RecursionError, MemoryError) as e:
             k = ('x', {'e': _type_name(type(e)), 'm': 'test too large or too deeply nested'})  # noqa: F821
         if k[0] == 'c':
-            parts.append(f'lambda: (lambda *a, **k: (a, k)){k[2]}\n')
-            parts.append(f'lambda: ({k[3]}\n)')
+            parts.append((len(kinds), f'lambda: (lambda *a, **k: (a, k)){k[2]}\n,lambda: ({k[3]}\n)'))
         kinds.append(k)
-    code = compile('(' + ','.join(parts) + ',)', '<tests>', 'eval') if parts else None
-    return kinds, code
+    if not parts:
+        return kinds, []
+    try:
+        return kinds, [compile('(' + ','.join(p for _, p in parts) + ',)', '<tests>', 'eval')]
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        pass
+    codes = []
+    for i, p in parts:
+        try:
+            codes.append(compile('(' + p + ',)', '<tests>', 'eval'))
+        except (SyntaxError, RecursionError, MemoryError, ValueError) as e:
+            kinds[i] = ('x', {'e': _type_name(type(e)), 'm': 'test too large or too deeply nested to compile'})  # noqa: F821
+    return kinds, codes

@@ -2,7 +2,6 @@
 // prep (arguments and expected value as plain trees); the rest are left for the harness's phase E.
 import { literalTest } from './literal';
 import type { JudgeJob, PrepOut } from './protocol';
-import { arr } from './worker-values';
 
 /** Preps of the tests JS could read (forced steps marked), and the indices Python must prepare. */
 export function literalPreps(job: JudgeJob): { prep: PrepOut[]; pyIdx: number[] } {
@@ -24,10 +23,4 @@ export function literalPreps(job: JudgeJob): { prep: PrepOut[]; pyIdx: number[] 
     else pyIdx.push(i);
   });
   return { prep, pyIdx };
-}
-
-/** The harness's call payload for a call prep: positional arguments and keyword arguments as JSON. */
-export function callPayload(p: PrepOut): string {
-  const kwargs = Object.fromEntries(arr(p.kw).flatMap((v, k, all) => (k % 2 === 0 ? [[v as string, all[k + 1]]] : [])));
-  return JSON.stringify({ a: arr(p.a), k: kwargs });
 }

@@ -23,6 +23,13 @@ export interface JudgeRequest {
    * costs one time limit, not one per test, and the answer is the same.
    */
   stopAtTimeout?: boolean;
+  /**
+   * The tests come from a dataset (trusted text, never Tester output): their Python-evaluated arguments and expected
+   * values may then be evaluated in one shared interpreter. Otherwise (the default) each such test gets a fresh
+   * interpreter of its own, so no test's code runs where another test's values are made. Tests JS reads as literals
+   * need no interpreter either way.
+   */
+  trustedTests?: boolean;
 }
 
 export interface JudgeResult {
@@ -63,6 +70,12 @@ export interface ValidatedTest extends ExtractedTest {
   valid: boolean;
   /** repr() of the ground-truth output when callOk: a Python literal usable as an expected value. */
   gtOutput?: string;
+  /**
+   * When callOk: the call with the argument values the ground truth received written as literals (`f([1, 2], k=3)`).
+   * Arguments are data: a test judged later runs this, never `call` again, so an argument that used time or
+   * randomness is the same value for the ground truth and for every candidate.
+   */
+  callLiteral?: string;
   /** Why it is invalid. */
   reason?: string;
 }

@@ -1,6 +1,7 @@
 // Turns a worker's raw per-step JSON into typed verdicts (judge) and validity marks (ground truth).
 import { preview, pyEqual, sameTree, type Tree } from './compare';
 import { parseLiteral } from './literal';
+import { callSource } from './literal-source';
 import type { JudgeJob, RawJudge } from './protocol';
 import type { ExecOutcome, ExecResult, ExtractedTest, JudgeResult, TestVerdict, ValidatedTest } from './types';
 
@@ -23,12 +24,15 @@ function testVerdict(job: JudgeJob, raw: RawJudge, i: number): TestVerdict {
     return { status: 'error', errorType: 'NotRun', message: `not run: test ${raw.stoppedAt + 1} timed out` };
   if (!run) return { status: 'error', errorType: 'Internal', message: 'test was not run' };
   if (run.t) return { status: 'timeout' };
-  if (run.p) return { status: 'passed' };
-  if (run.f) return { status: 'failed', message: 'assertion failed' };
+  // A pass/fail tag counts only from phase S (a statement test replayed where no candidate code ran); a call test is
+  // decided below, by comparing two plain values here.
+  if (prep.k === 's' && run.p) return { status: 'passed' };
+  if (prep.k === 's' && run.f) return { status: 'failed', message: 'assertion failed' };
   if (run.e === 'ResultTooLarge') return errorVerdict(run.e, run.m);
   if (run.bad) return { status: 'failed', errorType: run.e, message: run.m };
   if (run.e) return errorVerdict(run.e, run.m);
-  if (prep.k !== 'c' || run.v === undefined) return { status: 'error', errorType: 'Internal', message: 'no value' };
+  if (prep.k !== 'c' || run.v === undefined || prep.x === undefined)
+    return { status: 'error', errorType: 'Internal', message: 'no value' };
   const same = pyEqual(prep.x as Tree, run.v as Tree);
   return same
     ? { status: 'passed' }
@@ -66,7 +70,8 @@ export function toJudgeResult(job: JudgeJob, raw: RawJudge): JudgeResult {
 export function toValidated(job: JudgeJob, raw: RawJudge, tests: ExtractedTest[]): ValidatedTest[] {
   const failure = defineFailure(job, raw);
   const seen = new Set<string>();
-  return tests.map((t, i) => {
+  return tests.map((test, i) => {
+    let t: ExtractedTest & { callLiteral?: string } = test;
     const key = `${t.call} == ${t.expected}`;
     const dup = seen.has(key);
     seen.add(key);
@@ -99,6 +104,8 @@ export function toValidated(job: JudgeJob, raw: RawJudge, tests: ExtractedTest[]
         reason: `the ground-truth output ${preview(run.v)} does not round-trip through repr`,
       };
     const gtOutput = run.r;
+    // The values the ground truth received, as literals: what later judge jobs run (never the expression again).
+    if (prep.a !== undefined && prep.fn) t = { ...t, callLiteral: callSource(prep.fn, prep.a, prep.kw ?? ['d']) };
     if (prep.x === undefined)
       return {
         ...t,

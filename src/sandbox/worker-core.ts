@@ -25,11 +25,21 @@ import {
   type ToWorker,
   type WorkerOptions,
 } from './protocol';
-import { callPayload, literalPreps } from './test-prep';
+import { literalPreps } from './test-prep';
 import { InterpreterSnapshot, type BytesEqual, type RestoreCost } from './snapshot';
 import { withSmallerMemory, INITIAL_MEMORY_PAGES } from './wasm-memory';
-import { capWasmMemory, OutputCap, probeRealm, type WorkerCost } from './worker-util';
+import {
+  capWasmMemory,
+  keepProxyFinalizersOut,
+  OutputCap,
+  probeRealm,
+  proxyPrototypes,
+  type WorkerCost,
+} from './worker-util';
+import { freezeRealm } from './lockdown';
 import { arr, isProxy, marshalOut, runOut, type Plain } from './worker-values';
+import { CallBatch, isPythonError, pyErrorsAreData, type CallWant } from './worker-call';
+import { prepareTests, type CallNs } from './worker-prep';
 import { loadHarness, type HarnessApi } from './worker-boot';
 
 export interface WorkerPlatform {
@@ -48,6 +58,7 @@ const now = (): number => performance.timeOrigin + performance.now();
 
 export class SandboxWorker {
   private api!: HarnessApi;
+  private pyodide!: PyodideAPI;
   private snap!: InterpreterSnapshot;
   private i32!: Int32Array;
   private f64!: Float64Array;
@@ -83,6 +94,7 @@ export class SandboxWorker {
     this.opts = options;
     this.heapBytes = capWasmMemory(options.memoryCapBytes);
     const py = await withSmallerMemory(INITIAL_MEMORY_PAGES, () => this.platform.load());
+    keepProxyFinalizersOut(py);
     this.out = new OutputCap(options.outputCap);
     this.err = new OutputCap(options.outputCap);
     py.setStdout({ write: this.out.write });
@@ -97,7 +109,8 @@ export class SandboxWorker {
     const equal = method === 'copy' ? undefined : this.platform.equal;
     this.snap = new InterpreterSnapshot(py, equal, this.clock, method === 'adaptive');
     this.snap.protectFileSystem();
-    this.api = loadHarness(py, sources);
+    this.pyodide = py;
+    this.api = loadHarness(py, sources, options.breach === true);
     // Throwaway jobs pay the first-call costs (imports, caches) before the snapshot is taken.
     this.judge(0, {
       kind: 'judge',
@@ -107,11 +120,14 @@ export class SandboxWorker {
       timeoutMs: 60_000,
     });
     this.extract(0, 'assert f(1) == [1]\nx = 2\nassert f(x) == [2]', 'f', 8);
+    const protos = proxyPrototypes(py);
     py.runPython('import gc as _g\n_g.collect()\ndel _g');
     this.out.take();
     this.err.take();
     this.snap.take();
     this.platform.lockDown();
+    // Nothing a job does may reach the next one through the JS realm: intrinsics and proxy classes are frozen.
+    freezeRealm(protos, [[Error, 'stackTraceLimit']]);
     // The memory size every restore covers from now on: the pool recycles a worker whose memory grows past it.
     this.platform.post({ type: 'ready', coldMs: now() - t0, heapBytes: this.snap.memoryBytes });
   }
@@ -160,8 +176,8 @@ export class SandboxWorker {
         if (type === 'KeyboardInterrupt') return { ok: true, v: ['t', 't'], bytes: 0 } as Plain;
         // A Python error out of the harness itself means this job broke the harness: an error for the job, and
         // the interpreter is restored before the next phase anyway. Only JS-level failures replace the worker.
-        if (typeof type === 'string')
-          return { ok: false, e: 'HarnessBroken', m: `${type} in the sandbox harness` } as Plain;
+        if (isPythonError(e))
+          return { ok: false, e: 'HarnessBroken', m: `${String(type)} in the sandbox harness` } as Plain;
         throw e;
       }
       const t1 = this.clock();
@@ -187,73 +203,35 @@ export class SandboxWorker {
   /** Python's buffered stdout/stderr, pushed to the capped writers; a second flush in a row has nothing to push. */
   private flushOutput(): void {
     if (!this.snap.dirty || this.flushed) return;
-    this.step(0, DEFINE_STEP, 1000, () => this.api.flush());
+    this.step(0, DEFINE_STEP, 1000, () => pyErrorsAreData(() => this.api.flush()));
     this.flushed = true;
   }
 
-  /** Phase E: arguments and expected values of the tests JS could not read, with no candidate defined. */
+  /** A fresh interpreter with the job's setup code run; false (and `into.setup` set) when the setup failed. */
+  private begin(id: number, job: JudgeJob, into: { setup?: RunOut }): boolean {
+    this.restore();
+    const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', this.opts.resultCap));
+    const o = runOut(b.r, b.claimed);
+    if (o.t || o.e) into.setup = o;
+    return !into.setup;
+  }
+
+  /** Phase E (worker-prep.ts), on this worker's steps. */
   private prepare(id: number, job: JudgeJob, idx: number[], prep: PrepOut[], raw: RawJudge): void {
-    const cap = this.opts.resultCap;
-    const setup = () => {
-      this.restore();
-      const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
-      const o = runOut(b.r, b.claimed);
-      if (o.t || o.e) raw.setup = o;
-      return !raw.setup;
-    };
-    const classify = (tests: string[]) => {
-      const c = this.py(id, DEFINE_STEP, Math.max(job.timeoutMs, 2000), () =>
-        this.api.classify(JSON.stringify(tests), job.entryPoint),
-      );
-      const t = c.r?.ok ? arr(c.r.v) : [];
-      return t[0] === 'ok' ? arr(t[1]).map(arr) : undefined;
-    };
-    const evaluate = (i: number, j: number) => {
-      const budget = Math.max(job.timeoutMs, 1000);
-      const e = this.py(id, i, budget, () => this.api.evaluate(j));
-      if (e.claimed) raw.timedOut.push(`prep:${i}`);
-      const t = e.r?.ok ? arr(e.r.v) : [];
-      if (e.claimed || t[0] !== 'ok') return void (prep[i] = { k: 'c', t: 1 });
-      const a = arr(t[1]);
-      const x = arr(t[2]);
-      const p: PrepOut = { k: 'c', fn: prep[i].fn };
-      if (a[0] === 'v') [p.a, p.kw] = arr(a[1]);
-      else {
-        p.ae = a[0] === 't' ? 'Timeout' : String(a[1]);
-        p.am = a[0] === 't' ? 'arguments timed out' : String(a[2]);
-      }
-      if (x[0] === 'v') p.x = x[1];
-      else if (x[0] === 't') p.t = 1;
-      else {
-        p.e = String(x[1]);
-        p.m = String(x[2]);
-      }
-      prep[i] = p;
-    };
-    if (!setup()) return;
-    const kinds = classify(idx.map((i) => job.tests[i]));
-    if (!kinds) {
-      for (const i of idx) prep[i] = { k: 'x', e: 'Internal', m: 'tests could not be prepared' };
-      return;
-    }
-    const impure: number[] = [];
-    idx.forEach((i, n) => {
-      const k = kinds[n];
-      if (k[0] === 's') prep[i] = { k: 's', names: arr(k[1]) as string[] };
-      else if (k[0] === 'x') prep[i] = { k: 'x', e: String(k[1]), m: String(k[2]) };
-      else {
-        prep[i] = { k: 'c', fn: String(k[1]) };
-        if (k[2] === true) evaluate(i, (k[3] as unknown as ['i', number])[1]);
-        else impure.push(i);
-      }
-    });
-    // A test that could change shared state gets an interpreter of its own.
-    for (const i of impure) {
-      if (!setup()) return;
-      const one = classify([job.tests[i]]);
-      if (!one || one[0][0] !== 'c') prep[i] = { k: 'x', e: 'Internal', m: 'test could not be prepared' };
-      else evaluate(i, 0);
-    }
+    prepareTests(
+      {
+        begin: (into) => this.begin(id, job, into),
+        classify: (tests) =>
+          this.py(id, DEFINE_STEP, Math.max(job.timeoutMs, 2000), () =>
+            this.api.classify(JSON.stringify(tests), job.entryPoint),
+          ),
+        evaluate: (i, j) => this.py(id, i, Math.max(job.timeoutMs, 1000), () => this.api.evaluate(j)),
+      },
+      job,
+      idx,
+      prep,
+      raw,
+    );
   }
 
   judge(id: number, job: JudgeJob): RawJudge {
@@ -271,25 +249,46 @@ export class SandboxWorker {
     this.cost.parseMs += this.clock() - c0;
     if (pyIdx.length) this.prepare(id, job, pyIdx, prep, raw);
     raw.prep = prep;
-    const cap = this.opts.resultCap;
     const runs: (RunOut | null)[] = new Array<RunOut | null>(n).fill(null);
-    if (!raw.setup) {
-      this.restore();
-      const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
-      const o = runOut(b.r, b.claimed);
-      if (o.t || o.e) raw.setup = o;
-    }
-    if (!raw.setup && !forced[DEFINE_STEP]) {
-      const d = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.define(job.code, job.entryPoint));
-      raw.define = runOut(d.r, d.claimed);
-      if (d.claimed) raw.timedOut.push('define');
-    }
-    const defined = !!raw.define && !raw.define.t && !raw.define.e;
     const logs: (RunOut | null)[] = new Array<RunOut | null>(n).fill(null);
+    // Phase C. The arguments become Python objects (C marshal.loads) and the namespace is taken before any
+    // candidate code runs; after that the worker calls the candidate itself (worker-call.ts).
+    const calls = prep.flatMap((p, i): [number, PrepOut][] =>
+      p?.k === 'c' && p.a !== undefined && p.fn && !forced[i] && (p.x !== undefined || job.wantRepr) ? [[i, p]] : [],
+    );
+    const batch = new CallBatch(this.pyodide, this.api.c);
+    let ns: CallNs | undefined;
+    if (!raw.setup && this.begin(id, job, raw) && !forced[DEFINE_STEP]) {
+      const l = this.step(id, DEFINE_STEP, job.timeoutMs, () => {
+        const c1 = this.clock();
+        try {
+          ns = this.api.namespace() as CallNs;
+          batch.load(calls);
+          return true;
+        } catch (e) {
+          if (!isPythonError(e)) throw e;
+          return false;
+        } finally {
+          this.cost.marshalMs += this.clock() - c1;
+        }
+      });
+      if (l.value) {
+        const d = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.define(job.code, job.entryPoint));
+        raw.define = runOut(d.r, d.claimed);
+        if (d.claimed) raw.timedOut.push('define');
+      } else raw.define = l.claimed ? { t: 1 } : { e: 'Internal', m: 'test arguments could not be loaded' };
+    }
+    const defined = !!raw.define && !raw.define.t && !raw.define.e && ns !== undefined;
     // A timed-out test (or one forced to a timeout by a hard stop) ends the job when the caller asked for that.
     const timedOut = (i: number) => {
       raw.timedOut.push(`run:${i}`);
       if (job.stopAtTimeout) raw.stoppedAt = i;
+    };
+    const want: CallWant = {
+      repr: !!job.wantRepr,
+      resultCap: this.opts.resultCap,
+      room: 0,
+      spent: (b) => (this.jobBytes += b),
     };
     for (let i = 0; i < n && defined && raw.stoppedAt === undefined; i++) {
       const p = prep[i];
@@ -302,35 +301,46 @@ export class SandboxWorker {
         continue;
       }
       if (p.k !== 'c' || p.a === undefined || !p.fn || (p.x === undefined && !job.wantRepr)) continue;
-      const c1 = this.clock();
-      const payload = callPayload(p);
-      this.cost.parseMs += this.clock() - c1;
-      const r = this.py(id, i, job.timeoutMs, () => this.api.call(p.fn, payload, !!job.wantRepr));
-      if (r.claimed) timedOut(i);
-      runs[i] = runOut(r.r, r.claimed);
-    }
-    // Phase S: statement tests replayed against the recorded calls, in an interpreter no candidate code touched.
-    const stmts = logs.flatMap((l, i) => (l ? [i] : []));
-    if (stmts.length && !raw.setup) {
-      this.restore();
-      const b = this.py(id, DEFINE_STEP, job.timeoutMs, () => this.api.begin(job.setupCode ?? '', cap));
-      const ok = !runOut(b.r, b.claimed).e && !b.claimed;
-      for (const i of stmts) {
-        const log = logs[i] as RunOut;
-        if (!ok || log.t || log.e) {
-          runs[i] = log.t ? { t: 1 } : { e: log.e ?? 'Internal', m: log.m ?? 'setup failed on replay' };
-          continue;
+      want.room = this.opts.jobResultCap - this.jobBytes;
+      const s = this.step(id, i, job.timeoutMs, () => {
+        const c1 = this.clock();
+        try {
+          return batch.call(i, ns as CallNs, job.entryPoint, want);
+        } finally {
+          this.cost.execMs += this.clock() - c1;
         }
-        const entries = arr(log.v).map((e) => {
-          const [key, out] = arr(e);
-          return [key, arr(out)];
-        });
-        const r = this.py(id, i, job.timeoutMs, () =>
-          this.api.replay(job.tests[i], prep[i].names ?? [], JSON.stringify(entries)),
-        );
-        if (r.claimed) raw.timedOut.push(`run:${i}`);
-        runs[i] = runOut(r.r, r.claimed);
+      });
+      if (s.claimed) timedOut(i);
+      runs[i] = s.claimed || !s.value ? { t: 1 } : s.value;
+      // KeyboardInterrupt the watchdog did not send: the code under test raised it itself.
+      if (runs[i]?.e === 'KeyboardInterrupt') runs[i] = { e: 'KeyboardInterrupt', m: 'raised by the code under test' };
+    }
+    if (ns || calls.length)
+      this.step(id, DEFINE_STEP, 1000, () =>
+        pyErrorsAreData(() => {
+          batch.destroy();
+          ns?.destroy();
+        }),
+      );
+    // Phase S: each statement test replayed against the recorded calls in an interpreter of its own, where neither
+    // candidate code nor another test ran: its verdict is the only thing its own text can decide.
+    for (let i = 0; i < n; i++) {
+      const log = logs[i];
+      if (!log || raw.setup) continue;
+      const ok = this.begin(id, job, {});
+      if (!ok || log.t || log.e) {
+        runs[i] = log.t ? { t: 1 } : { e: log.e ?? 'Internal', m: log.m ?? 'setup failed on replay' };
+        continue;
       }
+      const entries = arr(log.v).map((e) => {
+        const [key, out] = arr(e);
+        return [key, arr(out)];
+      });
+      const r = this.py(id, i, job.timeoutMs, () =>
+        this.api.replay(job.tests[i], prep[i].names ?? [], JSON.stringify(entries)),
+      );
+      if (r.claimed) raw.timedOut.push(`run:${i}`);
+      runs[i] = runOut(r.r, r.claimed);
     }
     raw.runs = runs;
     this.flushOutput();

@@ -79,3 +79,32 @@ export interface WorkerCost {
   /** Posting results (serialising them for the main thread). */
   postMs: number;
 }
+
+/** The prototypes of Pyodide's JS-side objects (proxies of each kind, its error class), for freezeRealm. */
+export function proxyPrototypes(py: { runPython(src: string): unknown }): object[] {
+  const out: object[] = [];
+  for (const src of ['[1]', '(1,)', '{1: 2}', '{1}', 'lambda: 0', '(x for x in ())', 'b""', 'iter([])', 'object()']) {
+    const p = py.runPython(src) as { destroy?: () => void } | null;
+    if (p && typeof p === 'object') out.push(Object.getPrototypeOf(p) as object);
+    if (p && typeof p === 'function') out.push(Object.getPrototypeOf(p) as object);
+    p?.destroy?.();
+  }
+  try {
+    py.runPython('raise ValueError()');
+  } catch (e) {
+    if (typeof e === 'object' && e !== null) out.push(Object.getPrototypeOf(e) as object);
+  }
+  return out;
+}
+
+/**
+ * Pyodide decrefs the Python object of a PyProxy that JS garbage-collects, from a FinalizationRegistry, at any later
+ * time: after a restore that pointer names memory of another state, and the decref corrupts it (seen as "memory
+ * access out of bounds" in a finalizer). Every Python object lives in restored memory, so a proxy the worker did not
+ * destroy inside a step is simply dropped: the registry is replaced by one that registers nothing.
+ */
+export function keepProxyFinalizersOut(py: object): void {
+  const mod = (py as { _module?: Record<string, unknown> })._module;
+  if (!mod || !('finalizationRegistry' in mod)) return;
+  mod.finalizationRegistry = { register() {}, unregister() {} };
+}

@@ -179,7 +179,7 @@ export async function evolveTests(
     );
     validated.forEach((v, i) => {
       if (!v.callOk || v.gtOutput === undefined) return;
-      const text = `assert ${v.call} == ${v.gtOutput}`;
+      const text = `assert ${v.callLiteral ?? v.call} == ${v.gtOutput}`;
       if (seen.has(text)) return;
       seen.add(text);
       proposals.push({ text, round, separated: [], parent: picked[i].parent });
