@@ -75,6 +75,10 @@ export const BENCH_SANDBOX_SPEC: CliSpec = {
     { name: 'workers', value: 'N', help: 'Pyodide workers (default cores - 1)' },
     { name: 'repeats', value: 'N', help: 'repeats, min and median reported (default 3)' },
     { name: 'no-ab', help: "skip the A/B of the reset's restore methods" },
+    {
+      name: 'untrusted-tests',
+      help: "judge the suites' Python-evaluated tests as untrusted Tester tests (each in an interpreter of its own) instead of as dataset tests",
+    },
   ],
   notes: ["Prints per-CPU-second figures, the reset's cost and where a suite's CPU goes."],
   examples: ['npm run bench:sandbox -- --suites 400 --python 150 --repeats 3'],
