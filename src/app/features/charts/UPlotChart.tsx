@@ -4,7 +4,10 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { labStore } from '../../store';
 import type { LabState } from '../../store/types';
-import { tickLabels } from './series';
+import { NICE_INCRS, niceTicks, tickLabels } from './series';
+
+/** Steps are integers: no 0.5 ticks. */
+const STEP_INCRS = NICE_INCRS.filter((x) => x >= 1);
 
 export interface ChartSpec {
   id: string;
@@ -35,6 +38,7 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
       el.dataset.steps = String(data[0]?.length ?? 0);
       el.dataset.series = String(series.length);
       el.dataset.ylabel = spec.yLabel;
+      el.dataset.ylog = String(log);
       if (log) for (let i = 1; i < data.length; i++) data[i] = data[i].map((v) => (v !== null && v > 0 ? v : null));
       if (!plot || key !== shape) {
         plot?.destroy();
@@ -68,16 +72,27 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
                     },
                   },
             },
-            // Steps are integers: no 0.5 ticks.
+            // Nice steps only (1/2/5 × 10^k), each tick the exact decimal its label says (see series.ts).
             axes: [
-              { label: 'step', size: 30, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] },
+              {
+                label: 'step',
+                size: 30,
+                labelSize: 14,
+                incrs: STEP_INCRS,
+                splits: (_u, _i, min, max, incr) => niceTicks(min, max, incr),
+                values: (_u, splits) => tickLabels(splits),
+              },
               {
                 label: spec.yLabel,
                 labelSize: 16,
                 size: 56,
+                ...(log ? {} : { incrs: NICE_INCRS, splits: (_u, _i, min, max, incr) => niceTicks(min, max, incr) }),
                 values: (_u, splits) => {
                   const out = tickLabels(splits);
-                  el.dataset.yticks = out.join('|');
+                  // What is drawn: each labelled gridline's value and its label (a log axis leaves some unlabelled).
+                  const shown = splits.map((v, i) => [v, out[i]] as const).filter(([, l]) => l !== null);
+                  el.dataset.yticks = shown.map(([, l]) => l).join('|');
+                  el.dataset.yvalues = shown.map(([v]) => v).join('|');
                   return out;
                 },
               },
@@ -86,6 +101,7 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
               setScale: [
                 (u, k) => {
                   if (k === 'x') el.dataset.xrange = `${u.scales.x.min}..${u.scales.x.max}`;
+                  if (k === 'y') el.dataset.yrange = `${u.scales.y.min}..${u.scales.y.max}`;
                 },
               ],
             },
