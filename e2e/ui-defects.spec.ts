@@ -156,7 +156,7 @@ test('the heatmap legend is on screen', async ({ page }) => {
   await page.getByTestId('tab-rollouts').click();
   const legend = page.getByTestId('heatmap-legend');
   await expect(legend).toBeVisible();
-  await expect(legend).toContainText('invalid·attack');
+  await expect(legend).toContainText('valid · wrong expected');
   await expect(legend).toContainText('not aimed at this candidate');
 });
 

@@ -19,6 +19,8 @@ import { aceExecuteAll, aceExecutionSummary, aceUpdate } from './trainer-ace';
 import { TcsBuffer } from './tcs';
 import { tcsJudgeTargets, tcsRewards, tcsTargets } from './trainer-tcs';
 import { executeCandidates, testRewards } from './trainer-judge';
+import { bookText, validationText } from './vocabulary';
+import { countedTotals, judgedText } from './trainer-counts';
 
 import { TrainingHalted, type StepHooks, type StepRun, type TrainerDeps, type TrainerState } from './trainer-types';
 
@@ -234,7 +236,7 @@ export class Trainer {
         ),
       (v) =>
         s.rules.groundTruth
-          ? `${v.reduce((a, x) => a + x.tests.length + x.malformed, 0)} assert lines, ${v.reduce((a, x) => a + x.valid.length, 0)} valid (distinct, call ran on the ground truth)`
+          ? validationText(countedTotals(v))
           : `${v.reduce((a, x) => a + x.tests.length, 0)} distinct inputs extracted (no ground truth is consulted)`,
     );
   }
@@ -269,7 +271,7 @@ export class Trainer {
       'sandbox',
       () => executeCandidates(sandbox, s, candidates, validated, replays),
       (j) =>
-        `${j.filter((c) => c.compiles).length}/${j.length} candidates compile; mean hidden pass ${mean(j.map((c) => c.hiddenPassRate)).toFixed(2)}`,
+        `${judgedText(j, replays, !rules.usesTester)} · mean hidden pass ${mean(j.map((c) => c.hiddenPassRate)).toFixed(2)}`,
     );
     if (s.tcs) {
       const t0 = performance.now();
@@ -315,7 +317,10 @@ export class Trainer {
         });
         this.book.endStep(step);
       },
-      () => `Mistake Book holds ${this.book.size} tests`,
+      () => {
+        const h = this.book.state().history.at(-1);
+        return bookText(h && h.step === step ? h : { added: 0, removed: 0, size: this.book.size });
+      },
     );
   }
 

@@ -188,7 +188,7 @@ export class TrainClient {
       case 'deviceLost':
         s.setStatus(
           'device-lost',
-          `${e.message} The run is paused; resume continues from the last checkpoint (step ${s.checkpointStep ?? 0}).`,
+          `${e.message} The run is paused; resume continues from the last checkpoint (saved after ${s.checkpointStep ?? 0} steps).`,
         );
         this.terminate();
         break;

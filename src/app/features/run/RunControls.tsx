@@ -114,8 +114,16 @@ export function RunControls({ gpuOk }: { gpuOk: boolean }) {
         role="status"
         aria-live="polite"
       >
-        <b>{status}</b> · <span data-testid="run-step">{step}</span> steps done
-        {checkpointStep !== null && <> · checkpoint at step {checkpointStep}</>} · <Activity />
+        {/* One step convention (rl/vocabulary.ts): steps are numbered from 0, as on the charts; this counts them. */}
+        <b>{status}</b> · <span data-testid="run-step">{step}</span> {step === 1 ? 'step' : 'steps'} done
+        {step > 0 && <> (last: step {step - 1})</>}
+        {checkpointStep !== null && (
+          <>
+            {' '}
+            · saved after {checkpointStep} {checkpointStep === 1 ? 'step' : 'steps'}
+          </>
+        )}{' '}
+        · <Activity />
       </p>
       {busy && <StepProgress />}
       <RunMessage />
