@@ -62,6 +62,7 @@ test('an imported bundle fills the charts, the inspector and the Mistake Book; a
   await page.screenshot({ path: 'test-results/ui-imported-rollout.png', fullPage: true });
 
   await page.getByTestId('tab-mistakes').click();
+  await page.getByTestId('mistake-group').first().locator('summary').first().click(); // problems start collapsed
   await expect(page.getByTestId('mistake-entry').first()).toBeVisible();
   await page.getByTestId('mistake-search').fill('add(3,');
   await expect(page.getByTestId('mistake-entry')).toHaveCount(1);

@@ -76,6 +76,14 @@ export interface MistakeEntry {
   timesReplayed: number;
   /** Step when a candidate last passed it on replay; null if never. */
   lastPassedStep: number | null;
+  /**
+   * For teaching (absent in records before issue 49): the candidate it first broke (code, capped), what that
+   * candidate did instead (the sandbox's "got …, expected …" or its error), and the steps it was replayed at (the
+   * last few).
+   */
+  brokeCandidate?: string;
+  got?: string;
+  replayedAt?: number[];
 }
 
 export interface PhaseEvent {

@@ -251,7 +251,7 @@ export class Trainer {
     const sandbox = this.deps.sandbox;
     const replays = problems.map((p) =>
       cfg.mistake_book.enabled && rules.usesTester && rules.mistakeBook
-        ? this.book.replay(p.id, cfg.mistake_book.replay_top_k)
+        ? this.book.replay(p.id, cfg.mistake_book.replay_top_k, s.step)
         : [],
     );
     if (rules.testerReward === 'ace-breaks') {
@@ -312,8 +312,8 @@ export class Trainer {
       async () => {
         if (!s.rules.usesTester || !s.rules.mistakeBook || !cfg.mistake_book.enabled) return;
         problems.forEach((p, pi) => {
-          const { newFailing, oldPassed } = mistakeBookInputs(judged.slice(pi * M, (pi + 1) * M), replays[pi]);
-          this.book.update(p.id, step, newFailing, oldPassed);
+          const { newFailing, oldPassed, detail } = mistakeBookInputs(judged.slice(pi * M, (pi + 1) * M), replays[pi]);
+          this.book.update(p.id, step, newFailing, oldPassed, detail);
         });
         this.book.endStep(step);
       },
