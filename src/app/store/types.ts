@@ -59,6 +59,8 @@ export interface RunSeries {
   config?: RunConfigUi;
   /** Held-out coder pass@1 of the run's last evaluation, when it has one. */
   heldOutPassAt1?: number;
+  /** The run's held-out evaluations (comparison runs; the live run's are the store's `evals`). */
+  heldOut?: EvalReport[];
   /** When the run was saved or made (ms since epoch). */
   createdAt?: number;
 }
@@ -111,6 +113,8 @@ export interface EvalReport {
   mutationScore: number;
   /** pass@1 of the candidate picked by agreement with generated tests (CodeT-style). */
   codetPassAt1: number;
+  /** 95% bootstrap interval of passAt1 over problems, when the record has one. */
+  passAt1CI?: [number, number];
   seconds?: number;
 }
 

@@ -9,11 +9,28 @@ import { NICE_INCRS, niceTicks, tickLabels } from './series';
 /** Steps are integers: no 0.5 ticks. */
 const STEP_INCRS = NICE_INCRS.filter((x) => x >= 1);
 
+/** One run in a chart's always-visible legend: its colour and marker, a short name and its last value. */
+export interface LegendEntry {
+  color: string;
+  glyph: string;
+  label: string;
+  value: string;
+  title: string;
+  /** The run has none of this chart's metrics (its mode lacks them). */
+  absent?: boolean;
+}
+
 export interface ChartSpec {
   id: string;
   title: string;
   /** Builds [x, ...columns] and the matching series from the store; called on every relevant store change. */
-  build(s: LabState): { data: (number | null)[][]; series: uPlot.Series[] };
+  build(s: LabState): {
+    data: (number | null)[][];
+    series: uPlot.Series[];
+    legend?: LegendEntry[];
+    /** Shaded bands between pairs of series (confidence intervals). */
+    bands?: uPlot.Band[];
+  };
   /** Which line style is which metric (with several runs the colours are the runs', see the runs table). */
   key?: string[];
   /** Store fields whose change triggers a rebuild (compared by reference). */
@@ -27,14 +44,20 @@ export interface ChartSpec {
 
 export function UPlotChart({ spec }: { spec: ChartSpec }) {
   const host = useRef<HTMLDivElement>(null);
+  const legendRef = useRef<HTMLUListElement>(null);
   useEffect(() => {
     const el = host.current!;
     let plot: uPlot | null = null;
     let shape = '';
     const render = (s: LabState) => {
-      const { data, series } = spec.build(s);
+      const { data, series, legend, bands } = spec.build(s);
+      el.dataset.bands = String(bands?.length ?? 0);
+      if (legendRef.current) drawLegend(legendRef.current, legend ?? []);
       const log = spec.log?.(s) ?? false;
-      const key = series.map((x) => `${String(x.label)}:${String(x.stroke)}`).join('|') + (log ? '|log' : '');
+      const key =
+        series.map((x) => `${String(x.label)}:${String(x.stroke)}`).join('|') +
+        (log ? '|log' : '') +
+        `|bands ${bands?.length ?? 0}`;
       el.dataset.steps = String(data[0]?.length ?? 0);
       el.dataset.series = String(series.length);
       el.dataset.ylabel = spec.yLabel;
@@ -48,6 +71,7 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
             width: Math.max(240, el.clientWidth || 400),
             height: spec.height ?? 170,
             series: [{ label: 'step' }, ...series],
+            bands,
             scales: {
               // From the data itself: for one step uPlot pads 0 to 0..100 before any range callback could see it.
               x: {
@@ -105,7 +129,8 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
                 },
               ],
             },
-            legend: { live: true },
+            // The run legend above the plot is always visible; uPlot's own (values on hover only) is left out.
+            legend: { show: false },
             cursor: { drag: { x: true, y: false } },
           },
           data as uPlot.AlignedData,
@@ -139,6 +164,7 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
         {spec.title}
         {spec.key && <span className="chart-key"> {spec.key.join('   ')}</span>}
       </figcaption>
+      <ul className="chart-legend" ref={legendRef} data-testid={`legend-${spec.id}`} />
       <div
         ref={host}
         data-testid={`chart-${spec.id}`}
@@ -147,4 +173,27 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
       />
     </figure>
   );
+}
+
+/** Writes the legend's entries as DOM (charts never re-render from React). */
+function drawLegend(ul: HTMLUListElement, entries: LegendEntry[]): void {
+  ul.replaceChildren(
+    ...entries.map((e) => {
+      const li = document.createElement('li');
+      li.title = e.title;
+      if (e.absent) li.className = 'absent';
+      const mark = document.createElement('span');
+      mark.className = 'legend-mark';
+      mark.style.color = e.color;
+      mark.textContent = e.glyph;
+      mark.setAttribute('aria-hidden', 'true');
+      const name = document.createElement('span');
+      name.textContent = e.label;
+      const value = document.createElement('b');
+      value.textContent = e.value;
+      li.append(mark, name, ' ', value);
+      return li;
+    }),
+  );
+  ul.hidden = entries.length === 0;
 }
