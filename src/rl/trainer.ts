@@ -3,7 +3,7 @@
 // Every departure from the published implementation is listed in docs/method.md.
 import { completeConfig, type TrainConfig } from './config';
 import type { Phase, StepOutput } from './records';
-import type { Generation, GrpoItem, Policy, UpdateStats } from './policy';
+import type { Generation, GrpoItem, GrpoSettings, Policy, UpdateStats } from './policy';
 import { MistakeBook } from './mistake-book';
 import { Rng, deriveSeed } from './rng';
 import { RAW_FORMAT } from './prompts-chat';
@@ -172,7 +172,12 @@ export class Trainer {
       seed: deriveSeed(seed, s.step, role),
       stop,
     };
-    return policy.generate(prompts, { ...opts, onProgress: (d, t) => s.hooks.onProgress?.(p, d, t) });
+    const onStream = s.hooks.onStream;
+    return policy.generate(prompts, {
+      ...opts,
+      onProgress: (d, t) => s.hooks.onProgress?.(p, d, t),
+      ...(onStream ? { onText: (text: (i: number) => string, n: number) => onStream(p, text, n) } : {}),
+    });
   }
 
   /** 1. Coder rollout: M candidates per problem. */
@@ -324,6 +329,21 @@ export class Trainer {
     );
   }
 
+  /**
+   * The update's progress for the page: micro-batches done, the coder's update the first `1/parts` of the phase and
+   * the tester's the rest, so the bar only moves forward; the pause boundary before each micro-batch.
+   */
+  private updateProgress(s: StepRun, part: number, parts: number): Pick<GrpoSettings, 'progress'> {
+    const { onProgress, atBoundary } = s.hooks;
+    if (!onProgress && !atBoundary) return {};
+    return {
+      progress: {
+        onMicro: (d, t) => onProgress?.('update', Math.round((1000 * (part + d / t)) / parts), 1000),
+        ...(atBoundary ? { beforeMicro: atBoundary } : {}),
+      },
+    };
+  }
+
   /** 8. GRPO update of both models (one joint update when the coder writes the tests). */
   private update(
     s: StepRun,
@@ -352,21 +372,22 @@ export class Trainer {
           );
         }
         const drop = cfg.grpo.drop_zero_std_groups;
+        const parts = rules.trainsTester && !rules.testerIsCoder ? 2 : 1;
+        const at = (part: number, lr: number) => ({
+          ...grpoSettingsAt(cfg, s.step, lr),
+          ...this.updateProgress(s, part, parts),
+        });
         const coderItems = itemsFor(coderGens, coderAdv, M, drop);
         const testerItems: GrpoItem[] = rules.trainsTester
           ? testerItemsFor(cfg, problems.length, M, N, testerGens, testerAdv, testerGroups)
           : [];
         if (rules.testerIsCoder) {
-          const st = await updateOrIdle(
-            s.coder,
-            [...coderItems, ...testerItems],
-            grpoSettingsAt(cfg, s.step, cfg.optim.lr),
-          );
+          const st = await updateOrIdle(s.coder, [...coderItems, ...testerItems], at(0, cfg.optim.lr));
           return { coderStats: st, testerStats: st };
         }
-        const coderStats = await updateOrIdle(s.coder, coderItems, grpoSettingsAt(cfg, s.step, cfg.optim.lr));
+        const coderStats = await updateOrIdle(s.coder, coderItems, at(0, cfg.optim.lr));
         const testerStats = rules.trainsTester
-          ? await updateOrIdle(s.tester, testerItems, grpoSettingsAt(cfg, s.step, cfg.optim.tester_lr))
+          ? await updateOrIdle(s.tester, testerItems, at(1, cfg.optim.tester_lr))
           : idleStats();
         return { coderStats, testerStats };
       },

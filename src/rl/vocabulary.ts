@@ -108,7 +108,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** The validation count text (the phase report while the step runs, the diagram and step-through after it). */
 export function validationText(c: Pick<StepCounts, 'lines' | 'valid' | 'invalid' | 'wrongExpected'>): string {
-  return `${plural(c.lines, 'assert line')} · ${c.valid} valid · ${c.invalid} invalid (${c.wrongExpected} of the valid with a wrong expected value)`;
+  return `${plural(c.lines, 'assert line')} · ${c.valid} valid · ${c.invalid} invalid (${c.wrongExpected} wrong expected)`;
 }
 
 export function executionText(c: Pick<StepCounts, 'compiled' | 'candidates' | 'breaks' | 'replays'>): string {

@@ -36,6 +36,10 @@ export interface RunSlice {
   phaseWaiting: boolean;
   /** When the step in progress began (ms since epoch), for the ETA; null when no step runs. */
   stepStartedAt: number | null;
+  /** Paused inside a step, at a phase or micro-batch boundary (Start goes on from exactly there). */
+  held: boolean;
+  /** The latest texts a rollout phase is sampling (a few sequences, as far as written). */
+  stream: { phase: Phase; texts: string[]; total: number; step: number } | null;
   /** Hyperparameter fields whose text is not a valid value: the run cannot start while any is listed. */
   invalidFields: string[];
   setActivity(a: RunSlice['activity'], detail?: string | null): void;

@@ -125,6 +125,7 @@ export class TrainClient {
     if ('runId' in e && e.runId !== s.runId) return; // a late event from a run that was reset
     switch (e.type) {
       case 'status':
+        this.store.setState({ held: e.status === 'paused' && e.detail === 'held' });
         if (e.status === 'running') s.setStatus(s.status === 'stepping' ? 'stepping' : 'running');
         else if (e.status === 'paused')
           s.setStatus(s.status === 'error' || s.status === 'device-lost' ? s.status : 'paused', s.message);
@@ -159,6 +160,9 @@ export class TrainClient {
         break;
       case 'progress':
         s.setProgress({ phase: e.phase, done: e.done, total: e.total });
+        break;
+      case 'stream':
+        this.store.setState({ stream: { phase: e.phase, texts: e.texts, total: e.total, step: s.step } });
         break;
       case 'committed':
         s.setCheckpointStep(e.step);

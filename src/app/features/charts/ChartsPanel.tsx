@@ -21,7 +21,7 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Met
     id,
     title,
     yLabel,
-    deps: (s) => [s.series, s.hidden, s.smoothing, s.logScale],
+    deps: (s) => [s.series, s.hidden, s.smoothing, s.logScale, s.presenter],
     key: keys.length > 1 ? keys.map((k, i) => `${DASH_TEXT[i % DASH_TEXT.length]} ${k.label}`) : undefined,
     log: (s) => s.logScale,
     build: (s: LabState) => {

@@ -54,9 +54,14 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
       el.dataset.bands = String(bands?.length ?? 0);
       if (legendRef.current) drawLegend(legendRef.current, legend ?? []);
       const log = spec.log?.(s) ?? false;
+      // A projector needs larger axis text (≥ 16 px) and taller plots on a tall screen.
+      const presenter = s.presenter;
+      const axisFont = presenter ? '16px system-ui, sans-serif' : '12px system-ui, sans-serif';
+      el.dataset.axisFont = axisFont;
       const key =
         series.map((x) => `${String(x.label)}:${String(x.stroke)}`).join('|') +
         (log ? '|log' : '') +
+        (presenter ? '|presenter' : '') +
         `|bands ${bands?.length ?? 0}`;
       el.dataset.steps = String(data[0]?.length ?? 0);
       el.dataset.series = String(series.length);
@@ -69,7 +74,7 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
         plot = new uPlot(
           {
             width: Math.max(240, el.clientWidth || 400),
-            height: spec.height ?? 170,
+            height: chartHeight(spec, presenter),
             series: [{ label: 'step' }, ...series],
             bands,
             scales: {
@@ -100,16 +105,20 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
             axes: [
               {
                 label: 'step',
-                size: 30,
-                labelSize: 14,
+                size: presenter ? 40 : 30,
+                labelSize: presenter ? 20 : 14,
+                font: axisFont,
+                labelFont: axisFont,
                 incrs: STEP_INCRS,
                 splits: (_u, _i, min, max, incr) => niceTicks(min, max, incr),
                 values: (_u, splits) => tickLabels(splits),
               },
               {
                 label: spec.yLabel,
-                labelSize: 16,
-                size: 56,
+                labelSize: presenter ? 22 : 16,
+                size: presenter ? 72 : 56,
+                font: axisFont,
+                labelFont: axisFont,
                 ...(log ? {} : { incrs: NICE_INCRS, splits: (_u, _i, min, max, incr) => niceTicks(min, max, incr) }),
                 values: (_u, splits) => {
                   const out = tickLabels(splits);
@@ -149,7 +158,12 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
       render(s);
     });
     const ro = new ResizeObserver(
-      () => plot && plot.setSize({ width: Math.max(240, el.clientWidth), height: spec.height ?? 170 }),
+      () =>
+        plot &&
+        plot.setSize({
+          width: Math.max(240, el.clientWidth),
+          height: chartHeight(spec, labStore.getState().presenter),
+        }),
     );
     ro.observe(el);
     return () => {
@@ -173,6 +187,13 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
       />
     </figure>
   );
+}
+
+/** 170 px; in presenter view as tall as a 1080-line screen leaves under the diagram for two charts. */
+function chartHeight(spec: ChartSpec, presenter: boolean): number {
+  if (spec.height) return spec.height;
+  if (!presenter || typeof window === 'undefined') return 170;
+  return Math.round(Math.min(360, Math.max(170, window.innerHeight - 640)));
 }
 
 /** Writes the legend's entries as DOM (charts never re-render from React). */

@@ -22,7 +22,7 @@ export const HELD_OUT_CHART: ChartSpec = {
   id: 'held-out',
   title: 'Held-out coder pass@1 (95% CI band where recorded)',
   yLabel: 'pass@1',
-  deps: (s) => [s.series, s.hidden, s.evals, s.runId],
+  deps: (s) => [s.series, s.hidden, s.evals, s.runId, s.presenter],
   build: (s) => {
     const runs = s.series.filter((r) => !s.hidden.includes(r.id));
     const per = runs.map((r) => heldOutOf(s, r.id));

@@ -106,7 +106,8 @@ function nodeCounts(
     case 'candidates':
       return `${c.candidates} written, ${c.compiled} compile`;
     case 'tester':
-      return mode === 'golden' ? null : validationText(c);
+      // What it wrote; the validation node beside it says which of it counts.
+      return mode === 'golden' ? null : `${c.lines} assert lines written`;
     case 'validation':
       return mode === 'golden' ? `${c.golden} golden tests` : validationText(c);
     case 'execution':
@@ -121,6 +122,48 @@ function nodeCounts(
       return `KL ${m['coder/kl'].toExponential(1)}`;
   }
   return null;
+}
+
+/** A count text with its numbers set large (the key numbers a class reads from the back of the room). */
+function Numbers({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(-?\d+(?:\.\d+)?(?:e-?\d+)?)/).map((part, i) =>
+        i % 2 ? (
+          <span key={i} className="num">
+            {part}
+          </span>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
+/** What the Coder or the Tester is writing right now, as the sampler reads it back (a few sequences). */
+function LiveText() {
+  const stream = useLab((s) => s.stream);
+  const status = useLab((s) => s.status);
+  const step = useLab((s) => s.step);
+  const running = status === 'running' || status === 'stepping' || status === 'paused';
+  if (!stream || !running || stream.step !== step) return null;
+  const who = stream.phase === 'coder-rollout' ? 'coder' : 'tester';
+  return (
+    <div className="live-text" data-testid={`stream-${who}`} aria-live="off">
+      <b>
+        {who === 'coder' ? 'The Coder is writing' : 'The Tester is writing'} ({stream.texts.length} of {stream.total}{' '}
+        {who === 'coder' ? 'candidates' : 'test groups'}):
+      </b>
+      <div className="live-cols">
+        {stream.texts.map((t, i) => (
+          <pre key={i} className="code live">
+            {t || '…'}
+          </pre>
+        ))}
+      </div>
+    </div>
+  );
 }
 
 export function LoopDiagram() {
@@ -175,12 +218,13 @@ export function LoopDiagram() {
               <b>{n.title}</b>
               <span className="loop-what">{n.what(mode)}</span>
               <span className="loop-count" data-testid={`loop-count-${n.id}`}>
-                {running && ev ? ev.summary : (nodeCounts(n.id, counts, metrics, book, mode) ?? '')}
+                <Numbers text={running && ev ? ev.summary : (nodeCounts(n.id, counts, metrics, book, mode) ?? '')} />
               </span>
             </li>
           );
         })}
       </ol>
+      <LiveText />
       <p className="loop-back muted" aria-hidden="true">
         ↺ the updated models write the next step’s candidates and tests
       </p>
