@@ -141,6 +141,39 @@ describe('RunSession on micro (real models, sandbox and run directory)', { timeo
       );
   });
 
+  it('a pause held inside a step (at a phase boundary, at a GRPO micro-batch boundary) resumes to the same numbers', async () => {
+    const dir = await newDir();
+    await dir.init(CONFIG);
+    const s = session(dir, { keepCopies: 1 });
+    const held: string[] = [];
+    let where = '';
+    await s.run(2, {
+      evalEvery: 2,
+      evalRequest: EVAL,
+      // Step 0: pause as the rewards phase reports, so it holds before the Mistake Book phase. Step 1: pause when the
+      // coder's update has done its micro-batches, so it holds before the tester update's first micro-batch.
+      onPhase: (e) => {
+        if (e.step !== 0 || e.phase !== 'rewards') return;
+        where = 'before mistake-book';
+        s.pause();
+      },
+      onProgress: (phase, done, total) => {
+        if (s.stepsDone !== 1 || phase !== 'update' || done !== total / 2 || held.includes('before a micro-batch'))
+          return;
+        where = 'before a micro-batch';
+        s.pause();
+      },
+      onHeld: () => {
+        held.push(where);
+        expect(s.held).toBe(true);
+        setTimeout(() => expect(s.resume()).toBe(true), 20);
+      },
+    });
+    expect(held).toEqual(['before mistake-book', 'before a micro-batch']);
+    expect(s.stepsDone).toBe(2);
+    expect((await dir.readMetrics()).map(strip)).toEqual((await full.readMetrics()).slice(0, 2).map(strip));
+  });
+
   it('step-through waits before every phase; pause ends the run after the step in progress; a stop with a reason rejects', async () => {
     const dir = await newDir();
     await dir.init(CONFIG);
