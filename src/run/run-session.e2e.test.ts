@@ -141,35 +141,31 @@ describe('RunSession on micro (real models, sandbox and run directory)', { timeo
       );
   });
 
-  it('a pause held inside a step (at a phase boundary, at a GRPO micro-batch boundary) resumes to the same numbers', async () => {
+  it('a pause held inside a step (at phase boundaries, at a GRPO micro-batch boundary) resumes to the same numbers', async () => {
     const dir = await newDir();
     await dir.init(CONFIG);
     const s = session(dir, { keepCopies: 1 });
     const held: string[] = [];
-    let where = '';
+    let last = '';
+    // Pause as step 0's rewards are reported, and pause again at once after each of the first two resumes: the holds
+    // are before the Mistake Book phase, before the update phase, then inside the update before a micro-batch.
     await s.run(2, {
       evalEvery: 2,
       evalRequest: EVAL,
-      // Step 0: pause as the rewards phase reports, so it holds before the Mistake Book phase. Step 1: pause when the
-      // coder's update has done its micro-batches, so it holds before the tester update's first micro-batch.
       onPhase: (e) => {
-        if (e.step !== 0 || e.phase !== 'rewards') return;
-        where = 'before mistake-book';
-        s.pause();
-      },
-      onProgress: (phase, done, total) => {
-        if (s.stepsDone !== 1 || phase !== 'update' || done !== total / 2 || held.includes('before a micro-batch'))
-          return;
-        where = 'before a micro-batch';
-        s.pause();
+        last = `${e.step}:${e.phase}`;
+        if (e.step === 0 && e.phase === 'rewards' && !held.length) s.pause();
       },
       onHeld: () => {
-        held.push(where);
+        held.push(`after ${last}`);
         expect(s.held).toBe(true);
-        setTimeout(() => expect(s.resume()).toBe(true), 20);
+        setTimeout(() => {
+          expect(s.resume()).toBe(true);
+          if (held.length < 3) s.pause();
+        }, 20);
       },
     });
-    expect(held).toEqual(['before mistake-book', 'before a micro-batch']);
+    expect(held).toEqual(['after 0:rewards', 'after 0:mistake-book', 'after 0:mistake-book']);
     expect(s.stepsDone).toBe(2);
     expect((await dir.readMetrics()).map(strip)).toEqual((await full.readMetrics()).slice(0, 2).map(strip));
   });
