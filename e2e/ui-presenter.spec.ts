@@ -88,7 +88,7 @@ test('reference runs overlay a live micro run; busy states, labels, kept overlay
   await expect(page.getByTestId('run-activity')).toHaveText('pausing at the next phase or micro-batch…');
   await expect(page.getByTestId('pause')).toBeDisabled();
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'paused', { timeout: STEP_TIMEOUT });
-  await expect(page.getByTestId('run-activity')).toHaveText('paused');
+  await expect(page.getByTestId('run-activity')).toHaveText(/^paused/);
   const steps = await state<number>(page, 'step');
 
   // The live run first, in its own colour, labelled with what differs from the preset; the overlays stay.
