@@ -112,7 +112,7 @@ test('charts: a one-step run spans steps 0..1, ticks tell small values apart, ev
   expect(new Set(ticks).size).toBe(ticks.length);
   for (const c of await page.locator('[data-testid^="chart-"][data-ylabel]').all())
     expect((await c.getAttribute('data-ylabel'))!.length).toBeGreaterThan(1);
-  expect(await page.locator('[data-testid^="chart-"][data-ylabel]').count()).toBe(12);
+  expect(await page.locator('[data-testid^="chart-"][data-ylabel]').count()).toBe(13);
   await page.getByTestId('tab-mistakes').click();
   await expect(page.getByTestId('chart-book-growth')).toHaveAttribute('data-xrange', '0..1');
   await expect(page.getByTestId('chart-book-growth')).toHaveAttribute('data-ylabel', 'tests');
@@ -156,7 +156,7 @@ test('the heatmap legend is on screen', async ({ page }) => {
   await page.getByTestId('tab-rollouts').click();
   const legend = page.getByTestId('heatmap-legend');
   await expect(legend).toBeVisible();
-  await expect(legend).toContainText('invalid·attack');
+  await expect(legend).toContainText('valid · wrong expected');
   await expect(legend).toContainText('not aimed at this candidate');
 });
 

@@ -85,17 +85,17 @@ test('reference runs overlay a live micro run; busy states, labels, kept overlay
   await expect(page.getByTestId('eta')).toContainText(/left|longer than/);
   expect(await state<string>(page, 'modelSource')).toContain('shipped');
   await page.getByTestId('pause').click();
-  await expect(page.getByTestId('run-activity')).toHaveText('pausing after this step…');
+  await expect(page.getByTestId('run-activity')).toHaveText('pausing at the next phase or micro-batch…');
   await expect(page.getByTestId('pause')).toBeDisabled();
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'paused', { timeout: STEP_TIMEOUT });
-  await expect(page.getByTestId('run-activity')).toHaveText('paused');
+  await expect(page.getByTestId('run-activity')).toHaveText(/^paused/);
   const steps = await state<number>(page, 'step');
 
   // The live run first, in its own colour, labelled with what differs from the preset; the overlays stay.
   await expect(page.getByTestId('run-row')).toHaveCount(4);
   await expect(page.getByTestId('run-label').first()).toHaveText('code-a1 · micro · seed 4 · α 0.9');
   await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-series', String(4 * 2));
-  await expect(page.getByTestId('loop-count-tester')).toContainText('valid');
+  await expect(page.getByTestId('loop-count-tester')).toContainText('assert lines');
   await page.screenshot({ path: 'test-results/ui-presenter-overlay.png' });
 
   // Show / hide, smoothing and log scale; a reload keeps the overlays and the settings.

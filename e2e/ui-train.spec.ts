@@ -51,8 +51,9 @@ test('a micro run: 3 steps on the charts, its rollouts and Mistake Book; reload 
   await page.screenshot({ path: 'test-results/ui-train-rollout.png', fullPage: true });
 
   await page.getByTestId('tab-mistakes').click();
+  await page.getByTestId('mistake-group').first().locator('summary').first().click(); // problems start collapsed
   await expect(page.getByTestId('mistake-entry').first()).toBeVisible();
-  await expect(page.getByTestId('lineage-born').first()).toHaveText(/^\d+$/);
+  await expect(page.getByTestId('lineage-born').first()).toHaveText(/^step \d+$/);
   await page.screenshot({ path: 'test-results/ui-train-mistakes.png', fullPage: true });
 
   // Reload: the run comes back from IndexedDB, paused at its last committed step, and resumes from there.

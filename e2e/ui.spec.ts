@@ -58,10 +58,11 @@ test('an imported bundle fills the charts, the inspector and the Mistake Book; a
   await expect(page.getByTestId('candidate-code').first()).toContainText('return a');
   await expect(page.getByTestId('heatmap')).toBeVisible();
   expect(await page.locator('[data-cell="pass"], [data-cell="fail"]').count()).toBeGreaterThan(0);
-  await expect(page.locator('[data-testid="test-line"][data-valid="true"]').first()).toBeVisible();
+  await expect(page.locator('[data-testid="test-line"][data-kind="valid"]').first()).toBeVisible();
   await page.screenshot({ path: 'test-results/ui-imported-rollout.png', fullPage: true });
 
   await page.getByTestId('tab-mistakes').click();
+  await page.getByTestId('mistake-group').first().locator('summary').first().click(); // problems start collapsed
   await expect(page.getByTestId('mistake-entry').first()).toBeVisible();
   await page.getByTestId('mistake-search').fill('add(3,');
   await expect(page.getByTestId('mistake-entry')).toHaveCount(1);

@@ -161,7 +161,8 @@ export function exportMetricsJsonl(store: LabStore): void {
 }
 
 /** Imports a bundle as the current run. A bad file throws BundleError before anything is written or shown. */
-export async function importBundle(store: LabStore, file: File): Promise<void> {
+/** Imports a bundle; returns what happened when it differs from "Imported <file>" (a metrics-only bundle). */
+export async function importBundle(store: LabStore, file: File): Promise<string | undefined> {
   const s = store.getState();
   if (s.status === 'running' || s.status === 'stepping' || s.status === 'starting')
     throw new Error('Pause the run before importing another one.');
@@ -170,8 +171,15 @@ export async function importBundle(store: LabStore, file: File): Promise<void> {
   if (!files || typeof files !== 'object' || !Object.values(files).every((f) => f instanceof Uint8Array)) {
     throw new BundleError('it carries no run files (snapshot.files)');
   }
-  if (!files['latest/state.json'] || !files['config.json'])
-    throw new BundleError('it has no committed step (latest/state.json and config.json)');
+  if (!files['latest/state.json'] || !files['config.json']) {
+    // A metrics-only bundle (the shipped reference runs, a bundle of a CLI run's records) is a finished run to
+    // compare with: it becomes a run on the charts and in the runs table, not an error.
+    if (bundle.metrics.length) {
+      addComparisonBytes(store, file.name, new Uint8Array(await file.arrayBuffer()), `imp:${file.name}`);
+      return `Imported ${file.name} as a run to compare with (${bundle.metrics.length} steps of records, no checkpoint: it cannot be resumed).`;
+    }
+    throw new BundleError('it has no committed step (latest/state.json and config.json) and no step records');
+  }
   const runId = (await getRunMeta(bundle.name)) ? newRunId() : bundle.name;
   await new IdbRunStore(runId).replaceAll(files as Record<string, Uint8Array>);
   const meta: RunMeta = {
@@ -211,6 +219,12 @@ export function lastHeldOut(evals: EvalReport[]): { passAt1: number; renamed?: t
   return renamed && { passAt1: renamed.passAt1, renamed: true };
 }
 
+/** The evaluations a held-out chart draws: the held-out split's, else (older runs) the renamed split's. */
+export function heldOutEvals(evals: EvalReport[]): EvalReport[] {
+  const held = evals.filter((e) => e.split === 'heldout');
+  return held.length ? held : evals.filter((e) => e.split === 'renamed');
+}
+
 function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id: string): void {
   let metrics: StepMetrics[];
   let label = name;
@@ -230,7 +244,12 @@ function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id
     const evalBytes = (b.snapshot as { files?: Record<string, unknown> } | undefined)?.files?.[RUN_FILES.evals];
     const evals =
       evalBytes instanceof Uint8Array ? parseEvalJsonl(dec.decode(evalBytes), `${name}: ${RUN_FILES.evals}`) : [];
-    extra = { config: b.config, createdAt: b.createdAt, heldOut: lastHeldOut(evals) };
+    extra = {
+      config: b.config,
+      createdAt: b.createdAt,
+      heldOut: lastHeldOut(evals),
+      heldOutEvals: heldOutEvals(evals),
+    };
   }
   store.getState().setSeries({ id, label, mode: metrics[0]?.mode ?? 'code-a1', metrics, ...extra });
 }
@@ -273,6 +292,7 @@ export async function overlaySaved(store: LabStore, meta: RunMeta): Promise<void
     config: meta.config,
     createdAt: meta.createdAt,
     heldOut: lastHeldOut(run.evals),
+    heldOutEvals: heldOutEvals(run.evals),
   });
 }
 

@@ -215,6 +215,16 @@ export interface StepResult extends LossResult {
   skipped: boolean;
 }
 
+/**
+ * Optional hooks of a training step, for a UI: a wait before each micro-batch is recorded (a pause holds there) and a
+ * report when the GPU has finished one. Neither changes what is computed: with hooks each micro-batch's commands are
+ * submitted as they are recorded (same commands, same order), without them the step records all and submits once.
+ */
+export interface StepHooks {
+  beforeMicro?: (index: number, count: number) => Promise<void>;
+  onMicroDone?: (done: number, count: number) => void;
+}
+
 export interface MicroBatch {
   batch: GpuBatch;
   spec: LossSpec;
@@ -229,6 +239,7 @@ export async function trainStep(
   batchOrMicro: GpuBatch | MicroBatch[],
   spec: LossSpec | null,
   optim: OptimConfig,
+  hooks?: StepHooks,
 ): Promise<StepResult> {
   const micro: MicroBatch[] = Array.isArray(batchOrMicro)
     ? batchOrMicro
@@ -240,12 +251,19 @@ export async function trainStep(
   const n = micro.length;
   // Each micro-batch's 16 stats floats, then the 4 grad-norm floats: one buffer, one round trip.
   const out = gpu.temp('step.readback', (16 * n + 4) * 4);
-  const decoders = micro.map((m, i) => {
-    const { stats, decode } = recordLossAndBackward(model, m.batch, m.spec);
+  const decoders: ReturnType<typeof recordLossAndBackward>['decode'][] = [];
+  for (let i = 0; i < n; i++) {
+    if (hooks?.beforeMicro) await hooks.beforeMicro(i, n);
+    const { stats, decode } = recordLossAndBackward(model, micro[i].batch, micro[i].spec);
     gpu.copy(stats, 0, out, i * 64, 64);
     gpu.release(stats);
-    return decode;
-  });
+    decoders.push(decode);
+    if (hooks?.onMicroDone) {
+      gpu.submit();
+      const done = i + 1;
+      void gpu.device.queue.onSubmittedWorkDone().then(() => hooks.onMicroDone?.(done, n));
+    }
+  }
   const clip = recordOptimizerStep(model, optim);
   gpu.copy(clip, 0, out, n * 64, GRADNORM_OUT_BYTES);
   gpu.release(clip);

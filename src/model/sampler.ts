@@ -34,6 +34,11 @@ export interface GenerateOptions extends SampleParams {
   /** Generated tokens per read-back (default 8). */
   chunk?: number;
   onProgress?: (finished: number, total: number) => void;
+  /**
+   * After each read-back: `text(b)` decodes row b's completion so far (stop string cut once found). Called once per
+   * chunk, never per token; decoding happens only for the rows the caller asks about.
+   */
+  onChunk?: (text: (b: number) => string) => void;
   /** When given, filled with wall-clock timings; costs one extra GPU sync after the prefill. */
   stats?: GenerateStats;
   /** Prefill each distinct prompt once and copy its cache to the repeats (default true; false: every row). */
@@ -169,6 +174,16 @@ export async function generate(
       if (r.finished) finished++;
     });
     opts.onProgress?.(finished, B);
+    if (opts.onChunk && tok) {
+      opts.onChunk((b) => {
+        const r = rows[b];
+        if (!r) return '';
+        // As the final text is made (below): a stop token is not shown, a stop string cuts the text.
+        const body = r.finished && r.reason === 'stop' && r.cut === undefined ? r.tokens.slice(0, -1) : r.tokens;
+        const text = tok.decode(body);
+        return r.cut !== undefined ? text.slice(0, r.cut) : text;
+      });
+    }
   };
 
   /** Moves the rows not yet known to be finished into a smaller batch (recorded after everything so far). */

@@ -1,12 +1,12 @@
 // The GRPO update shared by the lab's policies (full fine-tuning and LoRA): mini-batches, the off-policy old
 // log-probs, one optimizer step per mini-batch and pass, and the token-weighted statistics the trainer logs.
-import type { MicroBatch, OptimConfig, StepResult } from '../model/backward-step';
+import type { MicroBatch, OptimConfig, StepHooks, StepResult } from '../model/backward-step';
 import { prepareGrpoMicroBatches, type GrpoPolicyParts } from './grpo-batches';
 import type { GrpoItem, GrpoSettings, UpdateStats } from './policy';
 
 export interface GrpoUpdateParts extends GrpoPolicyParts {
   /** One optimizer step over a mini-batch's micro-batches (gradients accumulate across them). */
-  step(micro: MicroBatch[], s: GrpoSettings): Promise<StepResult>;
+  step(micro: MicroBatch[], s: GrpoSettings, hooks?: StepHooks): Promise<StepResult>;
   /** Called after an update that applied at least one step (rollout weights follow the learner). */
   refresh(): void;
 }
@@ -66,8 +66,18 @@ export async function runGrpoUpdate(p: GrpoUpdateParts, items: GrpoItem[], s: Gr
     ),
   );
   const steps: StepResult[] = [];
+  const total = s.grpo.num_iterations * prepared.reduce((a, m) => a + m.micro.length, 0);
+  let base = 0;
   for (let it = 0; it < s.grpo.num_iterations; it++) {
-    for (const m of prepared) steps.push(await p.step(m.micro, s));
+    for (const m of prepared) {
+      const at = base;
+      const hooks: StepHooks | undefined = s.progress && {
+        beforeMicro: s.progress.beforeMicro && (() => s.progress!.beforeMicro!()),
+        onMicroDone: s.progress.onMicro && ((d) => s.progress!.onMicro!(at + d, total)),
+      };
+      steps.push(await p.step(m.micro, s, hooks));
+      base += m.micro.length;
+    }
   }
   for (const m of prepared) m.release();
   const skipped = steps.some((r) => r.skipped || !Number.isFinite(r.loss));

@@ -2,7 +2,8 @@
 // fill-in and de-duplication, execution of each candidate against all valid tests of its rollouts plus Mistake Book
 // replays. The counting itself (`countTests`) is pure so it can be tested on hand-written inputs.
 import type { Problem } from '../tasks/types';
-import type { JudgeResult, RejectedLine, Sandbox, ValidatedTest } from '../sandbox/types';
+import type { JudgeResult, RejectedLine, Sandbox, TestVerdict, ValidatedTest } from '../sandbox/types';
+import type { BreakDetail } from './mistake-book';
 import {
   coderReward,
   nonPrintableRatio,
@@ -40,6 +41,8 @@ export interface CountedRollout {
 export interface JudgedRollout extends CountedRollout {
   /** passed[i]: the candidate passed valid[i]. */
   passed: boolean[];
+  /** got[i]: for a failed valid[i], what the sandbox said the candidate did ("got 3, expected 4", an error). */
+  got?: (string | undefined)[];
   outcome: TesterRolloutOutcome;
 }
 
@@ -159,17 +162,31 @@ export async function executeCandidate(
   });
   const compiles = res.compileError === undefined;
   const ok = res.verdicts.map((v) => compiles && v.status === 'passed');
+  const said = res.verdicts.map((v) =>
+    v.status === 'passed' ? undefined : compiles ? verdictText(v) : `does not compile: ${res.compileError}`,
+  );
   let at = 0;
   const take = (n: number) => ok.slice(at, (at += n));
+  const withGot = (r: JudgedRollout, from: number): JudgedRollout => ({
+    ...r,
+    got: said.slice(from, from + r.valid.length),
+  });
   let judged: JudgedRollout[];
   let sharedCount: JudgedCandidate['shared'];
   if (shared) {
     const passedShared = take(shared.length);
     const verdict = new Map(shared.map((t, i) => [t, passedShared[i]]));
-    judged = rollouts.map((r) => judgeRollout(r, r.valid.map(sharedVerdict(verdict)), k));
+    const saidShared = new Map(shared.map((t, i) => [t, said[i]]));
+    judged = rollouts.map((r) => ({
+      ...judgeRollout(r, r.valid.map(sharedVerdict(verdict)), k),
+      got: r.valid.map((t) => saidShared.get(t)),
+    }));
     sharedCount = { numValid: shared.length, numPassed: passedShared.filter(Boolean).length };
   } else {
-    judged = rollouts.map((r) => judgeRollout(r, take(r.valid.length), k));
+    judged = rollouts.map((r) => {
+      const from = at;
+      return withGot(judgeRollout(r, take(r.valid.length), k), from);
+    });
   }
   const replayPassed = take(replays.length);
   const hidden = take(problem.hiddenTests.length);
@@ -233,12 +250,25 @@ export function scoreCandidate(
 export function mistakeBookInputs(
   group: JudgedCandidate[],
   replays: string[],
-): { newFailing: string[]; oldPassed: string[] } {
+): { newFailing: string[]; oldPassed: string[]; detail: BreakDetail[] } {
   const valid = group.filter((c) => c.compiles);
+  const breaks = valid.flatMap((c) =>
+    c.rollouts.flatMap((r) =>
+      r.valid.flatMap((t, i) => (r.passed[i] ? [] : [{ t, d: { candidate: c.code, got: r.got?.[i] } }])),
+    ),
+  );
   return {
     oldPassed: valid.flatMap((c) => replays.filter((_, i) => c.replayPassed[i])),
-    newFailing: valid.flatMap((c) => c.rollouts.flatMap((r) => r.valid.filter((_, i) => !r.passed[i]))),
+    newFailing: breaks.map((b) => b.t),
+    detail: breaks.map((b) => b.d),
   };
+}
+
+/** One line on what a candidate did with a test it did not pass. */
+function verdictText(v: TestVerdict): string {
+  if (v.status === 'timeout') return 'timed out';
+  if (v.status === 'error') return `raised ${v.errorType ?? 'an error'}${v.message ? `: ${v.message}` : ''}`;
+  return v.errorType ? `raised ${v.errorType}${v.message ? `: ${v.message}` : ''}` : (v.message ?? 'failed');
 }
 
 /**

@@ -125,9 +125,9 @@ export class LabPolicy implements Policy {
       ref: this.ref,
       padId: this.padId,
       microBatch: this.opts.microBatch ?? 16,
-      step: (micro, st) => {
+      step: (micro, st, hooks) => {
         this.model.recompute = st.optim.recompute;
-        return trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.optim.weight_decay_params)));
+        return trainStep(this.model, micro, null, grpoOptim(st, this.decayMask(st.optim.weight_decay_params)), hooks);
       },
       refresh: () => this.rollout.refresh?.(),
     };

@@ -2,6 +2,7 @@
 // top-k replay, lineage and persistence round-trip.
 import { describe, expect, it } from 'vitest';
 import { MistakeBook } from './mistake-book';
+import { freshSeed, mulberry32 } from '../testing/random';
 
 describe('MistakeBook', () => {
   it('adds broken tests, replays top-k by frequency and removes at zero', () => {
@@ -48,5 +49,41 @@ describe('MistakeBook', () => {
     expect(c.entries()).toEqual(b.entries());
     expect(c.state().history).toEqual(b.state().history);
     expect(c.replay('p', 8)).toEqual(['a', 'b']);
+  });
+
+  it('teaching fields (candidate broken, got, replay steps) change no count; a book saved without them loads', () => {
+    const seed = freshSeed();
+    const rng = mulberry32(seed);
+    const plain = new MistakeBook();
+    const taught = new MistakeBook();
+    for (let step = 0; step < 30; step++) {
+      for (const p of ['p', 'q']) {
+        const replayedPlain = plain.replay(p, 2);
+        expect(taught.replay(p, 2, step)).toEqual(replayedPlain);
+        const failing = Array.from({ length: Math.floor(rng() * 4) }, () => `assert f(${Math.floor(rng() * 5)}) == 0`);
+        const passed = replayedPlain.filter(() => rng() < 0.6);
+        plain.update(p, step, failing, passed);
+        taught.update(
+          p,
+          step,
+          failing,
+          passed,
+          failing.map((t) => ({ candidate: `def f(x): return ${t.length}`, got: 'got 1, expected 0' })),
+        );
+      }
+      plain.endStep(step);
+      taught.endStep(step);
+    }
+    const strip = (b: MistakeBook) => b.entries().map(({ brokeCandidate: _c, got: _g, replayedAt: _r, ...e }) => e);
+    expect(strip(taught), `seed ${seed}`).toEqual(plain.entries());
+    for (const e of taught.entries()) {
+      expect(e.brokeCandidate).toMatch(/^def f/);
+      expect(e.got).toBe('got 1, expected 0');
+      expect((e.replayedAt ?? []).length).toBe(Math.min(10, e.timesReplayed));
+      expect(e.replayedAt ?? []).toEqual([...(e.replayedAt ?? [])].sort((a, b) => a - b));
+    }
+    // An old run's state (no teaching fields) loads and replays as before.
+    const old = MistakeBook.fromState(JSON.parse(JSON.stringify(plain.state())));
+    expect(old.entries()).toEqual(plain.entries());
   });
 });

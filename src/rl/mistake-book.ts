@@ -6,6 +6,17 @@
 import type { MistakeEntry } from './records';
 import { checkSteps } from './metrics';
 
+/** What a new entry remembers about the break that made it (see MistakeEntry). */
+export interface BreakDetail {
+  candidate: string;
+  got?: string;
+}
+
+/** Bounds on the teaching fields, so a long run's book stays small in storage. */
+const CANDIDATE_CHARS = 2000;
+const GOT_CHARS = 300;
+const REPLAYS_KEPT = 10;
+
 export interface BookHistoryPoint {
   step: number;
   size: number;
@@ -32,7 +43,8 @@ export class MistakeBook {
       true,
     );
     const book = new MistakeBook();
-    for (const e of s.entries) book.problem(e.problemId).set(e.test, { ...e });
+    for (const e of s.entries)
+      book.problem(e.problemId).set(e.test, { ...e, ...(e.replayedAt ? { replayedAt: [...e.replayedAt] } : {}) });
     book.history = s.history.map((h) => ({ ...h }));
     return book;
   }
@@ -43,12 +55,15 @@ export class MistakeBook {
     return m;
   }
 
-  /** The tests to replay for a problem: top-k by frequency. Counts a replay for each. */
-  replay(problemId: string, k: number): string[] {
+  /** The tests to replay for a problem: top-k by frequency. Counts a replay for each (at `step`, when given). */
+  replay(problemId: string, k: number, step?: number): string[] {
     const m = this.byProblem.get(problemId);
     if (!m || k <= 0) return [];
     const top = [...m.values()].sort((a, b) => b.frequency - a.frequency || a.stepBorn - b.stepBorn).slice(0, k);
-    for (const e of top) e.timesReplayed++;
+    for (const e of top) {
+      e.timesReplayed++;
+      if (step !== undefined) e.replayedAt = [...(e.replayedAt ?? []), step].slice(-REPLAYS_KEPT);
+    }
     return top.map((e) => e.test);
   }
 
@@ -58,7 +73,14 @@ export class MistakeBook {
    * (a test is distinct within a rollout after the fill-in, so it counts once per rollout it breaks the candidate in;
    * a removed test that breaks again comes back as new). Both lists keep their repeats.
    */
-  update(problemId: string, step: number, newFailing: readonly string[], oldPassed: readonly string[]): void {
+  update(
+    problemId: string,
+    step: number,
+    newFailing: readonly string[],
+    oldPassed: readonly string[],
+    /** Per newFailing entry, the candidate it broke and what that candidate did (teaching only: no effect on counts). */
+    detail?: readonly (BreakDetail | undefined)[],
+  ): void {
     const m = this.problem(problemId);
     for (const test of oldPassed) {
       const e = m.get(test);
@@ -70,8 +92,9 @@ export class MistakeBook {
         this.removed++;
       }
     }
-    for (const test of newFailing) {
+    newFailing.forEach((test, i) => {
       const e = m.get(test);
+      const d = detail?.[i];
       if (e) {
         e.frequency += 1;
         e.candidatesBroken += 1;
@@ -84,10 +107,12 @@ export class MistakeBook {
           candidatesBroken: 1,
           timesReplayed: 0,
           lastPassedStep: null,
+          ...(d ? { brokeCandidate: d.candidate.slice(0, CANDIDATE_CHARS) } : {}),
+          ...(d?.got ? { got: d.got.slice(0, GOT_CHARS) } : {}),
         });
         this.added++;
       }
-    }
+    });
     if (m.size === 0) this.byProblem.delete(problemId);
   }
 
@@ -106,7 +131,8 @@ export class MistakeBook {
 
   entries(): MistakeEntry[] {
     const out: MistakeEntry[] = [];
-    for (const m of this.byProblem.values()) for (const e of m.values()) out.push({ ...e });
+    for (const m of this.byProblem.values())
+      for (const e of m.values()) out.push({ ...e, ...(e.replayedAt ? { replayedAt: [...e.replayedAt] } : {}) });
     return out.sort((a, b) => a.problemId.localeCompare(b.problemId) || b.frequency - a.frequency);
   }
 

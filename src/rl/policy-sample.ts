@@ -39,6 +39,7 @@ export async function sampleCompletions(
     tokenizer,
     padId: setup.padId,
     onProgress: o.onProgress,
+    onChunk: o.onText && ((text) => o.onText!(text, prompts.length)),
   });
   return out.map((s, i) => ({
     text: s.text,

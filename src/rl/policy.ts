@@ -12,6 +12,11 @@ export interface GenerateOptions {
   stop?: string[];
   /** Called with the number of finished sequences as decoding progresses. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Called at each of the sampler's batched read-backs (every few tokens, never per token) with the texts so far:
+   * `text(i)` decodes sequence i on demand, so a view that shows a few sequences decodes only those.
+   */
+  onText?: (text: (i: number) => string, total: number) => void;
 }
 
 export interface Generation {
@@ -47,6 +52,15 @@ export interface GrpoSettings {
   optim: TrainConfig['optim'];
   /** max_completion_length (dr_grpo's length) and the sampling temperature the loss takes log-probs at. */
   rollout: Pick<TrainConfig['rollout'], 'max_completion_length' | 'temperature'>;
+  /** For a UI, not for the numbers: progress in micro-batches and a wait before each (where a pause holds). */
+  progress?: UpdateProgress;
+}
+
+export interface UpdateProgress {
+  /** Micro-batches whose GPU work has finished, of all this update records (passes × mini-batches × micro). */
+  onMicro?: (done: number, total: number) => void;
+  /** Awaited before each micro-batch is recorded. */
+  beforeMicro?: () => Promise<void>;
 }
 
 /** A KTO update reuses the optimiser fields of GrpoSettings (the GRPO loss fields are unused) plus KTO's own. */

@@ -15,7 +15,7 @@ export type Phase = (typeof PHASES)[number];
 export interface TestRecord {
   /** Normalised `assert f(...) == x`. */
   text: string;
-  /** Valid on the ground truth (call ran and expected matched). */
+  /** The Tester's expected value matched the ground truth (and the call ran). See vocabulary.ts for what is valid. */
   valid: boolean;
   /** The call ran on the ground truth; such a test can attack with the ground-truth output. */
   callOk: boolean;
@@ -48,6 +48,8 @@ export interface TesterRolloutRecord {
    * expected value: passed[j] = the candidate passed the j-th callOk test of `tests`.
    */
   passed: boolean[];
+  /** Assert lines the extraction rejected (malformed; counted invalid). Absent in records before issue 49. */
+  malformed?: number;
   validity: number;
   adversarial: number;
   reward: number;
@@ -74,6 +76,14 @@ export interface MistakeEntry {
   timesReplayed: number;
   /** Step when a candidate last passed it on replay; null if never. */
   lastPassedStep: number | null;
+  /**
+   * For teaching (absent in records before issue 49): the candidate it first broke (code, capped), what that
+   * candidate did instead (the sandbox's "got …, expected …" or its error), and the steps it was replayed at (the
+   * last few).
+   */
+  brokeCandidate?: string;
+  got?: string;
+  replayedAt?: number[];
 }
 
 export interface PhaseEvent {
@@ -87,4 +97,18 @@ export interface PhaseEvent {
 export interface StepOutput {
   metrics: StepMetrics;
   rollouts: RolloutRecord[];
+}
+
+/**
+ * Per test: passed, failed, or undefined when it was not run (its call raised on the ground truth, so there is no
+ * attack form). The trainer's `passed` may list only the tests that ran (one per callOk test, in order) rather than
+ * one per test; both layouts are accepted. A count that fits neither gives all undefined.
+ */
+export function alignPassed(tr: Pick<TesterRolloutRecord, 'tests' | 'passed'>): (boolean | undefined)[] {
+  if (tr.passed.length === tr.tests.length) return tr.passed.slice();
+  const ran = tr.tests.filter((t) => t.callOk).length;
+  // Any other count cannot be matched to the tests safely: show the results as unknown rather than mislabel them.
+  if (tr.passed.length !== ran) return tr.tests.map(() => undefined);
+  let at = 0;
+  return tr.tests.map((t) => (t.callOk ? tr.passed[at++] : undefined));
 }

@@ -175,10 +175,14 @@ function checkStep2(buggy: JudgedCandidate) {
   expect(a.tester[0].reward).toBe(0);
   expect(a.tester[1].reward).toBeCloseTo(0.28125, 12);
   expect(a.coder).toBeCloseTo(0.5, 12); // empty rollout: replay rate 0.5; the other: (0.5 + 0.5) / 2
-  expect(mistakeBookInputs([buggy], REPLAYS)).toEqual({
+  const book = mistakeBookInputs([buggy], REPLAYS);
+  expect({ newFailing: book.newFailing, oldPassed: book.oldPassed }).toEqual({
     newFailing: ['assert f(6) == 12'],
     oldPassed: ['assert f(1) == 2'],
   });
+  // The teaching detail of the one break: the candidate it broke (and, through the sandbox, what it returned).
+  expect(book.detail.map((d) => d.candidate)).toEqual([buggy.code]);
+  if (buggy.rollouts.some((r) => r.got)) expect(book.detail[0].got).toBe('got 6, expected 12');
 }
 
 async function runBoth(judge: Judge) {

@@ -58,6 +58,7 @@ export function buildRolloutRecords(
                   ...(t.repeat ? { repeat: true } : {}),
                 })),
                 passed: r.passed,
+                ...(r.malformed ? { malformed: r.malformed } : {}),
                 validity: testerRewards[ci][ri].validity,
                 adversarial: testerRewards[ci][ri].adversarial,
                 reward: testerRewards[ci][ri].reward,

@@ -34,6 +34,10 @@ export interface StepHooks {
   beforePhase?: (phase: Phase) => Promise<void>;
   onPhase?: (e: PhaseEvent) => void;
   onProgress?: (phase: Phase, done: number, total: number) => void;
+  /** The sampled texts so far, at each batched read-back of a rollout phase (see GenerateOptions.onText). */
+  onStream?: (phase: Phase, text: (i: number) => string, total: number) => void;
+  /** Awaited before each GRPO micro-batch (a pause holds there; resuming goes on with the same numbers). */
+  atBoundary?: () => Promise<void>;
 }
 
 export class TrainingHalted extends Error {

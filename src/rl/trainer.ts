@@ -3,7 +3,7 @@
 // Every departure from the published implementation is listed in docs/method.md.
 import { completeConfig, type TrainConfig } from './config';
 import type { Phase, StepOutput } from './records';
-import type { Generation, GrpoItem, Policy, UpdateStats } from './policy';
+import type { Generation, GrpoItem, GrpoSettings, Policy, UpdateStats } from './policy';
 import { MistakeBook } from './mistake-book';
 import { Rng, deriveSeed } from './rng';
 import { RAW_FORMAT } from './prompts-chat';
@@ -19,6 +19,8 @@ import { aceExecuteAll, aceExecutionSummary, aceUpdate } from './trainer-ace';
 import { TcsBuffer } from './tcs';
 import { tcsJudgeTargets, tcsRewards, tcsTargets } from './trainer-tcs';
 import { executeCandidates, testRewards } from './trainer-judge';
+import { bookText, validationText } from './vocabulary';
+import { countedTotals, judgedText } from './trainer-counts';
 
 import { TrainingHalted, type StepHooks, type StepRun, type TrainerDeps, type TrainerState } from './trainer-types';
 
@@ -170,7 +172,12 @@ export class Trainer {
       seed: deriveSeed(seed, s.step, role),
       stop,
     };
-    return policy.generate(prompts, { ...opts, onProgress: (d, t) => s.hooks.onProgress?.(p, d, t) });
+    const onStream = s.hooks.onStream;
+    return policy.generate(prompts, {
+      ...opts,
+      onProgress: (d, t) => s.hooks.onProgress?.(p, d, t),
+      ...(onStream ? { onText: (text: (i: number) => string, n: number) => onStream(p, text, n) } : {}),
+    });
   }
 
   /** 1. Coder rollout: M candidates per problem. */
@@ -234,7 +241,7 @@ export class Trainer {
         ),
       (v) =>
         s.rules.groundTruth
-          ? `${v.reduce((a, x) => a + x.tests.length + x.malformed, 0)} assert lines, ${v.reduce((a, x) => a + x.valid.length, 0)} valid (distinct, call ran on the ground truth)`
+          ? validationText(countedTotals(v))
           : `${v.reduce((a, x) => a + x.tests.length, 0)} distinct inputs extracted (no ground truth is consulted)`,
     );
   }
@@ -249,7 +256,7 @@ export class Trainer {
     const sandbox = this.deps.sandbox;
     const replays = problems.map((p) =>
       cfg.mistake_book.enabled && rules.usesTester && rules.mistakeBook
-        ? this.book.replay(p.id, cfg.mistake_book.replay_top_k)
+        ? this.book.replay(p.id, cfg.mistake_book.replay_top_k, s.step)
         : [],
     );
     if (rules.testerReward === 'ace-breaks') {
@@ -269,7 +276,7 @@ export class Trainer {
       'sandbox',
       () => executeCandidates(sandbox, s, candidates, validated, replays),
       (j) =>
-        `${j.filter((c) => c.compiles).length}/${j.length} candidates compile; mean hidden pass ${mean(j.map((c) => c.hiddenPassRate)).toFixed(2)}`,
+        `${judgedText(j, replays, !rules.usesTester)} · mean hidden pass ${mean(j.map((c) => c.hiddenPassRate)).toFixed(2)}`,
     );
     if (s.tcs) {
       const t0 = performance.now();
@@ -310,13 +317,31 @@ export class Trainer {
       async () => {
         if (!s.rules.usesTester || !s.rules.mistakeBook || !cfg.mistake_book.enabled) return;
         problems.forEach((p, pi) => {
-          const { newFailing, oldPassed } = mistakeBookInputs(judged.slice(pi * M, (pi + 1) * M), replays[pi]);
-          this.book.update(p.id, step, newFailing, oldPassed);
+          const { newFailing, oldPassed, detail } = mistakeBookInputs(judged.slice(pi * M, (pi + 1) * M), replays[pi]);
+          this.book.update(p.id, step, newFailing, oldPassed, detail);
         });
         this.book.endStep(step);
       },
-      () => `Mistake Book holds ${this.book.size} tests`,
+      () => {
+        const h = this.book.state().history.at(-1);
+        return bookText(h && h.step === step ? h : { added: 0, removed: 0, size: this.book.size });
+      },
     );
+  }
+
+  /**
+   * The update's progress for the page: micro-batches done, the coder's update the first `1/parts` of the phase and
+   * the tester's the rest, so the bar only moves forward; the pause boundary before each micro-batch.
+   */
+  private updateProgress(s: StepRun, part: number, parts: number): Pick<GrpoSettings, 'progress'> {
+    const { onProgress, atBoundary } = s.hooks;
+    if (!onProgress && !atBoundary) return {};
+    return {
+      progress: {
+        onMicro: (d, t) => onProgress?.('update', Math.round((1000 * (part + d / t)) / parts), 1000),
+        ...(atBoundary ? { beforeMicro: atBoundary } : {}),
+      },
+    };
   }
 
   /** 8. GRPO update of both models (one joint update when the coder writes the tests). */
@@ -347,21 +372,22 @@ export class Trainer {
           );
         }
         const drop = cfg.grpo.drop_zero_std_groups;
+        const parts = rules.trainsTester && !rules.testerIsCoder ? 2 : 1;
+        const at = (part: number, lr: number) => ({
+          ...grpoSettingsAt(cfg, s.step, lr),
+          ...this.updateProgress(s, part, parts),
+        });
         const coderItems = itemsFor(coderGens, coderAdv, M, drop);
         const testerItems: GrpoItem[] = rules.trainsTester
           ? testerItemsFor(cfg, problems.length, M, N, testerGens, testerAdv, testerGroups)
           : [];
         if (rules.testerIsCoder) {
-          const st = await updateOrIdle(
-            s.coder,
-            [...coderItems, ...testerItems],
-            grpoSettingsAt(cfg, s.step, cfg.optim.lr),
-          );
+          const st = await updateOrIdle(s.coder, [...coderItems, ...testerItems], at(0, cfg.optim.lr));
           return { coderStats: st, testerStats: st };
         }
-        const coderStats = await updateOrIdle(s.coder, coderItems, grpoSettingsAt(cfg, s.step, cfg.optim.lr));
+        const coderStats = await updateOrIdle(s.coder, coderItems, at(0, cfg.optim.lr));
         const testerStats = rules.trainsTester
-          ? await updateOrIdle(s.tester, testerItems, grpoSettingsAt(cfg, s.step, cfg.optim.tester_lr))
+          ? await updateOrIdle(s.tester, testerItems, at(1, cfg.optim.tester_lr))
           : idleStats();
         return { coderStats, testerStats };
       },

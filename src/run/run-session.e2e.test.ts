@@ -141,6 +141,35 @@ describe('RunSession on micro (real models, sandbox and run directory)', { timeo
       );
   });
 
+  it('a pause held inside a step (at phase boundaries, at a GRPO micro-batch boundary) resumes to the same numbers', async () => {
+    const dir = await newDir();
+    await dir.init(CONFIG);
+    const s = session(dir, { keepCopies: 1 });
+    const held: string[] = [];
+    let last = '';
+    // Pause as step 0's rewards are reported, and pause again at once after each of the first two resumes: the holds
+    // are before the Mistake Book phase, before the update phase, then inside the update before a micro-batch.
+    await s.run(2, {
+      evalEvery: 2,
+      evalRequest: EVAL,
+      onPhase: (e) => {
+        last = `${e.step}:${e.phase}`;
+        if (e.step === 0 && e.phase === 'rewards' && !held.length) s.pause();
+      },
+      onHeld: () => {
+        held.push(`after ${last}`);
+        expect(s.held).toBe(true);
+        setTimeout(() => {
+          expect(s.resume()).toBe(true);
+          if (held.length < 3) s.pause();
+        }, 20);
+      },
+    });
+    expect(held).toEqual(['after 0:rewards', 'after 0:mistake-book', 'after 0:mistake-book']);
+    expect(s.stepsDone).toBe(2);
+    expect((await dir.readMetrics()).map(strip)).toEqual((await full.readMetrics()).slice(0, 2).map(strip));
+  });
+
   it('step-through waits before every phase; pause ends the run after the step in progress; a stop with a reason rejects', async () => {
     const dir = await newDir();
     await dir.init(CONFIG);

@@ -52,7 +52,9 @@ export interface CommittedStep extends StepOutput {
 }
 
 /** What a transport hears from `run`, and when it evaluates. */
-export interface RunEvents extends Omit<StepHooks, 'beforePhase'> {
+export interface RunEvents extends Omit<StepHooks, 'beforePhase' | 'atBoundary'> {
+  /** A pause took hold at a phase or micro-batch boundary inside a step; `resume()` goes on from exactly there. */
+  onHeld?: () => void;
   /** Step-through: the session waits before this phase until `nextPhase()`. */
   onWaiting?: (phase: Phase) => void;
   onCommitted?: (c: CommittedStep) => void | Promise<void>;
@@ -72,6 +74,9 @@ export class RunSession {
   private stepThrough = false;
   private gate: (() => void) | null = null;
   private stopReason: Error | null = null;
+  /** Paused mid-step: the next phase or micro-batch boundary waits on `holdGate` until resume or stop. */
+  private holding = false;
+  private holdGate: (() => void) | null = null;
 
   constructor(
     readonly parts: RunParts,
@@ -210,6 +215,7 @@ export class RunSession {
     if (this.active) throw new Error('this run is already stepping');
     this.active = true;
     this.wanted = true;
+    this.holding = false;
     this.stopReason = null;
     try {
       const target = this.trainer.step + steps;
@@ -225,7 +231,12 @@ export class RunSession {
       const hooks: StepHooks = {
         onPhase: ev.onPhase,
         onProgress: ev.onProgress,
-        beforePhase: (p) => this.beforePhase(p, ev),
+        onStream: ev.onStream,
+        beforePhase: async (p) => {
+          await this.boundary(ev);
+          await this.beforePhase(p, ev);
+        },
+        atBoundary: () => this.boundary(ev),
       };
       while (this.wanted && this.trainer.step < target) {
         const out = await this.step(hooks);
@@ -239,9 +250,36 @@ export class RunSession {
     }
   }
 
-  /** Finish the step in progress, then stop. */
+  /**
+   * Pause at the next boundary: a phase or a GRPO micro-batch inside the step in progress (it holds there, uncommitted,
+   * until `resume()`), or the end of the step when none comes first.
+   */
   pause(): void {
     this.wanted = false;
+    this.holding = true;
+  }
+
+  /** Holding at a boundary inside a step (paused mid-step). */
+  get held(): boolean {
+    return this.holdGate !== null;
+  }
+
+  /** Goes on from the boundary a pause holds at, with the same numbers an unpaused step has; false if none holds. */
+  resume(): boolean {
+    if (!this.holdGate) return false;
+    this.holding = false;
+    this.wanted = true;
+    this.holdGate();
+    return true;
+  }
+
+  private async boundary(ev: RunEvents): Promise<void> {
+    if (!this.holding) return;
+    const wait = new Promise<void>((resolve) => (this.holdGate = resolve));
+    ev.onHeld?.();
+    await wait;
+    this.holdGate = null;
+    if (this.stopReason) throw this.stopReason;
   }
 
   /**
@@ -250,6 +288,8 @@ export class RunSession {
    */
   stop(reason?: Error): void {
     this.wanted = false;
+    this.holding = false;
+    this.holdGate?.();
     if (reason) this.stopReason = reason;
     else this.stepThrough = false;
     this.nextPhase();

@@ -33,6 +33,8 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
   phaseWaiting: false,
   stepStartedAt: null,
   invalidFields: [],
+  held: false,
+  stream: null,
   setConfig: (config) => set({ config }),
   // Paused, idle or failed: nothing is loading or stopping any more, and no step is in progress.
   setStatus: (status, message = null) =>
@@ -69,6 +71,8 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
       mistakeHistory: [],
       evals: [],
       progress: null,
+      held: false,
+      stream: null,
     })),
   clearRun: () =>
     set((s) => ({
@@ -83,6 +87,8 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
       activity: null,
       stepStartedAt: null,
       phaseWaiting: false,
+      held: false,
+      stream: null,
       series: s.series.filter((r) => r.id !== s.runId),
       rolloutSteps: [],
       selectedStep: null,

@@ -36,6 +36,10 @@ export interface RunSlice {
   phaseWaiting: boolean;
   /** When the step in progress began (ms since epoch), for the ETA; null when no step runs. */
   stepStartedAt: number | null;
+  /** Paused inside a step, at a phase or micro-batch boundary (Start goes on from exactly there). */
+  held: boolean;
+  /** The latest texts a rollout phase is sampling (a few sequences, as far as written). */
+  stream: { phase: Phase; texts: string[]; total: number; step: number } | null;
   /** Hyperparameter fields whose text is not a valid value: the run cannot start while any is listed. */
   invalidFields: string[];
   setActivity(a: RunSlice['activity'], detail?: string | null): void;
@@ -59,6 +63,11 @@ export interface RunSeries {
   config?: RunConfigUi;
   /** Coder pass@1 of the run's last held-out evaluation (or renamed-split one, flagged), when it has one. */
   heldOut?: { passAt1: number; renamed?: true };
+  /**
+   * The run's evaluations for the held-out chart: on the held-out split, or, for runs evaluated before held-out meant
+   * tasks never trained on, on the renamed split (each report names its split). The live run's are the store's `evals`.
+   */
+  heldOutEvals?: EvalReport[];
   /** When the run was saved or made (ms since epoch). */
   createdAt?: number;
 }
@@ -111,6 +120,8 @@ export interface EvalReport {
   mutationScore: number;
   /** pass@1 of the candidate picked by agreement with generated tests (CodeT-style). */
   codetPassAt1: number;
+  /** 95% bootstrap interval of passAt1 over problems, when the record has one. */
+  passAt1CI?: [number, number];
   seconds?: number;
 }
 

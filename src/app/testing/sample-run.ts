@@ -118,5 +118,13 @@ export function sampleMistakes(seed: number, n: number): MistakeEntry[] {
     candidatesBroken: 1 + Math.floor(rng() * 8),
     timesReplayed: Math.floor(rng() * 4),
     lastPassedStep: rng() < 0.5 ? null : 1 + Math.floor(rng() * 5),
+    // Every other entry as a run before issue 49 saved it: without the teaching fields.
+    ...(i % 2 === 0
+      ? {
+          brokeCandidate: `def add(a, b):\n    return a - b\n`,
+          got: `got ${i - 1}, expected ${i + 1}`,
+          replayedAt: [2, 3],
+        }
+      : {}),
   }));
 }

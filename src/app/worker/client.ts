@@ -125,6 +125,7 @@ export class TrainClient {
     if ('runId' in e && e.runId !== s.runId) return; // a late event from a run that was reset
     switch (e.type) {
       case 'status':
+        this.store.setState({ held: e.status === 'paused' && e.detail === 'held' });
         if (e.status === 'running') s.setStatus(s.status === 'stepping' ? 'stepping' : 'running');
         else if (e.status === 'paused')
           s.setStatus(s.status === 'error' || s.status === 'device-lost' ? s.status : 'paused', s.message);
@@ -160,6 +161,9 @@ export class TrainClient {
       case 'progress':
         s.setProgress({ phase: e.phase, done: e.done, total: e.total });
         break;
+      case 'stream':
+        this.store.setState({ stream: { phase: e.phase, texts: e.texts, total: e.total, step: s.step } });
+        break;
       case 'committed':
         s.setCheckpointStep(e.step);
         s.setCheckpoints([{ name: `step ${e.step}`, step: e.step, bytes: e.bytes }]);
@@ -188,7 +192,7 @@ export class TrainClient {
       case 'deviceLost':
         s.setStatus(
           'device-lost',
-          `${e.message} The run is paused; resume continues from the last checkpoint (step ${s.checkpointStep ?? 0}).`,
+          `${e.message} The run is paused; resume continues from the last checkpoint (saved after ${s.checkpointStep ?? 0} steps).`,
         );
         this.terminate();
         break;

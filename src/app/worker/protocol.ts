@@ -56,6 +56,8 @@ export type WorkerEvent =
   /** Step-through mode: the worker waits before this phase. */
   | { type: 'phaseWaiting'; runId: string; step: number; phase: Phase }
   | { type: 'progress'; phase: Phase; done: number; total: number }
+  /** A few of the sequences a rollout phase is sampling, as far as they are written (a few times a second). */
+  | { type: 'stream'; runId: string; phase: Phase; texts: string[]; total: number }
   /** A step was committed to IndexedDB (checkpoint + metrics + Mistake Book). */
   | { type: 'committed'; runId: string; step: number; bytes: number }
   | ({ type: 'perf' } & PerfSample)

@@ -13,6 +13,7 @@ export function toEvalReports(p: EvalPoint): EvalReport[] {
     testerValidity: r.testerValidity,
     mutationScore: r.mutationScore,
     codetPassAt1: r.selectedPass1,
+    ...(r.ci ? { passAt1CI: r.ci.coderPass1 } : {}),
     seconds: p.seconds,
   }));
 }

@@ -25,6 +25,7 @@ class WorkerHost {
   private loop: Promise<void> | null = null;
   private deviceLost = false;
   private lastProgress = 0;
+  private lastStream = 0;
   private callsAtLastPerf = 0;
 
   status(s: WorkerStatus, detail?: string): void {
@@ -71,6 +72,16 @@ class WorkerHost {
         this.lastProgress = now;
         post({ type: 'progress', phase, done, total });
       },
+      onStream: (phase, text, total) => {
+        // The sampler reads back every few tokens; the page gets a few of the sequences, a few times a second.
+        const now = performance.now();
+        if (now - this.lastStream < 150) return;
+        this.lastStream = now;
+        const shown = [...new Set([0, Math.floor(total / 2), total - 1])].filter((i) => i >= 0 && i < total);
+        post({ type: 'stream', runId: id, phase, texts: shown.map((i) => text(i).slice(-400)), total });
+      },
+      // Paused mid-step at a phase or micro-batch boundary: the page shows paused; Start resumes from here.
+      onHeld: () => this.status('paused', 'held'),
       // The session commits before this runs, so what the page shows is what a reload restores.
       onCommitted: (c) => this.onCommitted(id, c),
     };
@@ -140,13 +151,16 @@ class WorkerHost {
   async handle(cmd: WorkerCommand): Promise<void> {
     switch (cmd.type) {
       case 'start':
-        (await this.ensureOpen(cmd.runId, cmd.config, cmd.models)).run.setStepThrough(cmd.stepThrough);
-        this.startLoop(Infinity);
+      case 'step': {
+        const s = await this.ensureOpen(cmd.runId, cmd.config, cmd.models);
+        s.run.setStepThrough(cmd.stepThrough);
+        // Paused inside a step: go on from the boundary it holds at (a Single step then ends with that step).
+        if (s.run.held) {
+          s.run.resume();
+          this.status('running');
+        } else this.startLoop(cmd.type === 'start' ? Infinity : 1);
         break;
-      case 'step':
-        (await this.ensureOpen(cmd.runId, cmd.config, cmd.models)).run.setStepThrough(cmd.stepThrough);
-        this.startLoop(1);
-        break;
+      }
       case 'pause':
         this.session?.run.pause();
         if (!this.loop) this.status(this.session ? 'paused' : 'idle');

@@ -1,12 +1,15 @@
 // Charts panel: rewards, pass rates, Mistake Book, KL / entropy / loss / tokens/s, with several runs overlaid as in
-// W&B: one colour per run (a dash per metric), a runs table with show/hide, EMA smoothing and a log-scale toggle.
+// W&B: one colour and marker shape per run (a dash per metric), a compact legend on every chart, metrics a mode lacks
+// left out, a runs table with show/hide, EMA smoothing and a log-scale toggle.
 import type uPlot from 'uplot';
 import type { MetricKey, Mode } from '../../../rl/metrics';
 import { useLab } from '../../store';
 import type { LabState } from '../../store/types';
 import { alignRuns, smoothEma, type ChartKey } from './series';
 import { RELEASE_METRICS } from '../../../export/verl/logs';
-import { UPlotChart, type ChartSpec } from './UPlotChart';
+import { UPlotChart, type ChartSpec, type LegendEntry } from './UPlotChart';
+import { MARKER_GLYPH, markerPaths, metricExists, runMarker } from './markers';
+import { HELD_OUT_CHART } from './heldout-chart';
 import { RunsTable } from './RunsTable';
 import { runColor } from './run-color';
 
@@ -19,7 +22,7 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Cha
     id,
     title,
     yLabel,
-    deps: (s) => [s.series, s.hidden, s.smoothing, s.logScale],
+    deps: (s) => [s.series, s.hidden, s.smoothing, s.logScale, s.presenter],
     key: keys.length > 1 ? keys.map((k, i) => `${DASH_TEXT[i % DASH_TEXT.length]} ${k.label}`) : undefined,
     log: (s) => s.logScale,
     build: (s: LabState) => {
@@ -28,21 +31,63 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Cha
         runs,
         keys.map((k) => k.key),
       );
-      const data = [xs, ...cols.map((c) => smoothEma(c, s.smoothing))];
-      const series: uPlot.Series[] = runs.flatMap((r) =>
-        keys.map((k, ki) => ({
-          // The hover legend names runs by their number in the runs table, which stays short.
-          label: runs.length > 1 ? `${k.label} #${s.series.indexOf(r) + 1}` : k.label,
-          stroke: runColor(s, r.id),
-          dash: DASHES[ki % DASHES.length],
-          width: ki === 0 ? 2 : 1.5,
-          spanGaps: false,
-          points: { show: xs.length < 60, size: 4 },
-        })),
-      );
-      return { data, series };
+      const data: (number | null)[][] = [xs];
+      const series: uPlot.Series[] = [];
+      const legend: LegendEntry[] = [];
+      runs.forEach((r, ri) => {
+        const n = s.series.indexOf(r);
+        const marker = runMarker(n);
+        let shown = 0;
+        keys.forEach((k, ki) => {
+          // A metric the run's mode does not have (golden: no Tester, no Mistake Book) is not drawn at all.
+          if (!metricExists(r.mode, k.key)) return;
+          const col = smoothEma(cols[ri * keys.length + ki], s.smoothing);
+          data.push(col);
+          series.push({
+            label: runs.length > 1 ? `${k.label} #${n + 1}` : k.label,
+            stroke: runColor(s, r.id),
+            dash: DASHES[ki % DASHES.length],
+            width: ki === 0 ? 2 : 1.5,
+            spanGaps: false,
+            points: {
+              show: true,
+              size: 8,
+              width: 1,
+              fill: runColor(s, r.id),
+              stroke: runColor(s, r.id),
+              paths: markerPaths(marker, 8),
+            },
+          });
+          if (shown++ === 0) {
+            const last = col.filter((v): v is number => v !== null).at(-1);
+            legend.push({
+              color: runColor(s, r.id),
+              glyph: MARKER_GLYPH[marker],
+              label: `#${n + 1} ${r.mode}`,
+              value: last === undefined ? '–' : shortValue(last),
+              title: `${r.label}: last ${k.label}`,
+            });
+          }
+        });
+        if (!shown)
+          legend.push({
+            color: runColor(s, r.id),
+            glyph: MARKER_GLYPH[marker],
+            label: `#${n + 1} ${r.mode}`,
+            value: `no ${keys[0].label} in ${r.mode} mode`,
+            title: r.label,
+            absent: true,
+          });
+      });
+      return { data, series, legend };
     },
   };
+}
+
+/** A legend number: three significant digits, exponent form when tiny or huge. */
+function shortValue(v: number): string {
+  const a = Math.abs(v);
+  return a !== 0 && (a < 1e-3 || a >= 1e5) ? v.toExponential(1) : String(Number(v.toPrecision(3)));
 }
 
 /** A metric both roles report, as `coder/<name>` and `tester/<name>`. */
@@ -72,6 +117,7 @@ export const CHARTS: ChartSpec[] = [
     // A cluster run of the release (import-run) logs these by its own definitions: drawn apart, named as such.
     ...Object.entries(RELEASE_METRICS).map(([key, m]) => ({ key: key as ChartKey, label: m.label })),
   ]),
+  HELD_OUT_CHART,
   metricChart('mistake-book', 'Mistake Book size', 'tests', [{ key: 'mistake_book/size', label: 'entries' }]),
   metricChart('kl', 'KL to reference (k3)', 'KL (nats/token)', [
     ...byRole('kl'),
@@ -108,7 +154,8 @@ export const CHARTS: ChartSpec[] = [
 export const CHART_MODE_NOTES: Record<Mode, string> = {
   'code-a1':
     'Coder reward: pass rate on the Tester’s validated tests. Tester reward: α·validity + (1−α)·adversarial. Both models learn by GRPO.',
-  golden: 'Coder reward: pass rate on the problem’s own tests. No Tester is trained (its lines stay at 0).',
+  golden:
+    'Coder reward: pass rate on the problem’s own tests. No Tester: its lines and the Mistake Book are not drawn.',
   'self-play':
     'One model: its coder reward is the pass rate on its own tests, its tester reward α·validity + (1−α)·adversarial; both update the same weights.',
   tcs: 'Coder reward as Code-A1. Tester reward: stage 1 consistency with the reference solution, stage 2 counterexamples to buffered failing programs (the switch shows as a jump). Both learn by GRPO.',

@@ -1,8 +1,9 @@
 // Rollout inspector: for a step and problem, the prompt, each candidate's code, the tests aimed at it (valid or
-// invalid), the tests × candidates pass/fail heatmap, and the rewards and advantages.
+// invalid, in the words of rl/vocabulary.ts), the tests × candidates pass/fail heatmap, and the rewards and advantages.
 import { labStore, useLab } from '../../store';
 import type { CandidateRecord, RolloutRecord, TesterRolloutRecord } from '../../../rl/records';
-import { alignPassed, passMatrix } from './matrix';
+import { alignPassed, candidateTestSummary, passMatrix } from './matrix';
+import { KIND_LABEL, TERMS, isValidKind, testKind } from '../../../rl/vocabulary';
 import { EvolvePanel } from './EvolvePanel';
 import { SelectField } from '../fields';
 
@@ -77,35 +78,33 @@ function RolloutView({ r }: { r: RolloutRecord }) {
       <h3>Candidates</h3>
       <div className="candidates">
         {r.candidates.map((c, i) => (
-          <CandidateCard key={i} c={c} i={i} />
+          <CandidateCard key={i} r={r} c={c} i={i} />
         ))}
       </div>
     </>
   );
 }
 
-/** What every mark in the heatmap means, on screen (not only in hover tooltips). */
+/** What every mark in the heatmap means, on screen (not only in hover tooltips), in the lab's one vocabulary. */
 function HeatmapLegend() {
   return (
     <dl className="heatmap-legend" data-testid="heatmap-legend">
       <dt>
-        <span className="badge">valid</span>
+        <span className="badge">{KIND_LABEL.valid}</span>
       </dt>
-      <dd>the test’s call and expected value agree with the ground truth</dd>
+      <dd>{TERMS.valid}</dd>
       <dt>
-        <span className="badge">invalid·attack</span>
+        <span className="badge">{KIND_LABEL['wrong-expected']}</span>
       </dt>
-      <dd>
-        wrong expected value, but its call ran: it still attacks, with the ground-truth output as the expected value
-      </dd>
+      <dd>{TERMS.wrongExpected}</dd>
       <dt>
-        <span className="badge">invalid</span>
+        <span className="badge">{KIND_LABEL.raised}</span> / <span className="badge">{KIND_LABEL.repeat}</span>
       </dt>
-      <dd>its call raised on the ground truth: it counts against the Tester and is not run</dd>
+      <dd>{TERMS.invalid}; these are not run</dd>
       <dt>
         <span className="cell-key pass">✓</span> / <span className="cell-key fail">✗</span>
       </dt>
-      <dd>the candidate passed / failed the test</dd>
+      <dd>the candidate passed / failed the test ({TERMS.break})</dd>
       <dt>
         <span className="cell-key na" role="img" aria-label="hatched, empty" />
       </dt>
@@ -132,18 +131,8 @@ function Heatmap({ r }: { r: RolloutRecord }) {
       <tbody>
         {rows.map((row) => (
           <tr key={row.test}>
-            <td
-              className={row.valid ? 'test valid' : 'test invalid'}
-              title={
-                row.valid
-                  ? 'valid on the ground truth'
-                  : row.callOk
-                    ? 'wrong expected value (attacks with the ground-truth output)'
-                    : 'the call raised on the ground truth'
-              }
-            >
-              <span className="badge">{row.valid ? 'valid' : row.callOk ? 'invalid·attack' : 'invalid'}</span>{' '}
-              <code>{row.test}</code>
+            <td className={`test ${isValidKind(row.kind) ? 'valid' : 'invalid'}`} data-kind={row.kind}>
+              <span className="badge">{KIND_LABEL[row.kind]}</span> <code>{row.test}</code>
             </td>
             {row.cells.map((c, i) => (
               <td
@@ -162,7 +151,8 @@ function Heatmap({ r }: { r: RolloutRecord }) {
   );
 }
 
-function CandidateCard({ c, i }: { c: CandidateRecord; i: number }) {
+function CandidateCard({ r, c, i }: { r: RolloutRecord; c: CandidateRecord; i: number }) {
+  const t = candidateTestSummary(r, i);
   return (
     <div className="candidate" data-testid="candidate">
       <div className="cand-head">
@@ -172,29 +162,42 @@ function CandidateCard({ c, i }: { c: CandidateRecord; i: number }) {
         <span className={c.advantage > 0 ? 'pos' : c.advantage < 0 ? 'neg' : ''}>{f3(c.advantage)}</span> · hidden pass{' '}
         {f3(c.hiddenPassRate)}
       </div>
+      <div
+        className="muted"
+        data-testid="candidate-tests"
+        data-valid={t.valid}
+        data-breaks={c.compiles && r.mode !== 'golden' ? t.failed : 0}
+      >
+        {r.mode === 'golden'
+          ? `${t.valid} golden tests · ${t.failed} failed`
+          : `${t.valid} valid tests aimed at it (attacks) · ${t.failed} ${c.compiles ? 'breaks' : 'failed (it does not compile: not counted as breaks)'} · ${t.invalid} invalid`}
+      </div>
       <pre className="code" data-testid="candidate-code">
         {c.code || '(empty completion)'}
       </pre>
       {c.testerRollouts.map((t, j) => (
-        <TesterRollout key={j} t={t} j={j} />
+        <TesterRollout key={j} t={t} j={j} mode={r.mode} />
       ))}
     </div>
   );
 }
 
-function TesterRollout({ t, j }: { t: TesterRolloutRecord; j: number }) {
+function TesterRollout({ t, j, mode }: { t: TesterRolloutRecord; j: number; mode: string }) {
   const passed = alignPassed(t);
   return (
     <div className="tester-rollout">
       <div className="muted">
-        tester rollout {j}: validity {f3(t.validity)} · adversarial {f3(t.adversarial)} · reward {f3(t.reward)} ·
-        advantage {f3(t.advantage)}
+        tester rollout {j}
+        {t.malformed ? ` (${t.malformed} malformed assert lines, invalid)` : ''}: validity {f3(t.validity)} ·
+        adversarial {f3(t.adversarial)} · reward {f3(t.reward)} · advantage {f3(t.advantage)}
       </div>
       {t.tests.length ? (
         <ul className="tests">
           {t.tests.map((x, k) => (
-            <li key={k} data-testid="test-line" data-valid={x.valid}>
-              <span className={x.valid ? 'badge ok' : 'badge bad'}>{x.valid ? 'valid' : 'invalid'}</span>{' '}
+            <li key={k} data-testid="test-line" data-kind={testKind(x, mode)}>
+              <span className={testKind(x, mode) === 'valid' ? 'badge ok' : 'badge bad'}>
+                {KIND_LABEL[testKind(x, mode)]}
+              </span>{' '}
               <span className={passed[k] ? 'pos' : 'neg'}>
                 {passed[k] === undefined ? 'not run' : passed[k] ? 'pass' : 'FAIL'}
               </span>{' '}

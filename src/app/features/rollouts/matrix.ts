@@ -1,30 +1,23 @@
 // Pure views of one problem's rollout: the tests × candidates pass/fail matrix, and per-candidate test lists.
-import type { RolloutRecord, TestRecord, TesterRolloutRecord } from '../../../rl/records';
+import { alignPassed, type RolloutRecord, type TestRecord } from '../../../rl/records';
+import { isValidKind, testKind, type TestKind } from '../../../rl/vocabulary';
 
-/**
- * Per test: passed, failed, or undefined when it was not run (its call raised on the ground truth, so there is no
- * attack form). The trainer's `passed` may list only the tests that ran (one per callOk test, in order) rather than
- * one per test; both layouts are accepted. A count that fits neither gives all undefined.
- */
-export function alignPassed(tr: Pick<TesterRolloutRecord, 'tests' | 'passed'>): (boolean | undefined)[] {
-  if (tr.passed.length === tr.tests.length) return tr.passed.slice();
-  const ran = tr.tests.filter((t) => t.callOk).length;
-  // Any other count cannot be matched to the tests safely: show the results as unknown rather than mislabel them.
-  if (tr.passed.length !== ran) return tr.tests.map(() => undefined);
-  let at = 0;
-  return tr.tests.map((t) => (t.callOk ? tr.passed[at++] : undefined));
-}
+export { alignPassed };
 
 /** Cell: 1 passed, 0 failed, null when the test was not run against that candidate. */
 export type Cell = 0 | 1 | null;
 
 export interface MatrixRow {
   test: string;
+  /** What the test is (vocabulary.ts); a text seen in several rollouts takes its most-counting kind. */
+  kind: TestKind;
   valid: boolean;
   callOk: boolean;
   replay: boolean;
   cells: Cell[];
 }
+
+const KIND_RANK: TestKind[] = ['golden', 'replay', 'valid', 'wrong-expected', 'raised', 'repeat'];
 
 /** Rows are the distinct tests (by text) aimed at any candidate; columns are the candidates in order. */
 export function passMatrix(r: RolloutRecord): MatrixRow[] {
@@ -38,12 +31,17 @@ export function passMatrix(r: RolloutRecord): MatrixRow[] {
         if (!row) {
           row = {
             test: t.text,
+            kind: testKind(t, r.mode),
             valid: t.valid,
             callOk: t.callOk,
             replay: !!t.replay,
             cells: new Array<Cell>(n).fill(null),
           };
           rows.set(t.text, row);
+        } else if (KIND_RANK.indexOf(testKind(t, r.mode)) < KIND_RANK.indexOf(row.kind)) {
+          row.kind = testKind(t, r.mode);
+          row.valid = t.valid;
+          row.callOk = t.callOk;
         }
         const passed = passedAt[ti];
         if (passed === undefined) return;
@@ -54,7 +52,9 @@ export function passMatrix(r: RolloutRecord): MatrixRow[] {
     }
   });
   // Valid tests first, then by how many candidates they break (the most discriminating on top).
-  return [...rows.values()].sort((a, b) => Number(b.valid) - Number(a.valid) || fails(b) - fails(a));
+  return [...rows.values()].sort(
+    (a, b) => KIND_RANK.indexOf(a.kind) - KIND_RANK.indexOf(b.kind) || fails(b) - fails(a),
+  );
 }
 
 function fails(r: MatrixRow): number {
@@ -63,19 +63,27 @@ function fails(r: MatrixRow): number {
 
 export interface CandidateTestSummary {
   total: number;
+  /** Valid (vocabulary.ts): the call ran and the filled-in statement is distinct. */
   valid: number;
+  /** Valid tests this candidate failed (breaks when it compiles). */
+  failed: number;
   invalid: number;
   passed: number;
 }
 
 export function candidateTestSummary(r: RolloutRecord, ci: number): CandidateTestSummary {
-  const s: CandidateTestSummary = { total: 0, valid: 0, invalid: 0, passed: 0 };
+  const s: CandidateTestSummary = { total: 0, valid: 0, failed: 0, invalid: 0, passed: 0 };
   for (const tr of r.candidates[ci]?.testerRollouts ?? []) {
     const passedAt = alignPassed(tr);
     tr.tests.forEach((t, i) => {
+      const k = testKind(t, r.mode);
+      if (k === 'replay') return;
       s.total++;
-      if (t.valid) s.valid++;
-      else s.invalid++;
+      if (isValidKind(k) || k === 'golden') {
+        s.valid++;
+        if (passedAt[i] === false) s.failed++;
+      }
+      if (k !== 'valid' && k !== 'golden') s.invalid++;
       if (passedAt[i]) s.passed++;
     });
   }

@@ -1,13 +1,13 @@
 // The run controls bar at the top of the page: Start / Pause / Single step / Reset, what the run is busy with
 // (loading, a phase, updating, pausing after this step), a progress bar over the step's phases, and an ETA.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PHASES, type Phase } from '../../../rl/records';
 import { labStore, useLab } from '../../store';
 import { client } from '../../lab';
 import { startModels } from '../model/ModelPanel';
 import { PHASE_INFO } from '../steps/phases';
 import { Notice, notify } from './Notice';
-import { estimate } from './eta';
+import { estimate, secondsLeft } from './eta';
 import { loadReferenceRuns } from '../../actions';
 import type { LabState } from '../../store/types';
 
@@ -20,6 +20,7 @@ export function RunControls({ gpuOk }: { gpuOk: boolean }) {
   const stepThrough = useLab((s) => s.stepThrough);
   const presenter = useLab((s) => s.presenter);
   const checkpointStep = useLab((s) => s.checkpointStep);
+  const held = useLab((s) => s.held);
   const [confirmReset, setConfirmReset] = useState(false);
   const busy = status === 'running' || status === 'stepping' || status === 'starting';
   const blocked = invalid.length > 0;
@@ -41,7 +42,7 @@ export function RunControls({ gpuOk }: { gpuOk: boolean }) {
           title={why}
           onClick={() => client.start(runId && checkpointStep !== null ? undefined : startModels())}
         >
-          {runId && step > 0 ? 'Resume' : 'Start'}
+          {runId && (step > 0 || held) ? 'Resume' : 'Start'}
         </button>
         <button
           data-testid="pause"
@@ -114,8 +115,16 @@ export function RunControls({ gpuOk }: { gpuOk: boolean }) {
         role="status"
         aria-live="polite"
       >
-        <b>{status}</b> · <span data-testid="run-step">{step}</span> steps done
-        {checkpointStep !== null && <> · checkpoint at step {checkpointStep}</>} · <Activity />
+        {/* One step convention (rl/vocabulary.ts): steps are numbered from 0, as on the charts; this counts them. */}
+        <b>{status}</b> · <span data-testid="run-step">{step}</span> {step === 1 ? 'step' : 'steps'} done
+        {step > 0 && <> (last: step {step - 1})</>}
+        {checkpointStep !== null && (
+          <>
+            {' '}
+            · saved after {checkpointStep} {checkpointStep === 1 ? 'step' : 'steps'}
+          </>
+        )}{' '}
+        · <Activity />
       </p>
       {busy && <StepProgress />}
       <RunMessage />
@@ -155,7 +164,9 @@ export function activityText(s: LabState): string {
     return s.loadingDetail
       ? `${s.loadingDetail}…`
       : 'loading the models, shaders and sandbox (the first step of a session waits for this)…';
-  if (s.activity === 'pausing') return 'pausing after this step…';
+  if (s.activity === 'pausing') return 'pausing at the next phase or micro-batch…';
+  if (s.status === 'paused' && s.held)
+    return `paused inside step ${s.step}${s.currentPhase ? `, at ${PHASE_INFO[s.currentPhase].title}` : ''}: Resume goes on from exactly here`;
   if (s.status !== 'running' && s.status !== 'stepping' && s.status !== 'starting')
     return s.status === 'idle' ? 'ready' : s.status;
   const p = s.currentPhase;
@@ -201,6 +212,10 @@ function StepProgress() {
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
   }, []);
+  // Within a step the bar and the countdown only move forward (a new step starts them again).
+  const key = `${runId}:${startedAt}`;
+  const mono = useRef({ key: '', total: 0, left: null as number | null });
+  if (mono.current.key !== key) mono.current = { key, total: 0, left: null };
   const doneSet = new Set<Phase>(events.map((e) => e.phase));
   const fill = (p: Phase) =>
     doneSet.has(p)
@@ -210,8 +225,18 @@ function StepProgress() {
           ? progress.done / progress.total
           : 0.05
         : 0;
-  const total = PHASES.reduce((a, p) => a + fill(p), 0) / PHASES.length;
-  const eta = estimate(history?.map((m) => m['time/step_s']) ?? [], startedAt, now);
+  const total = Math.max(mono.current.total, PHASES.reduce((a, p) => a + fill(p), 0) / PHASES.length);
+  mono.current.total = total;
+  const times = history?.map((m) => m['time/step_s']) ?? [];
+  const left = secondsLeft(times, startedAt, now, mono.current.left);
+  mono.current.left = left;
+  const elapsed = startedAt !== null ? Math.max(0, Math.round((now - startedAt) / 1000)) : 0;
+  const eta =
+    left === null
+      ? estimate(times, startedAt, now)
+      : left >= 1
+        ? `${elapsed} s in · about ${Math.round(left)} s left`
+        : `${elapsed} s in · longer than the last steps, finishing`;
   return (
     <div className="step-progress" data-testid="step-progress">
       <div

@@ -8,6 +8,7 @@ import {
   PRESETS,
   PRESET_NOTES,
   checkHyperValue,
+  hyperParam,
   isMode,
   isPreset,
   presetValue,
@@ -17,7 +18,7 @@ import {
 import { labStore, useLab } from '../../store';
 import { syncHash } from '../../actions';
 import { VerlExportButton } from '../export/VerlExportButton';
-import { NumberField, SelectField } from '../fields';
+import { SelectField } from '../fields';
 
 export function RunPanel() {
   const config = useLab((s) => s.config);
@@ -29,6 +30,12 @@ export function RunPanel() {
   const set = (c: RunConfigUi) => labStore.getState().setConfig(c);
 
   useEffect(() => syncHash(config), [config]);
+  const [open, setOpen] = useState(() => !presenter || invalid.length > 0 || Object.keys(config.overrides).length > 0);
+  // An invalid field, or a config with changes (a shared link, a restored run), opens it; nothing closes it but a click.
+  const changed = Object.keys(config.overrides).length > 0;
+  useEffect(() => {
+    if (invalid.length > 0 || changed || !presenter) setOpen(true);
+  }, [invalid.length, changed, presenter]);
 
   return (
     <section className="panel" data-testid="run-panel">
@@ -56,26 +63,28 @@ export function RunPanel() {
             <option key={m}>{m}</option>
           ))}
         </SelectField>
-        <NumberField
-          label="seed"
-          testId="seed"
-          min={0}
-          step={1}
-          value={config.seed}
-          disabled={locked}
-          onChange={(n) => Number.isSafeInteger(n) && n >= 0 && set({ ...config, seed: n })}
-        />
+        <SeedField seed={config.seed} locked={locked} onChange={(seed) => set({ ...config, seed })} />
       </div>
       <p className="note">{PRESET_NOTES[config.preset]}</p>
       <p className="note">{MODE_NOTES[config.mode]}</p>
-      {/* Collapsed in presenter view unless something differs from the preset or a field is invalid (kept in sight). */}
-      <details
-        open={!presenter || invalid.length > 0 || Object.keys(config.overrides).length > 0}
-        data-testid="hyperparameters"
-      >
+      {/* Collapsed in presenter view unless something differs from the preset or a field is invalid; once open it
+          stays open until the user closes it (clearing the last changed field does not snap it shut). */}
+      <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="hyperparameters">
         <summary>
-          Hyperparameters (blank = preset value)
-          {invalid.length > 0 && <b className="neg"> · {invalid.length} invalid</b>}
+          Hyperparameters (blank = preset value){' '}
+          <span className="muted" data-testid="hp-summary">
+            ·{' '}
+            {KEY_HYPERS.map(
+              (k) =>
+                `${hyperParam(k)?.label ?? k} ${String(config.overrides[k] ?? presetValue(config.preset, k) ?? '–')}`,
+            ).join(' · ')}
+          </span>
+          {invalid.length > 0 && (
+            <b className="neg" data-testid="hp-invalid-summary">
+              {' '}
+              · invalid: {invalid.join(', ')}
+            </b>
+          )}
         </summary>
         <table className="hyper">
           <tbody>
@@ -95,6 +104,61 @@ export function RunPanel() {
       <VerlExportButton />
     </section>
   );
+}
+
+/** Shown in the collapsed section's summary, so a presenter sees α and the group sizes without opening it. */
+const KEY_HYPERS = ['alpha', 'M', 'N', 'K'];
+
+/** The seed, checked like the other fields: a whole number ≥ 0, else a message beside it and Start blocked. */
+function SeedField({ seed, locked, onChange }: { seed: number; locked: boolean; onChange(n: number): void }) {
+  const [text, setText] = useState(String(seed));
+  const [err, setErr] = useState<string | null>(null);
+  useEffect(() => {
+    if (Number(text) !== seed || text.trim() === '') setText(String(seed));
+    // Only an outside change (a link, Reset) replaces the text; typing keeps what was typed.
+  }, [seed]);
+  useEffect(() => {
+    labStore.getState().setFieldInvalid('seed', err !== null);
+    return () => labStore.getState().setFieldInvalid('seed', false);
+  }, [err]);
+  return (
+    <label>
+      seed{' '}
+      <input
+        data-testid="seed"
+        inputMode="numeric"
+        aria-invalid={err !== null}
+        aria-describedby={err ? 'seed-error' : undefined}
+        className={err ? 'bad' : ''}
+        style={{ width: 80 }}
+        value={text}
+        disabled={locked}
+        onChange={(e) => {
+          setText(e.target.value);
+          const why = seedError(e.target.value);
+          setErr(why);
+          if (!why) onChange(Number(e.target.value));
+        }}
+      />
+      {err && (
+        <span className="neg" id="seed-error" data-testid="seed-error">
+          {' '}
+          {err}
+        </span>
+      )}
+    </label>
+  );
+}
+
+/** Why a seed text is refused, or null: the same rule as a link's `seed=` (a whole number from 0 up). */
+export function seedError(text: string): string | null {
+  if (text.trim() === '') return 'seed: enter a whole number (0 or more)';
+  const n = Number(text);
+  if (!Number.isFinite(n)) return `seed: “${text}” is not a number`;
+  if (!Number.isInteger(n)) return `seed: ${text} is not a whole number`;
+  if (n < 0) return `seed: ${text} is below 0`;
+  if (!Number.isSafeInteger(n)) return `seed: ${text} is too large`;
+  return null;
 }
 
 function HyperRow({

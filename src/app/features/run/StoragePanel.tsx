@@ -64,7 +64,10 @@ export function StoragePanel() {
               const f = e.target.files?.[0];
               e.target.value = '';
               if (f)
-                importBundle(labStore, f).then(() => ok(`Imported ${f.name}.`), report(`Import of ${f.name} failed`));
+                importBundle(labStore, f).then(
+                  (said) => ok(said ?? `Imported ${f.name}.`),
+                  report(`Import of ${f.name} failed`),
+                );
             }}
           />
         </label>

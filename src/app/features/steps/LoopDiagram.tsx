@@ -3,10 +3,18 @@
 // with this step's counts (from the phase reports while the step runs, then from its rollout records).
 import type { Mode } from '../../../rl/metrics';
 import { modeRules } from '../../../rl/modes';
-import type { Phase, RolloutRecord } from '../../../rl/records';
+import type { Phase } from '../../../rl/records';
 import { useLab } from '../../store';
 import type { LabState } from '../../store/types';
-import { alignPassed } from '../rollouts/matrix';
+import {
+  bookText,
+  executionText,
+  goldenExecutionText,
+  stepCounts,
+  validationText,
+  type StepCounts,
+} from '../../../rl/vocabulary';
+import type { BookHistoryPoint } from '../../../rl/mistake-book';
 
 interface Node {
   id: string;
@@ -81,42 +89,15 @@ const LOOP_TITLE: Record<Mode, string> = {
   ace: 'ACE (execution-only adversary)',
 };
 
-export interface StepCounts {
-  candidates: number;
-  compiled: number;
-  valid: number;
-  invalid: number;
-  breaks: number;
-  replays: number;
-}
+export { stepCounts };
 
-/** Counts of one step's records: valid / invalid generated tests, valid tests a candidate failed, replayed tests. */
-export function stepCounts(rollouts: RolloutRecord[]): StepCounts {
-  const c: StepCounts = { candidates: 0, compiled: 0, valid: 0, invalid: 0, breaks: 0, replays: 0 };
-  for (const r of rollouts) {
-    c.replays += r.replays.length;
-    for (const cand of r.candidates) {
-      c.candidates++;
-      if (cand.compiles) c.compiled++;
-      for (const tr of cand.testerRollouts) {
-        const passed = alignPassed(tr);
-        tr.tests.forEach((t, i) => {
-          if (t.replay) return;
-          if (t.valid) {
-            c.valid++;
-            if (passed[i] === false) c.breaks++;
-          } else c.invalid++;
-        });
-      }
-    }
-  }
-  return c;
-}
-
+/** A node's counts after a step, in the same words (and from the same formulas) as the trainer's phase reports. */
 function nodeCounts(
   id: string,
   c: StepCounts | null,
   m: LabState['series'][number]['metrics'][number] | undefined,
+  book: BookHistoryPoint | undefined,
+  mode: Mode,
 ): string | null {
   if (!c || !m) return null;
   switch (id) {
@@ -125,18 +106,64 @@ function nodeCounts(
     case 'candidates':
       return `${c.candidates} written, ${c.compiled} compile`;
     case 'tester':
+      // What it wrote; the validation node beside it says which of it counts.
+      return mode === 'golden' ? null : `${c.lines} assert lines written`;
     case 'validation':
-      return `${c.valid} valid · ${c.invalid} invalid tests`;
+      return mode === 'golden' ? `${c.golden} golden tests` : validationText(c);
     case 'execution':
-      return `${c.breaks} breaks · ${c.replays} replays`;
+      return mode === 'golden' ? goldenExecutionText(c) : executionText(c);
     case 'rewards':
-      return `coder ${m['coder/reward_mean'].toFixed(2)} · tester ${m['tester/reward_mean'].toFixed(2)}`;
+      return mode === 'golden'
+        ? `coder ${m['coder/reward_mean'].toFixed(2)}`
+        : `coder ${m['coder/reward_mean'].toFixed(2)} · tester ${m['tester/reward_mean'].toFixed(2)}`;
     case 'book':
-      return `${m['mistake_book/size']} tests in the book`;
+      return book ? bookText(book) : `${m['mistake_book/size']} tests in the book`;
     case 'grpo':
       return `KL ${m['coder/kl'].toExponential(1)}`;
   }
   return null;
+}
+
+/** A count text with its numbers set large (the key numbers a class reads from the back of the room). */
+function Numbers({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(-?\d+(?:\.\d+)?(?:e-?\d+)?)/).map((part, i) =>
+        i % 2 ? (
+          <span key={i} className="num">
+            {part}
+          </span>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
+/** What the Coder or the Tester is writing right now, as the sampler reads it back (a few sequences). */
+function LiveText() {
+  const stream = useLab((s) => s.stream);
+  const status = useLab((s) => s.status);
+  const step = useLab((s) => s.step);
+  const running = status === 'running' || status === 'stepping' || status === 'paused';
+  if (!stream || !running || stream.step !== step) return null;
+  const who = stream.phase === 'coder-rollout' ? 'coder' : 'tester';
+  return (
+    <div className="live-text" data-testid={`stream-${who}`} aria-live="off">
+      <b>
+        {who === 'coder' ? 'The Coder is writing' : 'The Tester is writing'} ({stream.texts.length} of {stream.total}{' '}
+        {who === 'coder' ? 'candidates' : 'test groups'}):
+      </b>
+      <div className="live-cols">
+        {stream.texts.map((t, i) => (
+          <pre key={i} className="code live">
+            {t || '…'}
+          </pre>
+        ))}
+      </div>
+    </div>
+  );
 }
 
 export function LoopDiagram() {
@@ -148,9 +175,20 @@ export function LoopDiagram() {
   const runId = useLab((s) => s.runId);
   const metrics = useLab((s) => s.series.find((r) => r.id === runId)?.metrics.at(-1));
   const running = status === 'running' || status === 'stepping';
+  const history = useLab((s) => s.mistakeHistory);
   const counts = last ? stepCounts(last.rollouts) : null;
+  const book = last ? history.find((h) => h.step === last.step) : undefined;
   return (
-    <section className="panel loop" data-testid="loop-diagram" aria-label="One training step">
+    <section
+      className="panel loop"
+      data-testid="loop-diagram"
+      aria-label="One training step"
+      data-step={last?.step ?? ''}
+      data-valid={counts?.valid ?? ''}
+      data-invalid={counts?.invalid ?? ''}
+      data-breaks={counts?.breaks ?? ''}
+      data-book-added={book?.added ?? ''}
+    >
       <h2 className="loop-title">
         One step of {LOOP_TITLE[mode]}
         <span className="muted">
@@ -180,12 +218,13 @@ export function LoopDiagram() {
               <b>{n.title}</b>
               <span className="loop-what">{n.what(mode)}</span>
               <span className="loop-count" data-testid={`loop-count-${n.id}`}>
-                {running && ev ? ev.summary : (nodeCounts(n.id, counts, metrics) ?? '')}
+                <Numbers text={running && ev ? ev.summary : (nodeCounts(n.id, counts, metrics, book, mode) ?? '')} />
               </span>
             </li>
           );
         })}
       </ol>
+      <LiveText />
       <p className="loop-back muted" aria-hidden="true">
         ↺ the updated models write the next step’s candidates and tests
       </p>

@@ -6,6 +6,7 @@ import { labStore, useLab } from '../../store';
 import { client } from '../../lab';
 import { PHASE_INFO, phaseExplain } from './phases';
 import { collusionStats, share } from './collusion';
+import { TERMS } from '../../../rl/vocabulary';
 
 export function StepThroughPanel() {
   const stepThrough = useLab((s) => s.stepThrough);
@@ -77,6 +78,17 @@ export function StepThroughPanel() {
           );
         })}
       </ol>
+      <dl className="glossary" data-testid="glossary" aria-label="Words used in every view">
+        {Object.values(TERMS).map((t) => {
+          const [word, ...rest] = t.split(': ');
+          return (
+            <div key={word}>
+              <dt>{word}</dt>
+              <dd>{rest.join(': ')}</dd>
+            </div>
+          );
+        })}
+      </dl>
       {last && <Collusion step={last.step} mode={mode} rollouts={last.rollouts} />}
     </section>
   );
@@ -99,7 +111,8 @@ function Collusion({
         <b data-testid="self-serving-share">{share(s.selfServing, s.tests)}</b> self-serving (wrong expected value at an
         input where the candidate is wrong too: the test agrees with the code instead of checking it) ·{' '}
         <b data-testid="trivial-share">{share(s.trivial, s.tests)}</b> trivial (valid, yet passed by a candidate that
-        fails its hidden tests) · {share(s.invalid, s.tests)} invalid, of {s.tests} generated tests.
+        fails its hidden tests) · {share(s.invalid, s.tests)} invalid or with a wrong expected value, of {s.tests}{' '}
+        generated tests.
       </p>
       <p className="note">
         {mode === 'self-play'

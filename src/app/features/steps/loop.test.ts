@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { freshSeed } from '../../../testing/random';
 import { sampleRollout } from '../../testing/sample-run';
 import { passMatrix } from '../rollouts/matrix';
-import { stepCounts } from './LoopDiagram';
+import { stepCounts } from '../../../rl/vocabulary';
 
 describe('loop diagram counts', () => {
   it('candidates, valid / invalid tests, breaks and replays of a step', () => {
@@ -19,15 +19,18 @@ describe('loop diagram counts', () => {
     const tests = rollouts.flatMap((r) =>
       r.candidates.flatMap((x) => x.testerRollouts.flatMap((t) => t.tests.filter((q) => !q.replay))),
     );
-    expect(c.valid + c.invalid).toBe(tests.length);
-    expect(c.valid).toBe(tests.filter((t) => t.valid).length);
-    // Every break is a failed valid cell of the heatmap (a test repeated for one candidate shows once there).
+    // A test with a wrong expected value is valid (its call ran) and counts as invalid too (the release's counting).
+    expect(c.valid + c.invalid - c.wrongExpected).toBe(tests.length);
+    expect(c.valid).toBe(tests.filter((t) => t.callOk).length);
+    expect(c.wrongExpected).toBe(tests.filter((t) => t.callOk && !t.valid).length);
+    // Every break is a failed valid cell of a compiling candidate in the heatmap (a test repeated for one candidate
+    // shows once there).
     const failedCells = rollouts.reduce(
       (a, r) =>
         a +
         passMatrix(r)
-          .filter((row) => row.valid)
-          .reduce((b, row) => b + row.cells.filter((x) => x === 0).length, 0),
+          .filter((row) => row.callOk)
+          .reduce((b, row) => b + row.cells.filter((x, ci) => x === 0 && r.candidates[ci].compiles).length, 0),
       0,
     );
     expect(c.breaks, `seed ${seed}`).toBeGreaterThanOrEqual(failedCells);

@@ -15,7 +15,7 @@ export const PHASE_INFO: Record<Phase, { title: string; explain: string }> = {
   validation: {
     title: '3. Extraction and validation',
     explain:
-      'Tests are parsed with Python’s ast, and each call runs on the ground-truth solution: a test is valid only if the call runs and the expected value matches. Wrong assertions cost the Tester validity reward, so it cannot win by writing tests that merely agree with a buggy candidate.',
+      'Tests are parsed with Python’s ast, and each call runs on the ground-truth solution, whose output is filled in as the expected value: a test is valid when its call runs there and the filled-in statement is not a repeat. A wrong expected value still counts against the Tester as invalid, so it cannot win by writing tests that merely agree with a buggy candidate.',
   },
   execution: {
     title: '4. Execution',
@@ -30,7 +30,7 @@ export const PHASE_INFO: Record<Phase, { title: string; explain: string }> = {
   'mistake-book': {
     title: '6. Mistake Book',
     explain:
-      'Every test that broke a candidate enters the book (+1 frequency) and every replayed test a candidate passes loses one, leaving at 0. Replaying the most frequent ones keeps the Coder from forgetting the bugs it already had.',
+      'Every break (a valid test that a compiling candidate failed) adds 1 to that test’s frequency in the book, entering it if new; every replayed test a compiling candidate passes loses 1, leaving at 0. Replaying the most frequent ones keeps the Coder from forgetting the bugs it already had.',
   },
   update: {
     title: '7. GRPO update',
