@@ -63,7 +63,8 @@ describe('npm start and PORT', () => {
         const t = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 60_000);
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString();
-          if (out.includes(`http://127.0.0.1:${port}/`)) {
+          // Vite colours its output when CI is set (picocolors), so the URL is read without escape codes.
+          if (out.replace(/\x1b\[[0-9;]*m/g, '').includes(`http://127.0.0.1:${port}/`)) {
             clearTimeout(t);
             resolve();
           }
