@@ -48,9 +48,10 @@ export default defineConfig<object, { labBrowser: LabBrowser }>({
       testIgnore: process.env.E2E_ALL === '1' ? [] : ['modes.spec.ts'],
       use: { labBrowser: 'chromium' },
     },
-    // One retry in Firefox: once in a full run (after the kernel and HF specs in the same browser) golden's micro step
-    // never landed in 4 minutes; alone and in modes.spec it passes in ~6 s. A retried pass is reported as flaky.
-    { name: 'firefox', testMatch: SHARED_SPECS, retries: 1, use: { labBrowser: 'firefox' } },
+    // Retries in Firefox: in each of two full runs one mode's micro step (golden, then tcs) never landed in 4 minutes
+    // after the kernel and HF specs had run in the same browser; the retry, in a fresh browser, passed in ~6 s, as does
+    // the spec alone. A retried pass is reported as flaky; the cause is not found yet.
+    { name: 'firefox', testMatch: SHARED_SPECS, retries: 2, use: { labBrowser: 'firefox' } },
   ],
   webServer: {
     command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
