@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandbox, nodeSpawnerWith } from './node';
 import type { SandboxPool } from './pool';
-import { MAX_WORKER_LOSSES } from './scheduler';
+import { MAX_WORKER_LOSSES } from './loss-policy';
 import { ADD, statuses, usePool } from './test-helpers';
 import type { ExtractedTest } from './types';
 

@@ -7,7 +7,6 @@ import {
   CONTROL_I32,
   DEADLINE_F64,
   HOLD,
-  emptyRawJudge,
   IRQ,
   JOB_ID,
   SIGINT,
@@ -19,6 +18,7 @@ import {
   type WorkerOptions,
 } from './protocol';
 import type { JudgeResult } from './types';
+import { afterLoss } from './loss-policy';
 import type { PoolOptions, PoolStats, RawResult, WorkerHandle, WorkerSpawner } from './pool-types';
 
 interface Pending {
@@ -45,12 +45,6 @@ interface Slot {
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
-
-/**
- * A judge job may take down at most this many workers; each loss costs a respawn (a cold start, seconds of CPU),
- * so a candidate that crashes on every call must not cost one per test. See requeueFrom for what is decided when.
- */
-export const MAX_WORKER_LOSSES = 2;
 
 /**
  * Growth past a worker's boot memory after which it is replaced: a restore covers ~16 MiB at boot (static data and
@@ -266,23 +260,12 @@ export class WorkerScheduler {
     for (const p of slot.inflight.values()) {
       if (p.id === jobId && p.job.kind === 'judge') {
         p.losses++;
-        const forced = { ...(p.job.forced ?? {}) };
-        if (forced[step] || p.losses > MAX_WORKER_LOSSES) {
-          const why = verdict.status === 'timeout' ? { t: 1 as const } : { e: verdict.errorType, m: verdict.message };
-          p.resolve({ ...emptyRawJudge(), setup: why });
-          continue;
+        const next = afterLoss(p.job, p.losses, step, verdict);
+        if ('settle' in next) p.resolve(next.settle);
+        else {
+          p.job = next.job;
+          again.push(p);
         }
-        forced[step] = verdict;
-        if (step >= 0 && (p.job.stopAtTimeout || p.losses >= MAX_WORKER_LOSSES)) {
-          const what = verdict.status === 'timeout' ? 'timed out' : 'took down the worker';
-          const why = p.job.stopAtTimeout
-            ? `not run: test ${step + 1} ${what}`
-            : `not run: this job took down ${p.losses} workers (last on test ${step + 1})`;
-          for (let j = step + 1; j < p.job.tests.length; j++)
-            forced[j] ??= { status: 'error', errorType: 'NotRun', message: why };
-        }
-        p.job = { ...p.job, forced };
-        again.push(p);
       } else if (p.id === jobId && p.job.kind === 'extract') {
         p.resolve({
           kind: 'extract',
