@@ -1,9 +1,11 @@
 // Time to first motion and to the first chart point after Start, per preset, on this machine's WebGPU adapter in the
 // built app (a measurement script, not a test): `npm run build`, then
-//   npx tsx scripts/first-motion.ts [--repeat 2] [--presets micro,tiny] [--port 4173]
-// It starts `vite preview` itself. First motion = the first streamed Coder text or the first progress the page
-// shows after the models load; first chart point = the first step's record on the charts. Each preset runs in a fresh
-// browser context (cold: models, shaders and the sandbox load in the timed span), `--repeat` times; min and median.
+//   npx tsx scripts/first-motion.ts [--repeat 2] [--presets micro,tiny] [--port 4173] [--out-dir dist]
+// It starts `vite preview` itself (on --out-dir: another build, e.g. an older revision's, for a before/after).
+// First feedback = the first change the page shows after Start (loading counts of shaders and sandbox workers
+// included); first motion = the first streamed Coder text or phase progress (the step's own work moving); first text =
+// the first streamed Coder text; first chart point = the first step's record on the charts. Each preset runs in a
+// fresh browser context (cold: models, shaders and the sandbox load in the timed span), `--repeat` times; min, median.
 import { spawn } from 'node:child_process';
 import { chromium } from '@playwright/test';
 
@@ -14,12 +16,17 @@ const arg = (name: string, fallback: string) => {
 const repeat = Number(arg('repeat', '2'));
 const presets = arg('presets', 'micro,tiny').split(',');
 const port = Number(arg('port', '4273'));
+const outDir = arg('out-dir', 'dist');
 const base = `http://127.0.0.1:${port}`;
 
-const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
-  stdio: 'ignore',
-  detached: true,
-});
+const server = spawn(
+  'npx',
+  ['vite', 'preview', '--outDir', outDir, '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+  {
+    stdio: 'ignore',
+    detached: true,
+  },
+);
 const stopServer = () => {
   try {
     process.kill(-server.pid!);
@@ -50,8 +57,12 @@ async function main(): Promise<void> {
   });
   try {
     for (const preset of presets) {
-      const motion: number[] = [];
-      const point: number[] = [];
+      const times: Record<'feedback' | 'motion' | 'text' | 'point', number[]> = {
+        feedback: [],
+        motion: [],
+        text: [],
+        point: [],
+      };
       let adapter = '';
       for (let r = 0; r < repeat; r++) {
         const ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
@@ -67,6 +78,9 @@ async function main(): Promise<void> {
           const store = window.__lab!.store;
           store.subscribe((s) => {
             const now = performance.now();
+            if (w.t.feedback === undefined && (s.warmup || s.loadingDetail || s.stream || s.progress))
+              w.t.feedback = now;
+            if (w.t.text === undefined && s.stream) w.t.text = now;
             if (w.t.motion === undefined && (s.stream || (s.progress && s.progress.done > 0) || s.phaseEvents.length))
               w.t.motion = now;
             const run = s.series.find((x) => x.id === s.runId);
@@ -80,17 +94,18 @@ async function main(): Promise<void> {
           polling: 200,
         });
         const t = await page.evaluate(() => (window as unknown as { t: Record<string, number> }).t);
-        motion.push((t.motion - t0) / 1000);
-        point.push((t.point - t0) / 1000);
+        for (const k of ['feedback', 'motion', 'text', 'point'] as const)
+          times[k].push(((t[k] ?? t.point) - t0) / 1000);
         await ctx.close();
       }
       console.log(`adapter: ${adapter}`);
-      console.log(
-        `${preset.padEnd(6)} first motion   min ${Math.min(...motion).toFixed(1)} s  median ${median(motion).toFixed(1)} s   (${motion.map((x) => x.toFixed(1)).join(', ')})`,
-      );
-      console.log(
-        `${preset.padEnd(6)} first chart pt min ${Math.min(...point).toFixed(1)} s  median ${median(point).toFixed(1)} s   (${point.map((x) => x.toFixed(1)).join(', ')})`,
-      );
+      const names = { feedback: 'first feedback', motion: 'first motion', text: 'first text', point: 'first chart pt' };
+      for (const k of ['feedback', 'motion', 'text', 'point'] as const) {
+        const xs = times[k];
+        console.log(
+          `${preset.padEnd(6)} ${names[k].padEnd(14)} min ${Math.min(...xs).toFixed(1)} s  median ${median(xs).toFixed(1)} s   (${xs.map((x) => x.toFixed(1)).join(', ')})`,
+        );
+      }
     }
   } finally {
     await browser.close();

@@ -39,8 +39,11 @@ export class PipelineCache {
   private pipelines = new Map<number, Map<string, GPUComputePipeline>>();
   /** Per program id: override key → an async compile in flight (see prefetch). */
   private inFlight = new Map<number, Map<string, Promise<void>>>();
-  /** Warm-up tasks (e.g. a dry run that prefetches what a model will dispatch) that first use waits for. */
-  private tasks = new Set<Promise<unknown>>();
+  /**
+   * Warm-up tasks (e.g. a dry run that prefetches what a model will dispatch) that first use waits for, each with the
+   * part of it that sampling needs (settled when the sampling kernels' compiles have; see ready('generate')).
+   */
+  private tasks = new Map<Promise<unknown>, Promise<unknown>>();
   /** Every pipeline asked for (compiled, in flight or failed), by program id and override key: see requests(). */
   private asked = new Map<number, Map<string, PipelineRequest>>();
   /** Pipeline label → the stack's message, for async compiles that failed (see verdicts()). */
@@ -135,21 +138,45 @@ export class PipelineCache {
     );
   }
 
-  /** Registers a warm-up task; ready() waits for it (and whatever it prefetched). */
-  track(task: Promise<unknown>): void {
+  /**
+   * Registers a warm-up task; ready() waits for it (and whatever it prefetched). `sampling` settles when the part
+   * sampling needs has (default: the whole task); ready('generate') waits for that part only, so a first rollout
+   * starts while the update's shaders are still compiling.
+   */
+  track(task: Promise<unknown>, sampling: Promise<unknown> = task): void {
     const t = task.catch(() => {}).finally(() => this.tasks.delete(t));
-    this.tasks.add(t);
+    this.tasks.set(
+      t,
+      sampling.catch(() => {}),
+    );
+  }
+
+  /** Resolves once the compiles in flight now have settled (not those started later). */
+  async settleInFlight(): Promise<void> {
+    await Promise.all([...this.inFlight.values()].flatMap((t) => [...t.values()]));
   }
 
   /**
    * Resolves once every tracked warm-up task and every prefetched pipeline has settled. Model entry points (generate,
    * training steps) await it before recording, so a first dispatch finds its pipeline instead of compiling it again
-   * synchronously. (A dry run, itself a tracked task, runs on a Gpu view whose ready() does not wait.)
+   * synchronously. (A dry run, itself a tracked task, runs on a Gpu view whose ready() does not wait.) With
+   * 'generate' and a warm-up under way, only its sampling part is awaited (a pipeline still missing would be compiled
+   * at first use, as without a warm-up).
    */
-  async ready(): Promise<void> {
-    while (this.tasks.size > 0 || this.flying() > 0) {
-      await Promise.all([...this.tasks, ...[...this.inFlight.values()].flatMap((t) => [...t.values()])]);
+  async ready(scope: 'all' | 'generate' = 'all'): Promise<void> {
+    if (scope === 'generate' && this.tasks.size > 0) {
+      await Promise.all([...this.tasks.values()]);
+      return;
     }
+    while (this.tasks.size > 0 || this.flying() > 0) {
+      await Promise.all([...this.tasks.keys(), ...[...this.inFlight.values()].flatMap((t) => [...t.values()])]);
+    }
+  }
+
+  /** Warm-up progress: async compiles started and those settled, and whether a warm-up is still under way. */
+  warmup(): { started: number; settled: number; busy: boolean } {
+    const flying = this.flying();
+    return { started: this.requested, settled: this.requested - flying, busy: flying > 0 || this.tasks.size > 0 };
   }
 
   private flying(): number {

@@ -78,8 +78,8 @@ export class Gpu {
    * Waits for warm-up compiles in flight (PipelineCache.ready): model entry points call this before recording so a
    * first dispatch finds its pipeline. Immediate on a dry-run view, which is itself part of a warm-up.
    */
-  async ready(): Promise<void> {
-    if (!this.collecting) await this.pipelines.ready();
+  async ready(scope: 'all' | 'generate' = 'all'): Promise<void> {
+    if (!this.collecting) await this.pipelines.ready(scope);
   }
 
   static async create(gpu: GPU, opts: AcquireOptions = {}): Promise<Gpu> {

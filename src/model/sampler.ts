@@ -129,8 +129,9 @@ export async function generate(
     return i;
   });
   const uniquePrompts = firstOf.map((i) => prompts[source.indexOf(i)]);
-  // Pipelines a warm-up is compiling ahead of time are awaited here, not compiled again on this thread.
-  await gpu.ready();
+  // Pipelines a warm-up is compiling ahead of time are awaited here, not compiled again on this thread; only the
+  // sampling stage's (the update's may still be compiling: a first rollout need not wait for them).
+  await gpu.ready('generate');
   let st = new DecodeState(w, uniquePrompts.length, P + maxNew);
   let seqBuf = gpu.buffer('gen.seqIds', seqIds);
   let done = gpu.buffer('gen.done', B * 4);

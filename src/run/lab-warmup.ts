@@ -26,16 +26,24 @@ const DECODE_ROWS = [8, 4, 2, 1];
  * pipelines it started compiling).
  */
 export function startLabWarmup(gpu: Gpu, config: TrainConfig, src: WarmSources, scope: WarmScope): Promise<number> {
-  const task = warmLabPipelines(gpu, config, src, scope);
-  gpu.pipelines.track(task);
+  let samplingReady!: () => void;
+  const sampling = new Promise<void>((r) => (samplingReady = r));
+  const task = warmLabPipelines(gpu, config, src, scope, samplingReady).finally(samplingReady);
+  gpu.pipelines.track(task, sampling);
   return task;
 }
 
+/**
+ * The dry runs, sampling first: every policy's generate calls, then (once those compiles have settled, which
+ * `onSampling` reports) the GRPO updates. A first rollout waits only for the first part, and the update's compiles do
+ * not compete with the sampling kernels' on a few cores.
+ */
 export async function warmLabPipelines(
   gpu: Gpu,
   config: TrainConfig,
   src: WarmSources,
   scope: WarmScope,
+  onSampling: () => void = () => {},
 ): Promise<number> {
   const cache = gpu.pipelines;
   // One dry run per distinct architecture: the kernels and their override sets depend on the shapes, not the weights.
@@ -45,31 +53,36 @@ export async function warmLabPipelines(
     return !seen.has(key) && !!seen.add(key);
   });
   const before = cache.requested;
-  for (const ck of checkpoints) {
-    // The view has its own buffers and dispatches nothing, so the lab's own work (which may already be running) is
-    // untouched; ready() on the lab's Gpu waits for this task.
-    const view = gpu.dryRunView();
-    let policy: LabPolicy | undefined;
-    try {
-      policy = LabPolicy.create(view, {
+  // Each view has its own buffers and dispatches nothing, so the lab's own work (which may already be running) is
+  // untouched; ready() on the lab's Gpu waits for this task.
+  const dry: { view: Gpu; policy?: LabPolicy }[] = [];
+  try {
+    for (const ck of checkpoints) {
+      const d: { view: Gpu; policy?: LabPolicy } = { view: gpu.dryRunView() };
+      dry.push(d);
+      d.policy = LabPolicy.create(d.view, {
         name: 'warmup',
         checkpoint: ck,
         rolloutQuant: config.rollout.rollout_quant,
         maxPromptTokens: config.rollout.max_prompt_length,
       });
-      await dryRun(policy, config, scope);
-    } finally {
-      policy?.destroy();
-      view.releaseView();
+    }
+    for (const d of dry) await dryGenerate(d.policy!, config);
+    await cache.settleInFlight();
+    onSampling();
+    if (scope === 'train') for (const d of dry) await dryUpdate(d.policy!, config);
+  } finally {
+    for (const d of dry) {
+      d.policy?.destroy();
+      d.view.releaseView();
     }
   }
   return cache.requested - before;
 }
 
-/** The trainer's calls on made-up inputs of its shapes. */
-async function dryRun(policy: LabPolicy, config: TrainConfig, scope: WarmScope): Promise<void> {
+/** The sampler's calls on made-up prompts of the trainer's shapes. */
+async function dryGenerate(policy: LabPolicy, config: TrainConfig): Promise<void> {
   const { rollout } = config;
-  const V = policy.model.config.vocabSize;
   // A prompt of about the length the trainer's are (the quad matmul applies from 32 rows on, as in real prefills).
   const line = 'def solve(values):\n    """Return the sum of the even values."""\n';
   let prompt = line;
@@ -82,7 +95,12 @@ async function dryRun(policy: LabPolicy, config: TrainConfig, scope: WarmScope):
   }
   // A short prompt: prefill matmuls below the quad kernel's row minimum.
   await policy.generate(['def f(x):'], sampling);
-  if (scope !== 'train') return;
+}
+
+/** The GRPO updates' calls on made-up groups of the trainer's shapes. */
+async function dryUpdate(policy: LabPolicy, config: TrainConfig): Promise<void> {
+  const { rollout } = config;
+  const V = policy.model.config.vocabSize;
   const promptLen = Math.min(64, rollout.max_prompt_length);
   const item = (g: number, j: number, n: number, len = promptLen): GrpoItem => {
     const completionTokens = Array.from({ length: n }, (_, i) => (g * 13 + j * 5 + i * 11 + 1) % V);

@@ -104,6 +104,11 @@ export class WorkerScheduler {
     return this.opts.size;
   }
 
+  /** Workers booted so far (Pyodide loaded, harness ready): the page shows it while the sandbox warms up. */
+  get readyCount(): number {
+    return this.slots.filter((s) => s.ready).length;
+  }
+
   /** Resolves when every worker has booted (Pyodide loaded, harness ready). */
   async warm(): Promise<void> {
     while (![...this.slots, ...this.spareSlots].every((s) => s.ready)) {

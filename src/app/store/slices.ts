@@ -30,6 +30,7 @@ export const createRunSlice: Slice<RunSlice> = (set) => ({
   progress: null,
   activity: null,
   loadingDetail: null,
+  warmup: null,
   phaseWaiting: false,
   stepStartedAt: null,
   invalidFields: [],

@@ -7,6 +7,14 @@ import type { BookHistoryPoint } from '../../rl/mistake-book';
 import type { PolicyFiles } from '../../rl/policy';
 import type { HeldOutSplit } from '../../run/eval-splits';
 
+/** Background loading a session's first step may wait on: async shader compiles and Pyodide sandbox workers. */
+export interface WarmupProgress {
+  shadersDone: number;
+  shadersTotal: number;
+  sandboxReady: number;
+  sandboxTotal: number;
+}
+
 export type RunStatus = 'idle' | 'starting' | 'running' | 'paused' | 'stepping' | 'error' | 'device-lost';
 
 export interface RunSlice {
@@ -32,6 +40,8 @@ export interface RunSlice {
   activity: 'loading' | 'pausing' | null;
   /** While loading: what is being loaded (e.g. a Hugging Face model's tensors), when the Worker says. */
   loadingDetail: string | null;
+  /** Shaders and sandbox workers still loading in the background (null once everything is ready or nothing runs). */
+  warmup: WarmupProgress | null;
   /** Step-through: the Worker is waiting before `currentPhase` (false while a phase runs). */
   phaseWaiting: boolean;
   /** When the step in progress began (ms since epoch), for the ETA; null when no step runs. */

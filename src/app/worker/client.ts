@@ -161,6 +161,12 @@ export class TrainClient {
       case 'progress':
         s.setProgress({ phase: e.phase, done: e.done, total: e.total });
         break;
+      case 'warmup': {
+        const w = e.warmup;
+        const loading = w.shadersDone < w.shadersTotal || w.sandboxReady < w.sandboxTotal;
+        this.store.setState({ warmup: loading ? w : null });
+        break;
+      }
       case 'stream':
         this.store.setState({ stream: { phase: e.phase, texts: e.texts, total: e.total, step: s.step } });
         break;

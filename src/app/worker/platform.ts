@@ -3,16 +3,20 @@
 import { createBrowserGpu } from '../../gpu/browser';
 import type { Gpu } from '../../gpu/runtime';
 import type { Sandbox } from '../../sandbox/types';
-import { createBrowserSandbox } from '../../sandbox/browser';
+import { createBrowserSandbox, type SandboxPool } from '../../sandbox/browser';
 
 export async function openGpu(): Promise<Gpu> {
   return createBrowserGpu({ powerPreference: 'high-performance' });
 }
 
-/** A pool of Pyodide Web Workers (nested in this Worker), warmed before the first step needs it. */
-export async function openSandbox(): Promise<Sandbox> {
+/**
+ * A pool of Pyodide Web Workers (nested in this Worker), booting from now on: nothing waits for it until a step first
+ * runs Python (its calls queue until a worker is ready), so the models load and the Coder samples meanwhile. A boot
+ * that fails is reported by the first call, as any sandbox failure is.
+ */
+export function startSandbox(): SandboxPool {
   const pool = createBrowserSandbox();
-  await pool.warm();
+  pool.warm().catch(() => {});
   return pool;
 }
 

@@ -3,7 +3,7 @@ import type { StepMetrics } from '../../rl/metrics';
 import type { MistakeEntry, Phase, PhaseEvent, RolloutRecord } from '../../rl/records';
 import type { BookHistoryPoint } from '../../rl/mistake-book';
 import type { RunConfigUi } from '../config/run-config';
-import type { PerfSample } from '../store/types';
+import type { PerfSample, WarmupProgress } from '../store/types';
 import type { EvalPoint } from '../../run/run-layout';
 import type { HfStart } from './hf-session';
 import type { HeldOutSplit } from '../../run/eval-splits';
@@ -56,6 +56,8 @@ export type WorkerEvent =
   /** Step-through mode: the worker waits before this phase. */
   | { type: 'phaseWaiting'; runId: string; step: number; phase: Phase }
   | { type: 'progress'; phase: Phase; done: number; total: number }
+  /** What is still loading in the background (shader compiles, the Python sandbox's workers), a few times a second. */
+  | { type: 'warmup'; warmup: WarmupProgress }
   /** A few of the sequences a rollout phase is sampling, as far as they are written (a few times a second). */
   | { type: 'stream'; runId: string; phase: Phase; texts: string[]; total: number }
   /** A step was committed to IndexedDB (checkpoint + metrics + Mistake Book). */

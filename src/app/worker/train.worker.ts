@@ -8,7 +8,8 @@ import type { CommittedStep, RunEvents } from '../../run/run-session';
 import { toTrainConfig, type RunConfigUi } from '../config/run-config';
 import type { StartModels, WorkerCommand, WorkerEvent, WorkerStatus } from './protocol';
 import { openSession, type Session } from './session';
-import { countingSandbox, openGpu, openSandbox } from './platform';
+import { countingSandbox, openGpu, startSandbox } from './platform';
+import type { SandboxPool } from '../../sandbox/browser';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -20,6 +21,8 @@ function post(e: WorkerEvent): void {
 class WorkerHost {
   private gpu: Gpu | null = null;
   private sandbox: ReturnType<typeof countingSandbox> | null = null;
+  private pool: SandboxPool | null = null;
+  private warmupTimer: ReturnType<typeof setTimeout> | null = null;
   private session: Session | null = null;
   private runId: string | null = null;
   private loop: Promise<void> | null = null;
@@ -49,16 +52,47 @@ class WorkerHost {
         });
       });
     }
-    this.sandbox ??= countingSandbox(await openSandbox());
-    const s = await openSession(id, toTrainConfig(config), { gpu: this.gpu, sandbox: this.sandbox }, models, (msg) =>
+    if (!this.sandbox) {
+      this.pool = startSandbox();
+      this.sandbox = countingSandbox(this.pool);
+    }
+    const opening = openSession(id, toTrainConfig(config), { gpu: this.gpu, sandbox: this.sandbox }, models, (msg) =>
       this.status('opening', msg),
     );
+    this.watchWarmup();
+    const s = await opening;
+    // The session's own shader warm-up has started now (a resumed sandbox may have been ready before it).
+    this.watchWarmup();
     this.session = s;
     this.runId = id;
     const book = s.run.trainer.book;
     post({ type: 'opened', runId: id, resumedFrom: s.run.stepsDone, history: s.history, modelSource: s.modelSource });
     post({ type: 'mistakeBook', runId: id, entries: book.entries(), history: book.state().history });
     return s;
+  }
+
+  /**
+   * Posts what is still loading in the background (shader compiles, sandbox workers) every 250 ms until all of it is
+   * ready, so the page moves while a cold session's first step waits on them.
+   */
+  private watchWarmup(): void {
+    if (this.warmupTimer !== null) return;
+    const tick = () => {
+      this.warmupTimer = null;
+      const gpu = this.gpu;
+      const pool = this.pool;
+      if (!gpu || gpu.lost || !pool) return;
+      const w = gpu.pipelines.warmup();
+      const warmup = {
+        shadersDone: w.settled,
+        shadersTotal: w.started,
+        sandboxReady: pool.readyCount,
+        sandboxTotal: pool.size,
+      };
+      post({ type: 'warmup', warmup });
+      if (w.busy || warmup.sandboxReady < warmup.sandboxTotal) this.warmupTimer = setTimeout(tick, 250);
+    };
+    tick();
   }
 
   private events(id: string): RunEvents {

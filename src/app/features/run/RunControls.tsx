@@ -160,6 +160,13 @@ function Activity() {
 
 /** One line on what the run is doing now (also shown by the presenter diagram). */
 export function activityText(s: LabState): string {
+  const text = activityOnly(s);
+  const w = s.warmup;
+  if (!w || (s.status !== 'running' && s.status !== 'stepping' && s.status !== 'starting')) return text;
+  return `${text} · still loading: shaders ${w.shadersDone} of ${w.shadersTotal}, Python sandbox ${w.sandboxReady} of ${w.sandboxTotal}`;
+}
+
+function activityOnly(s: LabState): string {
   if (s.activity === 'loading')
     return s.loadingDetail
       ? `${s.loadingDetail}…`
