@@ -85,7 +85,8 @@ test('reference runs overlay a live micro run; busy states, labels, kept overlay
   await expect(page.getByTestId('eta')).toContainText(/left|longer than/);
   expect(await state<string>(page, 'modelSource')).toContain('shipped');
   await page.getByTestId('pause').click();
-  await expect(page.getByTestId('run-activity')).toHaveText('pausing at the next phase or micro-batch…');
+  // (A cold session may still be compiling the update's shaders: the line then also counts them.)
+  await expect(page.getByTestId('run-activity')).toHaveText(/^pausing at the next phase or micro-batch…/);
   await expect(page.getByTestId('pause')).toBeDisabled();
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'paused', { timeout: STEP_TIMEOUT });
   await expect(page.getByTestId('run-activity')).toHaveText(/^paused/);
