@@ -7,6 +7,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { sampleBundle } from '../src/app/testing/sample-bundle';
 import { encodeBundle } from '../src/app/persist/bundle';
 import { RUN_FILES } from '../src/run/run-layout';
+import { shippedReference } from './shipped-reference';
+
+const REF = shippedReference();
 
 async function open(page: Page, hash = '') {
   await page.goto('/' + hash);
@@ -19,23 +22,25 @@ test('reference runs: colour + marker per run, legends always visible, golden la
   await page.setViewportSize({ width: 1920, height: 1080 });
   await open(page, '#preset=tiny&mode=code-a1&seed=1');
   await page.getByTestId('controls-reference').click();
-  await expect(page.getByTestId('run-row')).toHaveCount(3);
-  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', '40');
+  const n = REF.runs.length;
+  await expect(page.getByTestId('run-row')).toHaveCount(n);
+  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', String(REF.steps));
   const legend = page.getByTestId('legend-coder-reward');
   await expect(legend).toBeVisible();
   const items = legend.locator('li');
-  await expect(items).toHaveCount(3);
+  await expect(items).toHaveCount(n);
   const marks = await legend
     .locator('.legend-mark')
     .evaluateAll((els) => els.map((e) => `${e.textContent}|${getComputedStyle(e).color}`));
-  // Three runs, three shapes and three colours: a run is told apart by more than colour.
-  expect(new Set(marks.map((m) => m.split('|')[0])).size).toBe(3);
-  expect(new Set(marks.map((m) => m.split('|')[1])).size).toBe(3);
-  await expect(items.nth(1)).toContainText(/#2 golden \d/); // the last value, without hovering
-  // Golden has coder lines only: 2 runs × 3 tester metrics, 2 × 1 Mistake Book series; its legend says why.
-  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-series', String(3 * 2));
-  await expect(page.getByTestId('chart-tester-reward')).toHaveAttribute('data-series', String(2 * 3));
-  await expect(page.getByTestId('chart-mistake-book')).toHaveAttribute('data-series', '2');
+  // One shape and one colour per run: a run is told apart by more than colour.
+  expect(new Set(marks.map((m) => m.split('|')[0])).size).toBe(n);
+  expect(new Set(marks.map((m) => m.split('|')[1])).size).toBe(n);
+  const golden = REF.runs.findIndex((r) => r.mode === 'golden');
+  await expect(items.nth(golden)).toContainText(new RegExp(`#${golden + 1} golden \\d`)); // the last value, no hover
+  // Golden has coder lines only: the other runs × 3 tester metrics, × 1 Mistake Book series; its legend says why.
+  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-series', String(n * 2));
+  await expect(page.getByTestId('chart-tester-reward')).toHaveAttribute('data-series', String(REF.nonGolden * 3));
+  await expect(page.getByTestId('chart-mistake-book')).toHaveAttribute('data-series', String(REF.nonGolden));
   await expect(page.getByTestId('legend-tester-reward')).toContainText('in golden mode');
   // Held-out pass@1 with a band per run whose eval records carry an interval.
   const heldOut = page.getByTestId('chart-held-out');
@@ -51,7 +56,7 @@ test('reference runs: colour + marker per run, legends always visible, golden la
 
 test('a shipped reference bundle imports as a run (metrics only), with a message that says so', async ({ page }) => {
   await open(page);
-  const file = 'reference-golden-tiny-seed1-problemsPerStep4-lr4e-4-testerLr2e-4-step40.codea1';
+  const { file } = REF.runs.find((r) => r.mode === 'golden')!;
   await page.getByTestId('import').setInputFiles({
     name: file,
     mimeType: 'application/octet-stream',
@@ -59,8 +64,9 @@ test('a shipped reference bundle imports as a run (metrics only), with a message
   });
   await expect(page.getByText('as a run to compare with')).toBeVisible();
   await expect(page.getByTestId('run-row')).toHaveCount(1);
-  await expect(page.getByTestId('run-label').first()).toContainText('golden · tiny · seed 1');
-  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', '40');
+  const run = REF.runs.find((r) => r.file === file)!;
+  await expect(page.getByTestId('run-label').first()).toContainText(run.label);
+  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', String(run.steps));
 });
 
 test('held-out pass@1 of a compared run draws its 95% CI band from the eval records', async ({ page }) => {

@@ -3,6 +3,7 @@
 // and the ticks lie inside the axis's own range.
 import { expect, test, type Page } from '@playwright/test';
 import { checkTicks } from './class-helpers';
+import { shippedReference } from './shipped-reference';
 
 const STEP_TIMEOUT = 240_000; // one micro step on SwiftShader, with room for a loaded machine
 
@@ -19,7 +20,8 @@ test('ticks on the shipped reference runs: nice steps, labels exact, at 1920×10
     await page.setViewportSize({ width, height });
     await open(page, '#preset=tiny&mode=code-a1&seed=1');
     if (!(await page.getByTestId('run-row').count())) await page.getByTestId('controls-reference').click();
-    await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', '40');
+    const steps = String(shippedReference().steps);
+    await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', steps);
     await page.waitForTimeout(300);
     expect(await checkTicks(page)).toBeGreaterThanOrEqual(4);
     // Smoothing and the log scale redraw the axes: still exact.

@@ -3,6 +3,9 @@
 // this step, progress and ETA), comparison settings kept across a reload, and confirmations before losing a run.
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { shippedReference } from './shipped-reference';
+
+const REF = shippedReference();
 
 const STEP_TIMEOUT = 240_000; // one micro step on SwiftShader, with room for a loaded CI machine
 
@@ -65,15 +68,11 @@ test('reference runs overlay a live micro run; busy states, labels, kept overlay
   await expect(page.getByTestId('model-error')).toContainText('coder model');
   await page.getByTestId('tab-charts').click();
 
-  // One click: the three shipped reference runs (40 steps each) are on the charts before any live step.
+  // One click: the shipped reference runs are on the charts before any live step.
   await page.getByTestId('controls-reference').click();
-  await expect(page.getByTestId('run-row')).toHaveCount(3);
-  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', '40');
-  await expect(page.getByTestId('run-label')).toContainText([
-    'code-a1 · tiny · seed 1',
-    'golden · tiny · seed 1',
-    'self-play · tiny · seed 1',
-  ]);
+  await expect(page.getByTestId('run-row')).toHaveCount(REF.runs.length);
+  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', String(REF.steps));
+  await expect(page.getByTestId('run-label')).toContainText(REF.runs.map((r) => r.label));
   await expect(page.getByTestId('runs-table')).toContainText('%'); // held-out pass@1 from the runs' evals
 
   // The live run: loading, then the phases with a progress bar, then an ETA from the steps done.
@@ -93,24 +92,27 @@ test('reference runs overlay a live micro run; busy states, labels, kept overlay
   const steps = await state<number>(page, 'step');
 
   // The live run first, in its own colour, labelled with what differs from the preset; the overlays stay.
-  await expect(page.getByTestId('run-row')).toHaveCount(4);
+  await expect(page.getByTestId('run-row')).toHaveCount(REF.runs.length + 1);
   await expect(page.getByTestId('run-label').first()).toHaveText('code-a1 · micro · seed 4 · α 0.9');
-  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-series', String(4 * 2));
+  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute(
+    'data-series',
+    String((REF.runs.length + 1) * 2),
+  );
   await expect(page.getByTestId('loop-count-tester')).toContainText('assert lines');
   await page.screenshot({ path: 'test-results/ui-presenter-overlay.png' });
 
   // Show / hide, smoothing and log scale; a reload keeps the overlays and the settings.
   await page.getByTestId('run-visible').nth(2).uncheck();
-  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-series', String(3 * 2));
+  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-series', String(REF.runs.length * 2));
   await page.getByTestId('smoothing').fill('0.6');
   await page.getByTestId('log-scale').check();
   await page.reload();
   await page.waitForSelector('html[data-restored="true"]');
-  await expect(page.getByTestId('run-row')).toHaveCount(4);
+  await expect(page.getByTestId('run-row')).toHaveCount(REF.runs.length + 1);
   await expect(page.getByTestId('run-visible').nth(2)).not.toBeChecked();
   await expect(page.getByTestId('smoothing')).toHaveValue('0.6');
   await expect(page.getByTestId('log-scale')).toBeChecked();
-  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-series', String(3 * 2));
+  await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-series', String(REF.runs.length * 2));
 
   // The bundle's file name says what the run is.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
@@ -124,7 +126,7 @@ test('reference runs overlay a live micro run; busy states, labels, kept overlay
   await page.getByTestId('reset').click();
   await page.getByTestId('reset-confirm').click();
   await expect(page.getByTestId('run-step')).toHaveText('0');
-  await expect(page.getByTestId('run-row')).toHaveCount(3);
+  await expect(page.getByTestId('run-row')).toHaveCount(REF.runs.length);
   await page.getByTestId('storage').locator('summary').click();
   const saved = page.getByTestId('saved-run').first();
   await expect(saved.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT/);
@@ -166,7 +168,7 @@ test('screenshots of the presenter view for the docs (UPDATE_SCREENSHOTS=1 write
     await page.setViewportSize({ width, height });
     await open(page, '#preset=tiny&mode=code-a1&seed=1');
     if (!(await page.getByTestId('run-row').count())) await page.getByTestId('controls-reference').click();
-    await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', '40');
+    await expect(page.getByTestId('chart-coder-reward')).toHaveAttribute('data-steps', String(REF.steps));
     await page.getByTestId('smoothing').fill('0.5');
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${dir}/presenter-${width}x${height}.png` });

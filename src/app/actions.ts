@@ -255,18 +255,18 @@ function addComparisonBytes(store: LabStore, name: string, bytes: Uint8Array, id
 }
 
 /** The reference runs shipped in public/reference (index.json lists them), overlaid on the charts. */
-export async function loadReferenceRuns(store: LabStore): Promise<number> {
+export async function loadReferenceRuns(store: LabStore): Promise<{ runs: number; steps: number }> {
   const base = new URL(`${import.meta.env.BASE_URL}reference/`, location.origin);
   const res = await fetch(new URL('index.json', base));
   if (!res.ok || (res.headers.get('content-type') ?? '').includes('text/html'))
     throw new Error('this build ships no reference runs (public/reference/index.json)');
-  const index = (await res.json()) as { runs: { file: string }[] };
+  const index = (await res.json()) as { runs: { file: string; steps: number }[] };
   for (const r of index.runs) {
     const got = await fetch(new URL(r.file, base));
     if (!got.ok) throw new Error(`reference run ${r.file}: HTTP ${got.status}`);
     addComparisonBytes(store, r.file, new Uint8Array(await got.arrayBuffer()), `ref:${r.file}`);
   }
-  return index.runs.length;
+  return { runs: index.runs.length, steps: Math.max(...index.runs.map((r) => r.steps)) };
 }
 
 /** Makes a run saved in this browser the current one (paused; Start resumes it). */

@@ -10,12 +10,17 @@ import { referenceBundle, uiConfigOf } from './reference';
 describe('reference bundles', () => {
   it('public/reference matches docs/results-data (rebuild with scripts/reference-bundles.ts)', () => {
     const index = JSON.parse(readFileSync('public/reference/index.json', 'utf8')) as {
-      runs: { file: string; steps: number }[];
+      runs: { file: string; steps: number; dir: string }[];
     };
-    expect(index.runs.map((r) => r.file.split('-')[1])).toEqual(['code', 'golden', 'self']);
-    for (const r of index.runs) {
-      const b = decodeBundle(new Uint8Array(readFileSync(`public/reference/${r.file}`)));
-      const dir = `docs/results-data/${b.config.mode}`;
+    // Every mode, in the page's order (seeds within a mode ascending).
+    const modes = ['code-a1', 'golden', 'self-play'];
+    const shipped = index.runs.map((r) => decodeBundle(new Uint8Array(readFileSync(`public/reference/${r.file}`))));
+    const order = shipped.map((b) => modes.indexOf(b.config.mode) * 1000 + b.config.seed);
+    expect(new Set(shipped.map((b) => b.config.mode))).toEqual(new Set(modes));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    for (const [i, r] of index.runs.entries()) {
+      const b = shipped[i];
+      const dir = r.dir;
       const want = parseMetricsJsonl(readFileSync(`${dir}/metrics.jsonl`, 'utf8'));
       expect(b.metrics).toEqual(want);
       expect(r.steps).toBe(want.length);

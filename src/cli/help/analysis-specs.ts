@@ -99,9 +99,16 @@ export const RESULTS_PAGE_SPEC: CliSpec = {
 
 export const REFERENCE_BUNDLES_SPEC: CliSpec = {
   command: 'npm run reference-bundles',
-  summary: 'write the reference runs of docs/results-data as run bundles into public/reference for the page',
-  usage: ['npm run reference-bundles'],
-  flags: [],
-  notes: ['Run after scripts/reference-runs.sh; the page\'s "Show reference runs" reads public/reference/index.json.'],
-  examples: ['npm run reference-bundles'],
+  summary: 'write the reference runs (every <mode>-s<seed> record directory) as run bundles for the page',
+  usage: ['npm run reference-bundles -- [--from DIR] [--out DIR] [--steps N]'],
+  flags: [
+    { name: 'from', value: 'DIR', help: 'the record directories (default docs/results-data/reference)' },
+    { name: 'out', value: 'DIR', help: 'where the bundles and index.json go (default public/reference)' },
+    { name: 'steps', value: 'N', help: 'refuse (writing nothing) unless every run has N steps (default 100)' },
+  ],
+  notes: [
+    'Run after scripts/reference-runs.sh; the page\'s "Show reference runs" reads public/reference/index.json. ' +
+      'Bundles no longer listed are removed.',
+  ],
+  examples: ['npm run reference-bundles', 'npm run reference-bundles -- --from /tmp/records --out /tmp/ref --steps 20'],
 };

@@ -5,7 +5,8 @@ import type { Mode } from '../../../rl/metrics';
 import { modeRules } from '../../../rl/modes';
 import type { ChartKey } from './series';
 
-export const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'cross'] as const;
+// Seven shapes: the six shipped reference runs (three modes × two seeds) and a live run all differ in shape.
+export const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'cross', 'down', 'x'] as const;
 export type Marker = (typeof MARKERS)[number];
 /** The same shapes as text, for the legends. */
 export const MARKER_GLYPH: Record<Marker, string> = {
@@ -14,6 +15,8 @@ export const MARKER_GLYPH: Record<Marker, string> = {
   triangle: '▲',
   diamond: '◆',
   cross: '✚',
+  down: '▼',
+  x: '✖',
 };
 
 export function runMarker(index: number): Marker {
@@ -46,6 +49,35 @@ function addShape(p: Path2D, shape: Marker, x: number, y: number, r: number): vo
       const w = r * 0.4;
       p.rect(x - r, y - w, 2 * r, 2 * w);
       p.rect(x - w, y - r, 2 * w, 2 * r);
+      break;
+    }
+    case 'down':
+      p.moveTo(x, y + r * 1.1);
+      p.lineTo(x + r, y - r * 0.8);
+      p.lineTo(x - r, y - r * 0.8);
+      p.closePath();
+      break;
+    case 'x': {
+      // The cross turned by 45°: its twelve corners, rotated.
+      const w = r * 0.4;
+      const c = Math.SQRT1_2;
+      const pts = [
+        [w, r],
+        [w, w],
+        [r, w],
+        [r, -w],
+        [w, -w],
+        [w, -r],
+        [-w, -r],
+        [-w, -w],
+        [-r, -w],
+        [-r, w],
+        [-w, w],
+        [-w, r],
+      ].map(([u, v]) => [x + c * (u - v), y + c * (u + v)]);
+      p.moveTo(pts[0][0], pts[0][1]);
+      for (const [px, py] of pts.slice(1)) p.lineTo(px, py);
+      p.closePath();
       break;
     }
   }

@@ -133,7 +133,7 @@ export function RunControls({ gpuOk }: { gpuOk: boolean }) {
   );
 }
 
-/** For a class: 40 steps of each mode on the charts before the first live step has finished. */
+/** For a class: each mode's reference runs on the charts before the first live step has finished. */
 function ReferenceButton() {
   const loaded = useLab((s) => s.series.filter((r) => r.id.startsWith('ref:')).length);
   const { ok, fail } = notify('run');
@@ -143,7 +143,8 @@ function ReferenceButton() {
       disabled={loaded > 0}
       onClick={() =>
         loadReferenceRuns(labStore).then(
-          (n) => ok(`Overlaid ${n} reference runs (40 steps of the tiny models each) on the charts.`),
+          ({ runs, steps }) =>
+            ok(`Overlaid ${runs} reference runs (${steps} steps of the tiny models each) on the charts.`),
           fail('Could not load the reference runs'),
         )
       }

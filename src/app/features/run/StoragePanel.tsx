@@ -34,10 +34,10 @@ export function StoragePanel() {
       <div className="buttons">
         <button
           data-testid="load-reference"
-          title="Overlay the shipped 40-step code-a1, golden and self-play runs of the tiny models (docs/results.md)"
+          title="Overlay the shipped code-a1, golden and self-play reference runs of the tiny models (docs/results.md)"
           onClick={() =>
             loadReferenceRuns(labStore).then(
-              (n) => ok(`Overlaid ${n} reference runs on the charts.`),
+              ({ runs }) => ok(`Overlaid ${runs} reference runs on the charts.`),
               report('Could not load the reference runs'),
             )
           }
