@@ -14,7 +14,6 @@ import {
   JOB_ID,
   STATE,
   STEP,
-  type FromWorker,
   type HarnessSources,
   type JudgeJob,
   type PrepOut,
@@ -26,11 +25,12 @@ import {
   type WorkerOptions,
 } from './protocol';
 import { literalPreps } from './test-prep';
-import { InterpreterSnapshot, type BytesEqual, type RestoreCost } from './snapshot';
+import { InterpreterSnapshot, type RestoreCost } from './snapshot';
 import { withSmallerMemory, INITIAL_MEMORY_PAGES } from './wasm-memory';
 import {
   capWasmMemory,
   keepProxyFinalizersOut,
+  type WorkerPlatform,
   OutputCap,
   probeRealm,
   proxyPrototypes,
@@ -41,18 +41,6 @@ import { arr, isProxy, marshalOut, runOut, type Plain } from './worker-values';
 import { CallBatch, isPythonError, pyErrorsAreData, type CallWant } from './worker-call';
 import { prepareTests, type CallNs } from './worker-prep';
 import { loadHarness, type HarnessApi } from './worker-boot';
-
-export interface WorkerPlatform {
-  /** Load Pyodide with no network and no `js` globals. */
-  load(): Promise<PyodideAPI>;
-  /** Remove what arbitrary JS in this worker could use to leave it (code generation, network, host APIs). */
-  lockDown(): void;
-  post(msg: FromWorker): void;
-  /** A native range compare, so a restore writes back only the pages a job changed (absent: all of them). */
-  equal?: BytesEqual;
-  /** Milliseconds for the cost breakdown (the benchmark passes a CPU clock); default wall-clock time. */
-  clock?: () => number;
-}
 
 const now = (): number => performance.timeOrigin + performance.now();
 

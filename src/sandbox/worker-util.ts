@@ -1,5 +1,22 @@
 // Small pieces of the sandbox worker that do not touch Python: the wasm heap cap, capped output capture, the
-// probe of what JS in a locked-down worker realm could still do, and the shape of its cost breakdown.
+// probe of what JS in a locked-down worker realm could still do, the shape of its cost breakdown, and what a platform
+// (browser or Node) supplies to the worker.
+import type { PyodideAPI } from 'pyodide';
+import type { FromWorker } from './protocol';
+import type { BytesEqual } from './snapshot';
+
+/** What the browser and Node adapters give the platform-neutral worker (worker-core.ts). */
+export interface WorkerPlatform {
+  /** Load Pyodide with no network and no `js` globals. */
+  load(): Promise<PyodideAPI>;
+  /** Remove what arbitrary JS in this worker could use to leave it (code generation, network, host APIs). */
+  lockDown(): void;
+  post(msg: FromWorker): void;
+  /** A native range compare, so a restore writes back only the pages a job changed (absent: all of them). */
+  equal?: BytesEqual;
+  /** Milliseconds for the cost breakdown (the benchmark passes a CPU clock); default wall-clock time. */
+  clock?: () => number;
+}
 
 /** Caps the wasm heap: Emscripten grows memory through Memory.prototype.grow, so a refusal becomes MemoryError. */
 export function capWasmMemory(capBytes: number): () => number {
