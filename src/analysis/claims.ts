@@ -20,11 +20,15 @@ export interface ClaimInputs {
   /** Every records directory whose spreads the power statement draws on (the first screen's included). */
   powerRuns: readonly (readonly TargetRun[])[];
   powerStep: number;
-  /** Held-out tasks the pending reference runs evaluate (the tiny preset's held-out split). */
+  /** Held-out tasks the reference runs evaluate (the tiny preset's held-out split). */
   planTasks: number;
 }
 
+/** The reference runs (scripts/reference-runs.sh) have their own records directory; any other is a pilot's. */
+export const REFERENCE_DIR = 'reference';
+
 const pct = (x: number) => `${Math.round(100 * x)}%`;
+const count = (n: number) => ['no', 'one', 'two', 'three', 'four', 'five'][n] ?? String(n);
 
 /** The numbers the sentences quote. */
 function facts(c: ClaimInputs) {
@@ -41,7 +45,22 @@ function facts(c: ClaimInputs) {
   const paperMax = Math.max(...PAPER_GAPS.map(([, d]) => d));
   const powerPaper = spreads.map((g) => powerOf(paperMax, pooledSe(g, c.planTasks, 2)));
   const seedsFor5 = spreads.map((g) => seedsNeeded(g, 5, c.planTasks));
-  return { seeds, vsStart, between, start, tasks: start.problems, power5, powerPaper, seedsFor5, paperMax };
+  // Whether an interval excludes 0, per comparison: the wording follows the records, never a fixed conclusion.
+  const excludes0 = (d: { ci: readonly [number, number] }) => d.ci[0] > 0 || d.ci[1] < 0;
+  const pilot = c.dir !== REFERENCE_DIR;
+  return {
+    seeds,
+    vsStart,
+    between,
+    start,
+    tasks: start.problems,
+    power5,
+    powerPaper,
+    seedsFor5,
+    paperMax,
+    excludes0,
+    pilot,
+  };
 }
 
 const range = (xs: readonly number[], f: (x: number) => string) =>
@@ -50,10 +69,14 @@ const range = (xs: readonly number[], f: (x: number) => string) =>
 /** The three sentences of the results page's first screen. */
 export function pageClaims(c: ClaimInputs): string[] {
   const f = facts(c);
-  const outside = [...f.vsStart, ...f.between].some((d) => d.ci[0] > 0 || d.ci[1] < 0);
+  const outside = [...f.vsStart, ...f.between].some(f.excludes0);
+  const methodOutside = f.between.some(f.excludes0);
+  const notShown = f.pilot
+    ? `**What it does not show.** These are pilot runs (${c.step} steps, ${f.tasks} tasks, a setting chosen while looking at held-out numbers, one step-0 draw shared by both seeds); the clean reference runs (code-a1, golden and self-play, two seeds, 100 steps, ${c.planTasks} held-out tasks, the setting chosen on validation data: \`scripts/reference-runs.sh\`) are pending, and nothing on this page says whether code-a1 beats its baselines.`
+    : `**What it does not show.** These are ${count(f.seeds.length)} seeds of ${c.step} steps of the tiny models at one setting (chosen on validation data, never on held-out numbers: \`scripts/reference-runs.sh\`), graded as the release grades; the three modes of a seed start from the same models, so they share that seed's step-0 evaluation. ${methodOutside ? "A difference between modes outside its interval is one of three comparisons at one setting and scale, not evidence about the paper's models." : "Nothing here says whether code-a1 beats its baselines, at this scale or at the paper's."}`;
   return [
     `**What it shows.** On ${f.tasks} held-out tasks (no training instance poses them under any name; \`results-data/${c.dir}\`, seeds ${f.seeds.join(' and ')}), ${c.step} steps of RL from the SFT-half warm-start (${f.start.delta.toFixed(1)}% at the start) change pass@1 by ${MODES.map((m, i) => `${showDelta(f.vsStart[i])} (${m})`).join(', ')} points, and the modes differ by ${PAIRS.map(([a, b], i) => `${showDelta(f.between[i])} (${a} − ${b})`).join(', ')}: ${outside ? 'some differences lie outside their intervals (the table)' : 'no difference lies outside its interval'}.`,
-    `**What it does not show.** These are pilot runs (${c.step} steps, ${f.tasks} tasks, a setting chosen while looking at held-out numbers, one step-0 draw shared by both seeds); the clean reference runs (code-a1, golden and self-play, two seeds, 100 steps, ${c.planTasks} held-out tasks, the setting chosen on validation data: \`scripts/reference-runs.sh\`) are pending, and nothing on this page says whether code-a1 beats its baselines.`,
+    notShown,
     `**Power.** The paper's 1.5B gaps (Code-A1 56.95, golden 56.23, self-play 55.88: at most ${f.paperMax.toFixed(2)} points) are far below what this lab can resolve: with the spreads the records show, a ${f.paperMax.toFixed(2)}-point gap has ${range(f.powerPaper, pct)} power over two seeds of ${c.planTasks} tasks, and a 5-point gap needs ${range(f.seedsFor5, String)} seeds for 80% power (the power table below).`,
   ];
 }
@@ -61,7 +84,11 @@ export function pageClaims(c: ClaimInputs): string[] {
 /** README's results paragraph: the same facts in at most five lines. */
 export function readmeClaims(c: ClaimInputs): string[] {
   const f = facts(c);
-  const text = `**Results** ([docs/results.md](docs/results.md)): on ${f.tasks} tasks never trained on, ${c.step} steps of RL (two seeds) move pass@1 by ${MODES.map((m, i) => `${showDelta(f.vsStart[i])} (${m})`).join(', ')} points, and code-a1 − golden is ${showDelta(f.between[0])}: no method effect is visible. Those are pilot runs; the 100-step reference runs on ${c.planTasks} held-out tasks are pending. The paper's 1.5B gaps (56.95 vs 56.23 vs 55.88) are below this lab's resolution: a 5-point gap needs ${range(f.seedsFor5, String)} seeds for 80% power.`;
+  const effect = f.excludes0(f.between[0]) ? 'its interval excludes 0' : 'no method effect is visible';
+  const which = f.pilot
+    ? `Those are pilot runs; the 100-step reference runs on ${c.planTasks} held-out tasks are pending.`
+    : 'These are the reference runs (tiny models, a setting chosen on validation data).';
+  const text = `**Results** ([docs/results.md](docs/results.md)): on ${f.tasks} tasks never trained on, ${c.step} steps of RL (${count(f.seeds.length)} seeds) move pass@1 by ${MODES.map((m, i) => `${showDelta(f.vsStart[i])} (${m})`).join(', ')} points, and code-a1 − golden is ${showDelta(f.between[0])}: ${effect}. ${which} The paper's 1.5B gaps (56.95 vs 56.23 vs 55.88) are below this lab's resolution: a 5-point gap needs ${range(f.seedsFor5, String)} seeds for 80% power.`;
   return wrap(text, 118);
 }
 

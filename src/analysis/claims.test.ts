@@ -1,0 +1,59 @@
+// The result sentences follow the records: the committed pilot records say no method effect; the same records with
+// golden's final evaluation emptied (every sample failing) make code-a1 − golden's interval exclude 0, and the
+// sentences must say so; the reference directory's wording never calls its runs pilots or pending.
+import { describe, expect, it } from 'vitest';
+import { pageClaims, readmeClaims, REFERENCE_DIR, type ClaimInputs } from './claims';
+import { targetRunsIn } from './compare-records-node';
+import type { TargetRun } from './targets';
+
+const DATA = 'docs/results-data';
+const DIR = 'heldout-task';
+const STEP = 40;
+
+function inputs(runs: TargetRun[], dir = DIR): ClaimInputs {
+  return { runs, step: STEP, dir, powerRuns: [runs], powerStep: STEP, planTasks: 108 };
+}
+
+/** Golden's evaluation at STEP with no sample passing: a large, certain code-a1 − golden gap. */
+function goldenFailsAll(runs: TargetRun[]): TargetRun[] {
+  return runs.map((r) =>
+    r.mode !== 'golden'
+      ? r
+      : {
+          ...r,
+          evals: r.evals.map((e) =>
+            e.step !== STEP
+              ? e
+              : {
+                  ...e,
+                  rows: e.rows.map((row) => ({
+                    ...row,
+                    perProblem: row.perProblem?.map((p) => ({ ...p, passed: 0 })),
+                  })),
+                },
+          ),
+        },
+  );
+}
+
+describe('result sentences', { timeout: 300_000 }, () => {
+  const runs = targetRunsIn(DATA, DIR);
+
+  it('say "no method effect" only while code-a1 − golden includes 0', () => {
+    expect(runs.length).toBeGreaterThanOrEqual(6);
+    const plain = readmeClaims(inputs(runs)).join(' ');
+    expect(plain).toContain('no method effect is visible');
+    const tampered = readmeClaims(inputs(goldenFailsAll(runs))).join(' ');
+    expect(tampered).toContain('its interval excludes 0');
+    expect(tampered).not.toContain('no method effect');
+  });
+
+  it('call pilot runs pilots, and the reference runs neither pilots nor pending', () => {
+    expect(readmeClaims(inputs(runs)).join(' ')).toContain('pilot runs');
+    const ref = [...readmeClaims(inputs(runs, REFERENCE_DIR)), ...pageClaims(inputs(runs, REFERENCE_DIR))].join(' ');
+    expect(ref).not.toMatch(/pilot|pending/);
+    expect(ref).toContain('reference runs');
+    const refOutside = pageClaims(inputs(goldenFailsAll(runs), REFERENCE_DIR)).join(' ');
+    expect(refOutside).toContain('outside its interval is one of three comparisons');
+  });
+});
