@@ -1,7 +1,8 @@
 // A Hugging Face model (transformers' fixture) as a LoRA policy: samples on the chat prompt stop at the template's
 // eos, a GRPO update with micro-batch accumulation moves only the adapters and in the advantage's direction, and
 // the saved PEFT files read back to the trained adapters; a policy restored from its saved files (adapters + AdamW
-// state) takes the same next step as one that was never interrupted; a step with per-layer recompute equals one without.
+// state) takes the same next step as one that was never interrupted; a step with per-layer recompute and per-micro-batch
+// progress hooks (a UI's pause point) equals one without.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedNodeGpu } from '../gpu/node';
 import type { Gpu } from '../gpu/runtime';
@@ -138,11 +139,29 @@ describe.each(['none', 'int4'] as const)('HfLoraPolicy on the transformers fixtu
       const stopped = await makePolicy('hf-stopped', seed, undefined, quant);
       expect((await whole.grpoUpdate(items, s)).skipped).toBe(false);
       // The other policy's first step recomputes each layer in the backward (optim.recompute; two micro-batches
-      // accumulate): the same kernels in the same order, so the same adapters bit for bit.
-      const recompute = { ...s, optim: { ...s.optim, recompute: true } };
+      // accumulate) and reports progress per micro-batch with a wait before each (where a UI's pause holds): the same
+      // kernels in the same order, so the same adapters bit for bit.
+      const waits: number[] = [];
+      const done: string[] = [];
+      const recompute: GrpoSettings = {
+        ...s,
+        optim: { ...s.optim, recompute: true },
+        progress: {
+          beforeMicro: async () => {
+            waits.push(done.length);
+            await new Promise((r) => setTimeout(r, 20));
+          },
+          onMicro: (d, t) => done.push(`${d}/${t}`),
+        },
+      };
       expect((await stopped.grpoUpdate(items, recompute)).skipped).toBe(false);
       expect(stopped.model.recompute).toBe(true);
       expect(await stopped.parameters()).toEqual(await whole.parameters());
+      const micro = Math.ceil(items.filter((it) => it.completionTokens.length > 0).length / 2);
+      expect(waits.length, 'a wait before each micro-batch').toBe(micro);
+      expect(micro).toBeGreaterThan(1);
+      await expect.poll(() => done.length).toBe(micro);
+      expect(done.at(-1)).toBe(`${micro}/${micro}`);
       const saved = await stopped.save();
       expect(Object.keys(saved).sort()).toEqual([
         'adapter_config.json',

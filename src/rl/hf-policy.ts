@@ -136,9 +136,9 @@ export class HfLoraPolicy implements Policy {
         referenceState: this.reference,
         padId: this.padId,
         microBatch: this.opts.microBatch ?? 16,
-        step: (micro, st) => {
+        step: (micro, st, hooks) => {
           this.model.recompute = st.optim.recompute;
-          return this.learner.stepMicro(micro, grpoOptim(st));
+          return this.learner.stepMicro(micro, grpoOptim(st), hooks);
         },
         refresh: () => this.rollout.refresh?.(),
       },

@@ -26,6 +26,7 @@ import {
   recordLossAndBackward,
   type LossSpec,
   type MicroBatch,
+  type StepHooks,
   type OptimConfig,
   type StepResult,
 } from '../backward-step';
@@ -231,7 +232,14 @@ export class FrozenLoraLearner {
   }
 
   /** One AdamW step of the adapters over micro-batches (gradient accumulation, as LoraLearner.stepMicro). */
-  stepMicro(micro: MicroBatch[], optim: OptimConfig): Promise<StepResult> {
-    return adapterStep(this.lora, micro, (b, s) => this.recordGrads(b, s), optim);
+  stepMicro(micro: MicroBatch[], optim: OptimConfig, hooks?: StepHooks): Promise<StepResult> {
+    return adapterStep(
+      this.lora,
+      micro,
+      (b, s) => this.recordGrads(b, s),
+      optim,
+      () => {},
+      hooks,
+    );
   }
 }

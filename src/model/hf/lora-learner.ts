@@ -14,6 +14,7 @@ import {
   type LossSpec,
   type MicroBatch,
   type OptimConfig,
+  type StepHooks,
   type StepResult,
 } from '../backward-step';
 import type { GpuBatch } from '../forward-batch';
@@ -75,13 +76,14 @@ export class LoraLearner {
    * its share of the loss, as trainStep's micro-batches do): zero, loss + backward per micro-batch, clip, AdamW,
    * re-merge. The loss is the micro-batches' sum.
    */
-  async stepMicro(micro: MicroBatch[], optim: OptimConfig): Promise<StepResult> {
+  async stepMicro(micro: MicroBatch[], optim: OptimConfig, hooks?: StepHooks): Promise<StepResult> {
     return adapterStep(
       this.lora,
       micro,
       (b, s) => this.recordGrads(b, s),
       optim,
       () => this.merge(),
+      hooks,
     );
   }
 
@@ -93,6 +95,8 @@ export class LoraLearner {
 /**
  * One AdamW step of the adapters over micro-batches whose gradients add up: zero, `record` (loss + backward) per
  * micro-batch, clip, AdamW, then `after` (e.g. re-merge), and one readback. The loss is the micro-batches' sum.
+ * `hooks` as trainStep's: a wait before each micro-batch (a pause holds there) and a report when the GPU has finished
+ * one (each micro-batch's commands are then submitted as recorded: same commands, same order).
  */
 export async function adapterStep(
   lora: GpuLora,
@@ -100,10 +104,20 @@ export async function adapterStep(
   record: (batch: GpuBatch, spec: LossSpec) => { stats: GPUBuffer; decode: (v: Float32Array) => LossResult },
   optim: OptimConfig,
   after: () => void = () => {},
+  hooks?: StepHooks,
 ): Promise<StepResult> {
   const gpu = lora.gpu;
   lora.zeroGrads();
-  const recs = micro.map((m) => record(m.batch, m.spec));
+  const recs: ReturnType<typeof record>[] = [];
+  for (const [i, m] of micro.entries()) {
+    if (hooks?.beforeMicro) await hooks.beforeMicro(i, micro.length);
+    recs.push(record(m.batch, m.spec));
+    if (hooks?.onMicroDone) {
+      gpu.submit();
+      const done = i + 1;
+      void gpu.device.queue.onSubmittedWorkDone().then(() => hooks.onMicroDone?.(done, micro.length));
+    }
+  }
   const clip = lora.optimizerStep(optim);
   const n = recs.length;
   const out = gpu.temp('lora.step.readback', 64 * n + GRADNORM_OUT_BYTES);
