@@ -14,6 +14,7 @@ import { forward, releaseForward } from './forward';
 import { forwardMaskRows } from './forward-shared';
 import type { GpuBatch } from './forward-batch';
 import type { GpuModel } from './model';
+import type { Gpu } from '../gpu/runtime';
 
 /** Supervised loss: mean cross-entropy of batch.targets over batch.mask. */
 export interface SftLoss {
@@ -225,6 +226,29 @@ export interface StepHooks {
   onMicroDone?: (done: number, count: number) => void;
 }
 
+/**
+ * Records each micro-batch with `record(i)` under the hooks: awaits beforeMicro first and, when onMicroDone is set,
+ * submits what it recorded and reports when the GPU has finished it. Shared by every optimizer step (full and LoRA).
+ */
+export async function recordMicroBatches<T>(
+  gpu: Gpu,
+  n: number,
+  record: (i: number) => T,
+  hooks?: StepHooks,
+): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) {
+    if (hooks?.beforeMicro) await hooks.beforeMicro(i, n);
+    out.push(record(i));
+    if (hooks?.onMicroDone) {
+      gpu.submit();
+      const done = i + 1;
+      void gpu.device.queue.onSubmittedWorkDone().then(() => hooks.onMicroDone?.(done, n));
+    }
+  }
+  return out;
+}
+
 export interface MicroBatch {
   batch: GpuBatch;
   spec: LossSpec;
@@ -251,19 +275,17 @@ export async function trainStep(
   const n = micro.length;
   // Each micro-batch's 16 stats floats, then the 4 grad-norm floats: one buffer, one round trip.
   const out = gpu.temp('step.readback', (16 * n + 4) * 4);
-  const decoders: ReturnType<typeof recordLossAndBackward>['decode'][] = [];
-  for (let i = 0; i < n; i++) {
-    if (hooks?.beforeMicro) await hooks.beforeMicro(i, n);
-    const { stats, decode } = recordLossAndBackward(model, micro[i].batch, micro[i].spec);
-    gpu.copy(stats, 0, out, i * 64, 64);
-    gpu.release(stats);
-    decoders.push(decode);
-    if (hooks?.onMicroDone) {
-      gpu.submit();
-      const done = i + 1;
-      void gpu.device.queue.onSubmittedWorkDone().then(() => hooks.onMicroDone?.(done, n));
-    }
-  }
+  const decoders = await recordMicroBatches(
+    gpu,
+    n,
+    (i) => {
+      const { stats, decode } = recordLossAndBackward(model, micro[i].batch, micro[i].spec);
+      gpu.copy(stats, 0, out, i * 64, 64);
+      gpu.release(stats);
+      return decode;
+    },
+    hooks,
+  );
   const clip = recordOptimizerStep(model, optim);
   gpu.copy(clip, 0, out, n * 64, GRADNORM_OUT_BYTES);
   gpu.release(clip);

@@ -10,6 +10,7 @@
 import { GRADNORM_OUT, GRADNORM_OUT_BYTES } from '../../gpu/kernels/gradnorm';
 import {
   recordLossAndBackward,
+  recordMicroBatches,
   type LossResult,
   type LossSpec,
   type MicroBatch,
@@ -108,16 +109,7 @@ export async function adapterStep(
 ): Promise<StepResult> {
   const gpu = lora.gpu;
   lora.zeroGrads();
-  const recs: ReturnType<typeof record>[] = [];
-  for (const [i, m] of micro.entries()) {
-    if (hooks?.beforeMicro) await hooks.beforeMicro(i, micro.length);
-    recs.push(record(m.batch, m.spec));
-    if (hooks?.onMicroDone) {
-      gpu.submit();
-      const done = i + 1;
-      void gpu.device.queue.onSubmittedWorkDone().then(() => hooks.onMicroDone?.(done, micro.length));
-    }
-  }
+  const recs = await recordMicroBatches(gpu, micro.length, (i) => record(micro[i].batch, micro[i].spec), hooks);
   const clip = lora.optimizerStep(optim);
   const n = recs.length;
   const out = gpu.temp('lora.step.readback', 64 * n + GRADNORM_OUT_BYTES);
