@@ -90,15 +90,23 @@ const GENERATORS: Record<AttentionPass, (dh4: number, rb: number) => string> = {
 };
 const kernels = new Map<string, Kernel<UName>>();
 
-/** The generated kernel of one pass for this head size and tiling (built once per triple). */
+/**
+ * The generated kernel of one pass for this head size and tiling (built once per triple and variant). `variant`
+ * rewrites the source (attention.ts's packLseDsum for devices with 8 storage buffers per stage); null = as generated.
+ */
 export function unrolledKernel(
   pass: AttentionPass,
   uniforms: ReadonlyArray<readonly [UName, ScalarType]>,
   dh4: number,
   rb: number,
+  variant: ((source: string) => string) | null = null,
 ): Kernel<UName> {
-  const key = `${pass}:${dh4}x${rb}`;
+  const key = `${pass}:${dh4}x${rb}${variant ? ':packed' : ''}`;
   let k = kernels.get(key);
-  if (!k) kernels.set(key, (k = new Kernel({ family: 'attention', source: GENERATORS[pass](dh4, rb), uniforms })));
+  if (!k) {
+    const source = GENERATORS[pass](dh4, rb);
+    k = new Kernel({ family: 'attention', source: variant ? variant(source) : source, uniforms });
+    kernels.set(key, k);
+  }
   return k;
 }

@@ -21,6 +21,7 @@ import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
 import { checkBuffers, softwareAdapter } from './logprobs';
 import { unrolledKernel, type AttentionPass } from './attention-unrolled';
+import { mergeStorage, packedStorage } from './merge-storage';
 
 export interface AttentionShape {
   B: number;
@@ -57,6 +58,20 @@ const backwardKvKernel = new Kernel({
   source: rowsSource + backwardKvSource,
   uniforms: uniforms_,
 });
+
+/**
+ * The backward passes for devices with 8 storage buffers per stage: lse and D share one buffer lsed [2, T, Hq] (lse
+ * copied in first), so dq binds 8 and dk/dv 8 instead of 9 each; same math, one small copy more.
+ */
+export const packLseDsum = (source: string): string => mergeStorage(source, 'lse', 'dsum', 'lsed', 'u.B * u.S * u.Hq');
+const packedKernels = {
+  backwardQ: new Kernel({ family: 'attention', source: packLseDsum(rowsSource + backwardQSource), uniforms: uniforms_ }),
+  backwardKv: new Kernel({
+    family: 'attention',
+    source: packLseDsum(rowsSource + backwardKvSource),
+    uniforms: uniforms_,
+  }),
+};
 
 const TILE = 64; // the shaders' private tile: rows · Dh/4 <= TILE
 
@@ -110,10 +125,18 @@ function sizes(s: AttentionShape): { T: number; nq: number; nkv: number } {
   return { T, nq: T * s.Hq * s.Dh, nkv: T * s.Hkv * s.Dh };
 }
 
-/** The generated kernel of a pass where it applies, else the WGSL file's. */
-function pick(gpu: Gpu, shape: AttentionShape, pass: AttentionPass, file: Kernel<UName>, rows: number): Kernel<UName> {
+/** The generated kernel of a pass where it applies, else the WGSL file's; `packed`: its lse+D variant. */
+function pick(
+  gpu: Gpu,
+  shape: AttentionShape,
+  pass: AttentionPass,
+  file: Kernel<UName>,
+  rows: number,
+  packed = false,
+): Kernel<UName> {
   // Auto: software adapters, head sizes up to 64 (larger ones unroll into kernels that take minutes to compile).
-  return useGenerated(gpu, shape) ? unrolledKernel(pass, uniforms_, shape.Dh / 4, rows) : file;
+  if (useGenerated(gpu, shape)) return unrolledKernel(pass, uniforms_, shape.Dh / 4, rows, packed ? packLseDsum : null);
+  return packed && pass !== 'forward' ? packedKernels[pass] : file;
 }
 
 /** Workgroup grid and size for one invocation per (sequence, chunk of `rows` rows, head). */
@@ -178,6 +201,23 @@ export function attentionBackward(
   if (keyMask) checkBuffers('attention', { keyMask: [keyMask, shape.B * shape.S] });
   const mask = keyMask ?? attentionDummy(gpu);
   const T = shape.B * shape.S;
+  if (packedStorage(gpu.device)) {
+    const bytes = T * shape.Hq * 4;
+    const lsed = gpu.temp('attention.lsed', 2 * bytes);
+    gpu.copy(lse, 0, lsed, 0, bytes);
+    pick(gpu, shape, 'backwardQ', backwardQKernel, u.rows, true).dispatch(gpu, {
+      buffers: [q, k, v, mask, out, dout, lsed, dq],
+      uniforms: u,
+      ...launch(gpu, u, shape.Hq),
+    });
+    pick(gpu, shape, 'backwardKv', backwardKvKernel, u.rows, true).dispatch(gpu, {
+      buffers: [q, k, v, mask, dout, lsed, dk, dv],
+      uniforms: u,
+      ...launch(gpu, u, shape.Hkv),
+    });
+    gpu.release(lsed);
+    return;
+  }
   const dsum = gpu.temp('attention.dsum', T * shape.Hq * 4);
   pick(gpu, shape, 'backwardQ', backwardQKernel, u.rows).dispatch(gpu, {
     buffers: [q, k, v, mask, out, dout, lse, dsum, dq],

@@ -16,6 +16,7 @@ import { Kernel, type ScalarType } from '../launcher';
 import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
 import { checkBuffers, rowWorkgroup } from './logprobs';
+import { mergeStorage, packedStorage } from './merge-storage';
 
 export type GrpoLossType = 'grpo' | 'dr_grpo' | 'dapo';
 export const GRPO_STATS = [
@@ -96,6 +97,12 @@ const reduceKernel = new Kernel({ family: 'grpo_loss', source: reduceSource, uni
 const backwardKernel = new Kernel({
   family: 'grpo_loss',
   source: commonSource + tokenSource + backwardSource,
+  uniforms,
+});
+/** For devices with 8 storage buffers per stage: seqStats [B, 8] then stats [8] in one buffer (copied in). */
+const packedBackwardKernel = new Kernel({
+  family: 'grpo_loss',
+  source: mergeStorage(commonSource + tokenSource + backwardSource, 'seqStats', 'stats', 'allStats', 'u.B * 8u'),
   uniforms,
 });
 const LOSS_TYPES: Record<GrpoLossType, number> = { grpo: 0, dr_grpo: 1, dapo: 2 };
@@ -185,12 +192,14 @@ export function grpoLossBackward(
     stats: [stats, 8],
     seqStats: [seqStats, shape.B * 8],
   });
-  backwardKernel.dispatch(gpu, {
-    buffers: [...inputBuffers(gpu, inputs, shape), seqStats, stats, dlogp],
-    uniforms: u,
-    workgroups: grid1d(shape.B * shape.S, WG),
-    overrides: { WG },
-  });
+  const launch = { uniforms: u, workgroups: grid1d(shape.B * shape.S, WG), overrides: { WG } };
+  if (packedStorage(gpu.device)) {
+    const all = gpu.temp('grpo_loss.allStats', (shape.B + 1) * 8 * 4);
+    gpu.copy(seqStats, 0, all, 0, shape.B * 8 * 4);
+    gpu.copy(stats, 0, all, shape.B * 8 * 4, 8 * 4);
+    packedBackwardKernel.dispatch(gpu, { buffers: [...inputBuffers(gpu, inputs, shape), all, dlogp], ...launch });
+    gpu.release(all);
+  } else backwardKernel.dispatch(gpu, { buffers: [...inputBuffers(gpu, inputs, shape), seqStats, stats, dlogp], ...launch });
 }
 
 /** Forward and backward in one go with a pooled seqStats; stats [8] is then the single small readback. */
