@@ -33,6 +33,7 @@ import { loadCheckpoint } from '../../src/model/checkpoint';
 import { presetConfig } from '../../src/rl/config';
 import { labLimits } from '../../src/run/lab-limits';
 import { walkLabPipelines } from '../../src/run/pipeline-walk';
+import { trainingKernelChecks } from './kernels-train';
 
 export interface CheckResult {
   name: string;
@@ -276,6 +277,7 @@ async function run(seed: number): Promise<KernelPageResult> {
   const rng = mulberry32(seed);
   const results: CheckResult[] = [];
   for (const check of checks) results.push(...(await check(gpu, rng)));
+  results.push(...(await trainingKernelChecks(gpu, rng)));
   results.push(...(await f16Checks(gpu, rng)));
   results.push(tokenizerCheck());
   const pipelines = await walkLabPipelines(gpu, presetConfig('micro', { seed }), ck);
