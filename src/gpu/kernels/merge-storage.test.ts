@@ -108,7 +108,9 @@ describe(`kernels on a device with 8 storage buffers per stage (seed ${seed})`, 
       );
       const statDiff = statsRelDiff(got.stats, grpoLossForwardRef(x, shape, c), GRPO_STATS);
       const gradDiff = maxAbsDiff(got.dlogp, grpoLossBackwardRef(x, shape, c));
-      console.log(`8-buffer grpo ${loss_type}: stats rel diff ${statDiff.toExponential(2)} dlogp ${gradDiff.toExponential(2)}`);
+      console.log(
+        `8-buffer grpo ${loss_type}: stats rel diff ${statDiff.toExponential(2)} dlogp ${gradDiff.toExponential(2)}`,
+      );
       expect(statDiff).toBeLessThan(2e-5);
       expect(gradDiff).toBeLessThan(1e-6);
     });
