@@ -2,8 +2,9 @@
 // shapes: wall ms per call and, on Linux, worker-CPU ms per call (SwiftShader's threads; robust to other people's load).
 // Attention runs at S = 64, 128, 256 over the same 1,024 tokens, each with its per-FLOP cost against the model's matmul.
 // Run: npm run bench:attention
-import type { Gpu } from '../gpu/runtime';
+import { Gpu } from '../gpu/runtime';
 import { sharedNodeGpu } from '../gpu/node';
+import { nodeGpu } from '../gpu/device-node';
 import { mulberry32, randomF32 } from '../testing/random';
 import { attentionBackward, attentionForward } from '../gpu/kernels/attention';
 import { linearMatmul } from '../gpu/kernels/linear-quad';
@@ -149,6 +150,60 @@ async function benchKernelsB(gpu: Gpu, reps = 5): Promise<string[][]> {
   return rows;
 }
 
+/**
+ * The kernels with an 8-buffer variant (merge-storage.ts) on this device and on one capped at 8 storage buffers per
+ * stage (WebGPU's default), timed in turn in the same run: worker CPU ms per call and the 8-buffer/own ratio.
+ */
+async function benchPacked(own: Gpu, reps = 5): Promise<string[][]> {
+  const low = await Gpu.create(nodeGpu(), { limitCaps: { maxStorageBuffersPerShaderStage: 8 } });
+  const s = { B: 4, S: 256, Hq: 4, Hkv: 2, Dh: 32 };
+  const T = s.B * s.S;
+  const setup = (gpu: Gpu) => {
+    const rng = mulberry32(7);
+    const buf = (n: number) => gpu.buffer('bench', randomF32(n, rng));
+    const [q, k, v, dout, out, dq, dk, dv] = [4, 2, 2, 4, 4, 4, 2, 2].map((h) => buf(T * h * s.Dh));
+    const lse = buf(T * s.Hq);
+    const [lp, old, ref, roll, mask] = [0, 1, 2, 3, 4].map(() => buf(T));
+    const [dlp, stats, adv] = [buf(T), buf(8), buf(s.B)];
+    const inputs = { logp: lp, oldLogp: old, refLogp: ref, rolloutLogp: roll, advantages: adv, mask };
+    const cfg = { epsilon_low: 0.2, epsilon_high: 0.28, dual_clip_c: 10, beta: 0.001, is_cap: 2 };
+    return {
+      attention: () => attentionBackward(gpu, dq, dk, dv, dout, q, k, v, null, out, lse, s),
+      grpo: () => grpoLoss(gpu, dlp, stats, inputs, s, { ...cfg, loss_type: 'dapo', max_completion_length: s.S }),
+    };
+  };
+  const runs = { own: setup(own), low: setup(low) };
+  const rows: string[][] = [];
+  for (const unrolled of [true, false, null]) {
+    const name =
+      unrolled === null
+        ? `grpo loss+grad B=${s.B} S=${s.S}`
+        : `attention bwd B=4 S=256 Hq=4 Hkv=2 Dh=32 (${unrolled ? 'generated' : 'WGSL files'})`;
+    const t: Record<'own' | 'low', { wall: number; cpu: number; cpuMedian: number }[]> = { own: [], low: [] };
+    for (const gpu of [own, low]) gpu.tuning.attention.unrolled = unrolled ?? 'auto';
+    // Interleaved, so both devices see the same background load; the GRPO loss is tiny, so many calls per timing.
+    for (let r = 0; r < 3; r++)
+      for (const [key, gpu] of [
+        ['own', own],
+        ['low', low],
+      ] as const)
+        t[key].push(
+          await time(gpu, unrolled === null ? runs[key].grpo : runs[key].attention, unrolled === null ? 100 : reps),
+        );
+    const min = (k: 'own' | 'low', f: 'wall' | 'cpu') => minOf(t[k].map((x) => x[f]));
+    rows.push([
+      name,
+      `${min('own', 'wall').toFixed(2)} / ${min('low', 'wall').toFixed(2)}`,
+      `${min('own', 'cpu').toFixed(2)} / ${min('low', 'cpu').toFixed(2)}`,
+      (min('low', 'wall') / min('own', 'wall')).toFixed(2),
+      (min('low', 'cpu') / min('own', 'cpu')).toFixed(2),
+    ]);
+  }
+  for (const gpu of [own, low]) gpu.tuning.attention.unrolled = 'auto';
+  low.destroy();
+  return rows;
+}
+
 runMain(
   async () => {
     if (!parseCli(BENCH_ATTENTION_SPEC, process.argv.slice(2))) return;
@@ -157,6 +212,11 @@ runMain(
       '',
       ['kernel', 'wall ms (min)', 'worker cpu ms, min (median)', 'GFLOP/cpu-s (min)', 'cost per FLOP vs matmul (min)'],
       await benchKernelsB(gpu),
+    );
+    table(
+      `8 storage buffers per stage (the packed variants) against this device's ${gpu.device.limits.maxStorageBuffersPerShaderStage}, min of 3 interleaved`,
+      ['kernel', 'wall ms: own / 8', 'worker cpu ms: own / 8', 'wall 8/own', 'cpu 8/own'],
+      await benchPacked(gpu),
     );
   },
   { usage: 'usage: npm run bench:attention   (no options; BENCH_REPEATS=N repeats, default 3)' },

@@ -41,6 +41,7 @@ export const BENCH_ATTENTION_SPEC: CliSpec = {
   flags: [],
   notes: [
     'Prints GFLOP per worker CPU-second and cost per FLOP, min (median); decode attention, log-probs, xent, GRPO loss.',
+    "Then the kernels with an 8-storage-buffer variant on this device and on one capped at 8 (WebGPU's default), interleaved, with the ratios.",
   ],
   examples: ['BENCH_REPEATS=5 npm run bench:attention'],
 };
