@@ -65,7 +65,11 @@ const backwardKvKernel = new Kernel({
  */
 export const packLseDsum = (source: string): string => mergeStorage(source, 'lse', 'dsum', 'lsed', 'u.B * u.S * u.Hq');
 const packedKernels = {
-  backwardQ: new Kernel({ family: 'attention', source: packLseDsum(rowsSource + backwardQSource), uniforms: uniforms_ }),
+  backwardQ: new Kernel({
+    family: 'attention',
+    source: packLseDsum(rowsSource + backwardQSource),
+    uniforms: uniforms_,
+  }),
   backwardKv: new Kernel({
     family: 'attention',
     source: packLseDsum(rowsSource + backwardKvSource),

@@ -199,7 +199,8 @@ export function grpoLossBackward(
     gpu.copy(stats, 0, all, shape.B * 8 * 4, 8 * 4);
     packedBackwardKernel.dispatch(gpu, { buffers: [...inputBuffers(gpu, inputs, shape), all, dlogp], ...launch });
     gpu.release(all);
-  } else backwardKernel.dispatch(gpu, { buffers: [...inputBuffers(gpu, inputs, shape), seqStats, stats, dlogp], ...launch });
+  } else
+    backwardKernel.dispatch(gpu, { buffers: [...inputBuffers(gpu, inputs, shape), seqStats, stats, dlogp], ...launch });
 }
 
 /** Forward and backward in one go with a pooled seqStats; stats [8] is then the single small readback. */
