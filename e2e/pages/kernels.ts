@@ -48,6 +48,8 @@ export interface KernelPageResult {
   features: string[];
   /** The device's limits as created (capped at the micro lab's needs). */
   limits: Record<string, number>;
+  /** Storage buffers per stage on a device with the adapter's own limits, where the training checks ran again. */
+  ownStorageBuffers: number;
   results: CheckResult[];
   pipelines: PipelineVerdict[];
 }
@@ -291,7 +293,13 @@ async function run(seed: number): Promise<KernelPageResult> {
   const adapter = [s.vendor, s.architecture, s.description].filter((x) => x && x !== 'unknown').join(' ') || '(hidden)';
   const features = [...gpu.device.features].map(String).sort();
   gpu.destroy();
-  return { adapter, features, limits, results, pipelines };
+  // Again with the adapter's own limits: where it offers 9 or more storage buffers per stage (real GPUs, Chrome on
+  // Metal) the training kernels run their 9-buffer form, so each browser's compiler checks both forms.
+  const own = await createBrowserGpu();
+  const ownStorageBuffers = own.device.limits.maxStorageBuffersPerShaderStage;
+  results.push(...(await trainingKernelChecks(own, rng)));
+  own.destroy();
+  return { adapter, features, limits, ownStorageBuffers, results, pipelines };
 }
 
 (globalThis as unknown as { kernelChecks: typeof run }).kernelChecks = run;
