@@ -53,7 +53,7 @@ export function printCostTables(order: readonly string[], about: Record<string, 
       fmt(med(name)),
       fmt(median(of(name).map((r) => median(r.wall)))),
       ratio(name, 'cli'),
-      like ? `${ratio(name, like)} (vs ${like})` : '-',
+      like && of(like).length ? `${ratio(name, like)} (vs ${like})` : '-',
     ];
   });
   table(
