@@ -68,6 +68,27 @@ type Marks = (TreeCpu & { wall: number })[];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Started in its own process group: `npx` starts the real process (tsx's node, vite) as a grandchild, which
+ * child.kill() would leave running (a CLI training on under the next run's measurement, a server on its port).
+ */
+function spawnGroup(cmd: string, args: string[], env?: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(cmd, args, { stdio: 'ignore', env, detached: true });
+}
+
+/** Ends a spawnGroup's whole group and waits (up to 10 s) for its leader to exit. */
+async function endGroup(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) =>
+    child.exitCode !== null || child.signalCode !== null ? r(0) : child.once('exit', r),
+  );
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+  await Promise.race([exited, sleep(10_000)]);
+}
+
 async function track(root: number, steps: () => Promise<number>, done: () => boolean): Promise<Marks> {
   const mark = () => ({ ...treeCpu(root), wall: performance.now() / 1000 });
   const marks: Marks = [mark()];
@@ -92,7 +113,7 @@ async function runCli(robust: boolean): Promise<Marks> {
   args.push('--seed', String(SEED), '--steps', String(STEPS + 1), '--out', out);
   args.push('--set', `rollout.problems_per_step=${PROBLEMS}`);
   const env = { ...process.env, CODE_A1_ROBUST: robust ? '1' : '0' };
-  const child = spawn('npx', args, { stdio: 'ignore', env });
+  const child = spawnGroup('npx', args, env);
   let ended = false;
   child.on('exit', () => (ended = true));
   const file = join(out, 'metrics.jsonl');
@@ -100,8 +121,8 @@ async function runCli(robust: boolean): Promise<Marks> {
   try {
     return await track(child.pid!, lines, () => ended && !existsSync(file));
   } finally {
-    child.kill();
-    rmSync(out, { recursive: true, force: true });
+    await endGroup(child);
+    rmSync(out, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
@@ -171,9 +192,7 @@ async function main(): Promise<void> {
   let server: ChildProcess | undefined;
   if (ONLY.some((w) => !w.startsWith('cli'))) {
     if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: run `npm run build` first');
-    server = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], {
-      stdio: 'ignore',
-    });
+    server = spawnGroup('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1']);
     await sleep(3000);
   }
   const runs: RunResult[] = [];
@@ -192,7 +211,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    server?.kill();
+    if (server) await endGroup(server);
   }
   console.log(`\n${PRESET} ${MODE}, ${PROBLEMS} problems/step, seed ${SEED}, ${RUNS} run(s) of each: steps 2-${STEPS}`);
   printCostTables(ONLY, VARIANTS, runs);
