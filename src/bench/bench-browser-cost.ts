@@ -40,6 +40,7 @@ let PROBLEMS = 4;
 let SEED = 1;
 let STEPS = 4;
 let RUNS = 2;
+let DIST = 'dist';
 let ONLY: Variant[] = Object.keys(VARIANTS) as Variant[];
 /** Reads the flags; false after --help. */
 function readFlags(): boolean {
@@ -52,6 +53,7 @@ function readFlags(): boolean {
   SEED = intArg(args, 'seed', SEED);
   STEPS = intArg(args, 'steps', STEPS, { min: 2 });
   RUNS = intArg(args, 'runs', RUNS, { min: 1 });
+  DIST = (args.dist as string | undefined) ?? DIST;
   if (typeof args.only === 'string') {
     const only = args.only.split(',');
     const bad = only.filter((w) => !isVariant(w));
@@ -191,8 +193,9 @@ async function main(): Promise<void> {
   if (!readFlags()) return;
   let server: ChildProcess | undefined;
   if (ONLY.some((w) => !w.startsWith('cli'))) {
-    if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: run `npm run build` first');
-    server = spawnGroup('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1']);
+    if (!existsSync(join(DIST, 'index.html'))) throw new Error(`${DIST}/ holds no build: run \`npm run build\` first`);
+    const port = ['--port', String(PORT), '--strictPort', '--host', '127.0.0.1'];
+    server = spawnGroup('npx', ['vite', 'preview', '--outDir', DIST, ...port]);
     await sleep(3000);
   }
   const runs: RunResult[] = [];

@@ -159,6 +159,7 @@ export const BENCH_BROWSER_COST_SPEC: CliSpec = {
     { name: 'seed', value: 'S', help: 'seed (default 1)' },
     { name: 'steps', value: 'N', help: 'steps per run (default 4)' },
     { name: 'runs', value: 'N', help: 'rounds of every variant, interleaved (default 2)' },
+    { name: 'dist', value: 'DIR', help: "the build the browsers load (default dist/; e.g. an older revision's)" },
     {
       name: 'only',
       value: 'LIST',
