@@ -15,8 +15,9 @@ async function whereItStands(lab: LabPage): Promise<string> {
   const state = await lab
     .evaluate(() => {
       const s = window.__lab!.store.getState();
-      const { status, step, currentPhase, progress, activity, phaseEvents } = s;
-      return JSON.stringify({ status, step, currentPhase, progress, activity, phasesDone: phaseEvents.length });
+      const { status, step, currentPhase, progress, activity, loadingDetail, phaseEvents } = s;
+      const phasesDone = phaseEvents.length;
+      return JSON.stringify({ status, step, currentPhase, progress, activity, loadingDetail, phasesDone });
     })
     .catch((e: unknown) => `(the page did not answer: ${String(e)})`);
   return `${state}; last logs: ${JSON.stringify(lab.logs.slice(-8))}`;

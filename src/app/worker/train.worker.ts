@@ -35,8 +35,10 @@ class WorkerHost {
   private async ensureOpen(id: string, config: RunConfigUi, models?: StartModels): Promise<Session> {
     if (this.session && this.runId === id) return this.session;
     if (this.session) await this.closeSession();
+    // Each stage says what it waits for: the page shows it, and a run stuck opening names the stage.
     this.status('opening');
     if (!this.gpu || this.gpu.lost) {
+      this.status('opening', 'opening the WebGPU device');
       const gpu = await openGpu();
       this.gpu = gpu;
       this.deviceLost = false;
@@ -49,7 +51,11 @@ class WorkerHost {
         });
       });
     }
-    this.sandbox ??= countingSandbox(await openSandbox());
+    if (!this.sandbox) {
+      this.status('opening', 'starting the Python sandbox (Pyodide)');
+      this.sandbox = countingSandbox(await openSandbox());
+    }
+    this.status('opening', 'loading the models');
     const s = await openSession(id, toTrainConfig(config), { gpu: this.gpu, sandbox: this.sandbox }, models, (msg) =>
       this.status('opening', msg),
     );
