@@ -62,7 +62,19 @@ export async function firefoxLabPage(
     async waitVisible(selector, timeoutMs = 60_000) {
       await page.waitForSelector(selector, { visible: true, timeout: timeoutMs });
     },
+    // Playwright clicks once the element is visible and enabled; puppeteer clicks at once, and a click on a button
+    // still disabled is lost. The lab's Single step turns enabled one render after the adapter panel shows (the
+    // panel reports the adapter in an effect), so under load modes.spec's click could land first and its step never
+    // came (a 4-minute hang). Waiting as Playwright does makes both drivers click the same way.
     async click(selector) {
+      await page.waitForFunction(
+        (sel: string) => {
+          const e = document.querySelector(sel);
+          return e instanceof HTMLElement && e.offsetParent !== null && !e.hasAttribute('disabled');
+        },
+        { timeout: 60_000, polling: 100 },
+        selector,
+      );
       await page.click(selector);
     },
     async text(selector) {

@@ -24,8 +24,9 @@ export function nodeGpu(): GPU {
     throw new NoAdapterError(`the npm package 'webgpu' failed to load (${(e as Error).message})`);
   }
   Object.assign(globalThis, mod.globals);
-  // Dawn's bounds checks cost 1.5-2.5x on SwiftShader; our launchers check shapes on the TS side.
-  cached = mod.create(['enable-dawn-features=disable_robustness']);
+  // Dawn's bounds checks cost 1.5-2.5x on SwiftShader; our launchers check shapes on the TS side. CODE_A1_ROBUST=1
+  // keeps them, as every web page has them (bench:browser-cost compares the CLI with a browser like for like).
+  cached = mod.create(process.env.CODE_A1_ROBUST === '1' ? [] : ['enable-dawn-features=disable_robustness']);
   return cached;
 }
 

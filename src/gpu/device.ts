@@ -4,6 +4,11 @@ export interface AdapterSummary {
   architecture: string;
   device: string;
   description: string;
+  /**
+   * GPUAdapterInfo.isFallbackAdapter: a CPU implementation in practice (SwiftShader in Chromium and Node, lavapipe or
+   * SwiftShader under Firefox's wgpu). Firefox leaves vendor and description empty, so this is the one sign there.
+   */
+  fallback: boolean;
   features: string[];
   limits: Record<string, number>;
 }
@@ -50,6 +55,8 @@ export function summarizeAdapter(adapter: GPUAdapter): AdapterSummary {
     architecture: info?.architecture || 'unknown',
     device: info?.device || '',
     description: info?.description || '',
+    // Older implementations had it on the adapter itself.
+    fallback: !!(info?.isFallbackAdapter ?? (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter),
     features: [...adapter.features].map(String).sort(),
     limits,
   };

@@ -37,6 +37,12 @@ export interface GpuTuning {
    * saves at least 10 % of the rows. Off = every row, the old path (tests compare the two).
    */
   headRows: boolean;
+  /**
+   * Run the variants chosen for a CPU adapter (softwareAdapter: 16-wide row reductions, unrolled attention, …);
+   * 'auto' = when the adapter is one (a fallback adapter, or SwiftShader / lavapipe by name). The pipeline walk sets
+   * both to validate every variant on the stack it runs on.
+   */
+  software: boolean | 'auto';
 }
 
 export function defaultTuning(): GpuTuning {
@@ -48,5 +54,6 @@ export function defaultTuning(): GpuTuning {
     attention: { rows: 0, unrolled: 'auto', maskQueries: true },
     attentionDecode: 'auto',
     headRows: true,
+    software: 'auto',
   };
 }

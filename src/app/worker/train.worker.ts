@@ -38,8 +38,10 @@ class WorkerHost {
   private async ensureOpen(id: string, config: RunConfigUi, models?: StartModels): Promise<Session> {
     if (this.session && this.runId === id) return this.session;
     if (this.session) await this.closeSession();
+    // Each stage says what it waits for: the page shows it, and a run stuck opening names the stage.
     this.status('opening');
     if (!this.gpu || this.gpu.lost) {
+      this.status('opening', 'opening the WebGPU device');
       const gpu = await openGpu();
       this.gpu = gpu;
       this.deviceLost = false;
@@ -53,9 +55,11 @@ class WorkerHost {
       });
     }
     if (!this.sandbox) {
+      // Booting in the background: its calls queue until a worker is ready (the status line counts them).
       this.pool = startSandbox();
       this.sandbox = countingSandbox(this.pool);
     }
+    this.status('opening', 'loading the models');
     const opening = openSession(id, toTrainConfig(config), { gpu: this.gpu, sandbox: this.sandbox }, models, (msg) =>
       this.status('opening', msg),
     );

@@ -151,7 +151,7 @@ export const BENCH_BROWSER_COST_SPEC: CliSpec = {
   command: 'npm run bench:browser-cost',
   summary: 'one config for a few steps in the CLI, Chromium and Firefox: CPU-seconds of each process tree per step',
   usage: [
-    'npm run bench:browser-cost -- [--preset micro] [--mode code-a1] [--problems 4] [--steps 4] [--only cli,firefox]',
+    'npm run bench:browser-cost -- [--preset micro] [--mode code-a1] [--problems 4] [--steps 4] [--runs 2] [--only cli,firefox]',
   ],
   flags: [
     { name: 'preset', value: 'P', help: 'the preset (default micro)' },
@@ -159,11 +159,23 @@ export const BENCH_BROWSER_COST_SPEC: CliSpec = {
     { name: 'problems', value: 'N', help: 'problems per step (default 4)' },
     { name: 'seed', value: 'S', help: 'seed (default 1)' },
     { name: 'steps', value: 'N', help: 'steps per run (default 4)' },
-    { name: 'only', value: 'cli,chromium,firefox', help: 'which of the three to run (default all)' },
+    { name: 'runs', value: 'N', help: 'rounds of every variant, interleaved (default 2)' },
+    { name: 'dist', value: 'DIR', help: "the build the browsers load (default dist/; e.g. an older revision's)" },
+    {
+      name: 'only',
+      value: 'LIST',
+      help: 'variants to run (default all): cli, cli-robust, chromium, chromium-norobust, firefox',
+    },
   ],
   notes: [
-    'Needs `npm run build` first. CPU-seconds, not wall, are the comparable figure on a shared machine; the table ' +
-      "splits each browser's CPU by process (GPU process, renderer, main).",
+    'Needs `npm run build` first. CPU-seconds, not wall, are the comparable figure on a shared machine; the tables ' +
+      "split each run's CPU by process (GPU process, renderer, main) and by thread. cli-robust is the CLI with Dawn's " +
+      'bounds checks on (CODE_A1_ROBUST=1), as a web page has them; chromium-norobust is Chromium with them off ' +
+      '(--enable-dawn-features=disable_robustness, a diagnostic no user has): each browser is also compared with the ' +
+      'CLI of the same setting. FIREFOX_VK_ICD picks the Vulkan driver under Firefox (default lavapipe).',
   ],
-  examples: ['npm run bench:browser-cost -- --problems 4 --steps 5'],
+  examples: [
+    'npm run bench:browser-cost -- --problems 4 --steps 5',
+    'npm run bench:browser-cost -- --only cli,cli-robust --runs 3',
+  ],
 };

@@ -13,12 +13,15 @@ import type { Gpu } from '../runtime';
 import { grid1d } from './grid';
 
 /**
- * True on CPU-emulated WebGPU (SwiftShader, in Node and in headless Chromium here). There each workgroup barrier
- * costs ~100 µs at 256 invocations, so row reductions use 16-wide workgroups (measured ~100x faster for
- * T=1024, V=1024); real GPUs get 256.
+ * True on CPU-emulated WebGPU (SwiftShader, in Node and in headless Chromium here; lavapipe or SwiftShader under
+ * Firefox). There each workgroup barrier costs ~100 µs at 256 invocations, so row reductions use 16-wide workgroups
+ * (measured ~100x faster for T=1024, V=1024); real GPUs get 256. Firefox hides the adapter's names but says it is a
+ * fallback adapter; without that sign it ran the GPU variants on lavapipe at several times the CPU per step.
  */
 export function softwareAdapter(gpu: Gpu): boolean {
+  if (gpu.tuning.software !== 'auto') return gpu.tuning.software;
   const s = gpu.summary;
+  if (s.fallback) return true;
   return /swiftshader|llvmpipe|lavapipe|warp|basic render/i.test(`${s.architecture} ${s.device} ${s.description}`);
 }
 

@@ -49,7 +49,9 @@ export function AdapterPanel({ onAvailability }: { onAvailability?: (ok: boolean
       <details>
         <summary>
           <h2 className="inline">WebGPU adapter</h2>{' '}
-          <span className="muted">{s.vendor || s.architecture || 'available'}</span>
+          <span className="muted">
+            {s.vendor !== 'unknown' ? s.vendor : s.fallback ? 'a CPU (fallback) adapter' : 'available'}
+          </span>
         </summary>
         <dl className="kv">
           <dt>Vendor</dt>
@@ -62,6 +64,10 @@ export function AdapterPanel({ onAvailability }: { onAvailability?: (ok: boolean
               <dd>{s.description}</dd>
             </>
           )}
+          <dt>Fallback adapter</dt>
+          <dd data-testid="adapter-fallback">
+            {s.fallback ? 'yes: WebGPU runs on the CPU here (the lab picks its CPU kernel variants)' : 'no'}
+          </dd>
         </dl>
         <details>
           <summary>Limits ({Object.keys(s.limits).length})</summary>
