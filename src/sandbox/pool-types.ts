@@ -25,6 +25,11 @@ export interface PoolOptions {
   jobResultCap?: number;
   /** Deadline of one extraction (default 5 s); a timeout rejects every line of that completion. */
   extractTimeoutMs?: number;
+  /**
+   * A worker not ready this long after it was started counts as a failed boot (replaced; three in a row fail the
+   * pool's calls): a boot that hangs would otherwise hold every call forever. Default 180 s (cold starts take 4–20 s).
+   */
+  bootTimeoutMs?: number;
   /** A worker whose wasm heap grew past this is replaced after its current job. */
   recycleBytes?: number;
   /**

@@ -42,6 +42,8 @@ interface Slot {
   bootFailures: number;
   /** Wasm memory size when the worker became ready (what each restore covers then). */
   bootHeap: number;
+  /** When the worker was started (for the boot deadline). */
+  startedAt: number;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
@@ -94,6 +96,7 @@ export class WorkerScheduler {
       resultCap: opts.resultCap ?? 2 ** 20,
       jobResultCap: opts.jobResultCap ?? 16 * 2 ** 20,
       extractTimeoutMs: opts.extractTimeoutMs ?? 5000,
+      bootTimeoutMs: opts.bootTimeoutMs ?? 180_000,
       breach: opts.breach ?? false,
     };
     for (let i = 0; i < this.opts.size; i++) this.slots.push(this.startSlot(0));
@@ -133,6 +136,7 @@ export class WorkerScheduler {
       claimedAt: 0,
       bootFailures,
       bootHeap: 0,
+      startedAt: now(),
     };
     slot.handle = this.spawner.spawn(
       (msg) => this.onMessage(slot, msg),
@@ -312,6 +316,9 @@ export class WorkerScheduler {
   /** Soft stop: claim the overdue step and raise SIGINT in it. Hard stop: it ignored that for the grace period. */
   private watch(): void {
     const t = now();
+    for (const slot of [...this.slots, ...this.spareSlots])
+      if (!slot.ready && !slot.dead && t - slot.startedAt > this.opts.bootTimeoutMs)
+        this.bootFailed(slot, `not ready ${Math.round(this.opts.bootTimeoutMs / 1000)} s after it was started`);
     for (const slot of [...this.slots]) {
       if (slot.dead || slot.inflight.size === 0) continue;
       const state = Atomics.load(slot.i32, STATE);
