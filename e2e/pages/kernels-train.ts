@@ -4,11 +4,9 @@
 import type { Gpu } from '../../src/gpu/runtime';
 import { attentionBackward, attentionForward, type AttentionShape } from '../../src/gpu/kernels/attention';
 import { attentionBackwardRef, attentionForwardRef } from '../../src/gpu/kernels/attention-ref';
-import { decodeGrpoStats, grpoLoss, GRPO_STATS, type GrpoLossConfig } from '../../src/gpu/kernels/grpo-loss';
-import { grpoLossBackwardRef, grpoLossForwardRef } from '../../src/gpu/kernels/grpo-loss-ref';
 import { packedStorage } from '../../src/gpu/kernels/merge-storage';
 import { maxAbsDiff, randomF32 } from '../../src/testing/random';
-import { randomSequences, runLossKernel, statsRelDiff } from '../../src/testing/loss-check';
+import { grpoLossAgainstRef } from '../../src/testing/grpo-loss-check';
 import type { CheckResult } from './kernels';
 
 const variantName = (gpu: Gpu) => (packedStorage(gpu.device) ? '8-buffer' : '9-buffer');
@@ -52,45 +50,14 @@ async function attentionCheck(gpu: Gpu, rng: () => number, unrolled: boolean): P
 }
 
 async function grpoCheck(gpu: Gpu, rng: () => number): Promise<CheckResult[]> {
-  const shape = { B: 5, S: 23 };
-  const logp = new Float32Array(shape.B * shape.S);
-  const mask = randomSequences(rng, shape, (t) => (logp[t] = -rng() * 4));
-  const oldLogp = logp.map((x) => x + (rng() - 0.5) * 1.4);
-  const x = {
-    logp,
-    oldLogp,
-    refLogp: logp.map((y) => y + (rng() - 0.5)),
-    rolloutLogp: oldLogp.map((y) => y + (rng() - 0.5) * 0.8),
-    advantages: new Float32Array(shape.B).map((_, b) => (b % 2 ? 1 : -1) * (0.3 + rng() * 2)),
-    mask,
-  };
   // dapo reads the token count from stats, grpo each sequence's from seqStats: both halves of the packed buffer.
   const out: CheckResult[] = [];
   for (const loss_type of ['grpo', 'dapo'] as const) {
-    const c: GrpoLossConfig = {
-      epsilon_low: 0.2,
-      epsilon_high: 0.28,
-      dual_clip_c: 1.6,
-      beta: 0.04,
-      loss_type,
-      max_completion_length: shape.S,
-      is_cap: 1.15,
-    };
-    const got = await runLossKernel(
-      gpu,
-      shape.B * shape.S,
-      { ...x },
-      (inputs, dlogp, stats) => grpoLoss(gpu, dlogp, stats, inputs, shape, c),
-      decodeGrpoStats,
-    );
+    const d = await grpoLossAgainstRef(gpu, rng, loss_type);
     const name = `grpo loss ${loss_type} ${variantName(gpu)}`;
     out.push(
-      {
-        name: `${name} stats (relative)`,
-        diff: statsRelDiff(got.stats, grpoLossForwardRef(x, shape, c), GRPO_STATS),
-        tol: 2e-5,
-      },
-      { name: `${name} dlogp`, diff: maxAbsDiff(got.dlogp, grpoLossBackwardRef(x, shape, c)), tol: 1e-6 },
+      { name: `${name} stats (relative)`, diff: d.stats, tol: 2e-5 },
+      { name: `${name} dlogp`, diff: d.dlogp, tol: 1e-6 },
     );
   }
   return out;

@@ -6,11 +6,9 @@ import { Gpu } from '../runtime';
 import { nodeGpu } from '../device-node';
 import { attentionBackward, attentionForward, type AttentionShape } from './attention';
 import { attentionBackwardRef, attentionForwardRef } from './attention-ref';
-import { decodeGrpoStats, grpoLoss, GRPO_STATS, type GrpoLossConfig, type GrpoLossInputs } from './grpo-loss';
-import { grpoLossBackwardRef, grpoLossForwardRef } from './grpo-loss-ref';
 import { mergeStorage, packedStorage } from './merge-storage';
 import { freshSeed, maxAbsDiff, mulberry32, randomF32 } from '../../testing/random';
-import { randomSequences, runLossKernel, statsRelDiff } from '../../testing/loss-check';
+import { grpoLossAgainstRef } from '../../testing/grpo-loss-check';
 
 const seed = freshSeed();
 const rng = mulberry32(seed);
@@ -78,41 +76,12 @@ describe(`kernels on a device with 8 storage buffers per stage (seed ${seed})`, 
 
   for (const loss_type of ['grpo', 'dapo'] as const)
     it(`grpo loss ${loss_type}: stats and dL/dlogp`, async () => {
-      const shape = { B: 5, S: 23 };
-      const logp = new Float32Array(shape.B * shape.S);
-      const mask = randomSequences(rng, shape, (t) => (logp[t] = -rng() * 4));
-      const oldLogp = logp.map((x) => x + (rng() - 0.5) * 1.4);
-      const x: GrpoLossInputs<Float32Array> = {
-        logp,
-        oldLogp,
-        refLogp: logp.map((v) => v + (rng() - 0.5)),
-        rolloutLogp: oldLogp.map((v) => v + (rng() - 0.5) * 0.8),
-        advantages: new Float32Array(shape.B).map((_, b) => (b % 2 ? 1 : -1) * (0.3 + rng() * 2)),
-        mask,
-      };
-      const c: GrpoLossConfig = {
-        epsilon_low: 0.2,
-        epsilon_high: 0.28,
-        dual_clip_c: 1.6,
-        beta: 0.04,
-        loss_type,
-        max_completion_length: shape.S,
-        is_cap: 1.15,
-      };
-      const got = await runLossKernel(
-        gpu,
-        shape.B * shape.S,
-        { ...x },
-        (inputs, dlogp, stats) => grpoLoss(gpu, dlogp, stats, inputs, shape, c),
-        decodeGrpoStats,
-      );
-      const statDiff = statsRelDiff(got.stats, grpoLossForwardRef(x, shape, c), GRPO_STATS);
-      const gradDiff = maxAbsDiff(got.dlogp, grpoLossBackwardRef(x, shape, c));
+      const d = await grpoLossAgainstRef(gpu, rng, loss_type);
       console.log(
-        `8-buffer grpo ${loss_type}: stats rel diff ${statDiff.toExponential(2)} dlogp ${gradDiff.toExponential(2)}`,
+        `8-buffer grpo ${loss_type}: stats rel diff ${d.stats.toExponential(2)} dlogp ${d.dlogp.toExponential(2)}`,
       );
-      expect(statDiff).toBeLessThan(2e-5);
-      expect(gradDiff).toBeLessThan(1e-6);
+      expect(d.stats).toBeLessThan(2e-5);
+      expect(d.dlogp).toBeLessThan(1e-6);
     });
 });
 
