@@ -7,7 +7,15 @@ import { attentionBackwardRef, attentionForwardRef } from '../../src/gpu/kernels
 import { packedStorage } from '../../src/gpu/kernels/merge-storage';
 import { maxAbsDiff, randomF32 } from '../../src/testing/random';
 import { grpoLossAgainstRef } from '../../src/testing/grpo-loss-check';
-import type { CheckResult } from './kernels';
+
+/** One check's verdict on the kernel page (kernels.ts imports it from here: the training checks import nothing back). */
+export interface CheckResult {
+  name: string;
+  diff: number;
+  tol: number;
+  /** A measured figure worth printing beside the verdict. */
+  note?: string;
+}
 
 const variantName = (gpu: Gpu) => (packedStorage(gpu.device) ? '8-buffer' : '9-buffer');
 

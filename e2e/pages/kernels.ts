@@ -33,15 +33,7 @@ import { loadCheckpoint } from '../../src/model/checkpoint';
 import { presetConfig } from '../../src/rl/config';
 import { labLimits } from '../../src/run/lab-limits';
 import { walkLabPipelines } from '../../src/run/pipeline-walk';
-import { trainingKernelChecks } from './kernels-train';
-
-export interface CheckResult {
-  name: string;
-  diff: number;
-  tol: number;
-  /** A measured figure worth printing beside the verdict. */
-  note?: string;
-}
+import { trainingKernelChecks, type CheckResult } from './kernels-train';
 
 export interface KernelPageResult {
   adapter: string;
