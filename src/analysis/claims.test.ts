@@ -56,4 +56,22 @@ describe('result sentences', { timeout: 300_000 }, () => {
     const refOutside = pageClaims(inputs(goldenFailsAll(runs), REFERENCE_DIR)).join(' ');
     expect(refOutside).toContain('outside its interval is one of three comparisons');
   });
+
+  it('state one seed as one seed, with no power figure a single seed cannot give', () => {
+    // The reference runs land seed by seed; the sentences of a one-seed record set must still be true sentences.
+    const one = runs.filter((r) => r.seed === 1);
+    const text = [...pageClaims(inputs(one, REFERENCE_DIR)), ...readmeClaims(inputs(one, REFERENCE_DIR))].join(' ');
+    expect(text).not.toMatch(/Infinity|NaN|one seeds|seeds 1\b/);
+    expect(text).toContain('one seed of 40 steps');
+    expect(text).toContain('once two seeds are recorded');
+    expect(text).not.toMatch(/below (what )?this lab/);
+  });
+
+  it("say the paper's gap is out of reach only while the computed power is below 80%", () => {
+    // With 10 million tasks the task term vanishes and code-a1 − self-play's seed spread (0.0 in these records) leaves
+    // almost no standard error: even the paper's 1.07 points is then within reach.
+    const page = pageClaims({ ...inputs(runs), planTasks: 1e7 }).join(' ');
+    expect(page).toContain('within what this lab can resolve');
+    expect(pageClaims(inputs(runs)).join(' ')).toMatch(/far below what this lab can resolve/);
+  });
 });

@@ -29,6 +29,8 @@ export const REFERENCE_DIR = 'reference';
 
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 const count = (n: number) => ['no', 'one', 'two', 'three', 'four', 'five'][n] ?? String(n);
+/** "one seed", "two seeds": the records may hold a single seed while the others are still running. */
+const seedsWord = (n: number) => `${count(n)} seed${n === 1 ? '' : 's'}`;
 
 /** The numbers the sentences quote. */
 function facts(c: ClaimInputs) {
@@ -66,6 +68,21 @@ function facts(c: ClaimInputs) {
 const range = (xs: readonly number[], f: (x: number) => string) =>
   Math.min(...xs) === Math.max(...xs) ? f(Math.min(...xs)) : `${f(Math.min(...xs))} to ${f(Math.max(...xs))}`;
 
+/** Whether the paper's gap is within reach follows the computed power (80% for some pair), not a fixed phrase. */
+function belowText(f: ReturnType<typeof facts>): string {
+  const best = Math.max(...f.powerPaper);
+  if (best >= 0.8) return 'within what this lab can resolve for at least one pair';
+  return best < 0.5 ? 'far below what this lab can resolve' : 'below what this lab can resolve';
+}
+
+/** The power clause; a seed-to-seed spread needs two seeds, so records of one seed give no figure (never Infinity). */
+function seedsFor5Text(f: ReturnType<typeof facts>): string {
+  const finite = f.seedsFor5.filter(Number.isFinite);
+  return finite.length
+    ? `a 5-point gap needs ${range(finite, String)} seeds for 80% power`
+    : 'how many seeds a 5-point gap needs is estimated once two seeds are recorded';
+}
+
 /** The three sentences of the results page's first screen. */
 export function pageClaims(c: ClaimInputs): string[] {
   const f = facts(c);
@@ -73,11 +90,13 @@ export function pageClaims(c: ClaimInputs): string[] {
   const methodOutside = f.between.some(f.excludes0);
   const notShown = f.pilot
     ? `**What it does not show.** These are pilot runs (${c.step} steps, ${f.tasks} tasks, a setting chosen while looking at held-out numbers, one step-0 draw shared by both seeds); the clean reference runs (code-a1, golden and self-play, two seeds, 100 steps, ${c.planTasks} held-out tasks, the setting chosen on validation data: \`scripts/reference-runs.sh\`) are pending, and nothing on this page says whether code-a1 beats its baselines.`
-    : `**What it does not show.** These are ${count(f.seeds.length)} seeds of ${c.step} steps of the tiny models at one setting (chosen on validation data, never on held-out numbers: \`scripts/reference-runs.sh\`), graded as the release grades; the three modes of a seed start from the same models, so they share that seed's step-0 evaluation. ${methodOutside ? "A difference between modes outside its interval is one of three comparisons at one setting and scale, not evidence about the paper's models." : "Nothing here says whether code-a1 beats its baselines, at this scale or at the paper's."}`;
+    : `**What it does not show.** These are ${seedsWord(f.seeds.length)} of ${c.step} steps of the tiny models at one setting (chosen on validation data, never on held-out numbers: \`scripts/reference-runs.sh\`), graded as the release grades; the three modes of a seed start from the same models, so they share that seed's step-0 evaluation. ${methodOutside ? "A difference between modes outside its interval is one of three comparisons at one setting and scale, not evidence about the paper's models." : "Nothing here says whether code-a1 beats its baselines, at this scale or at the paper's."}`;
   return [
-    `**What it shows.** On ${f.tasks} held-out tasks (no training instance poses them under any name; \`results-data/${c.dir}\`, seeds ${f.seeds.join(' and ')}), ${c.step} steps of RL from the SFT-half warm-start (${f.start.delta.toFixed(1)}% at the start) change pass@1 by ${MODES.map((m, i) => `${showDelta(f.vsStart[i])} (${m})`).join(', ')} points, and the modes differ by ${PAIRS.map(([a, b], i) => `${showDelta(f.between[i])} (${a} − ${b})`).join(', ')}: ${outside ? 'some differences lie outside their intervals (the table)' : 'no difference lies outside its interval'}.`,
+    `**What it shows.** On ${f.tasks} held-out tasks (no training instance poses them under any name; \`results-data/${c.dir}\`, seed${f.seeds.length === 1 ? '' : 's'} ${f.seeds.join(' and ')}), ${c.step} steps of RL from the SFT-half warm-start (${f.start.delta.toFixed(1)}% at the start) change pass@1 by ${MODES.map((m, i) => `${showDelta(f.vsStart[i])} (${m})`).join(', ')} points, and the modes differ by ${PAIRS.map(([a, b], i) => `${showDelta(f.between[i])} (${a} − ${b})`).join(', ')}: ${outside ? 'some differences lie outside their intervals (the table)' : 'no difference lies outside its interval'}.`,
     notShown,
-    `**Power.** The paper's 1.5B gaps (Code-A1 56.95, golden 56.23, self-play 55.88: at most ${f.paperMax.toFixed(2)} points) are far below what this lab can resolve: with the spreads the records show, a ${f.paperMax.toFixed(2)}-point gap has ${range(f.powerPaper, pct)} power over two seeds of ${c.planTasks} tasks, and a 5-point gap needs ${range(f.seedsFor5, String)} seeds for 80% power (the power table below).`,
+    f.powerPaper.length
+      ? `**Power.** The paper's 1.5B gaps (Code-A1 56.95, golden 56.23, self-play 55.88: at most ${f.paperMax.toFixed(2)} points) are ${belowText(f)}: with the spreads the records show, a ${f.paperMax.toFixed(2)}-point gap has ${range(f.powerPaper, pct)} power over two seeds of ${c.planTasks} tasks, and ${seedsFor5Text(f)} (the power table below).`
+      : `**Power.** The paper's 1.5B gaps (Code-A1 56.95, golden 56.23, self-play 55.88: at most ${f.paperMax.toFixed(2)} points) are compared with this lab's resolution once two seeds are recorded (a seed-to-seed spread needs two).`,
   ];
 }
 
@@ -88,7 +107,10 @@ export function readmeClaims(c: ClaimInputs): string[] {
   const which = f.pilot
     ? `Those are pilot runs; the 100-step reference runs on ${c.planTasks} held-out tasks are pending.`
     : 'These are the reference runs (tiny models, a setting chosen on validation data).';
-  const text = `**Results** ([docs/results.md](docs/results.md)): on ${f.tasks} tasks never trained on, ${c.step} steps of RL (${count(f.seeds.length)} seeds) move pass@1 by ${MODES.map((m, i) => `${showDelta(f.vsStart[i])} (${m})`).join(', ')} points, and code-a1 − golden is ${showDelta(f.between[0])}: ${effect}. ${which} The paper's 1.5B gaps (56.95 vs 56.23 vs 55.88) are below this lab's resolution: a 5-point gap needs ${range(f.seedsFor5, String)} seeds for 80% power.`;
+  const paper = !f.powerPaper.length
+    ? "The paper's 1.5B gaps (56.95 vs 56.23 vs 55.88) are set against this lab's resolution once two seeds are recorded."
+    : `The paper's 1.5B gaps (56.95 vs 56.23 vs 55.88) are ${Math.max(...f.powerPaper) >= 0.8 ? "within this lab's resolution" : "below this lab's resolution"}: ${seedsFor5Text(f)}.`;
+  const text = `**Results** ([docs/results.md](docs/results.md)): on ${f.tasks} tasks never trained on, ${c.step} steps of RL (${seedsWord(f.seeds.length)}) move pass@1 by ${MODES.map((m, i) => `${showDelta(f.vsStart[i])} (${m})`).join(', ')} points, and code-a1 − golden is ${showDelta(f.between[0])}: ${effect}. ${which} ${paper}`;
   return wrap(text, 118);
 }
 
