@@ -124,6 +124,9 @@ export function powerTable(runs: readonly TargetRun[], step: number, planTasks: 
       `| ${a} − ${b} | ${g.tasks} × ${g.seeds.length} | ${g.gaps.map(f1).join(', ')} | ${f1(g.sdTask)} | ${f1(g.sdSeed)} | ${f1(se)} | ${Math.round(100 * powerOf(5, se))}% | ${count(tasksNeeded(g, 5, planSeeds))} | ${seedsNeeded(g, 5, planTasks)} |`,
     ];
   });
+  // A seed-to-seed spread needs two seeds of both modes; an empty table would look like a generator fault.
+  if (!rows.length)
+    return [`No pair of modes has two seeds evaluated at step ${step} yet: the power table needs them.`];
   return [head, `|${' --- |'.repeat(9)}`, ...rows];
 }
 
