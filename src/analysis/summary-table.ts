@@ -52,7 +52,7 @@ export function summaryFigure(runs: readonly TargetRun[], title: string): string
     );
     return [
       {
-        name: `${mode} (seeds ${seeds.join(', ')})`,
+        name: `${mode} (seed${seeds.length === 1 ? '' : 's'} ${seeds.join(', ')})`,
         color: PALETTE[i],
         x: steps,
         y: levels.map((l) => l!.delta),
