@@ -6,6 +6,7 @@ import { bootstrapMeanCI, type CiMetric } from '../run/eval-ci';
 import type { SplitReport } from '../run/eval';
 import type { EvolveResult } from '../tasks/evolve';
 import { blockLines } from './results-table';
+import { intervalChartSvg } from './interval-svg';
 
 /** One evaluated model pair: a run's final eval.json (or the shipped models' start evaluation). */
 export interface CompareRun {
@@ -97,6 +98,20 @@ export function compareTable(runs: readonly CompareRun[], start?: CompareRun): s
     ...(start ? [compareRow(start, start)] : []),
     ...runs.map((r) => compareRow(r, start, refOf(r))),
   ];
+}
+
+/** The comparison as a figure: each run's paired change of pass@1 against the start, coloured by mode. */
+export function compareFigure(r: { runs: readonly CompareRun[]; start?: CompareRun }): string {
+  const start = r.start;
+  if (!start) throw new Error('the mode comparison has no start evaluation to pair the runs with');
+  const rows = r.runs.flatMap((run) => {
+    const d = pairedPass1Delta(run.row, start.row);
+    return d ? [{ label: run.name, group: run.mode, value: d.delta, lo: d.ci[0], hi: d.ci[1] }] : [];
+  });
+  const steps = [...new Set(r.runs.map((x) => x.step))].join(', ');
+  return intervalChartSvg(`Δ pass@1 against the start after ${steps} steps, paired 95% CIs`, rows, {
+    xLabel: 'points (paired: each run on the same problems as the start)',
+  });
 }
 
 /**

@@ -28,7 +28,7 @@ export const PALETTE = [
   '#7f7f7f',
 ];
 
-function niceTicks(lo: number, hi: number, n = 5): number[] {
+export function niceTicks(lo: number, hi: number, n = 5): number[] {
   if (!(hi > lo)) return [lo];
   const raw = (hi - lo) / n;
   const mag = 10 ** Math.floor(Math.log10(raw));
@@ -38,7 +38,7 @@ function niceTicks(lo: number, hi: number, n = 5): number[] {
   return out;
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+export const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 export function lineChartSvg(
   title: string,

@@ -3,7 +3,7 @@
 // up to date by one command rather than by pasting outputs (results-table.test.ts checks the same blocks).
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { COMPARE_BEGIN, COMPARE_END } from './compare-table';
+import { COMPARE_BEGIN, COMPARE_END, compareFigure } from './compare-table';
 import {
   compareBlock,
   disjointRuns,
@@ -65,13 +65,20 @@ export function regenerateClaims(text: string, data: string): string {
 /** Where the figure of a summary block's records goes (docs/plots/results/<dir>-pass1.svg, from the repository root). */
 export const summaryFigurePath = (dir: string) => `docs/plots/results/${dir}-pass1.svg`;
 
-/** The figures a page's summary blocks draw, by path: each mode's held-out pass@1 over steps, with bands. */
+/** Where the mode comparison's figure goes (from the repository root). */
+export const COMPARE_FIGURE = 'docs/plots/results/compare-delta.svg';
+
+/**
+ * The figures a page's blocks draw, by path: each summary block's held-out pass@1 over steps with bands, and the mode
+ * comparison's paired change of pass@1 against the start per run (one evaluation each, so intervals, not lines).
+ */
 export function resultsFigures(page: string, data: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const m of page.matchAll(SUMMARY_BLOCK)) {
     const title = `Held-out pass@1 (tasks never trained on), seeds pooled, 95% bands over seeds and tasks: ${m[2]}`;
     out.set(summaryFigurePath(m[2]), summaryFigure(targetRunsIn(data, m[2]), title));
   }
+  if (page.includes(COMPARE_BEGIN)) out.set(COMPARE_FIGURE, compareFigure(loadCompareRecords([join(data, 'compare')])));
   return out;
 }
 
