@@ -57,6 +57,16 @@ describe('result sentences', { timeout: 300_000 }, () => {
     expect(refOutside).toContain('outside its interval is one of three comparisons');
   });
 
+  it('name the comparisons whose intervals exclude 0', () => {
+    expect(pageClaims(inputs(runs))[0]).toContain('no difference lies outside its interval');
+    const shows = pageClaims(inputs(goldenFailsAll(runs)))[0];
+    // Golden failing everything at the step: code-a1 − golden and golden − its start move away from 0.
+    expect(shows).toMatch(/the interval excludes 0 for [^.]*code-a1 − golden/);
+    expect(shows).toMatch(/the interval excludes 0 for [^.]*golden − its start/);
+    expect(shows).not.toContain('none between modes');
+    expect(shows).not.toMatch(/\b1 seeds\b/);
+  });
+
   it('state one seed as one seed, with no power figure a single seed cannot give', () => {
     // The reference runs land seed by seed; the sentences of a one-seed record set must still be true sentences.
     const one = runs.filter((r) => r.seed === 1);

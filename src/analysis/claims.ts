@@ -79,20 +79,30 @@ function belowText(f: ReturnType<typeof facts>): string {
 function seedsFor5Text(f: ReturnType<typeof facts>): string {
   const finite = f.seedsFor5.filter(Number.isFinite);
   return finite.length
-    ? `a 5-point gap needs ${range(finite, String)} seeds for 80% power`
+    ? `a 5-point gap needs ${range(finite, String)} seed${Math.max(...finite) === 1 ? '' : 's'} for 80% power`
     : 'how many seeds a 5-point gap needs is estimated once two seeds are recorded';
+}
+
+/** Which comparisons' intervals exclude 0, named, so the sentence says where the table's evidence is. */
+function outsideText(f: ReturnType<typeof facts>): string {
+  const named = [
+    ...MODES.filter((_, i) => f.excludes0(f.vsStart[i])).map((m) => `${m} − its start`),
+    ...PAIRS.filter((_, i) => f.excludes0(f.between[i])).map(([a, b]) => `${a} − ${b}`),
+  ];
+  if (!named.length) return 'no difference lies outside its interval';
+  const between = PAIRS.some((_, i) => f.excludes0(f.between[i]));
+  return `the interval excludes 0 for ${named.join(', ')}${between ? '' : ', none between modes'}`;
 }
 
 /** The three sentences of the results page's first screen. */
 export function pageClaims(c: ClaimInputs): string[] {
   const f = facts(c);
-  const outside = [...f.vsStart, ...f.between].some(f.excludes0);
   const methodOutside = f.between.some(f.excludes0);
   const notShown = f.pilot
     ? `**What it does not show.** These are pilot runs (${c.step} steps, ${f.tasks} tasks, a setting chosen while looking at held-out numbers, one step-0 draw shared by both seeds); the clean reference runs (code-a1, golden and self-play, two seeds, 100 steps, ${c.planTasks} held-out tasks, the setting chosen on validation data: \`scripts/reference-runs.sh\`) are pending, and nothing on this page says whether code-a1 beats its baselines.`
     : `**What it does not show.** These are ${seedsWord(f.seeds.length)} of ${c.step} steps of the tiny models at one setting (chosen on validation data, never on held-out numbers: \`scripts/reference-runs.sh\`), graded as the release grades; the three modes of a seed start from the same models, so they share that seed's step-0 evaluation. ${methodOutside ? "A difference between modes outside its interval is one of three comparisons at one setting and scale, not evidence about the paper's models." : "Nothing here says whether code-a1 beats its baselines, at this scale or at the paper's."}`;
   return [
-    `**What it shows.** On ${f.tasks} held-out tasks (no training instance poses them under any name; \`results-data/${c.dir}\`, seed${f.seeds.length === 1 ? '' : 's'} ${f.seeds.join(' and ')}), ${c.step} steps of RL from the SFT-half warm-start (${f.start.delta.toFixed(1)}% at the start) change pass@1 by ${MODES.map((m, i) => `${showDelta(f.vsStart[i])} (${m})`).join(', ')} points, and the modes differ by ${PAIRS.map(([a, b], i) => `${showDelta(f.between[i])} (${a} − ${b})`).join(', ')}: ${outside ? 'some differences lie outside their intervals (the table)' : 'no difference lies outside its interval'}.`,
+    `**What it shows.** On ${f.tasks} held-out tasks (no training instance poses them under any name; \`results-data/${c.dir}\`, seed${f.seeds.length === 1 ? '' : 's'} ${f.seeds.join(' and ')}), ${c.step} steps of RL from the SFT-half warm-start (${f.start.delta.toFixed(1)}% at the start) change pass@1 by ${MODES.map((m, i) => `${showDelta(f.vsStart[i])} (${m})`).join(', ')} points, and the modes differ by ${PAIRS.map(([a, b], i) => `${showDelta(f.between[i])} (${a} − ${b})`).join(', ')}: ${outsideText(f)}.`,
     notShown,
     f.powerPaper.length
       ? `**Power.** The paper's 1.5B gaps (Code-A1 56.95, golden 56.23, self-play 55.88: at most ${f.paperMax.toFixed(2)} points) are ${belowText(f)}: with the spreads the records show, a ${f.paperMax.toFixed(2)}-point gap has ${range(f.powerPaper, pct)} power over two seeds of ${c.planTasks} tasks, and ${seedsFor5Text(f)} (the power table below).`
