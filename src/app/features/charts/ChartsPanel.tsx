@@ -34,6 +34,7 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Cha
       const data: (number | null)[][] = [xs];
       const series: uPlot.Series[] = [];
       const legend: LegendEntry[] = [];
+      const absentByMode = new Map<string, LegendEntry>();
       runs.forEach((r, ri) => {
         const n = s.series.indexOf(r);
         const marker = runMarker(n);
@@ -69,15 +70,26 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Cha
             });
           }
         });
-        if (!shown)
-          legend.push({
-            color: runColor(s, r.id),
-            glyph: MARKER_GLYPH[marker],
-            label: `#${n + 1} ${r.mode}`,
-            value: `no ${keys[0].label} in ${r.mode} mode`,
-            title: r.label,
-            absent: true,
-          });
+        if (!shown) {
+          // Runs of a mode without this metric share one entry ("#4 #5 golden"): six reference runs would otherwise
+          // spend a legend line each on the same notice and push the chart off a 720-pixel first screen.
+          const same = absentByMode.get(r.mode);
+          if (same) {
+            same.label = `${same.label.slice(0, -r.mode.length - 1)} #${n + 1} ${r.mode}`;
+            same.title += `; ${r.label}`;
+          } else {
+            const entry: LegendEntry = {
+              color: runColor(s, r.id),
+              glyph: MARKER_GLYPH[marker],
+              label: `#${n + 1} ${r.mode}`,
+              value: `no ${keys[0].label} in ${r.mode} mode`,
+              title: r.label,
+              absent: true,
+            };
+            absentByMode.set(r.mode, entry);
+            legend.push(entry);
+          }
+        }
       });
       return { data, series, legend };
     },

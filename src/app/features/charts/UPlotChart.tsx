@@ -189,11 +189,14 @@ export function UPlotChart({ spec }: { spec: ChartSpec }) {
   );
 }
 
-/** 170 px; in presenter view as tall as a 1080-line screen leaves under the diagram for two charts. */
+/**
+ * 170 px; in presenter view as tall as the screen leaves under the diagram for two charts, down to 130 px on a
+ * 720-line projector, where seven runs' legends (six reference runs and the live one) take four lines.
+ */
 function chartHeight(spec: ChartSpec, presenter: boolean): number {
   if (spec.height) return spec.height;
   if (!presenter || typeof window === 'undefined') return 170;
-  return Math.round(Math.min(360, Math.max(170, window.innerHeight - 640)));
+  return Math.round(Math.min(360, Math.max(130, window.innerHeight - 640)));
 }
 
 /** Writes the legend's entries as DOM (charts never re-render from React). */
