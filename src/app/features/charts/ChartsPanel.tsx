@@ -34,7 +34,7 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Cha
       const data: (number | null)[][] = [xs];
       const series: uPlot.Series[] = [];
       const legend: LegendEntry[] = [];
-      const absentByMode = new Map<string, LegendEntry>();
+      const absentByMode = new Map<string, { entry: LegendEntry; runs: string[] }>();
       runs.forEach((r, ri) => {
         const n = s.series.indexOf(r);
         const marker = runMarker(n);
@@ -75,8 +75,9 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Cha
           // spend a legend line each on the same notice and push the chart off a 720-pixel first screen.
           const same = absentByMode.get(r.mode);
           if (same) {
-            same.label = `${same.label.slice(0, -r.mode.length - 1)} #${n + 1} ${r.mode}`;
-            same.title += `; ${r.label}`;
+            same.runs.push(`#${n + 1}`);
+            same.entry.label = `${same.runs.join(' ')} ${r.mode}`;
+            same.entry.title += `; ${r.label}`;
           } else {
             const entry: LegendEntry = {
               color: runColor(s, r.id),
@@ -86,7 +87,7 @@ function metricChart(id: string, title: string, yLabel: string, keys: { key: Cha
               title: r.label,
               absent: true,
             };
-            absentByMode.set(r.mode, entry);
+            absentByMode.set(r.mode, { entry, runs: [`#${n + 1}`] });
             legend.push(entry);
           }
         }
